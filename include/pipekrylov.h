@@ -1,0 +1,39 @@
+/*
+   pipekrylov: pipelined Krylov solvers for PETSc, with per-iteration instrumentation and performance models.
+
+   Public interface. An application either loads the plugin at run time (-dll_append /path/libpipekrylov.so, which
+   calls PetscDLLibraryRegister_pipekrylov()) or links the library and calls PipeKrylovInitializePackage() after
+   PetscInitialize(). Both register the KSP types below; nothing else in the application changes.
+*/
+#ifndef PIPEKRYLOV_H
+#define PIPEKRYLOV_H
+
+#include <petscksp.h>
+
+#define PIPEKRYLOV_VERSION_MAJOR 0
+#define PIPEKRYLOV_VERSION_MINOR 1
+#define PIPEKRYLOV_VERSION_PATCH 0
+
+/* The six solvers, as KSPType names */
+#define KSPPKPCG     "pcg"     /* Hestenes-Stiefel PCG, two blocking reductions per iteration */
+#define KSPPKSAPCG   "sapcg"   /* single-reduction PCG (Chronopoulos-Gear) */
+#define KSPPKNBPCG   "nbpcg"   /* non-blocking PCG (Gropp): two reductions, overlapped with PCApply and MatMult */
+#define KSPPKPIPECG  "pipecg"  /* pipelined CG (Ghysels-Vanroose); replaces PETSc's pipecg */
+#define KSPPKPIPE2CG "pipe2cg" /* two iterations per reduction (Eller-Gropp), with residual replacement */
+#define KSPPKPGMRES  "pgmres"  /* pipelined GMRES(m) (Ghysels et al.); replaces PETSc's pgmres */
+/* PETSc's own types that ours replace stay reachable under these names */
+#define KSPPETSCPIPECG "petsc_pipecg"
+#define KSPPETSCPGMRES "petsc_pgmres"
+
+PETSC_EXTERN PetscErrorCode PipeKrylovInitializePackage(void);
+PETSC_EXTERN PetscErrorCode PipeKrylovFinalizePackage(void);
+PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_pipekrylov(void);
+PETSC_EXTERN PetscErrorCode PipeKrylovGetVersion(char[], size_t);
+
+/* Solver settings (the same as the options; each is ignored by types it does not apply to) */
+PETSC_EXTERN PetscErrorCode KSPPipeSetChunks(KSP, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPPipeGetChunks(KSP, PetscInt *);
+PETSC_EXTERN PetscErrorCode KSPPipeGetOverlapStats(KSP, PetscInt *, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode KSPPipeIsPipeKrylov(KSP, PetscBool *);
+
+#endif

@@ -1,0 +1,87 @@
+/*
+   The recorder's hot-path interface: what a solver calls inside its iteration loop to mark phases.
+
+   A solver holds a PKRec that is NULL when monitoring is off; every call below then returns at once, so the
+   instrumentation costs one predictable branch per mark when off. When on, a mark is one clock read and a few
+   additions; nothing here allocates, communicates or does I/O.
+
+   Phases: the time between two marks is charged to the phase named by the earlier mark. While a non-blocking
+   reduction is outstanding (PKRecOverlapBegin .. PKRecOverlapEnd), all work is charged to PK_PHASE_OVERLAP.
+   An iteration's phase times therefore add up exactly to its wall time.
+*/
+#ifndef PKRECIMPL_H
+#define PKRECIMPL_H
+
+#include <petscksp.h>
+#include <petsctime.h>
+
+typedef enum {
+  PK_PHASE_SPMV,    /* local sparse matrix-vector product (without halo wait) */
+  PK_PHASE_PC,      /* preconditioner application */
+  PK_PHASE_VEC,     /* vector updates, local dot products, scalar work */
+  PK_PHASE_HALO,    /* waiting for the halo exchange of an SpMV */
+  PK_PHASE_REDUCE,  /* waiting for a global reduction (blocking, or the wait of a non-blocking one) */
+  PK_PHASE_OVERLAP, /* any work done while a non-blocking reduction is outstanding (including MPI_Test) */
+  PK_PHASE_N
+} PKPhase;
+
+PETSC_INTERN const char *const PKPhaseNames[];
+
+typedef struct _p_PKRec *PKRec;
+
+/* The part of the recorder the inline marks touch; the rest is private to src/perf/recorder.c */
+typedef struct {
+  PetscLogDouble tlast;            /* time of the last mark */
+  PKPhase        cur;              /* phase the time since tlast is charged to */
+  PetscBool      overlap;          /* a non-blocking reduction is outstanding */
+  PetscLogDouble acc[PK_PHASE_N];  /* phase times of the current iteration so far */
+  PetscInt       red_state;        /* -1 no reduction waited on in this iteration, 0 waited, 1 done before its wait */
+  PetscInt       red_tests;        /* MPI_Test calls made for the reductions of this iteration */
+  PetscInt       red_count;        /* reductions finished in this iteration */
+} PKRecHot;
+
+struct _p_PKRec {
+  PKRecHot hot;
+  void    *priv; /* owned by recorder.c */
+};
+
+static inline void PKRecPhase(PKRec rec, PKPhase ph)
+{
+  PetscLogDouble t;
+  if (!rec) return;
+  PetscTime(&t);
+  rec->hot.acc[rec->hot.cur] += t - rec->hot.tlast;
+  rec->hot.tlast = t;
+  rec->hot.cur   = (rec->hot.overlap && ph != PK_PHASE_REDUCE) ? PK_PHASE_OVERLAP : ph;
+}
+
+/* Called by the reduction layer: start and end of the window in which a reduction is in flight */
+static inline void PKRecOverlapBegin(PKRec rec)
+{
+  if (!rec) return;
+  PKRecPhase(rec, PK_PHASE_OVERLAP);
+  rec->hot.overlap = PETSC_TRUE;
+}
+
+static inline void PKRecOverlapEnd(PKRec rec, PetscBool early, PetscInt ntests)
+{
+  if (!rec) return;
+  rec->hot.overlap = PETSC_FALSE;
+  if (rec->hot.red_state != 0) rec->hot.red_state = early ? 1 : 0; /* a late reduction makes the iteration late */
+  rec->hot.red_tests += ntests;
+  rec->hot.red_count++;
+}
+
+PETSC_INTERN PetscErrorCode PKRecIterEnd_Private(PKRec, PetscInt);
+
+/* Close the row of iteration `its` (the value ksp->its has after the iteration) and start the next one */
+static inline PetscErrorCode PKRecIterEnd(PKRec rec, PetscInt its)
+{
+  if (!rec) return 0;
+  return PKRecIterEnd_Private(rec, its);
+}
+
+/* The recorder of this KSP for the solve under way, or NULL when monitoring is off */
+PETSC_INTERN PetscErrorCode PKRecGet(KSP, PKRec *);
+
+#endif

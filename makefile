@@ -1,0 +1,111 @@
+# pipekrylov: pipelined Krylov solvers for PETSc with built-in instrumentation and performance models.
+#
+#   make            build lib/libpipekrylov.so, the examples, the tests' programs and the tools
+#   make deps       install the Debian packages it needs (as root), or say what is missing
+#   make demo       poisson27 on 2 ranks with pipe2cg and the performance report
+#   make check      every test; last line "N passed, N failed"   (TESTS=regex selects some)
+#   make bench      side-by-side benchmarks against PETSc's own solvers
+#   make install PREFIX=/usr/local
+#   make clean
+#
+# PETSc is found with pkg-config (PETSc.pc). PETSC_DIR/PETSC_ARCH, when set, are searched first.
+
+PREFIX       ?= /usr/local
+ifneq ($(PETSC_DIR),)
+  export PKG_CONFIG_PATH := $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig:$(PETSC_DIR)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+endif
+PKGCONF      := pkg-config
+HAVE_PETSC   := $(shell $(PKGCONF) --exists PETSc 2>/dev/null && echo yes)
+PETSC_CFLAGS := $(shell $(PKGCONF) --cflags PETSc 2>/dev/null)
+PETSC_LIBS   := $(shell $(PKGCONF) --libs PETSc 2>/dev/null)
+PETSC_LIBDIR := $(shell $(PKGCONF) --variable=libdir PETSc 2>/dev/null)
+PETSC_CC     := $(shell $(PKGCONF) --variable=ccompiler PETSc 2>/dev/null)
+CC            = $(if $(PETSC_CC),$(PETSC_CC),mpicc)
+# No -march=native and no -ffast-math: the chunked SpMV must be bit-for-bit equal to PETSc's MatMult.
+OPTFLAGS     ?= -O2 -g
+CFLAGS_ALL    = $(OPTFLAGS) -fPIC -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+                -Iinclude $(PETSC_CFLAGS) $(CFLAGS)
+RPATH         = -Wl,-rpath,$(PETSC_LIBDIR)
+LIBS_ALL      = $(PETSC_LIBS) $(RPATH) -lpapi -lm
+LIB           = lib/libpipekrylov.so
+BUILD         = build
+
+LIB_SRC      := $(shell find src -name '*.c' | sort)
+LIB_OBJ      := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+EX_SRC       := $(wildcard examples/*.c)
+EX_BIN       := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
+TEST_COMMON  := $(wildcard tests/common/*.c)
+TEST_SRC     := $(wildcard tests/*.c)
+TEST_BIN     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+BENCH_SRC    := $(wildcard bench/*.c)
+BENCH_BIN    := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+TOOL_SRC     := $(wildcard bin/*.c)
+TOOL_BIN     := $(TOOL_SRC:bin/%.c=bin/%)
+HEADERS      := $(shell find include -name '*.h')
+
+# PETSc's own tutorials, built unmodified: real client applications for -dll_append tests.
+PETSC_EXAMPLES_DIR ?= /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials
+PETSC_TUTORIALS := ex2 ex23 ex45 ex50
+TUT_BIN      := $(PETSC_TUTORIALS:%=$(BUILD)/petsc-tutorials/%)
+
+.PHONY: all deps demo check bench install clean check-petsc
+all: check-petsc $(LIB) $(EX_BIN) $(TEST_BIN) $(BENCH_BIN) $(TOOL_BIN) $(TUT_BIN)
+
+check-petsc:
+	@test "$(HAVE_PETSC)" = yes || { echo "pipekrylov: PETSc not found by pkg-config (PETSc.pc). Run 'make deps' or set PKG_CONFIG_PATH / PETSC_DIR and PETSC_ARCH."; exit 1; }
+
+deps:
+	@sh config/deps.sh
+
+$(BUILD)/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p lib
+	$(CC) -shared -Wl,-soname,libpipekrylov.so -o $@ $(LIB_OBJ) $(LIBS_ALL)
+
+LINK_PK = -Llib -Wl,-rpath,$(CURDIR)/lib -lpipekrylov $(LIBS_ALL)
+
+$(BUILD)/examples/%: examples/%.c $(LIB) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $< -o $@ $(LINK_PK)
+
+$(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(LIB) $(HEADERS) $(wildcard tests/common/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/common $< $(TEST_COMMON) -o $@ $(LINK_PK)
+
+$(BUILD)/bench/%: bench/%.c $(LIB) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/common $< $(TEST_COMMON) -o $@ $(LINK_PK)
+
+bin/%: bin/%.c $(LIB) $(HEADERS)
+	$(CC) $(CFLAGS_ALL) $< -o $@ $(LINK_PK)
+
+# Unmodified PETSc tutorials: compiled exactly as PETSc ships them, linked against PETSc only (not pipekrylov).
+$(BUILD)/petsc-tutorials/%: $(PETSC_EXAMPLES_DIR)/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OPTFLAGS) $(PETSC_CFLAGS) -w $< -o $@ $(PETSC_LIBS) $(RPATH) -lm
+
+# demo, check and bench install what is missing first, then build in a fresh make (so that pkg-config sees PETSc).
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/mpirun.sh 2 $(BUILD)/examples/poisson27 -ksp_type pipe2cg -pc_type jacobi -ksp_perfmodel_view -ksp_converged_reason
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@bash tests/run $(if $(TESTS),-k '$(TESTS)')
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@bash bench/run
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/pipekrylov.h $(DESTDIR)$(PREFIX)/include/
+	for t in $(filter-out %.c,$(wildcard bin/pipekrylov-*)); do install -m 755 $$t $(DESTDIR)$(PREFIX)/bin/; done
+	sed -e 's|@PREFIX@|$(PREFIX)|g' config/pipekrylov.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pipekrylov.pc
+
+clean:
+	rm -rf $(BUILD) lib $(TOOL_BIN)

@@ -1,0 +1,196 @@
+/*
+   pcg: Hestenes-Stiefel preconditioned conjugate gradients with two blocking reductions per iteration,
+   {(p, A p)} and {(r, z), norm}: PETSc's KSPCG needs a third for the norm, here it rides in the second.
+   See ALGORITHMS.md section 1.
+*/
+#include <pipekrylov/private/pkkspimpl.h>
+#include <pipekrylov/private/pkcgimpl.h>
+
+typedef struct {
+  KSP_PK pk; /* must be first */
+} KSP_PKPCG;
+
+/* Local (r,z) and the norm's own dot, packed for one reduction: [0] = (r,z), [1] = norm dot */
+static PetscErrorCode PCGRZAndNorm(KSP ksp, KSP_PK *pk, Vec R, Vec Z, PetscInt *n)
+{
+  PKDot d[2] = {
+    {Z, R},
+    {Z, Z}
+  };
+
+  PetscFunctionBegin;
+  *n = 1;
+  if (ksp->normtype == KSP_NORM_PRECONDITIONED) *n = 2;
+  else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
+    d[1].x = R;
+    d[1].y = R;
+    *n     = 2;
+  }
+  PetscCall(PKVecFused(pk, 0, NULL, *n, d, pk->red.local));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGNorm(KSP ksp, KSP_PK *pk, PetscInt n, PetscReal *dp)
+{
+  PetscScalar *g = pk->red.global;
+
+  PetscFunctionBegin;
+  PetscCall(PKNormFromDots(ksp, n > 1 ? g[1] : 0.0, n > 1 ? g[1] : 0.0, g[0], dp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSolve_PKPCG_Private(KSP ksp, KSP_PK *pk)
+{
+  Vec         X = ksp->vec_sol, R = ksp->work[0], Z = ksp->work[1], P = ksp->work[2], S = ksp->work[3];
+  PetscScalar beta, betaold = 1.0, dpi = 0.0, dpiold, a;
+  PetscReal   dp;
+  PetscInt    i, n;
+
+  PetscFunctionBegin;
+  ksp->its = 0;
+  PetscCall(PKCGInitialResidual(ksp, pk, R));
+  PetscCall(PKPCApply(ksp, pk, R, Z));
+  PetscCall(PCGRZAndNorm(ksp, pk, R, Z, &n));
+  PetscCall(PKReduceAllreduce(&pk->red, n));
+  beta = pk->red.global[0];
+  KSPCheckDot(ksp, beta);
+  PetscCall(PCGNorm(ksp, pk, n, &dp));
+  PetscCall(PKConvergenceStep(ksp, dp));
+  if (ksp->reason) PetscFunctionReturn(0);
+
+  for (i = 0; i < ksp->max_it; i++) {
+    ksp->its = i + 1;
+    if (beta == 0.0) { /* r or z vanished exactly: the solution is x */
+      ksp->reason = KSP_CONVERGED_ATOL;
+      PetscCall(PetscInfo(ksp, "converged due to beta = 0\n"));
+      break;
+    } else if (i > 0 && PetscRealPart(beta * betaold) < 0.0) {
+      ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+      PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, beta %g, betaold %g\n", (double)PetscRealPart(beta), (double)PetscRealPart(betaold)));
+      break;
+    }
+    if (!i) PetscCall(VecCopy(Z, P));
+    else PetscCall(VecAYPX(P, beta / betaold, Z)); /* p = z + b p */
+    PetscCall(PKMatMult(ksp, pk, P, S));           /* s = A p */
+    {
+      PKDot d = {S, P};
+      PetscCall(PKVecFused(pk, 0, NULL, 1, &d, pk->red.local));
+    }
+    PetscCall(PKReduceAllreduce(&pk->red, 1)); /* reduction 1: (p, A p) */
+    dpiold = dpi;
+    dpi    = pk->red.global[0];
+    KSPCheckDot(ksp, dpi);
+    if (dpi == 0.0 || (i > 0 && PetscRealPart(dpi * dpiold) <= 0.0)) {
+      ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+      PetscCall(PetscInfo(ksp, "diverging due to indefinite or negative definite matrix, (p, A p) = %g\n", (double)PetscRealPart(dpi)));
+      break;
+    }
+    a = beta / dpi;
+    {
+      PKAxpbypcz u[2] = {
+        {X, a,  P, 0, NULL, 1.0},
+        {R, -a, S, 0, NULL, 1.0}
+      };
+      PetscCall(PKVecFused(pk, 2, u, 0, NULL, NULL)); /* x += a p, r -= a s */
+    }
+    PetscCall(PKPCApply(ksp, pk, R, Z));
+    PetscCall(PCGRZAndNorm(ksp, pk, R, Z, &n));
+    PetscCall(PKReduceAllreduce(&pk->red, n)); /* reduction 2: (r, z) and the norm */
+    betaold = beta;
+    beta    = pk->red.global[0];
+    KSPCheckDot(ksp, beta);
+    PetscCall(PCGNorm(ksp, pk, n, &dp));
+    PetscCall(PKConvergenceStep(ksp, dp));
+    PetscCall(PKRecIterEnd(pk->rec, ksp->its));
+    if (ksp->reason) break;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSolve_PKPCG(KSP ksp)
+{
+  KSP_PK *pk = (KSP_PK *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(PKSolveBegin(ksp, pk));
+  PetscCall(KSPSolve_PKPCG_Private(ksp, pk));
+  PetscCall(PKSolveEnd(ksp, pk));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSetUp_PKPCG(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPSetWorkVecs(ksp, 4));
+  PetscCall(PKCGSetUp(ksp, (KSP_PK *)ksp->data, 2));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPReset_PKPCG(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(PKReset_Common(ksp, (KSP_PK *)ksp->data));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPDestroy_PKPCG(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(PKDestroy_Common(ksp, (KSP_PK *)ksp->data));
+  PetscCall(KSPDestroyDefault(ksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPView_PKPCG(KSP ksp, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(PKView_Common(ksp, (KSP_PK *)ksp->data, viewer));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSetFromOptions_PKPCG(KSP ksp, PetscOptionItems *PetscOptionsObject)
+{
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "KSP pcg (pipekrylov) options");
+  PetscCall(PKSetFromOptions_Common(ksp, (KSP_PK *)ksp->data, PetscOptionsObject));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+/*MC
+   KSPPKPCG - "pcg": Hestenes-Stiefel preconditioned conjugate gradients from pipekrylov, with two blocking
+   reductions per iteration: (p, A p), then (r, z) together with the norm.
+
+   Options Database Keys:
++  -ksp_pipe_chunks <n> - accepted for uniformity; pcg has no non-blocking reduction to progress
+.  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
+-  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
+
+   Notes:
+   Left preconditioning only; operator and preconditioner must be symmetric positive definite. Breakdowns are
+   reported with PETSc's reasons (KSP_DIVERGED_INDEFINITE_MAT, KSP_DIVERGED_INDEFINITE_PC, KSP_DIVERGED_NANORINF,
+   KSP_DIVERGED_PC_FAILED). Iterates are PETSc's KSPCG's, up to rounding.
+
+   Level: beginner
+
+.seealso: `KSPCG`, `KSPPKSAPCG`, `KSPPKNBPCG`, `KSPPKPIPECG`, `KSPPKPIPE2CG`
+M*/
+PETSC_EXTERN PetscErrorCode KSPCreate_PKPCG(KSP ksp)
+{
+  KSP_PKPCG *cg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&cg));
+  ksp->data = (void *)cg;
+  PetscCall(PKCreate_Common(ksp, &cg->pk, "Hestenes-Stiefel PCG, two blocking reductions per iteration (norm fused into the second)", PETSC_FALSE));
+  PetscCall(PKCGSetSupportedNorms(ksp));
+  ksp->ops->setup          = KSPSetUp_PKPCG;
+  ksp->ops->solve          = KSPSolve_PKPCG;
+  ksp->ops->reset          = KSPReset_PKPCG;
+  ksp->ops->destroy        = KSPDestroy_PKPCG;
+  ksp->ops->view           = KSPView_PKPCG;
+  ksp->ops->setfromoptions = KSPSetFromOptions_PKPCG;
+  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
+  ksp->ops->buildresidual  = KSPBuildResidualDefault;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,45 @@
+/*
+   Shared by the CG family: supported norms, the symmetric-operator check, the initial residual.
+*/
+#include <pipekrylov/private/pkcgimpl.h>
+
+/* Left preconditioning only; the preconditioned norm is the default, as for PETSc's KSPCG */
+PetscErrorCode PKCGSetSupportedNorms(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_LEFT, 2));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NATURAL, PC_LEFT, 2));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
+  ((KSP_PK *)ksp->data)->needs_spd = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* Set-up shared by the CG family: reduction capacity, and a clear error for an operator known not to be symmetric */
+PetscErrorCode PKCGSetUp(KSP ksp, KSP_PK *pk, PetscInt nred)
+{
+  Mat       Amat;
+  PetscBool set, flg;
+
+  PetscFunctionBegin;
+  PetscCall(PKSetUp_Common(ksp, pk, nred));
+  PetscCall(PCGetOperators(ksp->pc, &Amat, NULL));
+  PetscCall(MatIsSymmetricKnown(Amat, &set, &flg));
+  PetscCheck(!set || flg, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "KSP %s needs a symmetric positive definite operator, but the operator is marked non-symmetric (MatSetOption MAT_SYMMETRIC false); use gmres or pgmres", ((PetscObject)ksp)->type_name);
+  if (pk->check_symmetry && !set) {
+    PetscCall(MatIsSymmetric(Amat, pk->symmetry_tol, &flg));
+    PetscCheck(flg, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "KSP %s needs a symmetric positive definite operator, but the operator is not symmetric (-ksp_pipe_check_symmetry, tolerance %g); use gmres or pgmres", ((PetscObject)ksp)->type_name, (double)pk->symmetry_tol);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* r = b - A x, or r = b when the initial guess is zero */
+PetscErrorCode PKCGInitialResidual(KSP ksp, KSP_PK *pk, Vec R)
+{
+  PetscFunctionBegin;
+  if (!ksp->guess_zero) {
+    PetscCall(PKMatMult(ksp, pk, ksp->vec_sol, R));
+    PetscCall(VecAYPX(R, -1.0, ksp->vec_rhs));
+  } else PetscCall(VecCopy(ksp->vec_rhs, R));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,329 @@
+/*
+   What every pipekrylov solver does the same way: create/set-up/reset/destroy of the common data, the options
+   shared by all types (-ksp_pipe_chunks), the common lines of -ksp_view, the begin and end of a solve, the norm
+   that a KSPNormType asks for, the convergence step and the true residual.
+*/
+#include <pipekrylov/private/pkkspimpl.h>
+
+#define PK_DEFAULT_CHUNKS 8
+
+static PetscErrorCode KSPPipeSetChunks_PK(KSP ksp, PetscInt n)
+{
+  KSP_PK *pk = (KSP_PK *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCheck(n >= 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe_chunks must be at least 1 (1 = no MPI_Test progress), not %" PetscInt_FMT, n);
+  pk->chunks = n;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPPipeGetChunks_PK(KSP ksp, PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = ((KSP_PK *)ksp->data)->chunks;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPPipeGetOverlapStats_PK(KSP ksp, PetscInt *nnonblock, PetscInt *nearly, PetscInt *ntests)
+{
+  KSP_PK *pk = (KSP_PK *)ksp->data;
+
+  PetscFunctionBegin;
+  if (nnonblock) *nnonblock = pk->red.nnonblock;
+  if (nearly) *nearly = pk->red.nearly;
+  if (ntests) *ntests = pk->red.ntesttotal;
+  PetscFunctionReturn(0);
+}
+
+/* Called by each KSPCreate_X after ksp->data is allocated */
+PetscErrorCode PKCreate_Common(KSP ksp, KSP_PK *pk, const char *description, PetscBool replaces)
+{
+  PetscFunctionBegin;
+  pk->chunks      = PK_DEFAULT_CHUNKS;
+  pk->description = description;
+  pk->replaces    = replaces;
+  pk->true_rnorm  = -1.0;
+  pk->symmetry_tol = 1e-12;
+  PetscCall(PKReduceCreate(PetscObjectComm((PetscObject)ksp), 4, &pk->red));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetChunks_C", KSPPipeSetChunks_PK));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetChunks_C", KSPPipeGetChunks_PK));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetOverlapStats_C", KSPPipeGetOverlapStats_PK));
+  PetscFunctionReturn(0);
+}
+
+/* nred: the most values any one reduction of this solver carries */
+PetscErrorCode PKSetUp_Common(KSP ksp, KSP_PK *pk, PetscInt nred)
+{
+  PetscFunctionBegin;
+  PetscCall(PKReduceEnsure(&pk->red, nred));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKReset_Common(KSP ksp, KSP_PK *pk)
+{
+  PetscFunctionBegin;
+  PetscCall(PKSpMVDestroy(&pk->spmv));
+  pk->spmv_mat = NULL;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKDestroy_Common(KSP ksp, KSP_PK *pk)
+{
+  PetscFunctionBegin;
+  PetscCall(PKReset_Common(ksp, pk));
+  PetscCall(PKReduceDestroy(&pk->red));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetChunks_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetChunks_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetOverlapStats_C", NULL));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKSetFromOptions_Common(KSP ksp, KSP_PK *pk, PetscOptionItems *PetscOptionsObject)
+{
+  PetscInt  n;
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsInt("-ksp_pipe_chunks", "Pieces the work overlapped with a reduction is split into, with an MPI_Test between them (1: no polling)", "KSPPipeSetChunks", pk->chunks, &n, &flg));
+  if (flg) PetscCall(KSPPipeSetChunks_PK(ksp, n));
+  if (pk->needs_spd) {
+    PetscCall(PetscOptionsBool("-ksp_pipe_check_symmetry", "Check at set-up that the operator is symmetric (costs one transpose)", "KSPSetUp", pk->check_symmetry, &pk->check_symmetry, NULL));
+    PetscCall(PetscOptionsReal("-ksp_pipe_check_symmetry_tol", "Tolerance of that check", "KSPSetUp", pk->symmetry_tol, &pk->symmetry_tol, NULL));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKView_Common(KSP ksp, KSP_PK *pk, PetscViewer viewer)
+{
+  PetscBool iascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  pipekrylov %s: %s\n", ((PetscObject)ksp)->type_name, pk->description));
+  if (pk->replaces) PetscCall(PetscViewerASCIIPrintf(viewer, "  (replaces PETSc's %s, which stays available as -ksp_type petsc_%s)\n", ((PetscObject)ksp)->type_name, ((PetscObject)ksp)->type_name));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  progress chunks: %" PetscInt_FMT "%s\n", pk->chunks, pk->chunks == 1 ? " (no MPI_Test polling)" : ""));
+  if (pk->spmv) {
+    PetscBool   chunked;
+    const char *why;
+    PetscCall(PKSpMVIsChunked(pk->spmv, &chunked));
+    PetscCall(PKSpMVGetReason(pk->spmv, &why));
+    if (chunked) PetscCall(PetscViewerASCIIPrintf(viewer, "  SpMV: chunked, halo exchange driven by the solver\n"));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  SpMV: %s\n", why));
+  }
+  if (pk->red.nblocking || pk->red.nnonblock) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " blocking and %" PetscInt_FMT " non-blocking reductions", pk->red.nblocking, pk->red.nnonblock));
+    if (pk->red.nnonblock) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " of them complete before their wait (%" PetscInt_FMT " MPI_Test calls)", pk->red.nearly, pk->red.ntesttotal));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  }
+  if (pk->check_symmetry) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator checked for symmetry at set-up (tolerance %g)\n", (double)pk->symmetry_tol));
+  if (pk->true_rnorm >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  true residual norm at exit: %g\n", (double)pk->true_rnorm));
+  PetscFunctionReturn(0);
+}
+
+/* Start of every KSPSolve_X: the operator, the recorder, fresh counters */
+PetscErrorCode PKSolveBegin(KSP ksp, KSP_PK *pk)
+{
+  Mat Amat;
+
+  PetscFunctionBegin;
+  PetscCheck(!ksp->transpose_solve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipekrylov's %s does not support KSPSolveTranspose()", ((PetscObject)ksp)->type_name);
+  PetscCall(PCGetOperators(ksp->pc, &Amat, NULL));
+  if (Amat != pk->spmv_mat) {
+    PetscCall(PKSpMVDestroy(&pk->spmv));
+    PetscCall(PKSpMVCreate(Amat, &pk->spmv));
+    pk->spmv_mat = Amat;
+  }
+  pk->red.nblocking = pk->red.nnonblock = pk->red.nearly = pk->red.ntesttotal = 0;
+  pk->true_rnorm                                                                = -1.0;
+  PetscCall(PKRecGet(ksp, &pk->rec));
+  pk->red.rec = pk->rec;
+  PKRecPhase(pk->rec, PK_PHASE_VEC);
+  PetscFunctionReturn(0);
+}
+
+/* End of every KSPSolve_X, on every return path: no reduction may be left outstanding */
+PetscErrorCode PKSolveEnd(KSP ksp, KSP_PK *pk)
+{
+  PetscFunctionBegin;
+  if (pk->red.active) PetscCall(PKReduceEnd(&pk->red));
+  if (!ksp->reason && ksp->its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  pk->red.rec = pk->rec = NULL;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKPCApply(KSP ksp, KSP_PK *pk, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PKRecPhase(pk->rec, PK_PHASE_PC);
+  PetscCall(PKReduceTest(&pk->red));
+  PetscCall(KSP_PCApply(ksp, x, y));
+  PetscCall(PKReduceTest(&pk->red));
+  PKRecPhase(pk->rec, PK_PHASE_VEC);
+  PetscFunctionReturn(0);
+}
+
+/* The convergence-test norm from reduced (r,r), (z,z) and (r,z), z = M r */
+PetscErrorCode PKNormFromDots(KSP ksp, PetscScalar rr, PetscScalar zz, PetscScalar rz, PetscReal *norm)
+{
+  PetscFunctionBegin;
+  switch (ksp->normtype) {
+  case KSP_NORM_PRECONDITIONED:
+    *norm = PetscSqrtReal(PetscAbsScalar(zz));
+    break;
+  case KSP_NORM_UNPRECONDITIONED:
+    *norm = PetscSqrtReal(PetscAbsScalar(rr));
+    break;
+  case KSP_NORM_NATURAL:
+    *norm = PetscSqrtReal(PetscAbsScalar(rz));
+    break;
+  default:
+    *norm = 0.0;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The norm of b - A x as the convergence test measures it: ||r||, ||M r|| or sqrt((r, M r)); r and z are work */
+PetscErrorCode PKTrueResidualNorm(KSP ksp, KSP_PK *pk, Vec r, Vec z, PetscReal *norm)
+{
+  PetscScalar rz;
+
+  PetscFunctionBegin;
+  PetscCall(PKSpMVApply(pk->spmv, ksp->vec_sol, r, 1, NULL, NULL));
+  PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
+  switch (ksp->normtype) {
+  case KSP_NORM_PRECONDITIONED:
+    PetscCall(KSP_PCApply(ksp, r, z));
+    PetscCall(VecNorm(z, NORM_2, norm));
+    break;
+  case KSP_NORM_NATURAL:
+    PetscCall(KSP_PCApply(ksp, r, z));
+    PetscCall(VecDot(r, z, &rz));
+    *norm = PetscSqrtReal(PetscAbsScalar(rz));
+    break;
+  default:
+    PetscCall(VecNorm(r, NORM_2, norm));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Record the norm of iteration ksp->its, call the monitors and the convergence test */
+PetscErrorCode PKConvergenceStep(KSP ksp, PetscReal rnorm)
+{
+  PetscFunctionBegin;
+  KSPCheckNorm(ksp, rnorm);
+  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
+  ksp->rnorm = rnorm;
+  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  PetscCall(KSPLogResidualHistory(ksp, rnorm));
+  PetscCall(KSPLogErrorHistory(ksp));
+  PetscCall(KSPMonitor(ksp, ksp->its, rnorm));
+  PetscCall((*ksp->converged)(ksp, ksp->its, rnorm, &ksp->reason, ksp->cnvP));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipeSetChunks - Sets into how many pieces a pipekrylov solver splits the work it overlaps with a
+   non-blocking reduction; an MPI_Test between pieces lets the reduction progress (Open MPI has no progress thread).
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver (one of pipekrylov's types; ignored by other types)
+-  n   - the number of pieces, at least 1; 1 means no polling at all
+
+   Options Database Key:
+.  -ksp_pipe_chunks <n> - default 8
+
+   Level: intermediate
+
+.seealso: `KSPPipeGetChunks()`, `KSPPipeGetOverlapStats()`
+@*/
+PetscErrorCode KSPPipeSetChunks(KSP ksp, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(ksp, n, 2);
+  PetscTryMethod(ksp, "KSPPipeSetChunks_C", (KSP, PetscInt), (ksp, n));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipeGetChunks - Gets the number of progress chunks (see `KSPPipeSetChunks()`); 0 for types not from pipekrylov.
+
+   Not Collective
+
+   Input Parameter:
+.  ksp - the Krylov solver
+
+   Output Parameter:
+.  n - the number of pieces
+
+   Level: intermediate
+
+.seealso: `KSPPipeSetChunks()`
+@*/
+PetscErrorCode KSPPipeGetChunks(KSP ksp, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  *n = 0;
+  PetscTryMethod(ksp, "KSPPipeGetChunks_C", (KSP, PetscInt *), (ksp, n));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipeGetOverlapStats - Counts of the last solve's non-blocking reductions: how many there were, how many had
+   completed before the solver waited for them (the measured overlap), and how many MPI_Test calls were made.
+
+   Not Collective
+
+   Input Parameter:
+.  ksp - the Krylov solver
+
+   Output Parameters:
++  nnonblocking - non-blocking reductions (may be NULL)
+.  nearly       - of those, completed before their wait (may be NULL)
+-  ntests       - MPI_Test calls (may be NULL)
+
+   Notes:
+   All three are 0 for types not from pipekrylov and for the blocking solvers pcg and sapcg.
+
+   Level: intermediate
+
+.seealso: `KSPPipeSetChunks()`
+@*/
+PetscErrorCode KSPPipeGetOverlapStats(KSP ksp, PetscInt *nnonblocking, PetscInt *nearly, PetscInt *ntests)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  if (nnonblocking) *nnonblocking = 0;
+  if (nearly) *nearly = 0;
+  if (ntests) *ntests = 0;
+  PetscTryMethod(ksp, "KSPPipeGetOverlapStats_C", (KSP, PetscInt *, PetscInt *, PetscInt *), (ksp, nnonblocking, nearly, ntests));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipeIsPipeKrylov - Tells whether a KSP's current type is one of pipekrylov's solvers.
+
+   Not Collective
+
+   Input Parameter:
+.  ksp - the Krylov solver
+
+   Output Parameter:
+.  flg - PETSC_TRUE for pcg, sapcg, nbpcg, pipecg, pipe2cg and pgmres (as registered by pipekrylov)
+
+   Level: intermediate
+@*/
+PetscErrorCode KSPPipeIsPipeKrylov(KSP ksp, PetscBool *flg)
+{
+  PetscErrorCode (*f)(KSP, PetscInt *);
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetChunks_C", &f));
+  *flg = f ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,114 @@
+/*
+   Global sums of a few scalars: blocking (MPI_Allreduce) and non-blocking (MPI_Iallreduce) with MPI_Test
+   progress. Open MPI 4.1 has no asynchronous progress thread, so a non-blocking reduction advances only inside
+   MPI calls: the solvers call PKReduceTest between chunks of the work they overlap with it.
+
+   One rank: no MPI call at all, the local values are the result (and the reduction counts as done early).
+*/
+#include <pipekrylov/private/pkkspimpl.h>
+
+PetscErrorCode PKReduceCreate(MPI_Comm comm, PetscInt nmax, PKReduce *red)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(red, sizeof(*red)));
+  red->comm = comm;
+  red->req  = MPI_REQUEST_NULL;
+  PetscCallMPI(MPI_Comm_size(comm, &red->size));
+  PetscCall(PKReduceEnsure(red, nmax));
+  PetscFunctionReturn(0);
+}
+
+/* Make room for n values (pgmres needs restart+2) */
+PetscErrorCode PKReduceEnsure(PKReduce *red, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscCheck(!red->active, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Cannot resize a reduction that is under way");
+  if (n <= red->nmax) PetscFunctionReturn(0);
+  PetscCall(PetscFree2(red->local, red->global));
+  PetscCall(PetscCalloc2(n, &red->local, n, &red->global));
+  red->nmax = n;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKReduceDestroy(PKReduce *red)
+{
+  PetscFunctionBegin;
+  /* A reduction can only be left outstanding by an error inside a solve; complete it so MPI stays consistent */
+  if (red->active && !red->done) PetscCallMPI(MPI_Wait(&red->req, MPI_STATUS_IGNORE));
+  red->active = PETSC_FALSE;
+  PetscCall(PetscFree2(red->local, red->global));
+  red->nmax = 0;
+  PetscFunctionReturn(0);
+}
+
+/* Blocking sum of local[0..n) into global[0..n) */
+PetscErrorCode PKReduceAllreduce(PKReduce *red, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscCheck(!red->active, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A non-blocking reduction is still outstanding");
+  PetscCheck(n <= red->nmax, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Reduction of %" PetscInt_FMT " values exceeds capacity %" PetscInt_FMT, n, red->nmax);
+  PKRecPhase(red->rec, PK_PHASE_REDUCE);
+  PetscCall(PetscLogEventBegin(PK_Event_Reduce, 0, 0, 0, 0));
+  if (red->size > 1) PetscCallMPI(MPI_Allreduce(red->local, red->global, (PetscMPIInt)n, MPIU_SCALAR, MPIU_SUM, red->comm));
+  else PetscCall(PetscArraycpy(red->global, red->local, n));
+  PetscCall(PetscLogEventEnd(PK_Event_Reduce, 0, 0, 0, 0));
+  PKRecPhase(red->rec, PK_PHASE_VEC);
+  red->nblocking++;
+  red->n = n;
+  PetscFunctionReturn(0);
+}
+
+/* Start the non-blocking sum of local[0..n); the work done until PKReduceEnd is charged to the overlap phase */
+PetscErrorCode PKReduceBegin(PKReduce *red, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscCheck(!red->active, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A non-blocking reduction is already outstanding");
+  PetscCheck(n <= red->nmax, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Reduction of %" PetscInt_FMT " values exceeds capacity %" PetscInt_FMT, n, red->nmax);
+  red->n      = n;
+  red->ntests = 0;
+  red->active = PETSC_TRUE;
+  if (red->size > 1) {
+    red->done = PETSC_FALSE;
+    PetscCallMPI(MPI_Iallreduce(red->local, red->global, (PetscMPIInt)n, MPIU_SCALAR, MPIU_SUM, red->comm, &red->req));
+  } else {
+    PetscCall(PetscArraycpy(red->global, red->local, n));
+    red->done = PETSC_TRUE;
+  }
+  red->nnonblock++;
+  PKRecOverlapBegin(red->rec);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKReduceTest_Private(PKReduce *red)
+{
+  int flag = 0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Test(&red->req, &flag, MPI_STATUS_IGNORE));
+  red->ntests++;
+  if (flag) red->done = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* Complete the reduction; global[0..n) is valid afterwards */
+PetscErrorCode PKReduceEnd(PKReduce *red)
+{
+  PetscBool early;
+
+  PetscFunctionBegin;
+  PetscCheck(red->active, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No non-blocking reduction is outstanding");
+  early = red->done;
+  PKRecPhase(red->rec, PK_PHASE_REDUCE);
+  if (!red->done) {
+    PetscCall(PetscLogEventBegin(PK_Event_Wait, 0, 0, 0, 0));
+    PetscCallMPI(MPI_Wait(&red->req, MPI_STATUS_IGNORE));
+    PetscCall(PetscLogEventEnd(PK_Event_Wait, 0, 0, 0, 0));
+    red->done = PETSC_TRUE;
+  }
+  red->active = PETSC_FALSE;
+  if (early) red->nearly++;
+  red->ntesttotal += red->ntests;
+  PKRecOverlapEnd(red->rec, early, red->ntests);
+  PKRecPhase(red->rec, PK_PHASE_VEC);
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,289 @@
+/*
+   Chunked SpMV with MPI_Test progress.
+
+   For MATSEQAIJ and MATMPIAIJ the product is computed here, on PETSc's own CSR arrays, in row chunks with an
+   MPI_Test between chunks, so that a non-blocking reduction that is outstanding keeps moving. For MPIAIJ the halo
+   exchange is driven here too (a scatter built from MatMPIAIJGetSeqAIJ's column map): start it, multiply the
+   diagonal block in chunks, wait for the halo (charged to the halo phase), add the off-diagonal block in chunks.
+
+   The arithmetic is PETSc's: each row sums its products left to right starting from 0, and the off-diagonal part
+   is added to the finished diagonal part, as MatMult_SeqAIJ / MatMultAdd_SeqAIJ do. Matrices whose MatMult uses a
+   different kernel (inodes, GPU, other formats) would not match bit for bit, so at set-up one product on a random
+   vector is compared with MatMult; on any difference, and for every other matrix type, PKSpMVApply calls MatMult
+   with an MPI_Test before and after.
+*/
+#include <pipekrylov/private/pkkspimpl.h>
+
+struct _p_PKSpMV {
+  Mat              A;          /* the operator (a reference) */
+  PetscBool        chunked;    /* our kernel is used */
+  char             why[160];   /* why not, for -ksp_view */
+  PetscObjectState nzstate;    /* nonzero state the structure below was built for */
+  Mat              Ad, Ao;     /* diagonal and off-diagonal blocks (Ao NULL for SeqAIJ) */
+  PetscInt         m;          /* local rows */
+  PetscInt         nghost;     /* halo values received */
+  PetscInt         noff;       /* rows of Ao with entries */
+  PetscInt        *offrows;    /* those rows */
+  Vec              lvec;       /* halo values */
+  VecScatter       halo;       /* global x -> lvec */
+  PetscLogDouble   flops;      /* per product */
+};
+
+/* CSR arrays of a SeqAIJ block, borrowed for one product */
+typedef struct {
+  const PetscInt    *ia, *ja;
+  const PetscScalar *aa;
+} PKCSR;
+
+static PetscErrorCode PKCSRGet(Mat B, PKCSR *c)
+{
+  PetscInt  n;
+  PetscBool done;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &n, &c->ia, &c->ja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetRowIJ failed on an AIJ block");
+  PetscCall(MatSeqAIJGetArrayRead(B, &c->aa));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PKCSRRestore(Mat B, PKCSR *c)
+{
+  PetscInt  n;
+  PetscBool done;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJRestoreArrayRead(B, &c->aa));
+  PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &n, &c->ia, &c->ja, &done));
+  PetscFunctionReturn(0);
+}
+
+/* y[i] = sum_k a_ik x_k for rows [r0, r1), summed left to right from 0 as MatMult_SeqAIJ does */
+static inline void PKRowsMult(const PKCSR *c, const PetscScalar *x, PetscScalar *y, PetscInt r0, PetscInt r1)
+{
+  for (PetscInt i = r0; i < r1; i++) {
+    PetscScalar sum = 0.0;
+    for (PetscInt k = c->ia[i]; k < c->ia[i + 1]; k++) sum += c->aa[k] * x[c->ja[k]];
+    y[i] = sum;
+  }
+}
+
+/* y[i] += sum_k a_ik x_k for the listed rows, continuing y[i]'s sum as MatMultAdd_SeqAIJ does */
+static inline void PKRowsMultAdd(const PKCSR *c, const PetscInt *rows, const PetscScalar *x, PetscScalar *y, PetscInt j0, PetscInt j1)
+{
+  for (PetscInt j = j0; j < j1; j++) {
+    const PetscInt i   = rows[j];
+    PetscScalar    sum = y[i];
+    for (PetscInt k = c->ia[i]; k < c->ia[i + 1]; k++) sum += c->aa[k] * x[c->ja[k]];
+    y[i] = sum;
+  }
+}
+
+static PetscErrorCode PKSpMVApplyChunked(PKSpMV s, Vec xx, Vec yy, PetscInt nchunks, PKReduce *red, PKRec rec)
+{
+  PKCSR              d, o;
+  const PetscScalar *x, *xg;
+  PetscScalar       *y;
+  PetscInt           c, m = s->m, nc;
+
+  PetscFunctionBegin;
+  if (s->Ao) PetscCall(VecScatterBegin(s->halo, xx, s->lvec, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(PKCSRGet(s->Ad, &d));
+  PetscCall(VecGetArrayRead(xx, &x));
+  PetscCall(VecGetArray(yy, &y));
+  nc = PetscMax(1, PetscMin(nchunks, m));
+  for (c = 0; c < nc; c++) {
+    if (c) PetscCall(PKReduceTest(red));
+    PKRowsMult(&d, x, y, (m * c) / nc, (m * (c + 1)) / nc);
+  }
+  PetscCall(VecRestoreArrayRead(xx, &x));
+  PetscCall(PKCSRRestore(s->Ad, &d));
+  if (s->Ao) {
+    PetscCall(PKReduceTest(red));
+    PKRecPhase(rec, PK_PHASE_HALO);
+    PetscCall(VecScatterEnd(s->halo, xx, s->lvec, INSERT_VALUES, SCATTER_FORWARD));
+    PKRecPhase(rec, PK_PHASE_SPMV);
+    PetscCall(PKCSRGet(s->Ao, &o));
+    PetscCall(VecGetArrayRead(s->lvec, &xg));
+    nc = PetscMax(1, PetscMin(nchunks, s->noff));
+    for (c = 0; c < nc; c++) {
+      if (c) PetscCall(PKReduceTest(red));
+      PKRowsMultAdd(&o, s->offrows, xg, y, (s->noff * c) / nc, (s->noff * (c + 1)) / nc);
+    }
+    PetscCall(VecRestoreArrayRead(s->lvec, &xg));
+    PetscCall(PKCSRRestore(s->Ao, &o));
+  }
+  PetscCall(VecRestoreArray(yy, &y));
+  PetscCall(PetscLogFlops(s->flops));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PKSpMVClear(PKSpMV s)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(s->offrows));
+  PetscCall(VecDestroy(&s->lvec));
+  PetscCall(VecScatterDestroy(&s->halo));
+  s->Ad = s->Ao = NULL;
+  s->noff = s->nghost = 0;
+  s->chunked          = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* Compare our product with MatMult on a random vector; all ranks agree on the outcome */
+static PetscErrorCode PKSpMVSelfCheck(PKSpMV s, PetscBool *same)
+{
+  Vec                x, y1, y2;
+  PetscRandom        rnd;
+  const PetscScalar *a1, *a2;
+  PetscInt           n;
+  PetscBool          ok = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(s->A, &x, &y1));
+  PetscCall(VecDuplicate(y1, &y2));
+  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)s->A), &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(MatMult(s->A, x, y1));
+  PetscCall(PKSpMVApplyChunked(s, x, y2, 3, NULL, NULL));
+  PetscCall(VecGetLocalSize(y1, &n));
+  PetscCall(VecGetArrayRead(y1, &a1));
+  PetscCall(VecGetArrayRead(y2, &a2));
+  for (PetscInt i = 0; i < n; i++)
+    if (a1[i] != a2[i]) {
+      ok = PETSC_FALSE;
+      break;
+    }
+  PetscCall(VecRestoreArrayRead(y1, &a1));
+  PetscCall(VecRestoreArrayRead(y2, &a2));
+  PetscCallMPI(MPI_Allreduce(&ok, same, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)s->A)));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y1));
+  PetscCall(VecDestroy(&y2));
+  PetscFunctionReturn(0);
+}
+
+/* (Re)build the structure for the current nonzero pattern of A */
+static PetscErrorCode PKSpMVBuild(PKSpMV s)
+{
+  PetscBool       isseq, ismpi, same;
+  const PetscInt *garray;
+  PetscInt        nzd = 0, nzo = 0, nrowsnz = 0, mo;
+
+  PetscFunctionBegin;
+  PetscCall(PKSpMVClear(s));
+  PetscCall(MatGetNonzeroState(s->A, &s->nzstate));
+  PetscCall(PetscObjectTypeCompare((PetscObject)s->A, MATSEQAIJ, &isseq));
+  PetscCall(PetscObjectTypeCompare((PetscObject)s->A, MATMPIAIJ, &ismpi));
+  if (!isseq && !ismpi) {
+    PetscCall(PetscSNPrintf(s->why, sizeof(s->why), "matrix type %s is not chunked: MatMult with MPI_Test before and after", ((PetscObject)s->A)->type_name));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MatGetLocalSize(s->A, &s->m, NULL));
+  if (isseq) s->Ad = s->A;
+  else {
+    IS       from;
+    Vec      xg;
+    PKCSR    o;
+    PetscInt i;
+
+    PetscCall(MatMPIAIJGetSeqAIJ(s->A, &s->Ad, &s->Ao, &garray));
+    PetscCall(MatGetSize(s->Ao, &mo, &s->nghost));
+    PetscCall(PKCSRGet(s->Ao, &o));
+    for (i = 0; i < s->m; i++)
+      if (o.ia[i + 1] > o.ia[i]) s->noff++;
+    PetscCall(PetscMalloc1(s->noff, &s->offrows));
+    for (s->noff = 0, i = 0; i < s->m; i++)
+      if (o.ia[i + 1] > o.ia[i]) s->offrows[s->noff++] = i;
+    nzo = o.ia[s->m];
+    PetscCall(PKCSRRestore(s->Ao, &o));
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, s->nghost, garray, PETSC_COPY_VALUES, &from));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, s->nghost, &s->lvec));
+    PetscCall(MatCreateVecs(s->A, &xg, NULL));
+    PetscCall(VecScatterCreate(xg, from, s->lvec, NULL, &s->halo));
+    PetscCall(VecDestroy(&xg));
+    PetscCall(ISDestroy(&from));
+  }
+  {
+    PKCSR d;
+    PetscCall(PKCSRGet(s->Ad, &d));
+    nzd = d.ia[s->m];
+    for (PetscInt i = 0; i < s->m; i++)
+      if (d.ia[i + 1] > d.ia[i]) nrowsnz++;
+    PetscCall(PKCSRRestore(s->Ad, &d));
+  }
+  s->flops   = 2.0 * (nzd + nzo) - nrowsnz; /* as PETSc logs MatMult_SeqAIJ plus MatMultAdd_SeqAIJ */
+  s->chunked = PETSC_TRUE;
+  PetscCall(PKSpMVSelfCheck(s, &same));
+  if (!same) {
+    s->chunked = PETSC_FALSE; /* keep the halo scatter: the model still reads its neighbours */
+    PetscCall(PetscSNPrintf(s->why, sizeof(s->why), "this matrix's MatMult kernel (e.g. inodes) differs from plain CSR: MatMult with MPI_Test before and after"));
+  } else s->why[0] = 0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKSpMVCreate(Mat A, PKSpMV *s)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscNew(s));
+  PetscCall(PetscObjectReference((PetscObject)A));
+  (*s)->A = A;
+  PetscCall(PKSpMVBuild(*s));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKSpMVDestroy(PKSpMV *s)
+{
+  PetscFunctionBegin;
+  if (!*s) PetscFunctionReturn(0);
+  PetscCall(PKSpMVClear(*s));
+  PetscCall(MatDestroy(&(*s)->A));
+  PetscCall(PetscFree(*s));
+  PetscFunctionReturn(0);
+}
+
+/* y = A x, in nchunks pieces with PKReduceTest between them (red may be NULL or idle) */
+PetscErrorCode PKSpMVApply(PKSpMV s, Vec x, Vec y, PetscInt nchunks, PKReduce *red, PKRec rec)
+{
+  PetscObjectState nz;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetNonzeroState(s->A, &nz));
+  if (nz != s->nzstate) PetscCall(PKSpMVBuild(s)); /* new nonzero pattern: new halo and rows */
+  PKRecPhase(rec, PK_PHASE_SPMV);
+  if (s->chunked) {
+    PetscCall(PetscLogEventBegin(PK_Event_SpMV, s->A, x, y, 0));
+    PetscCall(PKSpMVApplyChunked(s, x, y, nchunks, red, rec));
+    PetscCall(PetscLogEventEnd(PK_Event_SpMV, s->A, x, y, 0));
+  } else {
+    PetscCall(PKReduceTest(red));
+    PetscCall(MatMult(s->A, x, y));
+    PetscCall(PKReduceTest(red));
+  }
+  PKRecPhase(rec, PK_PHASE_VEC);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKSpMVIsChunked(PKSpMV s, PetscBool *chunked)
+{
+  PetscFunctionBegin;
+  *chunked = s->chunked;
+  PetscFunctionReturn(0);
+}
+
+/* The halo exchange (a PetscSF; NULL when the operator is not MPIAIJ), for the model's neighbour counts */
+PetscErrorCode PKSpMVGetHalo(PKSpMV s, VecScatter *halo)
+{
+  PetscFunctionBegin;
+  *halo = s->halo;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKSpMVGetReason(PKSpMV s, const char **why)
+{
+  PetscFunctionBegin;
+  *why = s->why;
+  PetscFunctionReturn(0);
+}
