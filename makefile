@@ -32,6 +32,7 @@ BUILD         = build
 
 LIB_SRC      := $(shell find src -name '*.c' | sort)
 LIB_OBJ      := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+EX_COMMON    := $(wildcard examples/common/*.c)
 EX_SRC       := $(wildcard examples/*.c)
 EX_BIN       := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 TEST_COMMON  := $(wildcard tests/common/*.c)
@@ -67,17 +68,17 @@ $(LIB): $(LIB_OBJ)
 
 LINK_PK = -Llib -Wl,-rpath,$(CURDIR)/lib -lpipekrylov $(LIBS_ALL)
 
-$(BUILD)/examples/%: examples/%.c $(LIB) $(HEADERS)
+$(BUILD)/examples/%: examples/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $< -o $@ $(LINK_PK)
+	$(CC) $(CFLAGS_ALL) -Iexamples/common $< $(EX_COMMON) -o $@ $(LINK_PK)
 
-$(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(LIB) $(HEADERS) $(wildcard tests/common/*.h)
+$(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(EX_COMMON) $(LIB) $(HEADERS) $(wildcard tests/common/*.h) examples/common/problems.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests/common $< $(TEST_COMMON) -o $@ $(LINK_PK)
+	$(CC) $(CFLAGS_ALL) -Itests/common -Iexamples/common $< $(TEST_COMMON) $(EX_COMMON) -o $@ $(LINK_PK)
 
-$(BUILD)/bench/%: bench/%.c $(LIB) $(HEADERS)
+$(BUILD)/bench/%: bench/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests/common $< $(TEST_COMMON) -o $@ $(LINK_PK)
+	$(CC) $(CFLAGS_ALL) -Iexamples/common $< $(EX_COMMON) -o $@ $(LINK_PK)
 
 bin/%: bin/%.c $(LIB) $(HEADERS)
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LINK_PK)

@@ -1,0 +1,79 @@
+/*
+   The machine profile: the parameters the analytic model needs, measured by bin/pipekrylov-calibrate, read from a
+   profile file (-ksp_perfmodel_machine), or taken from the embedded default. Every parameter carries where it came
+   from, so that the report can say so.
+
+   Units: seconds, bytes, bytes per second. "on" = between two ranks of one node, "off" = between nodes.
+*/
+#ifndef PKMACHINE_H
+#define PKMACHINE_H
+
+#include <petscsys.h>
+
+typedef enum {
+  PK_SRC_DEFAULT,  /* the embedded default profile */
+  PK_SRC_PROFILE,  /* a profile file */
+  PK_SRC_MEASURED, /* measured during this run */
+  PK_SRC_NONE      /* not available (e.g. no off-node link was seen at calibration) */
+} PKParamSource;
+
+PETSC_INTERN const char *const PKParamSourceNames[];
+
+typedef enum {
+  PK_PROTO_SHORT,
+  PK_PROTO_EAGER,
+  PK_PROTO_RENDEZVOUS,
+  PK_NPROTO
+} PKProtocol;
+
+typedef enum {
+  PK_ON_NODE,
+  PK_OFF_NODE,
+  PK_NLOC
+} PKLocality;
+
+typedef struct {
+  /* postal model T = alpha + beta * bytes, per locality and protocol (000 section 5.2) */
+  PetscReal alpha[PK_NLOC][PK_NPROTO]; /* s */
+  PetscReal beta[PK_NLOC][PK_NPROTO];  /* s / byte */
+  PetscReal eager_limit[PK_NLOC];      /* bytes: messages up to this size use the short protocol */
+  PetscReal rendezvous_limit[PK_NLOC]; /* bytes: messages above this size use rendezvous */
+  /* max-rate model (Gropp, Olson, Samfass; 004): node injection bandwidth and per-process bandwidth */
+  PetscReal RN;             /* bytes/s, off-node injection of one node */
+  PetscReal Rb[PK_NLOC];    /* bytes/s, one process */
+  PetscReal gamma;          /* queue search, s per message^2 (004 T_q = gamma n^2) */
+  PetscReal delta;          /* contention, s per byte crossing the busiest link (004 T_c = delta l) */
+  PetscReal hop_latency;    /* s per extra network hop (0: topology unknown) */
+  /* allreduce of n doubles on P ranks: T = ceil(log2 P) * (allreduce_alpha + 8 n allreduce_beta), per locality */
+  PetscReal allreduce_alpha[PK_NLOC]; /* s per recursive-doubling round */
+  PetscReal allreduce_beta[PK_NLOC];  /* s per byte per round */
+  /* node-local compute */
+  PetscReal mem_bw;       /* bytes/s, STREAM triad of one rank while all ranks of the node run it */
+  PetscReal spmv_per_nnz; /* s per stored nonzero of an AIJ SpMV */
+  PetscReal flop_time;    /* s per flop of a memory-bound sweep (AMG model t_i) */
+  /* noise (fixed-work quanta per core): detours per second and their mean and maximum length */
+  PetscReal noise_rate; /* 1/s */
+  PetscReal noise_mean; /* s */
+  PetscReal noise_max;  /* s */
+  PetscInt  ppn;        /* ranks per node at calibration */
+  PetscInt  nodes;      /* nodes at calibration */
+} PKMachineParams;
+
+/* One field of the profile: its key in the file, unit, meaning, and where it sits in PKMachineParams */
+typedef struct {
+  const char *key;
+  const char *unit;
+  const char *help;
+  size_t      offset; /* offsetof(PKMachineParams, ...) of a PetscReal */
+} PKMachineField;
+
+PETSC_INTERN const PKMachineField PKMachineFields[];
+PETSC_INTERN const PetscInt       PKMachineNFields;
+
+typedef struct {
+  PKMachineParams p;
+  PKParamSource   src[64]; /* per field of PKMachineFields, in order */
+  char            origin[PETSC_MAX_PATH_LEN]; /* the profile file, or "embedded default" */
+} PKMachine;
+
+#endif

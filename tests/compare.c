@@ -1,0 +1,231 @@
+static const char help[] = "Solve one model problem with PETSc's reference solver and with pipekrylov solvers; compare.\n"
+                           "  -problem ... (see examples/common/problems.h)   -pc_type ... and any -ksp_* option\n"
+                           "  -ref_type <cg>            PETSc's reference KSP type\n"
+                           "  -types <pcg,sapcg>        the types under test, comma separated\n"
+                           "  -its_tol <k>              allowed |its - its_ref| (default 1)\n"
+                           "  -its_rtol <f>             or allowed relative difference (default 0: use -its_tol)\n"
+                           "  -res_factor <f>           true residual must be <= f * max(rtol * ||b||_norm, atol) (default 2)\n"
+                           "  -sol_rtol <f>             ||x - x_ref|| / ||x_ref|| bound (default 1e-6)\n"
+                           "  -expect_reason <NAME>     every solver (and the reference) must stop with this reason\n"
+                           "  -expect_same_reason       the test solvers must stop with the reference's reason (default true)\n"
+                           "  -nsolves <k>              solve k times with the same KSPs; -change_operator scales A by 2 between\n"
+                           "  -nonzero_guess            start from a nonzero initial guess\n"
+                           "  -rhs_zero, -rhs_nan, -rhs_inf    bad right-hand sides\n"
+                           "  -pc_indefinite            a shell preconditioner with both signs (an indefinite PC)\n"
+                           "  -mark_nonsymmetric        MatSetOption(A, MAT_SYMMETRIC, PETSC_FALSE)\n\n";
+
+#include <pipekrylov.h>
+#include "problems.h"
+
+typedef struct {
+  PetscInt  its_tol;
+  PetscReal its_rtol, res_factor, sol_rtol;
+  char      expect_reason[64];
+  PetscBool expect_same, nonzero_guess, pc_indefinite;
+} Checks;
+
+/* y = D x with D = +1 / -1 alternating in blocks: symmetric, indefinite */
+static PetscErrorCode PCApply_Indefinite(PC pc, Vec x, Vec y)
+{
+  PetscInt           n, lo;
+  const PetscScalar *a;
+  PetscScalar       *b;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecGetOwnershipRange(x, &lo, NULL));
+  PetscCall(VecGetArrayRead(x, &a));
+  PetscCall(VecGetArray(y, &b));
+  for (PetscInt i = 0; i < n; i++) b[i] = ((lo + i) % 7 == 3) ? -a[i] : a[i];
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscCall(VecRestoreArray(y, &b));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MakeKSP(PKProblem *p, const char *type, const Checks *c, KSP *ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
+  PetscCall(KSPSetOperators(*ksp, p->A, p->A));
+  PetscCall(KSPSetType(*ksp, type));
+  PetscCall(KSPSetTolerances(*ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  if (c->nonzero_guess) PetscCall(KSPSetInitialGuessNonzero(*ksp, PETSC_TRUE));
+  PetscCall(KSPSetFromOptions(*ksp));
+  if (c->pc_indefinite) {
+    PC pc;
+    PetscCall(KSPGetPC(*ksp, &pc));
+    PetscCall(PCSetType(pc, PCSHELL));
+    PetscCall(PCShellSetApply(pc, PCApply_Indefinite));
+    PetscCall(PCShellSetName(pc, "indefinite +-1 diagonal"));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The true residual in the norm the KSP's convergence test uses, and the limit it must satisfy */
+static PetscErrorCode TrueResidual(KSP ksp, Vec b, Vec x, PetscReal *res, PetscReal *limit)
+{
+  Mat         A;
+  Vec         r, z;
+  PC          pc;
+  KSPNormType nt;
+  PetscReal   rtol, atol, bn;
+  PetscScalar rz;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(KSPGetNormType(ksp, &nt));
+  PetscCall(KSPGetTolerances(ksp, &rtol, &atol, NULL, NULL));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(VecDuplicate(b, &z));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  for (int pass = 0; pass < 2; pass++) { /* pass 0: residual of x; pass 1: of x = 0, i.e. b */
+    Vec       v = pass ? b : r;
+    PetscReal nrm;
+    if (nt == KSP_NORM_PRECONDITIONED) {
+      PetscCall(PCApply(pc, v, z));
+      PetscCall(VecNorm(z, NORM_2, &nrm));
+    } else if (nt == KSP_NORM_NATURAL) {
+      PetscCall(PCApply(pc, v, z));
+      PetscCall(VecDot(v, z, &rz));
+      nrm = PetscSqrtReal(PetscAbsScalar(rz));
+    } else PetscCall(VecNorm(v, NORM_2, &nrm));
+    if (pass) bn = nrm;
+    else *res = nrm;
+  }
+  *limit = PetscMax(rtol * bn, atol);
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&z));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  PKProblem          prob;
+  Checks             c = {1, 0.0, 2.0, 1e-6, "", PETSC_TRUE, PETSC_FALSE, PETSC_FALSE};
+  char               reftype[64] = "cg", *types[16] = {NULL};
+  PetscInt           ntypes = 16, nsolves = 1, failures = 0;
+  PetscBool          settypes = PETSC_FALSE, change_op = PETSC_FALSE, rhs_zero = PETSC_FALSE, rhs_nan = PETSC_FALSE, rhs_inf = PETSC_FALSE, mark_nonsym = PETSC_FALSE;
+  PetscMPIInt        size;
+  KSP                ref, test[16];
+  Vec                xref, xt, x0;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PipeKrylovInitializePackage());
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "compare options", "");
+  PetscCall(PetscOptionsString("-ref_type", "reference KSP type", "", reftype, reftype, sizeof(reftype), NULL));
+  PetscCall(PetscOptionsStringArray("-types", "types under test", "", types, &ntypes, &settypes));
+  PetscCall(PetscOptionsInt("-its_tol", "allowed iteration difference", "", c.its_tol, &c.its_tol, NULL));
+  PetscCall(PetscOptionsReal("-its_rtol", "allowed relative iteration difference", "", c.its_rtol, &c.its_rtol, NULL));
+  PetscCall(PetscOptionsReal("-res_factor", "true residual factor", "", c.res_factor, &c.res_factor, NULL));
+  PetscCall(PetscOptionsReal("-sol_rtol", "solution difference", "", c.sol_rtol, &c.sol_rtol, NULL));
+  PetscCall(PetscOptionsString("-expect_reason", "expected converged reason", "", c.expect_reason, c.expect_reason, sizeof(c.expect_reason), NULL));
+  PetscCall(PetscOptionsBool("-expect_same_reason", "same reason as the reference", "", c.expect_same, &c.expect_same, NULL));
+  PetscCall(PetscOptionsInt("-nsolves", "solves", "", nsolves, &nsolves, NULL));
+  PetscCall(PetscOptionsBool("-change_operator", "scale A by 2 between solves", "", change_op, &change_op, NULL));
+  PetscCall(PetscOptionsBool("-nonzero_guess", "nonzero initial guess", "", c.nonzero_guess, &c.nonzero_guess, NULL));
+  PetscCall(PetscOptionsBool("-rhs_zero", "b = 0", "", rhs_zero, &rhs_zero, NULL));
+  PetscCall(PetscOptionsBool("-rhs_nan", "a NaN in b", "", rhs_nan, &rhs_nan, NULL));
+  PetscCall(PetscOptionsBool("-rhs_inf", "an Inf in b", "", rhs_inf, &rhs_inf, NULL));
+  PetscCall(PetscOptionsBool("-pc_indefinite", "indefinite shell PC", "", c.pc_indefinite, &c.pc_indefinite, NULL));
+  PetscCall(PetscOptionsBool("-mark_nonsymmetric", "MAT_SYMMETRIC false", "", mark_nonsym, &mark_nonsym, NULL));
+  PetscOptionsEnd();
+  if (!settypes || !ntypes) { /* default: pcg */
+    PetscCall(PetscStrallocpy("pcg", &types[0]));
+    ntypes = 1;
+  }
+  PetscCall(PKProblemCreate(PETSC_COMM_WORLD, NULL, &prob));
+  if (rhs_zero) PetscCall(VecSet(prob.b, 0.0));
+  if (rhs_nan || rhs_inf) {
+    PetscInt lo;
+    PetscCall(VecGetOwnershipRange(prob.b, &lo, NULL));
+    if (!lo) PetscCall(VecSetValue(prob.b, 0, rhs_nan ? (PetscScalar)NAN : (PetscScalar)PETSC_INFINITY, INSERT_VALUES));
+    PetscCall(VecAssemblyBegin(prob.b));
+    PetscCall(VecAssemblyEnd(prob.b));
+  }
+  if (mark_nonsym) PetscCall(MatSetOption(prob.A, MAT_SYMMETRIC, PETSC_FALSE));
+  PetscCall(VecDuplicate(prob.b, &xref));
+  PetscCall(VecDuplicate(prob.b, &xt));
+  PetscCall(VecDuplicate(prob.b, &x0));
+  PetscCall(VecCopy(prob.xexact, x0)); /* a nonzero guess: the exact solution, perturbed */
+  PetscCall(VecScale(x0, 0.5));
+  PetscCall(VecShift(x0, 0.25));
+  PetscCall(MakeKSP(&prob, reftype, &c, &ref));
+  for (PetscInt t = 0; t < ntypes; t++) PetscCall(MakeKSP(&prob, types[t], &c, &test[t]));
+
+  for (PetscInt s = 0; s < nsolves; s++) {
+    PetscInt           its_ref;
+    KSPConvergedReason rref;
+    PetscReal          nref;
+
+    if (s && change_op) PetscCall(MatScale(prob.A, 2.0));
+    PetscCall(VecCopy(x0, xref));
+    PetscCall(KSPSolve(ref, prob.b, xref));
+    PetscCall(KSPGetIterationNumber(ref, &its_ref));
+    PetscCall(KSPGetConvergedReason(ref, &rref));
+    PetscCall(VecNorm(xref, NORM_2, &nref));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "compare: %s ranks %d solve %" PetscInt_FMT ": reference %s its %" PetscInt_FMT " %s\n", prob.name, size, s, reftype, its_ref, KSPConvergedReasons[rref]));
+    if (c.expect_reason[0] && strcmp(KSPConvergedReasons[rref], c.expect_reason)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL reference %s stopped with %s, expected %s\n", reftype, KSPConvergedReasons[rref], c.expect_reason));
+      failures++;
+    }
+    for (PetscInt t = 0; t < ntypes; t++) {
+      PetscInt           its;
+      KSPConvergedReason r;
+      PetscReal          res = 0, limit = 0, diff = 0;
+      PetscBool          ok = PETSC_TRUE;
+      char               why[512] = "";
+      KSPNormType        nt;
+
+      PetscCall(VecCopy(x0, xt));
+      PetscCall(KSPSolve(test[t], prob.b, xt));
+      PetscCall(KSPGetIterationNumber(test[t], &its));
+      PetscCall(KSPGetConvergedReason(test[t], &r));
+      PetscCall(KSPGetNormType(test[t], &nt));
+      if (c.expect_reason[0] && strcmp(KSPConvergedReasons[r], c.expect_reason)) {
+        ok = PETSC_FALSE;
+        PetscCall(PetscSNPrintf(why + strlen(why), sizeof(why) - strlen(why), " reason %s, expected %s;", KSPConvergedReasons[r], c.expect_reason));
+      }
+      if (c.expect_same && r != rref) {
+        ok = PETSC_FALSE;
+        PetscCall(PetscSNPrintf(why + strlen(why), sizeof(why) - strlen(why), " reason %s differs from reference %s;", KSPConvergedReasons[r], KSPConvergedReasons[rref]));
+      }
+      if (r > 0 && rref > 0) {
+        PetscInt allowed = c.its_rtol > 0 ? (PetscInt)PetscCeilReal(c.its_rtol * its_ref) : c.its_tol;
+        if (PetscAbsInt(its - its_ref) > allowed) {
+          ok = PETSC_FALSE;
+          PetscCall(PetscSNPrintf(why + strlen(why), sizeof(why) - strlen(why), " %" PetscInt_FMT " iterations, reference %" PetscInt_FMT " (allowed difference %" PetscInt_FMT ");", its, its_ref, allowed));
+        }
+        if (nt != KSP_NORM_NONE) {
+          PetscCall(TrueResidual(test[t], prob.b, xt, &res, &limit));
+          if (!(res <= c.res_factor * limit)) {
+            ok = PETSC_FALSE;
+            PetscCall(PetscSNPrintf(why + strlen(why), sizeof(why) - strlen(why), " true residual %.3e above %g x %.3e;", (double)res, (double)c.res_factor, (double)limit));
+          }
+        }
+        PetscCall(VecAXPY(xt, -1.0, xref));
+        PetscCall(VecNorm(xt, NORM_2, &diff));
+        diff = nref > 0 ? diff / nref : diff;
+        if (!(diff <= c.sol_rtol)) {
+          ok = PETSC_FALSE;
+          PetscCall(PetscSNPrintf(why + strlen(why), sizeof(why) - strlen(why), " solution differs from the reference by %.3e (allowed %g);", (double)diff, (double)c.sol_rtol));
+        }
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s %-8s its %4" PetscInt_FMT " (ref %4" PetscInt_FMT ") %-24s true residual %.2e (limit %.2e) solution diff %.1e%s\n", ok ? "ok  " : "FAIL", types[t], its, its_ref, KSPConvergedReasons[r], (double)res, (double)limit, (double)diff, why));
+      if (!ok) failures++;
+    }
+  }
+  for (PetscInt t = 0; t < ntypes; t++) {
+    PetscCall(KSPDestroy(&test[t]));
+    PetscCall(PetscFree(types[t]));
+  }
+  PetscCall(KSPDestroy(&ref));
+  PetscCall(VecDestroy(&xref));
+  PetscCall(VecDestroy(&xt));
+  PetscCall(VecDestroy(&x0));
+  PetscCall(PKProblemDestroy(&prob));
+  PetscCall(PetscFinalize());
+  return failures ? 1 : 0;
+}
