@@ -36,4 +36,7 @@ PETSC_EXTERN PetscErrorCode KSPPipeGetChunks(KSP, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPPipeGetOverlapStats(KSP, PetscInt *, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPPipeIsPipeKrylov(KSP, PetscBool *);
 
+/* Developer level: the chunked SpMV the solvers use, bit-for-bit equal to MatMult */
+PETSC_EXTERN PetscErrorCode MatMultPipeChunked(Mat, Vec, Vec, PetscInt, PetscBool *);
+
 #endif

@@ -287,3 +287,40 @@ PetscErrorCode PKSpMVGetReason(PKSpMV s, const char **why)
   *why = s->why;
   PetscFunctionReturn(0);
 }
+
+/*@
+   MatMultPipeChunked - y = A x computed as pipekrylov's solvers compute it: for MATSEQAIJ and MATMPIAIJ in row
+   chunks (with the halo exchange driven by pipekrylov), bit-for-bit equal to MatMult; for other matrices MatMult.
+
+   Collective
+
+   Input Parameters:
++  A       - the matrix
+.  x       - the vector to multiply
+-  nchunks - the number of row chunks (any positive number; more chunks than rows is allowed)
+
+   Output Parameters:
++  y       - the product
+-  chunked - PETSC_TRUE if the chunked kernel was used (may be NULL)
+
+   Notes:
+   Builds the chunked structure on every call; the solvers build it once per operator. Meant for testing and for
+   checking that an operator is handled by the chunked kernel.
+
+   Level: developer
+
+.seealso: `KSPPipeSetChunks()`
+@*/
+PetscErrorCode MatMultPipeChunked(Mat A, Vec x, Vec y, PetscInt nchunks, PetscBool *chunked)
+{
+  PKSpMV s;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCheck(nchunks >= 1, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "nchunks must be at least 1, not %" PetscInt_FMT, nchunks);
+  PetscCall(PKSpMVCreate(A, &s));
+  PetscCall(PKSpMVApply(s, x, y, nchunks, NULL, NULL));
+  if (chunked) *chunked = s->chunked;
+  PetscCall(PKSpMVDestroy(&s));
+  PetscFunctionReturn(0);
+}
