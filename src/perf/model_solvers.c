@@ -32,6 +32,10 @@ const PKTermInfo PKTermInfos[] = {
   {"init",            "start-up before the first iteration",           "000 5.3 T_init" },
 };
 
+/* PKAccumulateCycle maps the halo cost terms onto the PK_TERM_HALO_* block by offset */
+_Static_assert(PK_TERM_HALO_POSTAL + PK_CT_MAXRATE == PK_TERM_HALO_MAXRATE && PK_TERM_HALO_POSTAL + PK_CT_PIPELINE == PK_TERM_HALO_PIPELINE, "PKTermId halo block must follow PKCommTermId");
+_Static_assert(sizeof(PKTermInfos) / sizeof(PKTermInfos[0]) == PK_TERM_N, "one PKTermInfo per term");
+
 PetscErrorCode PKSolverKindFromType(const char type[], PKSolverKind *kind)
 {
   static const struct {
