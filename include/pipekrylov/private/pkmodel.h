@@ -1,0 +1,404 @@
+/*
+   The performance models as plain functions of their inputs: no MPI, no KSP. The end-of-solve report (src/perf)
+   fills the input structs from the run (PKStats, the operator's scatter, the machine profile) and prints the
+   result structs term by term.
+
+   Sources (papers/ in the shared folder; where ALGORITHMS.md and a paper disagree, the paper wins):
+     000  Eller, Hoefler, Gropp, ICS'19, section 5: postal model per protocol and locality, allreduce, halo exchange
+          and PCG-family models, max-rate, hops, congestion, synchronization (5.8) and overlap (5.9) penalties.
+     004  Bienz, Gropp, Olson, EuroMPI'18, sections 3-4: node-aware max-rate, queue search gamma n^2, contention
+          delta l with l = 2 h^3 b ppn.
+     002  Gahvari et al., section IV: AMG solve-cycle model per level with distance, bandwidth, contention penalties.
+     001  (Morgan et al.) sections 2-7: stochastic models (eqs 3, 6-11), Johnson SU fits, simulation, KS test, bounds.
+
+   Units everywhere: seconds, bytes (the AMG model counts doubles, as 002 does). Every function here is exported
+   (PETSC_EXTERN, not PETSC_INTERN) only so that tests/model_unit.c can call it; this header is not public API.
+
+   Choices made where the papers leave a gap (each is tested in tests/model_unit.c):
+   - Protocol: short if bytes <= eager_limit, rendezvous if bytes > rendezvous_limit, eager otherwise (pkmachine.h).
+   - Max-rate (004 eq 2): R_b is 1/beta of the message's protocol and locality, so that with ppn R_b <= R_N the
+     max-rate cost equals the postal cost; the penalty term is the difference. On-node messages are not injected
+     into the network (004 section 3): postal only.
+   - Allreduce (000 5.3): ceil(log2 ppn) on-node + ceil(log2 nodes) off-node recursive-doubling rounds. A round costs
+     allreduce_alpha + 8 n allreduce_beta when the profile has a calibrated allreduce_alpha (> 0) for that
+     locality, else 2 postal messages of 8 n bytes (000: "a message exchange between two processes ... not
+     overlapped"); plus n flops per round (flop_time). Hops (000 5.6) are added once per off-node round, to its
+     first message; congestion (000 5.7) per off-node round, times the hops when known.
+   - Hops: (h-1) hop_latency per message series (002's alpha(h) with h_m = 1); h = 0 means unknown: the term is 0
+     and flagged PK_TERM_NO_TOPOLOGY. Contention delta l needs h as well.
+   - Pipelining (000 5.9, blocking exchanges of short/eager messages): the penalty terms of the short/eager messages
+     are hidden behind the postal cost of all such messages after the first; the credit is a separate (<= 0) term.
+   - Overlap (000 5.9 and ALGORITHMS 11): a non-blocking reduction with overlapped work W costs
+     max(0, C - theta W) where C is its whole cost (postal and penalties, plus its share of the synchronization
+     penalty); the hidden part min(C, theta W) is the (<= 0) overlap term. 000 speaks of overlapping "the
+     communication penalty term cost"; its Fig. 11 discussion (models without penalties predict full overlap)
+     implies the whole communication is hideable, which is what ALGORITHMS 11 writes, so we follow that.
+   - Synchronization (000 5.8), per iteration: blocking solvers S = median_k(max_p C_pk) - median_{p,k}(C_pk);
+     non-blocking solvers ("first quartile instead of the median") S = Q1_k(max_p C_pk) - median_{p,k}(C_pk):
+     the quartile replaces the median of the per-iteration maxima, the typical value stays the median. That is
+     the reading under which non-blocking solvers get the smaller penalty the paper motivates ("less
+     synchronized"); replacing the other median would make their penalty larger. S is clamped at 0. Our trace
+     has compute per iteration, not per synchronization segment, so S is charged once per iteration (not once per
+     allreduce as in the paper, which had per-segment times).
+   - What-if for the other solvers: same K, same per-application SpMV and PC times; vector time scaled by the
+     vector streams per iteration (PKSolverStreams: unfused count, AXPY-type 3, AXPBYPCZ 4, dot 2, norm 1 stream
+     per vector length) relative to the measured solver. What-if for P ranks: weak scaling (per-rank work and
+     halo unchanged unless a halo for P is given), ppn unchanged, nodes = ceil(P/ppn), synchronization gap scaled
+     by the expected maximum of P vs P_measured standard normals.
+*/
+#ifndef PKMODEL_H
+#define PKMODEL_H
+
+#include <petscsys.h>
+#include <pipekrylov/private/pkmachine.h>
+
+/* ============================================================================================================ */
+/* Point-to-point costs (000 5.1-5.7, 004 3-4)                                                                  */
+
+/* What the run knows about the network beyond the profile */
+typedef struct {
+  PetscReal hops;            /* average network hops of an off-node message; 0 = topology unknown */
+  PetscReal stalls_per_byte; /* network stalls per byte from congestion counters (000 5.7); < 0 = not measured */
+  PetscReal t_stall;         /* s per stall (000: 5 NIC cycles per 64 bytes; 0.120 ns Gemini, 0.0976 ns Aries) */
+} PKNetState;
+
+PETSC_EXTERN void       PKNetStateUnknown(PKNetState *);
+PETSC_EXTERN PKProtocol PKModelProtocol(const PKMachineParams *, PKLocality, PetscReal bytes);
+PETSC_EXTERN PetscReal  PKModelPostal(const PKMachineParams *, PKLocality, PetscReal bytes);
+PETSC_EXTERN PetscReal  PKModelMaxRate(const PKMachineParams *, PKLocality, PetscReal bytes, PetscReal ppn);
+PETSC_EXTERN PetscReal  PKModelQueueSearch(const PKMachineParams *, PetscReal nmsgs);
+PETSC_EXTERN PetscReal  PKModelContention(const PKMachineParams *, PetscReal hops, PetscReal bytes_per_proc, PetscReal ppn);
+PETSC_EXTERN PetscReal  PKModelHops(const PKMachineParams *, PetscReal hops);
+PETSC_EXTERN PetscReal  PKModelCongestion(const PKNetState *, PetscReal bytes, PetscReal ppn);
+
+/* Terms of one communication (a halo exchange), seconds */
+typedef enum {
+  PK_CT_POSTAL,     /* alpha + beta s per message, protocol and locality per message */
+  PK_CT_MAXRATE,    /* max-rate minus postal for off-node messages (>= 0) */
+  PK_CT_QUEUE,      /* gamma n^2, n messages of the exchange */
+  PK_CT_CONTENTION, /* delta 2 h^3 b ppn (0 unless h known) */
+  PK_CT_HOPS,       /* (h-1) hop_latency, once per exchange (0 unless h known) */
+  PK_CT_CONGESTION, /* measured stalls (0 unless counters) */
+  PK_CT_PIPELINE,   /* <= 0: penalties of short/eager messages hidden by pipelining (000 5.9) */
+  PK_CT_N
+} PKCommTermId;
+
+PETSC_EXTERN const char *const PKCommTermNames[];
+
+typedef struct {
+  PetscReal t[PK_CT_N];
+  PetscReal total;                     /* sum of t[] */
+  PetscReal nmsg[PK_NLOC][PK_NPROTO];  /* messages by locality and protocol (fractional for averages) */
+  PetscReal bytes[PK_NLOC];            /* bytes sent */
+  PetscBool hops_known, congestion_measured;
+} PKCommCost;
+
+/* The messages one rank sends in one halo exchange (from the operator's scatter) */
+typedef struct {
+  PetscInt          n;
+  const PetscReal  *bytes;     /* [n] */
+  const PKLocality *loc;       /* [n] */
+  PetscReal         ppn_off;   /* ranks of the node sending off node at once (max-rate ppn); <= 0: ppn */
+  PetscInt          ppn;       /* ranks on the node */
+  PetscBool         pipelined; /* blocking exchange of all messages at once: apply 000 5.9 pipelining */
+} PKHaloPattern;
+
+PETSC_EXTERN PetscErrorCode PKModelHalo(const PKMachineParams *, const PKHaloPattern *, const PKNetState *, PKCommCost *);
+
+/* A 3-D structured grid split into blocks (DMDA-like), nodes owning q0 x q1 x q2 blocks of ranks */
+typedef struct {
+  PetscInt  m[3];         /* grid points per rank */
+  PetscInt  dof;          /* values per grid point */
+  PetscInt  pgrid[3];     /* ranks per direction */
+  PetscInt  qnode[3];     /* ranks per node per direction (must divide pgrid) */
+  PetscInt  stencil;      /* 7: faces only; 27: 6 face, 12 edge, 8 corner messages (000 5.3) */
+  PetscReal scalar_bytes; /* 8 */
+  PetscBool pipelined;
+} PKGrid3d;
+
+PETSC_EXTERN PetscErrorCode PKModelHaloGrid3d(const PKMachineParams *, const PKGrid3d *, const PKNetState *, PKCommCost *avg, PKCommCost *slowest);
+PETSC_EXTERN PetscErrorCode PKModelDimsCreate(PetscInt n, PetscInt nd, PetscInt dims[]);
+
+/* ============================================================================================================ */
+/* Allreduce (000 5.3, node-aware recursive doubling)                                                           */
+
+typedef struct {
+  PetscInt P;     /* ranks */
+  PetscInt nodes; /* nodes */
+  PetscInt ppn;   /* ranks per node (the largest node) */
+} PKLayout;
+
+typedef struct {
+  PetscReal rounds[PK_NLOC]; /* ceil(log2 ppn), ceil(log2 nodes) */
+  PetscReal comm;            /* message rounds */
+  PetscReal local;           /* local reduction flops */
+  PetscReal hops;            /* hop latency of the off-node rounds */
+  PetscReal congestion;      /* measured stalls of the off-node rounds */
+  PetscReal total;
+} PKAllreduceCost;
+
+PETSC_EXTERN PetscErrorCode PKModelAllreduce(const PKMachineParams *, const PKLayout *, PetscInt nvals, const PKNetState *, PKAllreduceCost *);
+
+/* ============================================================================================================ */
+/* Solver models (000 5.3 PCG model generalised per solver; ALGORITHMS 0-6 for the counts)                       */
+
+typedef enum {
+  PK_SOLVER_PCG,
+  PK_SOLVER_SAPCG,
+  PK_SOLVER_NBPCG,
+  PK_SOLVER_PIPECG,
+  PK_SOLVER_PIPE2CG,
+  PK_SOLVER_PGMRES,
+  PK_SOLVER_PETSC_CG,      /* KSPCG: (p,s), (r,z) and, with the default norm, a separate VecNorm: 3 blocking */
+  PK_SOLVER_PETSC_GROPPCG, /* KSPGROPPCG: the nbpcg pattern */
+  PK_SOLVER_PETSC_PIPECG,  /* KSPPIPECG: the pipecg pattern */
+  PK_SOLVER_PETSC_GMRES,   /* KSPGMRES/FGMRES, classical Gram-Schmidt, no refinement: 2 blocking per step */
+  PK_SOLVER_PETSC_PGMRES,  /* KSPPGMRES: the pgmres pattern */
+  PK_SOLVER_UNKNOWN
+} PKSolverKind;
+
+#define PK_SOLVER_NOURS 6 /* PK_SOLVER_PCG .. PK_SOLVER_PGMRES are pipekrylov's own */
+
+PETSC_EXTERN const char *const PKSolverKindNames[];
+PETSC_EXTERN PetscErrorCode    PKSolverKindFromType(const char type[], PKSolverKind *);
+
+typedef struct {
+  PKSolverKind kind;
+  PetscInt     restart;       /* GMRES-type restart m; <= 0: 30 */
+  PetscInt     replace;       /* pipe2cg residual replacement period; 0 = off */
+  PetscBool    norm_separate; /* PETSc cg: the norm is its own reduction (PRECONDITIONED/UNPRECONDITIONED norms) */
+} PKSolverConfig;
+
+PETSC_EXTERN void PKSolverConfigDefault(PKSolverKind, PKSolverConfig *);
+
+/* One modelled cycle of a solver: 1 iteration (CG family), 2 (pipe2cg), m (GMRES family, incl. its restart) */
+typedef struct {
+  PetscInt  its;         /* iterations per cycle */
+  PetscReal nspmv, npc;  /* operator and PC applications per cycle */
+  PetscReal streams;     /* vector streams per cycle */
+  PetscInt  nred;        /* reductions per cycle (PKSolverShapeReduction lists them) */
+  PetscBool nonblocking; /* main reductions are non-blocking (synchronization rule) */
+  /* start-up before the first iteration (GMRES: none, the restart residual is part of every cycle) */
+  PetscReal init_spmv, init_pc;
+  PetscInt  init_nvals; /* one exposed reduction of this many values; 0: none */
+} PKSolverShape;
+
+typedef struct {
+  PetscInt  nvals;        /* doubles reduced */
+  PetscBool blocking;
+  PetscReal w_spmv, w_pc; /* SpMV and PC applications overlapped with it */
+} PKReductionSpec;
+
+PETSC_EXTERN PetscErrorCode PKSolverShapeGet(const PKSolverConfig *, PetscInt steps, PKSolverShape *);
+PETSC_EXTERN PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *, const PKSolverShape *, PetscInt i, PKReductionSpec *);
+PETSC_EXTERN PetscReal      PKSolverStreams(const PKSolverConfig *);
+
+/* Synchronization gap per iteration (000 5.8), see the choice above. cmax[K]: per iteration the max over ranks of
+   the local compute time; c[n]: a sample of per-rank per-iteration compute times (all, or the per-iteration
+   medians when that is all that was reduced) whose median is the typical compute time. */
+PETSC_EXTERN PetscErrorCode PKModelSyncPenalty(PetscInt K, const PetscReal cmax[], PetscInt n, const PetscReal c[], PetscBool nonblocking, PetscReal *S);
+/* Achieved overlap theta in [0,1]: from the measured wait of the reductions (t_wait = max(0, t_allr - theta W)),
+   or from the fraction of reductions that completed before their wait */
+PETSC_EXTERN PetscReal PKModelThetaFromWait(PetscReal t_allr, PetscReal W, PetscReal t_wait);
+PETSC_EXTERN PetscReal PKModelThetaFromCounts(PetscInt nearly, PetscInt nreductions);
+
+typedef struct {
+  PKSolverConfig solver;
+  PetscInt       K;          /* iterations */
+  PKLayout       layout;
+  PetscReal      t_spmv;     /* s per SpMV application, local compute only (no halo wait) */
+  PetscReal      t_pc;       /* s per PC application */
+  PetscReal      t_vec;      /* s of vector work per iteration of this solver */
+  PetscReal      t_init;     /* measured time before the first iteration; < 0: model it from the shape */
+  PKCommCost     halo;       /* one halo exchange of the slowest rank (PKModelHalo); zero = none (1 rank) */
+  PetscReal      halo_theta; /* fraction of the SpMV compute that hides its halo exchange, [0,1] (000 model: 0) */
+  PKNetState     net;        /* for the allreduces */
+  PetscReal      sync[2];    /* synchronization gap per iteration, [0] blocking rule, [1] non-blocking; < 0: none */
+  PetscReal      theta;      /* overlap of the non-blocking reductions, [0,1]; < 0: not measured (0, flagged) */
+} PKSolveInput;
+
+typedef enum {
+  PK_TERM_SPMV,            /* measured SpMV compute */
+  PK_TERM_PC,              /* measured PC compute */
+  PK_TERM_VEC,             /* measured vector work */
+  PK_TERM_HALO_POSTAL,     /* halo exchanges: postal */
+  PK_TERM_HALO_MAXRATE,    /* halo exchanges: max-rate penalty */
+  PK_TERM_HALO_QUEUE,      /* halo exchanges: queue search */
+  PK_TERM_HALO_CONTENTION, /* halo exchanges: contention */
+  PK_TERM_HALO_HOPS,       /* halo exchanges: hops */
+  PK_TERM_HALO_CONGESTION, /* halo exchanges: congestion */
+  PK_TERM_HALO_PIPELINE,   /* halo exchanges: pipelining credit (<= 0) */
+  PK_TERM_HALO_OVERLAP,    /* halo hidden behind the SpMV (<= 0) */
+  PK_TERM_ALLR_COMM,       /* allreduces: message rounds */
+  PK_TERM_ALLR_LOCAL,      /* allreduces: local reduction flops */
+  PK_TERM_ALLR_HOPS,       /* allreduces: hops */
+  PK_TERM_ALLR_CONGESTION, /* allreduces: congestion */
+  PK_TERM_SYNC,            /* synchronization penalty */
+  PK_TERM_OVERLAP,         /* reductions hidden by overlapped work (<= 0) */
+  PK_TERM_INIT,            /* start-up before the first iteration (pipeline fill) */
+  PK_TERM_N
+} PKTermId;
+
+typedef enum {
+  PK_TERM_MEASURED,      /* read from this run */
+  PK_TERM_MODELLED,      /* computed from the profile and the run's counts */
+  PK_TERM_NOT_MEASURED,  /* needs data this run does not have (congestion counters, trace): 0 */
+  PK_TERM_NO_TOPOLOGY,   /* needs the network hop distance: 0 */
+  PK_TERM_NOT_APPLICABLE /* does not arise here (overlap of a blocking solver, halo on one rank): 0 */
+} PKTermStatus;
+
+typedef struct {
+  const char *name;   /* key for CSV/JSON, e.g. "halo.maxrate" */
+  const char *label;  /* for the report */
+  const char *source; /* paper and section */
+} PKTermInfo;
+
+PETSC_EXTERN const PKTermInfo        PKTermInfos[];
+PETSC_EXTERN const char *const       PKTermStatusNames[];
+
+typedef struct {
+  PKSolverKind kind;
+  PetscInt     K, P;
+  PetscReal    t[PK_TERM_N];      /* seconds over the whole solve */
+  PKTermStatus status[PK_TERM_N];
+  PetscReal    total;             /* sum of t[] (exactly: computed as that sum) */
+  PetscReal    per_iteration;     /* (total - t[PK_TERM_INIT]) / K */
+  PetscReal    allreduce_one;     /* one allreduce of the solver's largest reduction */
+  PetscReal    halo_one;          /* one halo exchange */
+} PKModelResult;
+
+PETSC_EXTERN PetscErrorCode PKModelSolve(const PKMachineParams *, const PKSolveInput *, PKModelResult *);
+PETSC_EXTERN PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *, const PKSolveInput *, const PKSolverConfig *target, PKModelResult *);
+PETSC_EXTERN PetscErrorCode PKModelWhatIfRanks(const PKMachineParams *, const PKSolveInput *, PetscInt P, const PKCommCost *halo_at_P, PKModelResult *);
+
+/* ============================================================================================================ */
+/* AMG solve cycle (002 IV)                                                                                     */
+
+#define PK_AMG_MAXLEVELS 40
+
+typedef struct {
+  PetscReal C;          /* unknowns on the level (global) */
+  PetscReal s, shat;    /* average nonzeros per row of A_i and of the interpolation P_i (level i+1 -> i) */
+  PetscReal p, phat;    /* max messages sent by a process: A_i, P_i */
+  PetscReal n, nhat;    /* max doubles sent by a process: A_i, P_i */
+  PetscReal t;          /* s per flop on this level; <= 0: machine flop_time */
+} PKAMGLevel;
+
+typedef struct {
+  PetscInt          L;
+  const PKAMGLevel *lev;
+  PetscReal         P;             /* cores */
+  PetscBool         offnode;       /* messages leave the node (profile alpha/beta of that locality) */
+  PetscReal         alpha, beta;   /* s per message, s per double; <= 0: profile, protocol of the mean message */
+  PetscReal         h, hm;         /* hops: partition diameter and minimum; h <= 0: unknown, no distance term */
+  PetscReal         gamma_hop;     /* s per hop; <= 0: machine hop_latency */
+  PetscReal         bw_ratio;      /* B_max / B; <= 0: no bandwidth penalty (1) */
+  PetscReal         msgs_per_link; /* m / l; < 0: unknown, no contention term */
+  PetscReal         t_mult;        /* OpenMP/SMT multiplier on t_i (002 Table I); <= 0: 1 */
+} PKAMGInput;
+
+typedef struct {
+  PetscInt  L;
+  PetscReal smooth_comp[PK_AMG_MAXLEVELS], smooth_comm[PK_AMG_MAXLEVELS];
+  PetscReal restrict_comp[PK_AMG_MAXLEVELS], restrict_comm[PK_AMG_MAXLEVELS];
+  PetscReal interp_comp[PK_AMG_MAXLEVELS], interp_comm[PK_AMG_MAXLEVELS];
+  PetscReal level[PK_AMG_MAXLEVELS]; /* T_solve^i */
+  /* the cycle split by kind; comp + comm + distance + bandwidth + contention = total */
+  PetscReal comp, comm, distance, bandwidth, contention;
+  PetscReal total;
+} PKAMGResult;
+
+PETSC_EXTERN PetscErrorCode PKModelAMGCycle(const PKMachineParams *, const PKAMGInput *, PKAMGResult *);
+
+/* ============================================================================================================ */
+/* Distributions: normal, Johnson SU (ALGORITHMS 10; scipy johnsonsu(a=gamma, b=delta, loc=xi, scale=lambda))  */
+
+typedef struct {
+  PetscReal gamma, delta, xi, lambda;
+} PKJSU;
+
+PETSC_EXTERN PetscReal PKNormalCdf(PetscReal);
+PETSC_EXTERN PetscReal PKNormalLogCdf(PetscReal);
+PETSC_EXTERN PetscReal PKNormalQuantile(PetscReal);
+PETSC_EXTERN PetscReal PKJSUPdf(const PKJSU *, PetscReal);
+PETSC_EXTERN PetscReal PKJSUCdf(const PKJSU *, PetscReal);
+PETSC_EXTERN PetscReal PKJSUQuantile(const PKJSU *, PetscReal);
+PETSC_EXTERN PetscReal PKJSUMean(const PKJSU *);
+PETSC_EXTERN PetscReal PKJSUVariance(const PKJSU *);
+
+typedef struct {
+  PKJSU     start;     /* the Slifker-Shapiro estimate (or the fallback start) */
+  PetscBool start_su;  /* Slifker-Shapiro said SU (mn/p^2 > 1); else the start is a near-normal SU */
+  PetscReal nll_start; /* profile NLL at the start */
+  PetscReal nll;       /* at the optimum */
+  PetscInt  its;       /* Nelder-Mead iterations */
+  PetscBool ok;        /* PETSC_FALSE: too few points or no spread: no fit */
+} PKJSUFitInfo;
+
+PETSC_EXTERN PetscReal      PKQuantileSorted(PetscInt n, const PetscReal sorted[], PetscReal p);
+PETSC_EXTERN PetscErrorCode PKJSUSlifkerShapiro(PetscInt n, const PetscReal sorted[], PetscReal z, PKJSU *, PetscBool *su);
+PETSC_EXTERN PetscErrorCode PKJSUProfileNLL(PetscInt n, const PetscReal x[], PetscReal xi, PetscReal lambda, PetscReal *nll, PKJSU *);
+PETSC_EXTERN PetscErrorCode PKJSUFit(PetscInt n, const PetscReal x[], PKJSU *, PKJSUFitInfo *);
+PETSC_EXTERN PetscErrorCode PKNormalSample(PetscRandom, PetscInt n, PetscReal z[]);
+PETSC_EXTERN PetscErrorCode PKJSUSample(const PKJSU *, PetscRandom, PetscInt n, PetscReal x[]);
+
+/* ============================================================================================================ */
+/* Expected maxima and bounds (001 eqs 3, 9, 10; ALGORITHMS 9)                                                  */
+
+PETSC_EXTERN PetscReal      PKEMaxUniform(PetscReal a, PetscReal s, PetscReal P);
+PETSC_EXTERN PetscReal      PKEMaxNormalBlom(PetscReal mu, PetscReal sigma, PetscReal P);
+PETSC_EXTERN PetscErrorCode PKEMaxTransform(PetscReal (*g)(PetscReal z, void *), void *, PetscReal P, PetscReal *);
+PETSC_EXTERN PetscErrorCode PKEMaxNormal(PetscReal mu, PetscReal sigma, PetscReal P, PetscReal *);
+PETSC_EXTERN PetscErrorCode PKEMaxJSU(const PKJSU *, PetscReal P, PetscReal *);
+PETSC_EXTERN PetscErrorCode PKEMaxQuantile(PetscReal (*Q)(PetscReal p, void *), void *, PetscReal P, PetscReal *);
+PETSC_EXTERN PetscReal      PKBoundCramer(PetscReal mu, PetscReal sigma, PetscReal N);
+PETSC_EXTERN PetscReal      PKBoundBertsimas(PetscReal mu, PetscReal sigma, PetscReal N);
+
+/* ============================================================================================================ */
+/* Stochastic runtime models (001 sections 2, 4-7)                                                              */
+
+typedef struct {
+  PetscInt         K;       /* iterations */
+  PetscInt         P;       /* ranks */
+  PetscReal        Peff;    /* independent variables per iteration; 001 section 4 uses P/64 when the ranks of a
+                               node move together; <= 0: P */
+  PetscInt         npooled;
+  const PetscReal *pooled;  /* bulk sample of per-rank iteration times */
+  const PetscReal *tmin;    /* [K] per iteration min over ranks: uniform a_k (eq 11, the uniform MLE) */
+  const PetscReal *tmax;    /* [K] per iteration max over ranks: s_k = tmax - tmin */
+  PetscInt         nsim;    /* simulated runs of section 6 (averaged); <= 0: 8 */
+  unsigned long    seed;    /* PetscRandom seed of the simulation */
+} PKStochInput;
+
+typedef struct {
+  PetscReal    mean, sd;          /* of the bulk sample */
+  PKJSU        bulk;              /* JSU fit of the bulk sample */
+  PKJSUFitInfo bulk_info;
+  PetscReal    ks_D, ks_crit;     /* one-sample KS of the bulk vs its fit, critical value at 5% */
+  PetscReal    ET;                /* eq 3: K E[max of Peff] under the bulk JSU */
+  PetscReal    ETp;               /* eq 6: K mu (JSU mean) */
+  PetscReal    EThat;             /* eq 7 with uniform F_k (eq 11): sum_k a_k + s_k Peff/(Peff+1) */
+  PetscReal    ETphat;            /* eq 8: sum_k a_k + s_k/2 */
+  PKJSU        fit_a, fit_s;      /* section 6: JSU fits of the a_k and the s_k */
+  PKJSUFitInfo info_a, info_s;
+  PetscReal    sim_ET, sim_ETp;   /* section 6 simulation (eqs 12, 13), mean over nsim runs */
+  PetscReal    sim_ET_sd, sim_ETp_sd;
+  PetscReal    cramer, bertsimas; /* eqs 9, 10 with N = Peff, times K */
+  PetscInt     K;
+  PetscReal    Peff;
+} PKStochResult;
+
+PETSC_EXTERN PetscErrorCode PKStochasticModel(const PKStochInput *, PKStochResult *);
+PETSC_EXTERN PetscErrorCode PKStochasticSimulate(const PKJSU *fa, const PKJSU *fs, PetscInt K, PetscReal Peff, PetscInt nsim, unsigned long seed, PetscReal *ET, PetscReal *ETp, PetscReal *ET_sd, PetscReal *ETp_sd);
+PETSC_EXTERN PetscErrorCode PKStochasticWhatIf(const PKStochResult *, PetscInt K, PetscReal Peff, PetscReal *ET, PetscReal *ETp);
+
+/* ============================================================================================================ */
+/* Kolmogorov-Smirnov (001 section 3, ALGORITHMS 10)                                                            */
+
+PETSC_EXTERN PetscErrorCode PKKSTwoSample(PetscInt n, const PetscReal x[], PetscInt m, const PetscReal y[], PetscReal *D);
+PETSC_EXTERN PetscErrorCode PKKSOneSampleJSU(PetscInt n, const PetscReal x[], const PKJSU *, PetscReal *D);
+PETSC_EXTERN PetscReal      PKKSCoefficient(PetscReal alpha);
+PETSC_EXTERN PetscReal      PKKSCritical(PetscReal alpha, PetscInt n, PetscInt m);
+PETSC_EXTERN PetscReal      PKKSPValue(PetscReal D, PetscInt n, PetscInt m);
+
+#endif

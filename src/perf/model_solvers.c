@@ -1,0 +1,517 @@
+/*
+   Per-solver iteration models (000 5.3 "PCG postal model", generalised to each solver with the counts of
+   ALGORITHMS 0-6), the synchronization (000 5.8) and overlap (000 5.9) terms, and the what-if predictions.
+
+   The paper reads the compute times from the run and models the communication; so do we: T_spmv, T_pc per
+   application and the vector time per iteration are inputs, and every communication term comes from the profile.
+*/
+#include <pipekrylov/private/pkmodel.h>
+
+const char *const PKSolverKindNames[] = {"pcg", "sapcg", "nbpcg", "pipecg", "pipe2cg", "pgmres", "cg", "groppcg", "petsc_pipecg", "gmres", "petsc_pgmres", "unknown"};
+
+const char *const PKTermStatusNames[] = {"measured", "modelled", "not measured", "topology unknown", "n/a"};
+
+const PKTermInfo PKTermInfos[] = {
+  {"spmv",            "SpMV local compute (measured)",                 "000 5.3"        },
+  {"pc",              "preconditioner compute (measured)",             "000 5.3"        },
+  {"vec",             "vector operations (measured)",                  "000 5.3"        },
+  {"halo.postal",     "halo exchange, postal per protocol",            "000 5.1-5.3"    },
+  {"halo.maxrate",    "halo exchange, max-rate penalty",               "000 5.5, 004 3" },
+  {"halo.queue",      "halo exchange, queue search gamma n^2",         "004 4.1"        },
+  {"halo.contention", "halo exchange, contention delta l",             "004 4.2"        },
+  {"halo.hops",       "halo exchange, hops penalty",                   "000 5.6"        },
+  {"halo.congestion", "halo exchange, congestion penalty",             "000 5.7"        },
+  {"halo.pipeline",   "halo exchange, pipelined short/eager messages", "000 5.9"        },
+  {"halo.overlap",    "halo exchange hidden by SpMV compute",          "000 5.9"        },
+  {"allr.comm",       "allreduce, recursive-doubling rounds",          "000 5.3"        },
+  {"allr.local",      "allreduce, local reduction flops",              "000 5.3"        },
+  {"allr.hops",       "allreduce, hops penalty",                       "000 5.6"        },
+  {"allr.congestion", "allreduce, congestion penalty",                 "000 5.7"        },
+  {"sync",            "synchronization penalty",                       "000 5.8"        },
+  {"overlap",         "reductions hidden by overlapped work",          "000 5.9, ALG 11"},
+  {"init",            "start-up before the first iteration",           "000 5.3 T_init" },
+};
+
+/* PKAccumulateCycle maps the halo cost terms onto the PK_TERM_HALO_* block by offset */
+_Static_assert(PK_TERM_HALO_POSTAL + PK_CT_MAXRATE == PK_TERM_HALO_MAXRATE && PK_TERM_HALO_POSTAL + PK_CT_PIPELINE == PK_TERM_HALO_PIPELINE, "PKTermId halo block must follow PKCommTermId");
+_Static_assert(sizeof(PKTermInfos) / sizeof(PKTermInfos[0]) == PK_TERM_N, "one PKTermInfo per term");
+
+PetscErrorCode PKSolverKindFromType(const char type[], PKSolverKind *kind)
+{
+  static const struct {
+    const char  *type;
+    PKSolverKind kind;
+  } map[] = {
+    {"pcg",          PK_SOLVER_PCG          },
+    {"sapcg",        PK_SOLVER_SAPCG        },
+    {"nbpcg",        PK_SOLVER_NBPCG        },
+    {"pipecg",       PK_SOLVER_PIPECG       },
+    {"pipe2cg",      PK_SOLVER_PIPE2CG      },
+    {"pgmres",       PK_SOLVER_PGMRES       },
+    {"cg",           PK_SOLVER_PETSC_CG     },
+    {"groppcg",      PK_SOLVER_PETSC_GROPPCG},
+    {"petsc_pipecg", PK_SOLVER_PETSC_PIPECG },
+    {"gmres",        PK_SOLVER_PETSC_GMRES  },
+    {"fgmres",       PK_SOLVER_PETSC_GMRES  },
+    {"petsc_pgmres", PK_SOLVER_PETSC_PGMRES },
+  };
+  PetscBool eq;
+
+  PetscFunctionBegin;
+  *kind = PK_SOLVER_UNKNOWN;
+  for (size_t i = 0; type && i < sizeof(map) / sizeof(map[0]); i++) {
+    PetscCall(PetscStrcmp(type, map[i].type, &eq));
+    if (eq) {
+      *kind = map[i].kind;
+      break;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+void PKSolverConfigDefault(PKSolverKind kind, PKSolverConfig *cfg)
+{
+  cfg->kind          = kind;
+  cfg->restart       = 30;
+  cfg->replace       = kind == PK_SOLVER_PIPE2CG ? 100 : 0;
+  cfg->norm_separate = kind == PK_SOLVER_PETSC_CG ? PETSC_TRUE : PETSC_FALSE;
+}
+
+static PetscBool PKIsGMRES(PKSolverKind k)
+{
+  return (k == PK_SOLVER_PGMRES || k == PK_SOLVER_PETSC_GMRES || k == PK_SOLVER_PETSC_PGMRES) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+static PetscBool PKIsPGMRES(PKSolverKind k)
+{
+  return (k == PK_SOLVER_PGMRES || k == PK_SOLVER_PETSC_PGMRES) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/*
+   Vector streams (reads + writes of one vector length), unfused: AXPY/AYPX 3, AXPBYPCZ 4, dot 2, norm 1.
+     pcg      (p,s) 2, x 3, r 3, (r,z)+norm 3, p 3                                        = 14
+     cg       the same with a separate VecNorm                                              = 14
+     sapcg    p 3, w 3, x 3, r 3, (z,r) 2, (z,s) 2, norm 1                                  = 17
+     nbpcg    (p,s) 2, x 3, r 3, z 3, (r,z)+norm 3, p 3, s 3                                = 20
+     pipecg   z q s p 12, x u w r 12, (r,u) (w,u) norm 5                                   = 29
+     pipe2cg  per 2 its: 14 AXPBYPCZ 56, 9 dots 18, norm 1                                  = 75
+     pgmres   cycle of m steps: pass it>=1 MAXPY it+3, CGS it+2, norm 1, MDot it+2, 2 scalings 4;
+              pass 0 MDot 2; x += V y  m+2                                                  = 2m^2+15m+4
+     gmres    step j: MDot j+2, MAXPY j+3, norm 1, scale 2; x += V y m+2                    = m^2+8m+2
+   start-up (and each GMRES restart): r = b - Ax 3, norm 1, scaling or copy 2 .. as listed in the table below.
+*/
+PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSolverShape *s)
+{
+  PetscInt m = cfg->restart > 0 ? cfg->restart : 30;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(s, sizeof(*s)));
+  s->its   = 1;
+  s->nspmv = 1;
+  s->npc   = 1;
+  switch (cfg->kind) {
+  case PK_SOLVER_PCG:
+    s->streams    = 14;
+    s->nred       = 2;
+    s->init_spmv  = 1;
+    s->init_pc    = 1;
+    s->init_nvals = 2;
+    break;
+  case PK_SOLVER_PETSC_CG:
+    s->streams    = 14;
+    s->nred       = cfg->norm_separate ? 3 : 2;
+    s->init_spmv  = 1;
+    s->init_pc    = 1;
+    s->init_nvals = 1;
+    break;
+  case PK_SOLVER_SAPCG:
+    s->streams    = 17;
+    s->nred       = 1;
+    s->init_spmv  = 2;
+    s->init_pc    = 1;
+    s->init_nvals = 3;
+    break;
+  case PK_SOLVER_NBPCG:
+  case PK_SOLVER_PETSC_GROPPCG:
+    s->streams     = 20;
+    s->nred        = 2;
+    s->nonblocking = PETSC_TRUE;
+    s->init_spmv   = 2;
+    s->init_pc     = 1;
+    s->init_nvals  = 2;
+    break;
+  case PK_SOLVER_PIPECG:
+  case PK_SOLVER_PETSC_PIPECG:
+    /* the start-up includes the lagging pass whose norm is tested one pass late (ALGORITHMS 4) */
+    s->streams     = 29;
+    s->nred        = 1;
+    s->nonblocking = PETSC_TRUE;
+    s->init_spmv   = 3;
+    s->init_pc     = 2;
+    s->init_nvals  = 3;
+    break;
+  case PK_SOLVER_PIPE2CG:
+    s->its         = 2;
+    s->nspmv       = 2;
+    s->npc         = 2;
+    s->streams     = 75;
+    s->nred        = 1;
+    s->nonblocking = PETSC_TRUE;
+    if (cfg->replace > 0) { /* residual replacement: 7 MatMult + 5 PCApply every `replace` iterations */
+      s->nspmv += 2.0 * 7.0 / cfg->replace;
+      s->npc += 2.0 * 5.0 / cfg->replace;
+    }
+    s->init_spmv  = 5;
+    s->init_pc    = 4;
+    s->init_nvals = 5;
+    break;
+  case PK_SOLVER_PGMRES:
+  case PK_SOLVER_PETSC_PGMRES:
+  case PK_SOLVER_PETSC_GMRES: {
+    PetscInt k = (steps > 0 && steps < m) ? steps : m;
+    s->its = k;
+    if (PKIsPGMRES(cfg->kind)) { /* k+1 passes, each one Op and one split reduction */
+      s->nspmv       = k + 1;
+      s->npc         = k + 1;
+      s->nred        = k + 1;
+      s->nonblocking = PETSC_TRUE;
+      s->streams     = 2.0 * k * k + 15.0 * k + 4;
+    } else { /* per step one Op, a blocking MDot and a blocking norm */
+      s->nspmv   = k;
+      s->npc     = k;
+      s->nred    = 2 * k;
+      s->streams = (PetscReal)k * k + 8.0 * k + 2;
+    }
+    /* the residual of every cycle: the first is the start-up, the others are charged by PKModelSolve */
+    s->init_spmv  = 1;
+    s->init_pc    = 1;
+    s->init_nvals = 1;
+  } break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No analytic model for solver kind %s", PKSolverKindNames[PetscMin(PetscMax((int)cfg->kind, 0), (int)PK_SOLVER_UNKNOWN)]);
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *cfg, const PKSolverShape *s, PetscInt i, PKReductionSpec *r)
+{
+  PetscFunctionBegin;
+  PetscCheck(i >= 0 && i < s->nred, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Reduction %" PetscInt_FMT " of %" PetscInt_FMT, i, s->nred);
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  r->blocking = PETSC_TRUE;
+  r->nvals    = 1;
+  switch (cfg->kind) {
+  case PK_SOLVER_PCG:
+    r->nvals = i == 0 ? 1 : 2; /* (p,s); then (r,z) fused with the norm */
+    break;
+  case PK_SOLVER_PETSC_CG:
+    r->nvals = 1;
+    break;
+  case PK_SOLVER_SAPCG:
+    r->nvals = 3;
+    break;
+  case PK_SOLVER_NBPCG:
+  case PK_SOLVER_PETSC_GROPPCG:
+    r->blocking = PETSC_FALSE;
+    if (i == 0) { /* (p,s) behind S = M s */
+      r->nvals = 1;
+      r->w_pc  = 1;
+    } else { /* (r,z), norm behind Z = A z */
+      r->nvals  = 2;
+      r->w_spmv = 1;
+    }
+    break;
+  case PK_SOLVER_PIPECG:
+  case PK_SOLVER_PETSC_PIPECG:
+    r->blocking = PETSC_FALSE;
+    r->nvals    = 3;
+    r->w_spmv   = 1;
+    r->w_pc     = 1;
+    break;
+  case PK_SOLVER_PIPE2CG:
+    r->blocking = PETSC_FALSE;
+    r->nvals    = 10;
+    r->w_spmv   = 2;
+    r->w_pc     = 2;
+    break;
+  case PK_SOLVER_PGMRES:
+  case PK_SOLVER_PETSC_PGMRES:
+    /* pass it = i: it+1 dots and (it > 0) the norm of V[it]; completed in the next pass behind its Op, except the
+       last pass of the cycle, which has no Op after it */
+    r->blocking = PETSC_FALSE;
+    r->nvals    = i == 0 ? 1 : i + 2;
+    if (i < s->nred - 1) {
+      r->w_spmv = 1;
+      r->w_pc   = 1;
+    }
+    break;
+  case PK_SOLVER_PETSC_GMRES:
+    r->nvals = (i % 2 == 0) ? i / 2 + 1 : 1; /* step j = i/2: MDot of j+1 values, then the norm */
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No analytic model for solver kind %s", PKSolverKindNames[PetscMin(PetscMax((int)cfg->kind, 0), (int)PK_SOLVER_UNKNOWN)]);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscReal PKInitStreams(PKSolverKind k)
+{
+  switch (k) {
+  case PK_SOLVER_PCG:
+  case PK_SOLVER_PETSC_CG:
+    return 7; /* r = b - Ax 3, (r,z)+norm 2, p = z 2 */
+  case PK_SOLVER_SAPCG:
+  case PK_SOLVER_NBPCG:
+  case PK_SOLVER_PETSC_GROPPCG:
+    return 9;
+  case PK_SOLVER_PIPECG:
+  case PK_SOLVER_PETSC_PIPECG:
+    return 12;
+  case PK_SOLVER_PIPE2CG:
+    return 20;
+  default:
+    return 6; /* GMRES: r = b - Ax 3, norm 1, V[0] = r/|r| 2 */
+  }
+}
+
+PetscReal PKSolverStreams(const PKSolverConfig *cfg)
+{
+  PKSolverShape s;
+
+  if (PKSolverShapeGet(cfg, 0, &s)) return 0;
+  if (PKIsGMRES(cfg->kind)) return (s.streams + PKInitStreams(cfg->kind)) / s.its; /* a restart per cycle */
+  return s.streams / s.its;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+
+PetscErrorCode PKModelSyncPenalty(PetscInt K, const PetscReal cmax[], PetscInt n, const PetscReal c[], PetscBool nonblocking, PetscReal *S)
+{
+  PetscReal *a, *b, hi, typ;
+
+  PetscFunctionBegin;
+  *S = 0;
+  if (K <= 0 || n <= 0) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc2(K, &a, n, &b));
+  PetscCall(PetscArraycpy(a, cmax, K));
+  PetscCall(PetscArraycpy(b, c, n));
+  PetscCall(PetscSortReal(K, a));
+  PetscCall(PetscSortReal(n, b));
+  hi  = PKQuantileSorted(K, a, nonblocking ? 0.25 : 0.5);
+  typ = PKQuantileSorted(n, b, 0.5);
+  *S  = PetscMax(0, hi - typ);
+  PetscCall(PetscFree2(a, b));
+  PetscFunctionReturn(0);
+}
+
+PetscReal PKModelThetaFromWait(PetscReal t_allr, PetscReal W, PetscReal t_wait)
+{
+  if (W <= 0) return 0;
+  return PetscMin(1, PetscMax(0, (t_allr - t_wait) / W));
+}
+
+PetscReal PKModelThetaFromCounts(PetscInt nearly, PetscInt nreductions)
+{
+  if (nreductions <= 0) return -1;
+  return PetscMin(1, PetscMax(0, (PetscReal)nearly / nreductions));
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+
+typedef struct {
+  const PKMachineParams *m;
+  const PKSolveInput    *in;
+  PetscReal              t_stream; /* s per vector stream (from the measured solver) */
+  PetscReal              halo_hidden;
+  PetscReal              sync;
+  PetscReal              theta;
+  PetscReal              allr_max;
+} PKSolveCtx;
+
+/* Charge `mult` copies of the cycle `s` to t[] */
+static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s, PetscReal mult, PetscReal t[])
+{
+  const PKSolveInput *in = ctx->in;
+  PetscInt            nnb = 0;
+  PetscReal           sync_cycle = s->its * ctx->sync;
+
+  PetscFunctionBegin;
+  if (mult <= 0) PetscFunctionReturn(0);
+  t[PK_TERM_SPMV] += mult * s->nspmv * in->t_spmv;
+  t[PK_TERM_PC] += mult * s->npc * in->t_pc;
+  t[PK_TERM_VEC] += mult * s->streams * ctx->t_stream;
+  for (PetscInt k = 0; k < PK_CT_N; k++) t[PK_TERM_HALO_POSTAL + k] += mult * s->nspmv * in->halo.t[k];
+  t[PK_TERM_HALO_OVERLAP] -= mult * s->nspmv * ctx->halo_hidden;
+  t[PK_TERM_SYNC] += mult * sync_cycle;
+  for (PetscInt i = 0; i < s->nred; i++) {
+    PKReductionSpec r;
+    PetscCall(PKSolverShapeReduction(&in->solver, s, i, &r));
+    if (!r.blocking) nnb++;
+  }
+  for (PetscInt i = 0; i < s->nred; i++) {
+    PKReductionSpec r;
+    PKAllreduceCost a;
+
+    PetscCall(PKSolverShapeReduction(&in->solver, s, i, &r));
+    PetscCall(PKModelAllreduce(ctx->m, &in->layout, r.nvals, &in->net, &a));
+    ctx->allr_max = PetscMax(ctx->allr_max, a.total);
+    t[PK_TERM_ALLR_COMM] += mult * a.comm;
+    t[PK_TERM_ALLR_LOCAL] += mult * a.local;
+    t[PK_TERM_ALLR_HOPS] += mult * a.hops;
+    t[PK_TERM_ALLR_CONGESTION] += mult * a.congestion;
+    if (!r.blocking) {
+      /* the reduction and its share of the waiting for the slowest rank can hide behind the overlapped work */
+      PetscReal W = r.w_spmv * in->t_spmv + r.w_pc * in->t_pc, C = a.total + sync_cycle / nnb;
+      t[PK_TERM_OVERLAP] -= mult * PetscMin(C, ctx->theta * W);
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The start-up unit: its SpMVs, PCs, vector streams and one exposed reduction (GMRES: the restart residual) */
+static PetscErrorCode PKInitCost(PKSolveCtx *ctx, const PKSolverShape *s, PetscReal mult, PetscReal t[])
+{
+  const PKSolveInput *in = ctx->in;
+  PKAllreduceCost     a;
+
+  PetscFunctionBegin;
+  if (mult <= 0) PetscFunctionReturn(0);
+  t[PK_TERM_SPMV] += mult * s->init_spmv * in->t_spmv;
+  t[PK_TERM_PC] += mult * s->init_pc * in->t_pc;
+  t[PK_TERM_VEC] += mult * PKInitStreams(in->solver.kind) * ctx->t_stream;
+  for (PetscInt k = 0; k < PK_CT_N; k++) t[PK_TERM_HALO_POSTAL + k] += mult * s->init_spmv * in->halo.t[k];
+  t[PK_TERM_HALO_OVERLAP] -= mult * s->init_spmv * ctx->halo_hidden;
+  if (s->init_nvals > 0) {
+    PetscCall(PKModelAllreduce(ctx->m, &in->layout, s->init_nvals, &in->net, &a));
+    t[PK_TERM_ALLR_COMM] += mult * a.comm;
+    t[PK_TERM_ALLR_LOCAL] += mult * a.local;
+    t[PK_TERM_ALLR_HOPS] += mult * a.hops;
+    t[PK_TERM_ALLR_CONGESTION] += mult * a.congestion;
+    t[PK_TERM_SYNC] += mult * ctx->sync;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* vector time per stream, from the solver whose t_vec was measured */
+static PetscReal PKStreamTime(const PKSolveInput *in)
+{
+  PetscReal st = PKSolverStreams(&in->solver);
+  return st > 0 ? in->t_vec / st : 0;
+}
+
+static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSolveInput *in, PetscReal t_stream, PKModelResult *res)
+{
+  PKSolveCtx    ctx;
+  PKSolverShape s;
+  PetscReal     tinit[PK_TERM_N];
+  PetscBool     gm = PKIsGMRES(in->solver.kind), blocking;
+  PetscInt      K  = in->K;
+
+  PetscFunctionBegin;
+  PetscCheck(in->K >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative iteration count %" PetscInt_FMT, in->K);
+  PetscCheck(in->t_spmv >= 0 && in->t_pc >= 0 && in->t_vec >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative compute time (spmv %g, pc %g, vec %g)", (double)in->t_spmv, (double)in->t_pc, (double)in->t_vec);
+  PetscCall(PetscMemzero(res, sizeof(*res)));
+  PetscCall(PetscMemzero(tinit, sizeof(tinit)));
+  PetscCall(PKSolverShapeGet(&in->solver, 0, &s));
+  blocking        = s.nonblocking ? PETSC_FALSE : PETSC_TRUE;
+  ctx.m           = m;
+  ctx.in          = in;
+  ctx.t_stream    = t_stream;
+  ctx.halo_hidden = PetscMin(in->halo.total, PetscMax(0, PetscMin(1, in->halo_theta)) * in->t_spmv);
+  ctx.sync        = in->layout.P > 1 ? PetscMax(0, in->sync[blocking ? 0 : 1]) : 0;
+  ctx.theta       = PetscMax(0, PetscMin(1, in->theta));
+  ctx.allr_max    = 0;
+  res->kind       = in->solver.kind;
+  res->K          = K;
+  res->P          = in->layout.P;
+
+  if (gm) {
+    PetscInt m_ = s.its, nfull = K / m_, rest = K % m_, ncycles = nfull + (rest ? 1 : 0);
+    PetscCall(PKAccumulateCycle(&ctx, &s, nfull, res->t));
+    if (rest) {
+      PKSolverShape sp;
+      PetscCall(PKSolverShapeGet(&in->solver, rest, &sp));
+      PetscCall(PKAccumulateCycle(&ctx, &sp, 1, res->t));
+    }
+    PetscCall(PKInitCost(&ctx, &s, ncycles - 1, res->t)); /* the restarts after the first cycle */
+  } else {
+    PetscCall(PKAccumulateCycle(&ctx, &s, (PetscReal)K / s.its, res->t));
+  }
+  if (in->t_init >= 0) {
+    res->t[PK_TERM_INIT]      = in->t_init;
+    res->status[PK_TERM_INIT] = PK_TERM_MEASURED;
+  } else {
+    PetscCall(PKInitCost(&ctx, &s, 1, tinit));
+    for (PetscInt k = 0; k < PK_TERM_N; k++) res->t[PK_TERM_INIT] += tinit[k];
+    res->status[PK_TERM_INIT] = PK_TERM_MODELLED;
+  }
+
+  /* statuses: say which terms rest on data this run does not have */
+  res->status[PK_TERM_SPMV] = res->status[PK_TERM_PC] = res->status[PK_TERM_VEC] = PK_TERM_MEASURED;
+  for (PetscInt k = PK_TERM_HALO_POSTAL; k <= PK_TERM_ALLR_CONGESTION; k++) res->status[k] = PK_TERM_MODELLED;
+  if (!in->halo.hops_known) res->status[PK_TERM_HALO_HOPS] = res->status[PK_TERM_HALO_CONTENTION] = PK_TERM_NO_TOPOLOGY;
+  if (!in->halo.congestion_measured) res->status[PK_TERM_HALO_CONGESTION] = PK_TERM_NOT_MEASURED;
+  if (in->halo_theta <= 0) res->status[PK_TERM_HALO_OVERLAP] = PK_TERM_NOT_APPLICABLE;
+  if (in->halo.total == 0 && in->layout.P == 1)
+    for (PetscInt k = PK_TERM_HALO_POSTAL; k <= PK_TERM_HALO_OVERLAP; k++) res->status[k] = PK_TERM_NOT_APPLICABLE;
+  if (in->net.hops <= 0) res->status[PK_TERM_ALLR_HOPS] = PK_TERM_NO_TOPOLOGY;
+  if (in->net.stalls_per_byte < 0) res->status[PK_TERM_ALLR_CONGESTION] = PK_TERM_NOT_MEASURED;
+  if (in->layout.nodes <= 1) res->status[PK_TERM_ALLR_HOPS] = res->status[PK_TERM_ALLR_CONGESTION] = PK_TERM_NOT_APPLICABLE;
+  if (in->layout.P <= 1) res->status[PK_TERM_ALLR_COMM] = res->status[PK_TERM_ALLR_LOCAL] = PK_TERM_NOT_APPLICABLE;
+  res->status[PK_TERM_SYNC] = in->layout.P <= 1 ? PK_TERM_NOT_APPLICABLE : (in->sync[blocking ? 0 : 1] < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MEASURED);
+  res->status[PK_TERM_OVERLAP] = blocking ? PK_TERM_NOT_APPLICABLE : (in->theta < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MODELLED);
+
+  res->total = 0;
+  for (PetscInt k = 0; k < PK_TERM_N; k++) res->total += res->t[k];
+  res->per_iteration = K > 0 ? (res->total - res->t[PK_TERM_INIT]) / K : 0;
+  res->allreduce_one = ctx.allr_max;
+  res->halo_one      = in->halo.total;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKModelSolve(const PKMachineParams *m, const PKSolveInput *in, PKModelResult *res)
+{
+  PetscFunctionBegin;
+  PetscCall(PKModelSolve_Private(m, in, PKStreamTime(in), res));
+  PetscFunctionReturn(0);
+}
+
+/* The same problem with another solver: same K, per-application SpMV/PC times, vector time per stream */
+PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *m, const PKSolveInput *in, const PKSolverConfig *target, PKModelResult *res)
+{
+  PKSolveInput w = *in;
+
+  PetscFunctionBegin;
+  w.solver = *target;
+  w.t_init = -1;
+  w.t_vec  = PKStreamTime(in) * PKSolverStreams(target);
+  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), res));
+  if (target->kind != in->solver.kind) res->status[PK_TERM_VEC] = PK_TERM_MODELLED;
+  PetscFunctionReturn(0);
+}
+
+/* Weak scaling to P ranks: per-rank work constant, ppn unchanged, more nodes and allreduce rounds, the
+   synchronization gap grows like the expected maximum of P standard normals */
+PetscErrorCode PKModelWhatIfRanks(const PKMachineParams *m, const PKSolveInput *in, PetscInt P, const PKCommCost *halo_at_P, PKModelResult *res)
+{
+  PKSolveInput w = *in;
+  PetscReal    e0, e1;
+
+  PetscFunctionBegin;
+  PetscCheck(P >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Rank count %" PetscInt_FMT " < 1", P);
+  w.layout.P     = P;
+  w.layout.ppn   = PetscMin(PetscMax(in->layout.ppn, 1), P);
+  w.layout.nodes = (P + w.layout.ppn - 1) / w.layout.ppn;
+  w.t_init       = -1;
+  if (halo_at_P) w.halo = *halo_at_P;
+  if (P != in->layout.P) {
+    if (in->layout.P > 1) {
+      PetscCall(PKEMaxNormal(0, 1, in->layout.P, &e0));
+      PetscCall(PKEMaxNormal(0, 1, P, &e1));
+      for (PetscInt r = 0; r < 2; r++)
+        if (in->sync[r] >= 0) w.sync[r] = in->sync[r] * e1 / e0;
+    } else w.sync[0] = w.sync[1] = -1; /* one rank shows no spread to scale */
+  }
+  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), res));
+  PetscFunctionReturn(0);
+}
