@@ -54,6 +54,68 @@ static void Pause(double s)
   nanosleep(&ts, NULL);
 }
 
+/* Idle ranks must not compete for the cores with the ranks being measured (ranks often outnumber cores, and a
+   blocking MPI call polls): control collectives are non-blocking ones, tested with short sleeps in between. */
+static PetscErrorCode QuietWait(MPI_Request *req)
+{
+  int done = 0;
+
+  PetscFunctionBegin;
+  for (;;) {
+    PetscCallMPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+    if (done) break;
+    Pause(2e-5);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode QuietBarrier(MPI_Comm comm)
+{
+  MPI_Request req;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Ibarrier(comm, &req));
+  PetscCall(QuietWait(&req));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode QuietAllreduce(const void *in, void *out, int n, MPI_Op op, MPI_Comm comm)
+{
+  MPI_Request req;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Iallreduce(in, out, n, MPI_DOUBLE, op, comm, &req));
+  PetscCall(QuietWait(&req));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode QuietBcast(double *v, int n, PetscMPIInt root, MPI_Comm comm)
+{
+  MPI_Request req;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Ibcast(v, n, MPI_DOUBLE, root, comm, &req));
+  PetscCall(QuietWait(&req));
+  PetscFunctionReturn(0);
+}
+
+/* After a quiet barrier ranks leave it up to a sleep apart: a zero-byte round trip lines a pair up before its clock
+   starts, so that the partner's late arrival is not timed as message latency. */
+static PetscErrorCode PairSync(Calib *c, PetscMPIInt peer, PetscBool first)
+{
+  MPI_Status st;
+
+  PetscFunctionBegin;
+  if (first) {
+    PetscCallMPI(MPI_Send(NULL, 0, MPI_BYTE, peer, 9, c->comm));
+    PetscCallMPI(MPI_Recv(NULL, 0, MPI_BYTE, peer, 9, c->comm, &st));
+  } else {
+    PetscCallMPI(MPI_Recv(NULL, 0, MPI_BYTE, peer, 9, c->comm, &st));
+    PetscCallMPI(MPI_Send(NULL, 0, MPI_BYTE, peer, 9, c->comm));
+  }
+  PetscFunctionReturn(0);
+}
+
 static int CmpDouble(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
@@ -147,12 +209,13 @@ static PetscErrorCode PingPong(Calib *c, PetscMPIInt a, PetscMPIInt b, size_t by
     }
     est = MPI_Wtime() - t0;
   }
-  PetscCallMPI(MPI_Bcast(&est, 1, MPI_DOUBLE, a, c->comm));
+  PetscCall(QuietBcast(&est, 1, a, c->comm));
   its = (PetscInt)PetscMax(1, PetscMin((double)c->maxit, c->target / PetscMax(est, 1e-9)));
   for (PetscInt r = 0; r < c->reps; r++) {
-    PetscCallMPI(MPI_Barrier(c->comm));
+    PetscCall(QuietBarrier(c->comm));
     Pause(c->gap);
     s[r] = 0;
+    if (c->rank == a || c->rank == b) PetscCall(PairSync(c, c->rank == a ? b : a, c->rank == a ? PETSC_TRUE : PETSC_FALSE));
     if (c->rank == a) {
       double t0 = MPI_Wtime();
       for (PetscInt i = 0; i < its; i++) {
@@ -168,7 +231,7 @@ static PetscErrorCode PingPong(Calib *c, PetscMPIInt a, PetscMPIInt b, size_t by
     }
   }
   *t = Median(s, c->reps);
-  PetscCallMPI(MPI_Bcast(t, 1, MPI_DOUBLE, a, c->comm));
+  PetscCall(QuietBcast(t, 1, a, c->comm));
   PetscCall(PetscFree(s));
   PetscFunctionReturn(0);
 }
@@ -184,8 +247,16 @@ static PetscErrorCode PingPong(Calib *c, PetscMPIInt a, PetscMPIInt b, size_t by
    minimise the total residual, trying every split (O(n^2) fits, n ~ 45 sizes). Each range is fitted by weighted
    least squares with weights 1/T^2, i.e. the relative error is minimised: otherwise the largest messages, whose
    times are 10^4 times longer, would decide the fit alone and the short-message latency would be lost. A switch
-   point is the largest size of the range below it. With fewer than three distinct protocols the fit still splits
-   the sweep in three, at the points that explain the curve best; the summary shows each range's fit.
+   point is the largest size of the range below it.
+   Not every MPI has three protocols on every path, and a third range always lowers the residual a little, if only
+   by fitting noise. So the best split in two is computed too, and three ranges are kept only when they explain
+   clearly more (an F test: ((R2 - R3) / 3) / (R3 / (n - 6)) > 4, three more parameters for the extra range and
+   breakpoint). With two ranges the eager range is empty: eager_limit = rendezvous_limit and the eager parameters
+   repeat the short ones.
+   On a shared machine a median can still be hit by a time slice (a long message's repeat lasts long enough for
+   the scheduler to take the core away in most repeats). So after the first fit, points more than
+   max(0.3, 4 x the median) away from it in relative terms are dropped as outliers and the fit is done again on
+   the rest; -raw marks them.
 */
 typedef struct {
   double alpha, beta, res;
@@ -219,7 +290,23 @@ static void FitRange(const double *s, const double *t, int i0, int i1, Seg *g)
   g->i1 = i1;
 }
 
-static void FitThreeRanges(const double *s, const double *t, int n, int minpts, Seg g[3])
+static double FitTwoRanges(const double *s, const double *t, int n, int minpts, Seg g[2])
+{
+  double best = PETSC_MAX_REAL;
+  for (int e1 = minpts - 1; e1 + minpts < n; e1++) {
+    Seg a, b;
+    FitRange(s, t, 0, e1, &a);
+    FitRange(s, t, e1 + 1, n - 1, &b);
+    if (a.res + b.res < best) {
+      best = a.res + b.res;
+      g[0] = a;
+      g[1] = b;
+    }
+  }
+  return best;
+}
+
+static double FitThreeRanges(const double *s, const double *t, int n, int minpts, Seg g[3])
 {
   double best = PETSC_MAX_REAL;
   for (int e1 = minpts - 1; e1 < n; e1++) {
@@ -236,47 +323,131 @@ static void FitThreeRanges(const double *s, const double *t, int n, int minpts, 
       }
     }
   }
+  return best;
 }
 
-/* A per-byte cost must be > 0 and a latency too: over a short range with noisy medians the slope can come out
-   <= 0 (the wire is not slower for 16 bytes than for 8). Then the range gets the smallest positive slope of the
-   sweep and its intercept is refitted; an intercept <= 0 (a long range extrapolated to 0 bytes) is floored at half
-   the range's fastest time minus its bytes' cost. Both are reported. */
+/* Returns whether three ranges were kept */
+static PetscBool FitProtocols(const double *s, const double *t, int n, int minpts, Seg g[3])
+{
+  Seg    two[2];
+  double r2 = FitTwoRanges(s, t, n, minpts, two), r3 = FitThreeRanges(s, t, n, minpts, g), F;
+
+  F = r3 > 0 ? ((r2 - r3) / 3.0) / (r3 / (double)PetscMax(n - 6, 1)) : PETSC_MAX_REAL;
+  if (F > 4.0) return PETSC_TRUE;
+  g[0] = two[0];
+  g[1] = two[0];
+  g[2] = two[1];
+  return PETSC_FALSE;
+}
+
+/* A per-byte cost must be > 0 and a latency too, and no protocol starts faster than the shortest message: over a
+   short range with noisy medians the slope can come out <= 0 (the wire is not slower for 16 bytes than for 8), and
+   a long range extrapolated to 0 bytes can give an intercept below the short-message latency (a token-bucket rate
+   limit lets its first burst through at memory speed, for instance). So: a slope <= 0 becomes the smallest positive
+   slope of the sweep, with the intercept refitted; an eager or rendezvous intercept below the short-range latency
+   is pinned to it, with the slope refitted (weighted least squares with the intercept fixed); a short-range
+   intercept <= 0 is floored at half the fastest time. Every such correction is reported. */
+static void RefitAlpha(const double *s, const double *t, Seg *g)
+{
+  double sw = 0, sy = 0;
+  for (int i = g->i0; i <= g->i1; i++) {
+    double w = 1.0 / (t[i] * t[i]);
+    sw += w;
+    sy += w * (t[i] - g->beta * s[i]);
+  }
+  g->alpha = sy / sw;
+}
+
+static void RefitBeta(const double *s, const double *t, Seg *g)
+{
+  double num = 0, den = 0;
+  for (int i = g->i0; i <= g->i1; i++) {
+    double w = 1.0 / (t[i] * t[i]);
+    num += w * (t[i] - g->alpha) * s[i];
+    den += w * s[i] * s[i];
+  }
+  if (num > 0 && den > 0) g->beta = num / den;
+}
+
 static void MakePhysical(const double *s, const double *t, Seg g[3], char notes[], size_t len)
 {
+  static const char *const rn[3] = {"short", "eager", "rendezvous"};
   double bmin = PETSC_MAX_REAL;
+  char   note[128];
+
   for (int k = 0; k < 3; k++)
     if (g[k].beta > 0) bmin = PetscMin(bmin, g[k].beta);
   if (bmin == PETSC_MAX_REAL) bmin = 1e-12;
   for (int k = 0; k < 3; k++) {
     if (!(g[k].beta > 0)) {
-      double sw = 0, sy = 0;
       g[k].beta = bmin;
-      for (int i = g[k].i0; i <= g[k].i1; i++) {
-        double w = 1.0 / (t[i] * t[i]);
-        sw += w;
-        sy += w * (t[i] - bmin * s[i]);
-      }
-      g[k].alpha = sy / sw;
-      PetscStrlcat(notes, k == 0 ? " short-range slope<=0 replaced;" : k == 1 ? " eager-range slope<=0 replaced;" : " rendezvous-range slope<=0 replaced;", len);
-    }
-    if (!(g[k].alpha > 0)) {
-      double tmin = PETSC_MAX_REAL;
-      for (int i = g[k].i0; i <= g[k].i1; i++) tmin = PetscMin(tmin, t[i] - g[k].beta * s[i]);
-      g[k].alpha = PetscMax(0.5 * tmin, 1e-9);
-      PetscStrlcat(notes, k == 0 ? " short-range intercept floored;" : k == 1 ? " eager-range intercept floored;" : " rendezvous-range intercept floored;", len);
+      RefitAlpha(s, t, &g[k]);
+      PetscSNPrintf(note, sizeof(note), " %s-range slope <= 0, set to %.3g;", rn[k], bmin);
+      PetscStrlcat(notes, note, len);
     }
   }
+  if (!(g[0].alpha > 0)) {
+    double tmin = PETSC_MAX_REAL;
+    for (int i = g[0].i0; i <= g[0].i1; i++) tmin = PetscMin(tmin, t[i]);
+    g[0].alpha = 0.5 * tmin;
+    PetscStrlcat(notes, " short-range intercept <= 0, floored;", len);
+  }
+  for (int k = 1; k < 3; k++) {
+    if (g[k].alpha < g[0].alpha) {
+      PetscSNPrintf(note, sizeof(note), " %s-range intercept %.3g us below the short latency, pinned to it;", rn[k], 1e6 * g[k].alpha);
+      PetscStrlcat(notes, note, len);
+      g[k].alpha = g[0].alpha;
+      RefitBeta(s, t, &g[k]);
+    }
+  }
+}
+
+static double FitAt(const double *s, const Seg g[3], PetscBool three, double x)
+{
+  int k = x <= s[g[0].i1] ? 0 : (three && x <= s[g[1].i1]) ? 1 : 2;
+  return g[k].alpha + g[k].beta * x;
+}
+
+/* Fit, drop outliers, fit again. s and t are compacted in place to the points kept; out[] marks the dropped ones
+   of the original n points. Returns the number kept. */
+static int FitProtocolsTrimmed(double *s, double *t, int n, int minpts, Seg g[3], PetscBool *three, PetscBool out[])
+{
+  double r[64], ar[64], med, thr;
+  int    m = 0;
+
+  *three = FitProtocols(s, t, n, minpts, g);
+  for (int i = 0; i < n; i++) {
+    double f = FitAt(s, g, *three, s[i]);
+    r[i]     = f > 0 ? (t[i] - f) / f : 0;
+    ar[i]    = PetscAbsReal(r[i]);
+  }
+  med = Median(ar, n);
+  thr = PetscMax(0.3, 4.0 * med);
+  for (int i = 0; i < n; i++) out[i] = PetscAbsReal(r[i]) > thr ? PETSC_TRUE : PETSC_FALSE;
+  for (int i = 0; i < n; i++)
+    if (!out[i]) {
+      s[m] = s[i];
+      t[m] = t[i];
+      m++;
+    }
+  if (m < n && m >= 3 * minpts) *three = FitProtocols(s, t, m, minpts, g);
+  else if (m < n) { /* too few left: keep everything */
+    for (int i = 0; i < n; i++) out[i] = PETSC_FALSE;
+    return -1;
+  }
+  return m;
 }
 
 static PetscErrorCode PostalSweep(Calib *c, PKLocality loc, PetscMPIInt a, PetscMPIInt b)
 {
   const char *name = loc == PK_ON_NODE ? "on-node" : "off-node";
-  double      s[64], t[64];
-  int         n = 0;
+  double      s[64], t[64], s0[64], t0[64];
+  PetscBool   out[64];
+  int         n = 0, nk;
   size_t      maxb = c->quick ? ((size_t)1 << 20) : ((size_t)1 << 22);
   char       *buf, notes[512] = "";
   Seg         g[3];
+  PetscBool   three;
 
   PetscFunctionBegin;
   /* sizes 1, 2, 3, 4, 6, 8, 12, ... (powers of two and 1.5x between them; quick: powers of two only) */
@@ -288,7 +459,18 @@ static PetscErrorCode PostalSweep(Calib *c, PKLocality loc, PetscMPIInt a, Petsc
   PetscCall(PetscMemzero(buf, maxb));
   for (int i = 0; i < n; i++) PetscCall(PingPong(c, a, b, (size_t)s[i], buf, &t[i]));
   PetscCall(PetscFree(buf));
-  FitThreeRanges(s, t, n, c->quick ? 3 : 4, g);
+  PetscCall(PetscArraycpy(s0, s, n));
+  PetscCall(PetscArraycpy(t0, t, n));
+  nk = FitProtocolsTrimmed(s, t, n, c->quick ? 3 : 4, g, &three, out);
+  if (nk < 0) { /* the trimmed fit had too few points: the untrimmed one stands */
+    PetscCall(PetscArraycpy(s, s0, n));
+    PetscCall(PetscArraycpy(t, t0, n));
+    three = FitProtocols(s, t, n, c->quick ? 3 : 4, g);
+  } else if (nk < n) {
+    char note[64];
+    PetscCall(PetscSNPrintf(note, sizeof(note), " %d outlier(s) dropped;", n - nk));
+    PetscCall(PetscStrlcat(notes, note, sizeof(notes)));
+  }
   MakePhysical(s, t, g, notes, sizeof(notes));
   for (int k = 0; k < 3; k++) {
     PetscCall(Set(c, &c->m.p.alpha[loc][k], g[k].alpha));
@@ -298,15 +480,17 @@ static PetscErrorCode PostalSweep(Calib *c, PKLocality loc, PetscMPIInt a, Petsc
   PetscCall(Set(c, &c->m.p.rendezvous_limit[loc], s[g[1].i1]));
   PetscCall(Set(c, &c->m.p.Rb[loc], 1.0 / g[2].beta));
   PetscCall(PetscPrintf(c->comm, "Ping-pong %s (ranks %d and %d), one-way time = alpha + beta * bytes, median of %" PetscInt_FMT " repeats:\n", name, a, b, c->reps));
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < 3; k++) {
+    if (k == 1 && !three) {
+      PetscCall(PetscPrintf(c->comm, "  %-10s no third range (two explain the sweep): eager = short, eager_limit = rendezvous_limit\n", "eager"));
+      continue;
+    }
     PetscCall(PetscPrintf(c->comm, "  %-10s %9.0f .. %9.0f bytes: alpha %9.3f us  beta %8.4f ns/byte (%8.1f MB/s)\n", k == 0 ? "short" : k == 1 ? "eager" : "rendezvous", s[g[k].i0], s[g[k].i1], 1e6 * g[k].alpha, 1e9 * g[k].beta, 1e-6 / g[k].beta));
+  }
   if (notes[0]) PetscCall(PetscPrintf(c->comm, "  note:%s\n", notes));
   if (c->raw) {
     PetscCall(PetscPrintf(c->comm, "  bytes  one-way-time-us  fit-us\n"));
-    for (int i = 0; i < n; i++) {
-      int k = i <= g[0].i1 ? 0 : i <= g[1].i1 ? 1 : 2;
-      PetscCall(PetscPrintf(c->comm, "  %9.0f %12.3f %12.3f\n", s[i], 1e6 * t[i], 1e6 * (g[k].alpha + g[k].beta * s[i])));
-    }
+    for (int i = 0; i < n; i++) PetscCall(PetscPrintf(c->comm, "  %9.0f %12.3f %12.3f%s\n", s0[i], 1e6 * t0[i], 1e6 * FitAt(s, g, three, s0[i]), out[i] ? "  (outlier, not fitted)" : ""));
   }
   PetscFunctionReturn(0);
 }
@@ -352,12 +536,13 @@ static PetscErrorCode MaxRate(Calib *c)
       }
       est = MPI_Wtime() - t0;
     }
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &est, 1, MPI_DOUBLE, MPI_MAX, c->comm));
+    PetscCall(QuietAllreduce(MPI_IN_PLACE, &est, 1, MPI_MAX, c->comm));
     its = (PetscInt)PetscMax(1, PetscMin((double)c->maxit, c->target / PetscMax(est, 1e-9)));
     for (PetscInt r = 0; r < c->reps; r++) {
-      double t0, el = 0;
-      PetscCallMPI(MPI_Barrier(c->comm));
+      double t0;
+      PetscCall(QuietBarrier(c->comm));
       Pause(c->gap);
+      if (peer >= 0) PetscCall(PairSync(c, peer, first));
       t0 = MPI_Wtime();
       for (PetscInt i = 0; i < its && peer >= 0; i++) {
         if (first) {
@@ -368,10 +553,10 @@ static PetscErrorCode MaxRate(Calib *c)
           PetscCallMPI(MPI_Send(buf, (int)bytes, MPI_BYTE, peer, 4, c->comm));
         }
       }
-      if (peer >= 0) el = MPI_Wtime() - t0;
-      /* the slowest pair ends the step: local elapsed times after a common barrier, no global clock needed */
-      PetscCallMPI(MPI_Allreduce(&el, &e[r], 1, MPI_DOUBLE, MPI_MAX, c->comm));
+      e[r] = peer >= 0 ? MPI_Wtime() - t0 : 0;
     }
+    /* the slowest pair ends the step: local elapsed times after a common barrier, no global clock needed */
+    PetscCall(QuietAllreduce(MPI_IN_PLACE, e, (int)c->reps, MPI_MAX, c->comm));
     tk   = Median(e, c->reps) / (2.0 * (double)its);
     rate = (double)k * (double)bytes / PetscMax(tk - alpha, 1e-12);
     PetscCall(PetscPrintf(c->comm, "  %3" PetscInt_FMT " pair(s): one-way %10.2f us, node rate %9.1f MB/s\n", k, 1e6 * tk, 1e-6 * rate));
@@ -400,8 +585,9 @@ static PetscErrorCode HVPP(Calib *c, PetscMPIInt peer, PetscBool first, PetscInt
   PetscCall(PetscMalloc1(c->reps + 1, &e));
   for (PetscInt r = -1; r < c->reps; r++) { /* r = -1: warm-up */
     double t0, el = 0;
-    PetscCallMPI(MPI_Barrier(c->comm));
+    PetscCall(QuietBarrier(c->comm));
     Pause(c->gap);
+    if (peer >= 0) PetscCall(PairSync(c, peer, first));
     t0 = MPI_Wtime();
     if (peer >= 0) {
       for (int phase = 0; phase < 2; phase++) {
@@ -415,16 +601,18 @@ static PetscErrorCode HVPP(Calib *c, PetscMPIInt peer, PetscBool first, PetscInt
       }
       el = MPI_Wtime() - t0;
     }
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &el, 1, MPI_DOUBLE, MPI_MAX, c->comm));
     if (r >= 0) e[r] = el;
   }
+  PetscCall(QuietAllreduce(MPI_IN_PLACE, e, (int)c->reps, MPI_MAX, c->comm));
   *t = Median(e, c->reps);
   PetscCall(PetscFree(e));
   PetscFunctionReturn(0);
 }
 
 /* gamma: the difference between reverse-order and in-order HighVolumePingPong isolates the search, which is
-   quadratic in n: fit dT(n) = gamma n^2 by least squares through 0. 004 treats gamma as independent of locality
+   quadratic in n: dT(n) = gamma n^2. Each n >= 16 gives dT(n) / n^2 and gamma is their median: a least-squares
+   fit through 0 would be decided by the largest n alone, where long queues also fall out of cache and the cost
+   per step grows, while halo exchanges post tens of receives, not thousands. 004 treats gamma as independent of locality
    and protocol, so one pair (on-node if there is one) and 8-byte messages suffice. */
 static PetscErrorCode QueueSearch(Calib *c, PetscMPIInt a, PetscMPIInt b)
 {
@@ -432,7 +620,8 @@ static PetscErrorCode QueueSearch(Calib *c, PetscMPIInt a, PetscMPIInt b)
   const PetscInt *nq = c->quick ? nq_quick : nq_full;
   PetscInt        nn = c->quick ? 4 : 7, nmax = nq[nn - 1];
   size_t          bytes = 8;
-  double          snum = 0, sden = 0, gamma;
+  double          gn[16], gamma;
+  int             ng = 0;
   char           *buf;
   MPI_Request    *req;
   PetscMPIInt     peer = c->rank == a ? b : c->rank == b ? a : -1;
@@ -446,11 +635,10 @@ static PetscErrorCode QueueSearch(Calib *c, PetscMPIInt a, PetscMPIInt b)
     PetscCall(HVPP(c, peer, c->rank == a ? PETSC_TRUE : PETSC_FALSE, nq[k], bytes, PETSC_FALSE, buf, req, &tin));
     PetscCall(HVPP(c, peer, c->rank == a ? PETSC_TRUE : PETSC_FALSE, nq[k], bytes, PETSC_TRUE, buf, req, &trev));
     d = trev - tin;
-    snum += d * (double)nq[k] * (double)nq[k];
-    sden += PetscPowReal((double)nq[k], 4);
+    if (nq[k] >= 16) gn[ng++] = d / ((double)nq[k] * (double)nq[k]);
     PetscCall(PetscPrintf(c->comm, "  n = %5" PetscInt_FMT ": in order %10.2f us, reversed %10.2f us, difference %10.2f us\n", nq[k], 1e6 * tin, 1e6 * trev, 1e6 * d));
   }
-  gamma = snum / sden;
+  gamma = Median(gn, ng);
   if (gamma < 0) {
     PetscCall(PetscPrintf(c->comm, "  the reversed order was not slower (fit %.3g s): gamma = 0\n", gamma));
     gamma = 0;
@@ -529,16 +717,17 @@ static PetscErrorCode AllreduceFit(Calib *c, PKLocality loc)
       PetscInt its = c->quick ? 10 : 20;
       for (PetscInt r = -1; r < c->reps; r++) {
         double t0, el = 0;
-        PetscCallMPI(MPI_Barrier(c->comm));
+        PetscCall(QuietBarrier(c->comm));
         Pause(c->gap);
         if (in_sub) {
+          PetscCallMPI(MPI_Barrier(sub)); /* line the participants up (see PairSync) */
           t0 = MPI_Wtime();
           for (PetscInt i = 0; i < its; i++) PetscCallMPI(MPI_Allreduce(in, out, (int)cnt[k], MPI_DOUBLE, MPI_SUM, sub));
           el = (MPI_Wtime() - t0) / (double)its;
         }
-        PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &el, 1, MPI_DOUBLE, MPI_MAX, c->comm));
         if (r >= 0) e[r] = el;
       }
+      PetscCall(QuietAllreduce(MPI_IN_PLACE, e, (int)c->reps, MPI_MAX, c->comm));
       xs[np] = 8.0 * (double)cnt[k];
       ys[np] = Median(e, c->reps) / (double)rounds;
       if (c->raw) PetscCall(PetscPrintf(c->comm, "  P = %3" PetscInt_FMT ", %6" PetscInt_FMT " doubles: %10.2f us\n", P, cnt[k], 1e6 * ys[np] * (double)rounds));
