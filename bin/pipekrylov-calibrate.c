@@ -7,6 +7,7 @@ static const char help[] =
   "  -node_size <k>     treat every k consecutive ranks as one node (default: MPI_COMM_TYPE_SHARED)\n"
   "  -repeats <r>       repeats of every measurement, the median is kept (default 20, quick 5)\n"
   "  -quantile <q>      the quantile of the repeats kept (default 0.5: the median; 0.25 on a shared machine)\n"
+  "  -sweeps <k>        repeat the ping-pong size sweeps k times, fit each size's median over them (default 1)\n"
   "  -raw               also print every measured point (ping-pong sizes, allreduce sizes)\n"
   "  -help              this text\n\n"
   "What it measures (with warm-up, a barrier and a short pause before every repeat, medians of the repeats, as in\n"
@@ -31,6 +32,7 @@ typedef struct {
   PetscInt    node_size; /* 0: MPI_COMM_TYPE_SHARED */
   PetscInt    reps;      /* repeats of each measurement */
   PetscReal   q;         /* the quantile of the repeats that is kept (0.5: median) */
+  PetscInt    sweeps;    /* ping-pong size sweeps, the median over them kept per size */
   PetscInt    maxit;     /* iterations inside one repeat (000: 20) */
   double      target;    /* seconds one repeat should last at most */
   double      gap;       /* pause before each repeat, s (000: 1 ms) */
@@ -484,7 +486,15 @@ static PetscErrorCode PostalSweep(Calib *c, PKLocality loc, PetscMPIInt a, Petsc
     PetscCall(PingPong(c, a, b, 1, buf, &w));
     c->reps = reps;
   }
-  for (int i = 0; i < n; i++) PetscCall(PingPong(c, a, b, (size_t)s[i], buf, &t[i]));
+  { /* -sweeps k: the whole sweep k times, each point's median over the sweeps: spreads a point's repeats over a
+       longer time, so that one busy spell of the machine cannot spoil a range of sizes */
+    double *ts;
+    PetscCall(PetscMalloc1((size_t)n * c->sweeps, &ts));
+    for (PetscInt w = 0; w < c->sweeps; w++)
+      for (int i = 0; i < n; i++) PetscCall(PingPong(c, a, b, (size_t)s[i], buf, &ts[i * c->sweeps + w]));
+    for (int i = 0; i < n; i++) t[i] = Median(&ts[i * c->sweeps], c->sweeps);
+    PetscCall(PetscFree(ts));
+  }
   PetscCall(PetscFree(buf));
   PetscCall(PetscArraycpy(s0, s, n));
   PetscCall(PetscArraycpy(t0, t, n));
@@ -952,6 +962,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-node_size", "Treat every k consecutive ranks as one node (0: MPI_COMM_TYPE_SHARED)", NULL, c.node_size, &c.node_size, NULL));
   c.reps = c.quick ? 5 : 20;
   PetscCall(PetscOptionsInt("-repeats", "Repeats of each measurement (the median is kept)", NULL, c.reps, &c.reps, NULL));
+  c.sweeps = 1;
+  PetscCall(PetscOptionsInt("-sweeps", "Ping-pong size sweeps (each size's median over them is fitted)", NULL, c.sweeps, &c.sweeps, NULL));
   c.q = 0.5;
   PetscCall(PetscOptionsReal("-quantile", "Quantile of the repeats kept (0.5: the median)", NULL, c.q, &c.q, NULL));
   PetscCall(PetscOptionsBool("-raw", "Print every measured point", NULL, c.raw, &c.raw, NULL));
@@ -963,6 +975,7 @@ int main(int argc, char **argv)
   }
   PetscCheck(c.node_size >= 0, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-node_size %" PetscInt_FMT " must be >= 1 (or 0 for MPI_COMM_TYPE_SHARED)", c.node_size);
   PetscCheck(c.q >= 0 && c.q <= 1, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-quantile %g must be in [0, 1]", (double)c.q);
+  PetscCheck(c.sweeps >= 1, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-sweeps %" PetscInt_FMT " must be >= 1", c.sweeps);
   PetscCheck(c.reps >= 1, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-repeats %" PetscInt_FMT " must be >= 1", c.reps);
   if (c.q == 0.5) PetscCall(PetscStrncpy(qname, "median", sizeof(qname)));
   else PetscCall(PetscSNPrintf(qname, sizeof(qname), "%g-quantile", (double)c.q));
