@@ -542,7 +542,7 @@ static PetscErrorCode MaxRate(Calib *c)
 {
   PetscInt kmax = PetscMin(c->nodesize[0], c->nodesize[1]);
   size_t   bytes = c->quick ? ((size_t)1 << 18) : ((size_t)1 << 20);
-  double   alpha = c->m.p.alpha[PK_OFF_NODE][PK_PROTO_RENDEZVOUS], best = 0, *e;
+  double   alpha = c->m.p.alpha[PK_OFF_NODE][PK_PROTO_RENDEZVOUS], best = 0, prev = 0, last = 0, *e;
   char    *buf;
   PetscInt bestk = 1;
 
@@ -597,13 +597,15 @@ static PetscErrorCode MaxRate(Calib *c)
     tk   = Repeats(c, e) / (2.0 * (double)its);
     rate = (double)k * (double)bytes / PetscMax(tk - alpha, 1e-12);
     PetscCall(PetscPrintf(c->comm, "  %3" PetscInt_FMT " pair(s): one-way %10.2f us, node rate %9.1f MB/s\n", k, 1e6 * tk, 1e-6 * rate));
+    prev = last;
+    last = rate;
     if (rate > best) {
       best  = rate;
       bestk = k;
     }
   }
   PetscCall(Set(c, &c->m.p.RN, best));
-  PetscCall(PetscPrintf(c->comm, "  R_N = %.1f MB/s (reached with %" PetscInt_FMT " pair(s)%s)\n", 1e-6 * best, bestk, bestk == kmax && kmax > 1 ? "; still rising at ppn: a lower bound" : ""));
+  PetscCall(PetscPrintf(c->comm, "  R_N = %.1f MB/s (reached with %" PetscInt_FMT " pair(s)%s)\n", 1e-6 * best, bestk, bestk == kmax && kmax > 1 && last > 1.1 * prev ? "; still rising at ppn: a lower bound" : ""));
   PetscCall(PetscFree(e));
   PetscCall(PetscFree(buf));
   PetscFunctionReturn(0);

@@ -30,6 +30,8 @@ t_grep profile-parse-cases "all 21 cases rejected with their reason" $PROF -case
 
 # The embedded default, its provenance, and exact write/read round trips
 t_grep profile-default-view "mem_bw +[0-9.e+]+ +bytes/s +embedded default" $PROF
+t_grep profile-default-offnode "RN +n/a +bytes/s +not available" $PROF
+t_grep profile-shipped-cluster "RN +[0-9.e+]+ +bytes/s +profile" $PROF -load "$PK_ROOT/config/profiles/emulated-2node-1gbit.profile" -roundtrip "$PD/shipped-rt.profile"
 t_grep profile-default-roundtrip "roundtrip identical: [0-9]+ fields" $PROF -roundtrip "$PD/default-rt.profile"
 
 # A quick calibration on 2 ranks (one node: off-node values are 'none'), then the same with -node_size 1 (two
