@@ -59,12 +59,20 @@ typedef struct {
   PetscInt  nodes;      /* nodes at calibration */
 } PKMachineParams;
 
+/* What values a field admits (checked when a profile is read) */
+typedef enum {
+  PK_FIELD_POSITIVE, /* a PetscReal > 0: latencies, per-byte costs, bandwidths, sizes, times */
+  PK_FIELD_NONNEG,   /* a PetscReal >= 0: penalties that may be absent (gamma, delta, hops, noise) */
+  PK_FIELD_COUNT     /* a PetscInt >= 1 (ppn, nodes) */
+} PKFieldKind;
+
 /* One field of the profile: its key in the file, unit, meaning, and where it sits in PKMachineParams */
 typedef struct {
   const char *key;
   const char *unit;
   const char *help;
-  size_t      offset; /* offsetof(PKMachineParams, ...) of a PetscReal */
+  size_t      offset; /* offsetof(PKMachineParams, ...) of a PetscReal (of a PetscInt for PK_FIELD_COUNT) */
+  PKFieldKind kind;
 } PKMachineField;
 
 PETSC_INTERN const PKMachineField PKMachineFields[];

@@ -1,0 +1,1042 @@
+static const char help[] =
+  "pipekrylov-calibrate: measure this machine's parameters for pipekrylov's performance model and write a profile.\n\n"
+  "  mpiexec -n N bin/pipekrylov-calibrate -o machine.profile      then: app -ksp_perfmodel_machine machine.profile\n\n"
+  "Options:\n"
+  "  -o <file>          the profile to write (default: machine.profile)\n"
+  "  -quick             a fast, less precise run (fewer sizes and repeats; for tests)\n"
+  "  -node_size <k>     treat every k consecutive ranks as one node (default: MPI_COMM_TYPE_SHARED)\n"
+  "  -repeats <r>       repeats of every measurement, the median is kept (default 20, quick 5)\n"
+  "  -quantile <q>      the quantile of the repeats kept (default 0.5: the median; 0.25 on a shared machine)\n"
+  "  -sweeps <k>        repeat the ping-pong size sweeps k times, fit each size's median over them (default 1)\n"
+  "  -raw               also print every measured point (ping-pong sizes, allreduce sizes)\n"
+  "  -help              this text\n\n"
+  "What it measures (with warm-up, a barrier and a short pause before every repeat, medians of the repeats, as in\n"
+  "Eller et al. ICS'19 section 5.2):\n"
+  "  ping-pong alpha and beta for the short, eager and rendezvous ranges, on-node and off-node, with the protocol\n"
+  "  switch points found by a piecewise-linear fit; the max-rate injection bandwidth R_N (1..ppn simultaneous\n"
+  "  off-node pairs); the queue-search cost gamma (HighVolumePingPong with receives posted in reverse order); the\n"
+  "  contention cost delta (all pairs of two nodes at once, beyond the max-rate model); allreduce per-round alpha\n"
+  "  and beta on-node and across nodes; STREAM triad bandwidth; AIJ SpMV time per nonzero; flop time; and a noise\n"
+  "  profile from fixed-work quanta on every rank at once. Off-node values are 'none' when no two nodes exist.\n";
+
+#include <pipekrylov.h>
+#include <pipekrylov/private/pkprofile.h>
+#include <petscdmda.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+  MPI_Comm    comm;
+  PetscMPIInt rank, size;
+  PetscBool   quick, raw;
+  PetscInt    node_size; /* 0: MPI_COMM_TYPE_SHARED */
+  PetscInt    reps;      /* repeats of each measurement */
+  PetscReal   q;         /* the quantile of the repeats that is kept (0.5: median) */
+  PetscInt    sweeps;    /* ping-pong size sweeps, the median over them kept per size */
+  PetscInt    maxit;     /* iterations inside one repeat (000: 20) */
+  double      target;    /* seconds one repeat should last at most */
+  double      gap;       /* pause before each repeat, s (000: 1 ms) */
+  PetscInt   *node;      /* [size] node of each rank */
+  PetscInt   *local;     /* [size] index of each rank within its node */
+  PetscInt   *nodesize;  /* [nnodes] ranks per node */
+  PetscInt    nnodes, ppn;
+  PKMachine   m;
+} Calib;
+
+static double Now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The pause before a repeat lets the network drain what the previous repeat left in flight (000 section 5.2). A
+   sleep rather than a busy wait: ranks share cores here. */
+static void Pause(double s)
+{
+  struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+  nanosleep(&ts, NULL);
+}
+
+/* Idle ranks must not compete for the cores with the ranks being measured (ranks often outnumber cores, and a
+   blocking MPI call polls): control collectives are non-blocking ones, tested with short sleeps in between. */
+static PetscErrorCode QuietWait(MPI_Request *req)
+{
+  int done = 0;
+
+  PetscFunctionBegin;
+  for (;;) {
+    PetscCallMPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+    if (done) break;
+    Pause(2e-5);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode QuietBarrier(MPI_Comm comm)
+{
+  MPI_Request req;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Ibarrier(comm, &req));
+  PetscCall(QuietWait(&req));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode QuietAllreduce(const void *in, void *out, int n, MPI_Op op, MPI_Comm comm)
+{
+  MPI_Request req;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Iallreduce(in, out, n, MPI_DOUBLE, op, comm, &req));
+  PetscCall(QuietWait(&req));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode QuietBcast(double *v, int n, PetscMPIInt root, MPI_Comm comm)
+{
+  MPI_Request req;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Ibcast(v, n, MPI_DOUBLE, root, comm, &req));
+  PetscCall(QuietWait(&req));
+  PetscFunctionReturn(0);
+}
+
+/* After a quiet barrier ranks leave it up to a sleep apart: a zero-byte round trip lines a pair up before its clock
+   starts, so that the partner's late arrival is not timed as message latency. */
+static PetscErrorCode PairSync(Calib *c, PetscMPIInt peer, PetscBool first)
+{
+  MPI_Status st;
+
+  PetscFunctionBegin;
+  if (first) {
+    PetscCallMPI(MPI_Send(NULL, 0, MPI_BYTE, peer, 9, c->comm));
+    PetscCallMPI(MPI_Recv(NULL, 0, MPI_BYTE, peer, 9, c->comm, &st));
+  } else {
+    PetscCallMPI(MPI_Recv(NULL, 0, MPI_BYTE, peer, 9, c->comm, &st));
+    PetscCallMPI(MPI_Send(NULL, 0, MPI_BYTE, peer, 9, c->comm));
+  }
+  PetscFunctionReturn(0);
+}
+
+static int CmpDouble(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double Median(double *v, PetscInt n)
+{
+  if (n <= 0) return 0;
+  qsort(v, (size_t)n, sizeof(double), CmpDouble);
+  return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The statistic kept of a measurement's repeats: the median (000 section 5.2), or with -quantile q another
+   quantile (linear interpolation): on a machine shared with other jobs a lower quantile is closer to what a quiet
+   machine would give, since only the disturbed repeats are slow. */
+static double Repeats(Calib *c, double *v)
+{
+  double   x, f;
+  PetscInt i, n = c->reps;
+  if (c->q == 0.5) return Median(v, n);
+  qsort(v, (size_t)n, sizeof(double), CmpDouble);
+  x = c->q * (double)(n - 1);
+  i = (PetscInt)x;
+  f = x - (double)i;
+  return i + 1 < n ? (1 - f) * v[i] + f * v[i + 1] : v[n - 1];
+}
+
+static PetscErrorCode Set(Calib *c, PetscReal *member, double v)
+{
+  PetscInt i;
+  PetscFunctionBegin;
+  PetscCall(PKMachineFieldIndexOf(&c->m, member, &i));
+  PetscCall(PKMachineSetField(&c->m, i, v, PK_SRC_MEASURED));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Nodes: from MPI_COMM_TYPE_SHARED (ranks that can share memory), or every -node_size consecutive ranks */
+
+static PetscErrorCode FindNodes(Calib *c)
+{
+  PetscMPIInt *leader;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(c->size, &c->node));
+  PetscCall(PetscMalloc1(c->size, &c->local));
+  PetscCall(PetscMalloc1(c->size, &leader));
+  if (c->node_size > 0) {
+    for (PetscMPIInt r = 0; r < c->size; r++) leader[r] = (PetscMPIInt)((r / c->node_size) * c->node_size);
+  } else {
+    MPI_Comm    shm;
+    PetscMPIInt me = c->rank, srank;
+    PetscCallMPI(MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
+    PetscCallMPI(MPI_Comm_rank(shm, &srank));
+    PetscCallMPI(MPI_Bcast(&me, 1, MPI_INT, 0, shm)); /* the node's lowest world rank names it */
+    PetscCallMPI(MPI_Allgather(&me, 1, MPI_INT, leader, 1, MPI_INT, c->comm));
+    PetscCallMPI(MPI_Comm_free(&shm));
+  }
+  c->nnodes = 0;
+  for (PetscMPIInt r = 0; r < c->size; r++) {
+    PetscInt n = -1;
+    for (PetscMPIInt q = 0; q < r && n < 0; q++)
+      if (leader[q] == leader[r]) n = c->node[q];
+    c->node[r] = n >= 0 ? n : c->nnodes++;
+  }
+  PetscCall(PetscCalloc1(c->nnodes, &c->nodesize));
+  c->ppn = 0;
+  for (PetscMPIInt r = 0; r < c->size; r++) {
+    c->local[r] = c->nodesize[c->node[r]]++;
+    c->ppn      = PetscMax(c->ppn, c->nodesize[c->node[r]]);
+  }
+  PetscCall(PetscFree(leader));
+  PetscFunctionReturn(0);
+}
+
+/* The world rank with index 'local' on node 'node', or -1 */
+static PetscMPIInt RankOf(Calib *c, PetscInt node, PetscInt local)
+{
+  for (PetscMPIInt r = 0; r < c->size; r++)
+    if (c->node[r] == node && c->local[r] == local) return r;
+  return -1;
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Ping-pong between ranks a and b. Collective over the world (idle ranks only join the barriers), so that nothing
+   else runs during a repeat. Returns the median (or -quantile) over repeats of the one-way time (round trip / 2) on
+   every rank. */
+
+static PetscErrorCode PingPong(Calib *c, PetscMPIInt a, PetscMPIInt b, size_t bytes, char *buf, double *t)
+{
+  double  est = 0, *s;
+  PetscInt its;
+  MPI_Status st;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(c->reps, &s));
+  /* warm-up: two round trips (connections, registration, page faults), the second one timed for the count */
+  for (int w = 0; w < 2; w++) {
+    double t0 = MPI_Wtime();
+    if (c->rank == a) {
+      PetscCallMPI(MPI_Send(buf, (int)bytes, MPI_BYTE, b, 1, c->comm));
+      PetscCallMPI(MPI_Recv(buf, (int)bytes, MPI_BYTE, b, 1, c->comm, &st));
+    } else if (c->rank == b) {
+      PetscCallMPI(MPI_Recv(buf, (int)bytes, MPI_BYTE, a, 1, c->comm, &st));
+      PetscCallMPI(MPI_Send(buf, (int)bytes, MPI_BYTE, a, 1, c->comm));
+    }
+    est = MPI_Wtime() - t0;
+  }
+  PetscCall(QuietBcast(&est, 1, a, c->comm));
+  its = (PetscInt)PetscMax(1, PetscMin((double)c->maxit, c->target / PetscMax(est, 1e-9)));
+  for (PetscInt r = 0; r < c->reps; r++) {
+    PetscCall(QuietBarrier(c->comm));
+    Pause(c->gap);
+    s[r] = 0;
+    if (c->rank == a || c->rank == b) PetscCall(PairSync(c, c->rank == a ? b : a, c->rank == a ? PETSC_TRUE : PETSC_FALSE));
+    if (c->rank == a) {
+      double t0 = MPI_Wtime();
+      for (PetscInt i = 0; i < its; i++) {
+        PetscCallMPI(MPI_Send(buf, (int)bytes, MPI_BYTE, b, 2, c->comm));
+        PetscCallMPI(MPI_Recv(buf, (int)bytes, MPI_BYTE, b, 2, c->comm, &st));
+      }
+      s[r] = (MPI_Wtime() - t0) / (2.0 * (double)its);
+    } else if (c->rank == b) {
+      for (PetscInt i = 0; i < its; i++) {
+        PetscCallMPI(MPI_Recv(buf, (int)bytes, MPI_BYTE, a, 2, c->comm, &st));
+        PetscCallMPI(MPI_Send(buf, (int)bytes, MPI_BYTE, a, 2, c->comm));
+      }
+    }
+  }
+  *t = Repeats(c, s);
+  PetscCall(QuietBcast(t, 1, a, c->comm));
+  PetscCall(PetscFree(s));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/*
+   Protocol switch points from the size sweep: a piecewise-linear fit.
+
+   MPI libraries send small messages inline with the envelope (short), mid-size ones into pre-allocated buffers
+   (eager) and large ones after a handshake (rendezvous); each protocol has its own latency and per-byte cost, so
+   the ping-pong time T(s) is piecewise linear in s with jumps or kinks at the switch points (000 Figure 5). We fit
+   T(s) = alpha_k + beta_k s on three consecutive ranges of the sorted sizes and take the two split points that
+   minimise the total residual, trying every split (O(n^2) fits, n ~ 45 sizes). Each range is fitted by weighted
+   least squares with weights 1/T^2, i.e. the relative error is minimised: otherwise the largest messages, whose
+   times are 10^4 times longer, would decide the fit alone and the short-message latency would be lost. A switch
+   point is the largest size of the range below it.
+   Not every MPI has three protocols on every path, and a third range always lowers the residual a little, if only
+   by fitting noise. So the best split in two is computed too, and three ranges are kept only when they explain
+   clearly more (an F test: ((R2 - R3) / 3) / (R3 / (n - 6)) > 4, three more parameters for the extra range and
+   breakpoint). With two ranges the eager range is empty: eager_limit = rendezvous_limit and the eager parameters
+   repeat the short ones.
+   On a shared machine a median can still be hit by a time slice (a long message's repeat lasts long enough for
+   the scheduler to take the core away in most repeats). So after the first fit, points more than
+   max(0.3, 4 x the median) away from it in relative terms are dropped as outliers and the fit is done again on
+   the rest; -raw marks them.
+*/
+typedef struct {
+  double alpha, beta, res;
+  int    i0, i1; /* first and last point of the range */
+} Seg;
+
+static void FitRange(const double *s, const double *t, int i0, int i1, Seg *g)
+{
+  double sw = 0, sx = 0, sy = 0, mx, my, sxx = 0, sxy = 0;
+  for (int i = i0; i <= i1; i++) {
+    double w = 1.0 / (t[i] * t[i]);
+    sw += w;
+    sx += w * s[i];
+    sy += w * t[i];
+  }
+  mx = sx / sw;
+  my = sy / sw;
+  for (int i = i0; i <= i1; i++) {
+    double w = 1.0 / (t[i] * t[i]);
+    sxx += w * (s[i] - mx) * (s[i] - mx);
+    sxy += w * (s[i] - mx) * (t[i] - my);
+  }
+  g->beta  = sxx > 0 ? sxy / sxx : 0;
+  g->alpha = my - g->beta * mx;
+  g->res   = 0;
+  for (int i = i0; i <= i1; i++) {
+    double r = (t[i] - g->alpha - g->beta * s[i]) / t[i];
+    g->res += r * r;
+  }
+  g->i0 = i0;
+  g->i1 = i1;
+}
+
+static double FitTwoRanges(const double *s, const double *t, int n, int minpts, Seg g[2])
+{
+  double best = PETSC_MAX_REAL;
+  for (int e1 = minpts - 1; e1 + minpts < n; e1++) {
+    Seg a, b;
+    FitRange(s, t, 0, e1, &a);
+    FitRange(s, t, e1 + 1, n - 1, &b);
+    if (a.res + b.res < best) {
+      best = a.res + b.res;
+      g[0] = a;
+      g[1] = b;
+    }
+  }
+  return best;
+}
+
+static double FitThreeRanges(const double *s, const double *t, int n, int minpts, Seg g[3])
+{
+  double best = PETSC_MAX_REAL;
+  for (int e1 = minpts - 1; e1 < n; e1++) {
+    for (int e2 = e1 + minpts; e2 + minpts < n; e2++) {
+      Seg a, b, d;
+      FitRange(s, t, 0, e1, &a);
+      FitRange(s, t, e1 + 1, e2, &b);
+      FitRange(s, t, e2 + 1, n - 1, &d);
+      if (a.res + b.res + d.res < best) {
+        best = a.res + b.res + d.res;
+        g[0] = a;
+        g[1] = b;
+        g[2] = d;
+      }
+    }
+  }
+  return best;
+}
+
+/* Returns whether three ranges were kept */
+static PetscBool FitProtocols(const double *s, const double *t, int n, int minpts, Seg g[3])
+{
+  Seg    two[2];
+  double r2 = FitTwoRanges(s, t, n, minpts, two), r3 = FitThreeRanges(s, t, n, minpts, g), F;
+
+  F = r3 > 0 ? ((r2 - r3) / 3.0) / (r3 / (double)PetscMax(n - 6, 1)) : PETSC_MAX_REAL;
+  if (F > 4.0) return PETSC_TRUE;
+  g[0] = two[0];
+  g[1] = two[0];
+  g[2] = two[1];
+  return PETSC_FALSE;
+}
+
+/* A per-byte cost must be > 0 and a latency too, and no protocol starts faster than the shortest message: over a
+   short range with noisy medians the slope can come out <= 0 (the wire is not slower for 16 bytes than for 8), and
+   a long range extrapolated to 0 bytes can give an intercept below the short-message latency (a token-bucket rate
+   limit lets its first burst through at memory speed, for instance). So: a slope <= 0 becomes the smallest positive
+   slope of the sweep, with the intercept refitted; an eager or rendezvous intercept below the short-range latency
+   is pinned to it, with the slope refitted (weighted least squares with the intercept fixed); a short-range
+   intercept <= 0 is floored at half the fastest time. Every such correction is reported. */
+static void RefitAlpha(const double *s, const double *t, Seg *g)
+{
+  double sw = 0, sy = 0;
+  for (int i = g->i0; i <= g->i1; i++) {
+    double w = 1.0 / (t[i] * t[i]);
+    sw += w;
+    sy += w * (t[i] - g->beta * s[i]);
+  }
+  g->alpha = sy / sw;
+}
+
+static void RefitBeta(const double *s, const double *t, Seg *g)
+{
+  double num = 0, den = 0;
+  for (int i = g->i0; i <= g->i1; i++) {
+    double w = 1.0 / (t[i] * t[i]);
+    num += w * (t[i] - g->alpha) * s[i];
+    den += w * s[i] * s[i];
+  }
+  if (num > 0 && den > 0) g->beta = num / den;
+}
+
+static void MakePhysical(const double *s, const double *t, Seg g[3], char notes[], size_t len)
+{
+  static const char *const rn[3] = {"short", "eager", "rendezvous"};
+  double bmin = PETSC_MAX_REAL;
+  char   note[128];
+
+  for (int k = 0; k < 3; k++)
+    if (g[k].beta > 0) bmin = PetscMin(bmin, g[k].beta);
+  if (bmin == PETSC_MAX_REAL) bmin = 1e-12;
+  for (int k = 0; k < 3; k++) {
+    if (!(g[k].beta > 0)) {
+      g[k].beta = bmin;
+      RefitAlpha(s, t, &g[k]);
+      PetscSNPrintf(note, sizeof(note), " %s-range slope <= 0, set to %.3g;", rn[k], bmin);
+      PetscStrlcat(notes, note, len);
+    }
+  }
+  if (!(g[0].alpha > 0)) {
+    double tmin = PETSC_MAX_REAL;
+    for (int i = g[0].i0; i <= g[0].i1; i++) tmin = PetscMin(tmin, t[i]);
+    g[0].alpha = 0.5 * tmin;
+    PetscStrlcat(notes, " short-range intercept <= 0, floored;", len);
+  }
+  for (int k = 1; k < 3; k++) {
+    if (g[k].alpha < g[0].alpha) {
+      PetscSNPrintf(note, sizeof(note), " %s-range intercept %.3g us below the short latency, pinned to it;", rn[k], 1e6 * g[k].alpha);
+      PetscStrlcat(notes, note, len);
+      g[k].alpha = g[0].alpha;
+      RefitBeta(s, t, &g[k]);
+    }
+  }
+}
+
+static double FitAt(const double *s, const Seg g[3], PetscBool three, double x)
+{
+  int k = x <= s[g[0].i1] ? 0 : (three && x <= s[g[1].i1]) ? 1 : 2;
+  return g[k].alpha + g[k].beta * x;
+}
+
+/* Fit, drop outliers, fit again. s and t are compacted in place to the points kept; out[] marks the dropped ones
+   of the original n points. Returns the number kept. */
+static int FitProtocolsTrimmed(double *s, double *t, int n, int minpts, Seg g[3], PetscBool *three, PetscBool out[])
+{
+  double r[64], ar[64], med, thr;
+  int    m = 0;
+
+  *three = FitProtocols(s, t, n, minpts, g);
+  for (int i = 0; i < n; i++) {
+    double f = FitAt(s, g, *three, s[i]);
+    r[i]     = f > 0 ? (t[i] - f) / f : 0;
+    ar[i]    = PetscAbsReal(r[i]);
+  }
+  med = Median(ar, n);
+  thr = PetscMax(0.3, 4.0 * med);
+  for (int i = 0; i < n; i++) out[i] = PetscAbsReal(r[i]) > thr ? PETSC_TRUE : PETSC_FALSE;
+  for (int i = 0; i < n; i++)
+    if (!out[i]) {
+      s[m] = s[i];
+      t[m] = t[i];
+      m++;
+    }
+  if (m < n && m >= 3 * minpts) *three = FitProtocols(s, t, m, minpts, g);
+  else if (m < n) { /* too few left: keep everything */
+    for (int i = 0; i < n; i++) out[i] = PETSC_FALSE;
+    return -1;
+  }
+  return m;
+}
+
+static PetscErrorCode PostalSweep(Calib *c, PKLocality loc, PetscMPIInt a, PetscMPIInt b)
+{
+  const char *name = loc == PK_ON_NODE ? "on-node" : "off-node";
+  double      s[64], t[64], s0[64], t0[64];
+  PetscBool   out[64];
+  int         n = 0, nk;
+  size_t      maxb = c->quick ? ((size_t)1 << 20) : ((size_t)1 << 22);
+  char       *buf, notes[512] = "";
+  Seg         g[3];
+  PetscBool   three;
+
+  PetscFunctionBegin;
+  /* sizes 1, 2, 3, 4, 6, 8, 12, ... (powers of two and 1.5x between them; quick: powers of two only) */
+  for (size_t p = 1; p <= maxb && n < 62; p *= 2) {
+    s[n++] = (double)p;
+    if (!c->quick && p >= 2 && p * 3 / 2 <= maxb) s[n++] = (double)(p * 3 / 2);
+  }
+  PetscCall(PetscMalloc1(maxb, &buf));
+  PetscCall(PetscMemzero(buf, maxb));
+  { /* warm the pair up before the first point (000 section 5.2): connections, buffers, caches, clock speed */
+    PetscInt reps = c->reps;
+    double   w;
+    c->reps = 3;
+    PetscCall(PingPong(c, a, b, 1, buf, &w));
+    PetscCall(PingPong(c, a, b, maxb, buf, &w));
+    PetscCall(PingPong(c, a, b, 1, buf, &w));
+    c->reps = reps;
+  }
+  { /* -sweeps k: the whole sweep k times, each point's median over the sweeps: spreads a point's repeats over a
+       longer time, so that one busy spell of the machine cannot spoil a range of sizes */
+    double *ts;
+    PetscCall(PetscMalloc1((size_t)n * c->sweeps, &ts));
+    for (PetscInt w = 0; w < c->sweeps; w++)
+      for (int i = 0; i < n; i++) PetscCall(PingPong(c, a, b, (size_t)s[i], buf, &ts[i * c->sweeps + w]));
+    for (int i = 0; i < n; i++) t[i] = Median(&ts[i * c->sweeps], c->sweeps);
+    PetscCall(PetscFree(ts));
+  }
+  PetscCall(PetscFree(buf));
+  PetscCall(PetscArraycpy(s0, s, n));
+  PetscCall(PetscArraycpy(t0, t, n));
+  nk = FitProtocolsTrimmed(s, t, n, c->quick ? 3 : 4, g, &three, out);
+  if (nk < 0) { /* the trimmed fit had too few points: the untrimmed one stands */
+    PetscCall(PetscArraycpy(s, s0, n));
+    PetscCall(PetscArraycpy(t, t0, n));
+    three = FitProtocols(s, t, n, c->quick ? 3 : 4, g);
+  } else if (nk < n) {
+    char note[64];
+    PetscCall(PetscSNPrintf(note, sizeof(note), " %d outlier(s) dropped;", n - nk));
+    PetscCall(PetscStrlcat(notes, note, sizeof(notes)));
+  }
+  MakePhysical(s, t, g, notes, sizeof(notes));
+  for (int k = 0; k < 3; k++) {
+    PetscCall(Set(c, &c->m.p.alpha[loc][k], g[k].alpha));
+    PetscCall(Set(c, &c->m.p.beta[loc][k], g[k].beta));
+  }
+  PetscCall(Set(c, &c->m.p.eager_limit[loc], s[g[0].i1]));
+  PetscCall(Set(c, &c->m.p.rendezvous_limit[loc], s[g[1].i1]));
+  PetscCall(Set(c, &c->m.p.Rb[loc], 1.0 / g[2].beta));
+  PetscCall(PetscPrintf(c->comm, "Ping-pong %s (ranks %d and %d), one-way time = alpha + beta * bytes, %s of %" PetscInt_FMT " repeats:\n", name, a, b, c->q == 0.5 ? "median" : "quantile", c->reps));
+  for (int k = 0; k < 3; k++) {
+    if (k == 1 && !three) {
+      PetscCall(PetscPrintf(c->comm, "  %-10s no third range (two explain the sweep): eager = short, eager_limit = rendezvous_limit\n", "eager"));
+      continue;
+    }
+    PetscCall(PetscPrintf(c->comm, "  %-10s %9.0f .. %9.0f bytes: alpha %9.3f us  beta %8.4f ns/byte (%8.1f MB/s)\n", k == 0 ? "short" : k == 1 ? "eager" : "rendezvous", s[g[k].i0], s[g[k].i1], 1e6 * g[k].alpha, 1e9 * g[k].beta, 1e-6 / g[k].beta));
+  }
+  if (notes[0]) PetscCall(PetscPrintf(c->comm, "  note:%s\n", notes));
+  if (c->raw) {
+    PetscCall(PetscPrintf(c->comm, "  bytes  one-way-time-us  fit-us\n"));
+    for (int i = 0; i < n; i++) PetscCall(PetscPrintf(c->comm, "  %9.0f %12.3f %12.3f%s\n", s0[i], 1e6 * t0[i], 1e6 * FitAt(s, g, three, s0[i]), out[i] ? "  (outlier, not fitted)" : ""));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Max-rate (Gropp, Olson, Samfass; 000 section 5.5): k = 1..ppn pairs, local rank i of node 0 with local rank i of
+   node 1, ping-pong large messages all at once. The one-way time per step T_k = alpha + k s / min(R_N, k R_b), so
+   each k gives the rate the node sustained, k s / (T_k - alpha); R_N is the largest (a lower bound of the true
+   injection limit when even ppn pairs do not saturate the link, which the summary says). */
+
+static PetscErrorCode MaxRate(Calib *c)
+{
+  PetscInt kmax = PetscMin(c->nodesize[0], c->nodesize[1]);
+  size_t   bytes = c->quick ? ((size_t)1 << 18) : ((size_t)1 << 20);
+  double   alpha = c->m.p.alpha[PK_OFF_NODE][PK_PROTO_RENDEZVOUS], best = 0, prev = 0, last = 0, *e;
+  char    *buf;
+  PetscInt bestk = 1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(bytes, &buf));
+  PetscCall(PetscMemzero(buf, bytes));
+  PetscCall(PetscMalloc1(c->reps, &e));
+  PetscCall(PetscPrintf(c->comm, "Max-rate: k pairs between node 0 and node 1 ping-pong %zu bytes at once:\n", bytes));
+  for (PetscInt k = 1; k <= kmax; k++) {
+    PetscMPIInt peer = -1, me = c->rank;
+    PetscBool   first = PETSC_FALSE;
+    PetscInt    its;
+    double      tk, rate, est = 0;
+    MPI_Status  st;
+
+    if (c->node[me] <= 1 && c->local[me] < k) {
+      peer  = RankOf(c, 1 - c->node[me], c->local[me]);
+      first = c->node[me] == 0 ? PETSC_TRUE : PETSC_FALSE;
+    }
+    for (int w = 0; w < 2; w++) { /* warm-up, second one timed */
+      double t0 = MPI_Wtime();
+      if (peer >= 0 && first) {
+        PetscCallMPI(MPI_Send(buf, (int)bytes, MPI_BYTE, peer, 3, c->comm));
+        PetscCallMPI(MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, 3, c->comm, &st));
+      } else if (peer >= 0) {
+        PetscCallMPI(MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, 3, c->comm, &st));
+        PetscCallMPI(MPI_Send(buf, (int)bytes, MPI_BYTE, peer, 3, c->comm));
+      }
+      est = MPI_Wtime() - t0;
+    }
+    PetscCall(QuietAllreduce(MPI_IN_PLACE, &est, 1, MPI_MAX, c->comm));
+    its = (PetscInt)PetscMax(1, PetscMin((double)c->maxit, c->target / PetscMax(est, 1e-9)));
+    for (PetscInt r = 0; r < c->reps; r++) {
+      double t0;
+      PetscCall(QuietBarrier(c->comm));
+      Pause(c->gap);
+      if (peer >= 0) PetscCall(PairSync(c, peer, first));
+      t0 = MPI_Wtime();
+      for (PetscInt i = 0; i < its && peer >= 0; i++) {
+        if (first) {
+          PetscCallMPI(MPI_Send(buf, (int)bytes, MPI_BYTE, peer, 4, c->comm));
+          PetscCallMPI(MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, 4, c->comm, &st));
+        } else {
+          PetscCallMPI(MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, 4, c->comm, &st));
+          PetscCallMPI(MPI_Send(buf, (int)bytes, MPI_BYTE, peer, 4, c->comm));
+        }
+      }
+      e[r] = peer >= 0 ? MPI_Wtime() - t0 : 0;
+    }
+    /* the slowest pair ends the step: local elapsed times after a common barrier, no global clock needed */
+    PetscCall(QuietAllreduce(MPI_IN_PLACE, e, (int)c->reps, MPI_MAX, c->comm));
+    tk   = Repeats(c, e) / (2.0 * (double)its);
+    rate = (double)k * (double)bytes / PetscMax(tk - alpha, 1e-12);
+    PetscCall(PetscPrintf(c->comm, "  %3" PetscInt_FMT " pair(s): one-way %10.2f us, node rate %9.1f MB/s\n", k, 1e6 * tk, 1e-6 * rate));
+    prev = last;
+    last = rate;
+    if (rate > best) {
+      best  = rate;
+      bestk = k;
+    }
+  }
+  PetscCall(Set(c, &c->m.p.RN, best));
+  PetscCall(PetscPrintf(c->comm, "  R_N = %.1f MB/s (reached with %" PetscInt_FMT " pair(s)%s)\n", 1e-6 * best, bestk, bestk == kmax && kmax > 1 && last > 1.1 * prev ? "; still rising at ppn: a lower bound" : ""));
+  PetscCall(PetscFree(e));
+  PetscCall(PetscFree(buf));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* HighVolumePingPong (004 Algorithm 1) between a and b: n messages of 'bytes' each way. With reverse, receives are
+   posted in the opposite order to the sends, so every match walks the whole queue (004 section 4.1). Collective
+   over the set of ranks in 'who' (pairs given by peer[]); returns the median over repeats of the max elapsed. */
+
+static PetscErrorCode HVPP(Calib *c, PetscMPIInt peer, PetscBool first, PetscInt n, size_t bytes, PetscBool reverse, char *buf, MPI_Request *req, double *t)
+{
+  double *e;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(c->reps + 1, &e));
+  for (PetscInt r = -1; r < c->reps; r++) { /* r = -1: warm-up */
+    double t0, el = 0;
+    PetscCall(QuietBarrier(c->comm));
+    Pause(c->gap);
+    if (peer >= 0) PetscCall(PairSync(c, peer, first));
+    t0 = MPI_Wtime();
+    if (peer >= 0) {
+      for (int phase = 0; phase < 2; phase++) {
+        PetscBool send = (phase == 0) == (first == PETSC_TRUE) ? PETSC_TRUE : PETSC_FALSE;
+        for (PetscInt i = 0; i < n; i++) {
+          PetscInt tag = (!send && reverse) ? n - 1 - i : i;
+          if (send) PetscCallMPI(MPI_Isend(buf + (size_t)i * bytes, (int)bytes, MPI_BYTE, peer, (int)(10 + tag), c->comm, &req[i]));
+          else PetscCallMPI(MPI_Irecv(buf + (size_t)tag * bytes, (int)bytes, MPI_BYTE, peer, (int)(10 + tag), c->comm, &req[i]));
+        }
+        PetscCallMPI(MPI_Waitall((int)n, req, MPI_STATUSES_IGNORE));
+      }
+      el = MPI_Wtime() - t0;
+    }
+    if (r >= 0) e[r] = el;
+  }
+  PetscCall(QuietAllreduce(MPI_IN_PLACE, e, (int)c->reps, MPI_MAX, c->comm));
+  *t = Repeats(c, e);
+  PetscCall(PetscFree(e));
+  PetscFunctionReturn(0);
+}
+
+/* gamma: the difference between reverse-order and in-order HighVolumePingPong isolates the search, which is
+   quadratic in n: dT(n) = gamma n^2. Each n >= 16 gives dT(n) / n^2 and gamma is their median: a least-squares
+   fit through 0 would be decided by the largest n alone, where long queues also fall out of cache and the cost
+   per step grows, while halo exchanges post tens of receives, not thousands. 004 treats gamma as independent of locality
+   and protocol, so one pair (on-node if there is one) and 8-byte messages suffice. */
+static PetscErrorCode QueueSearch(Calib *c, PetscMPIInt a, PetscMPIInt b)
+{
+  const PetscInt nq_full[] = {1, 16, 64, 128, 256, 512, 1024}, nq_quick[] = {1, 32, 128, 256};
+  const PetscInt *nq = c->quick ? nq_quick : nq_full;
+  PetscInt        nn = c->quick ? 4 : 7, nmax = nq[nn - 1];
+  size_t          bytes = 8;
+  double          gn[16], gamma;
+  int             ng = 0;
+  char           *buf;
+  MPI_Request    *req;
+  PetscMPIInt     peer = c->rank == a ? b : c->rank == b ? a : -1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2((size_t)nmax * bytes, &buf, nmax, &req));
+  PetscCall(PetscMemzero(buf, (size_t)nmax * bytes));
+  PetscCall(PetscPrintf(c->comm, "Queue search (HighVolumePingPong, ranks %d and %d, %zu-byte messages):\n", a, b, bytes));
+  for (PetscInt k = 0; k < nn; k++) {
+    double tin, trev, d;
+    PetscCall(HVPP(c, peer, c->rank == a ? PETSC_TRUE : PETSC_FALSE, nq[k], bytes, PETSC_FALSE, buf, req, &tin));
+    PetscCall(HVPP(c, peer, c->rank == a ? PETSC_TRUE : PETSC_FALSE, nq[k], bytes, PETSC_TRUE, buf, req, &trev));
+    d = trev - tin;
+    if (nq[k] >= 16) gn[ng++] = d / ((double)nq[k] * (double)nq[k]);
+    PetscCall(PetscPrintf(c->comm, "  n = %5" PetscInt_FMT ": in order %10.2f us, reversed %10.2f us, difference %10.2f us\n", nq[k], 1e6 * tin, 1e6 * trev, 1e6 * d));
+  }
+  gamma = Median(gn, ng);
+  if (gamma < 0) {
+    PetscCall(PetscPrintf(c->comm, "  the reversed order was not slower (fit %.3g s): gamma = 0\n", gamma));
+    gamma = 0;
+  }
+  PetscCall(Set(c, &c->m.p.gamma, gamma));
+  PetscCall(PetscPrintf(c->comm, "  gamma = %.3g s (T_q = gamma n^2: %.3g us for n = %" PetscInt_FMT ")\n", gamma, 1e6 * gamma * (double)nmax * (double)nmax, nmax));
+  PetscCall(PetscFree2(buf, req));
+  PetscFunctionReturn(0);
+}
+
+/* delta (004 section 4.2): every rank of node 2j exchanges n messages with the same local rank of node 2j+1, all at
+   once (in-order HighVolumePingPong). What the max-rate model does not explain is charged to the bytes l that
+   cross the busiest link (one node's link: k n s per direction and phase): delta = max(0, T - T_maxrate) / l. */
+static PetscErrorCode Contention(Calib *c)
+{
+  PetscInt    n = c->quick ? 8 : 16, k = PetscMin(c->nodesize[0], c->nodesize[1]);
+  size_t      bytes = c->quick ? ((size_t)1 << 15) : ((size_t)1 << 16);
+  PetscMPIInt peer = -1;
+  PetscBool   first = PETSC_FALSE;
+  char       *buf;
+  MPI_Request *req;
+  double      t, model, l, delta, rate, alpha;
+  PKProtocol  proto;
+  PetscInt    me = c->node[c->rank];
+
+  PetscFunctionBegin;
+  if (me / 2 * 2 + 1 < c->nnodes) {
+    PetscInt other = (me % 2) ? me - 1 : me + 1;
+    PetscInt kk    = PetscMin(c->nodesize[me], c->nodesize[other]);
+    if (c->local[c->rank] < kk) {
+      peer  = RankOf(c, other, c->local[c->rank]);
+      first = (me % 2) ? PETSC_FALSE : PETSC_TRUE;
+    }
+  }
+  PetscCall(PetscMalloc2((size_t)n * bytes, &buf, n, &req));
+  PetscCall(PetscMemzero(buf, (size_t)n * bytes));
+  PetscCall(HVPP(c, peer, first, n, bytes, PETSC_FALSE, buf, req, &t));
+  proto = bytes <= c->m.p.eager_limit[PK_OFF_NODE] ? PK_PROTO_SHORT : bytes <= c->m.p.rendezvous_limit[PK_OFF_NODE] ? PK_PROTO_EAGER : PK_PROTO_RENDEZVOUS;
+  alpha = c->m.p.alpha[PK_OFF_NODE][proto];
+  rate  = PetscMin(c->m.p.RN, (double)k / c->m.p.beta[PK_OFF_NODE][proto]);
+  l     = (double)k * (double)n * (double)bytes;
+  model = 2.0 * ((double)n * alpha + l / rate);
+  delta = PetscMax(0.0, t - model) / (2.0 * l);
+  PetscCall(Set(c, &c->m.p.delta, delta));
+  PetscCall(PetscPrintf(c->comm, "Contention: %" PetscInt_FMT " pair(s) per node pair, %" PetscInt_FMT " x %zu bytes each way: measured %.3f ms, max-rate model %.3f ms\n", k, n, bytes, 1e3 * t, 1e3 * model));
+  PetscCall(PetscPrintf(c->comm, "  delta = %.3g s/byte over %.0f bytes per link and direction%s\n", delta, 2 * l, t <= model ? " (nothing beyond the max-rate model)" : ""));
+  PetscCall(PetscFree2(buf, req));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Allreduce: T(P, n) = ceil(log2 P) (a + 8 n b) (recursive doubling, 000 section 5.3), on sub-communicators of 2,
+   4, ... ranks of one node (on-node) or of one rank per node (across nodes). Fit a, b by weighted least squares of
+   T / rounds against bytes. */
+static PetscErrorCode AllreduceFit(Calib *c, PKLocality loc)
+{
+  const PetscInt cnt_full[] = {1, 8, 64, 512, 4096}, cnt_quick[] = {1, 64, 1024};
+  const PetscInt *cnt = c->quick ? cnt_quick : cnt_full;
+  PetscInt        ncnt = c->quick ? 3 : 5, pmax, np = 0;
+  double          xs[64], ys[64];
+  double         *in, *out, *e;
+  Seg             g;
+
+  PetscFunctionBegin;
+  pmax = loc == PK_ON_NODE ? c->nodesize[0] : c->nnodes;
+  PetscCall(PetscMalloc3(cnt[ncnt - 1], &in, cnt[ncnt - 1], &out, c->reps, &e));
+  for (PetscInt i = 0; i < cnt[ncnt - 1]; i++) in[i] = 1.0;
+  PetscCall(PetscPrintf(c->comm, "Allreduce %s (one-way time per call):\n", loc == PK_ON_NODE ? "on one node" : "across nodes, one rank per node"));
+  for (PetscInt P = 2; P <= pmax; P *= 2) {
+    MPI_Comm sub;
+    PetscBool in_sub = loc == PK_ON_NODE ? (c->node[c->rank] == 0 && c->local[c->rank] < P) : (c->local[c->rank] == 0 && c->node[c->rank] < P);
+    PetscInt rounds = 0;
+    while ((1 << rounds) < P) rounds++;
+    PetscCallMPI(MPI_Comm_split(c->comm, in_sub ? 1 : MPI_UNDEFINED, c->rank, &sub));
+    for (PetscInt k = 0; k < ncnt; k++) {
+      PetscInt its = c->quick ? 10 : 20;
+      for (PetscInt r = -1; r < c->reps; r++) {
+        double t0, el = 0;
+        PetscCall(QuietBarrier(c->comm));
+        Pause(c->gap);
+        if (in_sub) {
+          PetscCallMPI(MPI_Barrier(sub)); /* line the participants up (see PairSync) */
+          t0 = MPI_Wtime();
+          for (PetscInt i = 0; i < its; i++) PetscCallMPI(MPI_Allreduce(in, out, (int)cnt[k], MPI_DOUBLE, MPI_SUM, sub));
+          el = (MPI_Wtime() - t0) / (double)its;
+        }
+        if (r >= 0) e[r] = el;
+      }
+      PetscCall(QuietAllreduce(MPI_IN_PLACE, e, (int)c->reps, MPI_MAX, c->comm));
+      xs[np] = 8.0 * (double)cnt[k];
+      ys[np] = Repeats(c, e) / (double)rounds;
+      if (c->raw) PetscCall(PetscPrintf(c->comm, "  P = %3" PetscInt_FMT ", %6" PetscInt_FMT " doubles: %10.2f us\n", P, cnt[k], 1e6 * ys[np] * (double)rounds));
+      np++;
+    }
+    if (sub != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&sub));
+  }
+  FitRange(xs, ys, 0, np - 1, &g);
+  if (!(g.beta > 0)) g.beta = c->m.p.beta[loc][PK_PROTO_EAGER];
+  if (!(g.alpha > 0)) {
+    double m = PETSC_MAX_REAL;
+    for (int i = 0; i < np; i++) m = PetscMin(m, ys[i]);
+    g.alpha = m;
+  }
+  PetscCall(Set(c, &c->m.p.allreduce_alpha[loc], g.alpha));
+  PetscCall(Set(c, &c->m.p.allreduce_beta[loc], g.beta));
+  PetscCall(PetscPrintf(c->comm, "  per round: alpha %.3f us, beta %.4f ns/byte (P = 2..%" PetscInt_FMT ", %" PetscInt_FMT "..%" PetscInt_FMT " doubles)\n", 1e6 * g.alpha, 1e9 * g.beta, pmax, cnt[0], cnt[ncnt - 1]));
+  PetscCall(PetscFree3(in, out, e));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* STREAM triad a = b + q c on every rank at once; bytes counted as STREAM does (24 per element). The per-rank rate
+   is what one process of a full node gets, which is what the model's SpMV and vector terms need. */
+static PetscErrorCode Stream(Calib *c)
+{
+  PetscInt n = c->quick ? 2000000 : 8000000;
+  double  *x, *y, *z, *e, mine, sum;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(n, &x, n, &y, n, &z, c->reps, &e));
+  for (PetscInt i = 0; i < n; i++) {
+    x[i] = 0;
+    y[i] = 1;
+    z[i] = 2;
+  }
+  for (PetscInt r = -1; r < c->reps; r++) {
+    double t0;
+    PetscCallMPI(MPI_Barrier(c->comm));
+    t0 = Now();
+    for (PetscInt i = 0; i < n; i++) x[i] = y[i] + 3.0 * z[i];
+    if (r >= 0) e[r] = 24.0 * (double)n / (Now() - t0);
+    y[r < 0 ? 0 : r % n] += x[n - 1] * 1e-300; /* keep the loop from being optimised away */
+  }
+  mine = Repeats(c, e);
+  PetscCallMPI(MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, c->comm));
+  PetscCall(Set(c, &c->m.p.mem_bw, sum / c->size));
+  PetscCall(PetscPrintf(c->comm, "STREAM triad, all %d ranks at once, %" PetscInt_FMT " doubles per array: %.1f MB/s per rank (%.1f MB/s summed)\n", c->size, n, 1e-6 * sum / c->size, 1e-6 * sum));
+  PetscCall(PetscFree4(x, y, z, e));
+  PetscFunctionReturn(0);
+}
+
+/* SpMV: a 27-point AIJ matrix (DMDA box stencil, about m^3 rows per rank), PETSc's MatMult on every rank at once */
+static PetscErrorCode SpMV(Calib *c)
+{
+  PetscInt    m = c->quick ? 24 : 48, N, its = c->quick ? 5 : 10, xs, ys, zs, xm, ym, zm;
+  DM          da;
+  Mat         A;
+  Vec         x, y;
+  MatInfo     info;
+  double      *e, mine, sum, nnz;
+
+  PetscFunctionBegin;
+  N = (PetscInt)PetscCeilReal(m * PetscPowReal((PetscReal)c->size, 1.0 / 3.0));
+  PetscCall(DMDACreate3d(c->comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, N, N, N, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMCreateMatrix(da, &A));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        MatStencil  row = {0}, col[27];
+        PetscScalar v[27];
+        PetscInt    nc = 0;
+        row.i = i; row.j = j; row.k = k;
+        for (PetscInt dk = -1; dk <= 1; dk++)
+          for (PetscInt dj = -1; dj <= 1; dj++)
+            for (PetscInt di = -1; di <= 1; di++) {
+              if (i + di < 0 || i + di >= N || j + dj < 0 || j + dj >= N || k + dk < 0 || k + dk >= N) continue;
+              col[nc].i = i + di; col[nc].j = j + dj; col[nc].k = k + dk; col[nc].c = 0;
+              v[nc++]   = (di || dj || dk) ? -1.0 : 26.0;
+            }
+        PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, v, INSERT_VALUES));
+      }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
+  nnz = info.nz_used;
+  PetscCall(PetscMalloc1(c->reps, &e));
+  for (PetscInt r = -1; r < c->reps; r++) {
+    double t0;
+    PetscCallMPI(MPI_Barrier(c->comm));
+    t0 = MPI_Wtime();
+    for (PetscInt i = 0; i < its; i++) PetscCall(MatMult(A, x, y));
+    if (r >= 0) e[r] = (MPI_Wtime() - t0) / (double)its / nnz;
+  }
+  mine = Repeats(c, e);
+  PetscCallMPI(MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, c->comm));
+  PetscCall(Set(c, &c->m.p.spmv_per_nnz, sum / c->size));
+  /* 002 measures its t_i with an SpMV benchmark on all cores at once: 2 flops (multiply, add) per nonzero */
+  PetscCall(Set(c, &c->m.p.flop_time, 0.5 * sum / c->size));
+  PetscCall(PetscPrintf(c->comm, "SpMV, 27-point AIJ, %" PetscInt_FMT "^3 rows, %.0f nonzeros on rank 0: %.3f ns per nonzero (%.0f Mflop/s per rank); flop time %.3f ns\n", N, nnz, 1e9 * sum / c->size, 2e-6 / (sum / c->size), 0.5e9 * sum / c->size));
+  PetscCall(PetscFree(e));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Noise (fixed-work quanta): every rank repeats the same ~100 us of arithmetic many times at once and records each
+   quantum's duration. The median is the undisturbed duration; a quantum longer than the median by more than 10%
+   (and at least 1 us) contains a detour of that excess. noise_rate = detours per second of quanta, noise_mean their
+   mean length, noise_max the longest, pooled over ranks (ranks = cores when not oversubscribed). */
+static double Work(PetscInt k, double x)
+{
+  for (PetscInt i = 0; i < k; i++) x = x * 0.999999 + 1e-7;
+  return x;
+}
+
+static PetscErrorCode Noise(Calib *c)
+{
+  PetscInt nq = c->quick ? 2000 : 20000, k = 1000, nd = 0;
+  double  *q, *tmp, base, thr, total = 0, dsum = 0, dmax = 0, x = 1, t0;
+  double   loc[3], glob[3], rmax;
+
+  PetscFunctionBegin;
+  /* size the quantum to about 100 us on this rank */
+  for (;;) {
+    t0 = Now();
+    x  = Work(k, x);
+    if (Now() - t0 > 2e-5 || k > (1 << 28)) break;
+    k *= 2;
+  }
+  t0 = Now();
+  x  = Work(k, x);
+  k  = (PetscInt)PetscMax(1.0, (double)k * 1e-4 / PetscMax(Now() - t0, 1e-9));
+  PetscCall(PetscMalloc2(nq, &q, nq, &tmp));
+  PetscCallMPI(MPI_Barrier(c->comm));
+  for (PetscInt i = 0; i < nq; i++) {
+    t0   = Now();
+    x    = Work(k, x);
+    q[i] = Now() - t0;
+  }
+  PetscCall(PetscArraycpy(tmp, q, nq));
+  base = Median(tmp, nq);
+  thr  = PetscMax(0.1 * base, 1e-6);
+  for (PetscInt i = 0; i < nq; i++) {
+    total += q[i];
+    if (q[i] - base > thr) {
+      nd++;
+      dsum += q[i] - base;
+      dmax = PetscMax(dmax, q[i] - base);
+    }
+  }
+  loc[0] = (double)nd;
+  loc[1] = dsum;
+  loc[2] = nd / total + 0 * x; /* x is kept live */
+  PetscCallMPI(MPI_Allreduce(loc, glob, 3, MPI_DOUBLE, MPI_SUM, c->comm));
+  PetscCallMPI(MPI_Allreduce(&dmax, &rmax, 1, MPI_DOUBLE, MPI_MAX, c->comm));
+  PetscCall(Set(c, &c->m.p.noise_rate, glob[2] / c->size));
+  PetscCall(Set(c, &c->m.p.noise_mean, glob[0] > 0 ? glob[1] / glob[0] : 0));
+  PetscCall(Set(c, &c->m.p.noise_max, rmax));
+  PetscCall(PetscPrintf(c->comm, "Noise: %" PetscInt_FMT " quanta of %.1f us per rank (rank 0): %.1f detours/s per rank, mean %.1f us, max %.1f us\n", nq, 1e6 * base, glob[2] / c->size, glob[0] > 0 ? 1e6 * glob[1] / glob[0] : 0.0, 1e6 * rmax));
+  if (x == 42.0) PetscCall(PetscPrintf(PETSC_COMM_SELF, " "));
+  PetscCall(PetscFree2(q, tmp));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+  Calib       c;
+  char        out[PETSC_MAX_PATH_LEN] = "machine.profile", comment[2048], host[256] = "", date[64] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  PetscBool   hashelp = PETSC_FALSE;
+  int         liblen;
+  double      t0;
+  time_t      now;
+  PetscMPIInt on_a = -1, on_b = -1, off_a = -1, off_b = -1;
+  char        qname[32];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscMemzero(&c, sizeof(c)));
+  c.comm = PETSC_COMM_WORLD;
+  PetscCallMPI(MPI_Comm_rank(c.comm, &c.rank));
+  PetscCallMPI(MPI_Comm_size(c.comm, &c.size));
+  PetscOptionsBegin(c.comm, NULL, "pipekrylov-calibrate: machine profile for the performance model", NULL);
+  PetscCall(PetscOptionsString("-o", "Profile file to write", NULL, out, out, sizeof(out), NULL));
+  PetscCall(PetscOptionsBool("-quick", "Fast, less precise run (tests)", NULL, c.quick, &c.quick, NULL));
+  PetscCall(PetscOptionsInt("-node_size", "Treat every k consecutive ranks as one node (0: MPI_COMM_TYPE_SHARED)", NULL, c.node_size, &c.node_size, NULL));
+  c.reps = c.quick ? 5 : 20;
+  PetscCall(PetscOptionsInt("-repeats", "Repeats of each measurement (the median is kept)", NULL, c.reps, &c.reps, NULL));
+  c.sweeps = 1;
+  PetscCall(PetscOptionsInt("-sweeps", "Ping-pong size sweeps (each size's median over them is fitted)", NULL, c.sweeps, &c.sweeps, NULL));
+  c.q = 0.5;
+  PetscCall(PetscOptionsReal("-quantile", "Quantile of the repeats kept (0.5: the median)", NULL, c.q, &c.q, NULL));
+  PetscCall(PetscOptionsBool("-raw", "Print every measured point", NULL, c.raw, &c.raw, NULL));
+  PetscOptionsEnd();
+  PetscCall(PetscOptionsHasHelp(NULL, &hashelp));
+  if (hashelp) {
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+  PetscCheck(c.node_size >= 0, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-node_size %" PetscInt_FMT " must be >= 1 (or 0 for MPI_COMM_TYPE_SHARED)", c.node_size);
+  PetscCheck(c.q >= 0 && c.q <= 1, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-quantile %g must be in [0, 1]", (double)c.q);
+  PetscCheck(c.sweeps >= 1, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-sweeps %" PetscInt_FMT " must be >= 1", c.sweeps);
+  PetscCheck(c.reps >= 1, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-repeats %" PetscInt_FMT " must be >= 1", c.reps);
+  if (c.q == 0.5) PetscCall(PetscStrncpy(qname, "median", sizeof(qname)));
+  else PetscCall(PetscSNPrintf(qname, sizeof(qname), "%g-quantile", (double)c.q));
+  c.maxit  = c.quick ? 10 : 20;
+  c.target = c.quick ? 2e-3 : 2e-2;
+  c.gap    = c.quick ? 1e-4 : 1e-3;
+  t0       = MPI_Wtime();
+
+  PetscCall(PKMachineDefault(&c.m));
+  PetscCall(PKMachineSetAllSources(&c.m, PK_SRC_NONE));
+  PetscCall(FindNodes(&c));
+  {
+    PetscInt i;
+    PetscCall(PKMachineFieldIndex("ppn", &i));
+    PetscCall(PKMachineSetField(&c.m, i, (PetscReal)c.ppn, PK_SRC_MEASURED));
+    PetscCall(PKMachineFieldIndex("nodes", &i));
+    PetscCall(PKMachineSetField(&c.m, i, (PetscReal)c.nnodes, PK_SRC_MEASURED));
+    PetscCall(PKMachineFieldIndex("hop_latency", &i));
+    PetscCall(PKMachineSetField(&c.m, i, 0.0, PK_SRC_MEASURED)); /* no topology is known: 0 by definition */
+  }
+  for (PetscInt n = 0; n < c.nnodes && on_a < 0; n++)
+    if (c.nodesize[n] >= 2) {
+      on_a = RankOf(&c, n, 0);
+      on_b = RankOf(&c, n, 1);
+    }
+  if (c.nnodes >= 2) {
+    off_a = RankOf(&c, 0, 0);
+    off_b = RankOf(&c, 1, 0);
+  }
+  PetscCall(PetscPrintf(c.comm, "pipekrylov-calibrate%s: %d ranks on %" PetscInt_FMT " node(s) (%s), up to %" PetscInt_FMT " per node; %" PetscInt_FMT " repeats per point, %s kept\n", c.quick ? " -quick" : "", c.size, c.nnodes, c.node_size ? "-node_size" : "MPI_COMM_TYPE_SHARED", c.ppn, c.reps, qname));
+
+  if (on_a >= 0) PetscCall(PostalSweep(&c, PK_ON_NODE, on_a, on_b));
+  else PetscCall(PetscPrintf(c.comm, "On-node: no node has two ranks: on-node parameters not available\n"));
+  if (off_a >= 0) PetscCall(PostalSweep(&c, PK_OFF_NODE, off_a, off_b));
+  else PetscCall(PetscPrintf(c.comm, "Off-node: one node only: off-node parameters, R_N and delta not available\n"));
+  if (off_a >= 0) PetscCall(MaxRate(&c));
+  if (on_a >= 0 || off_a >= 0) PetscCall(QueueSearch(&c, on_a >= 0 ? on_a : off_a, on_a >= 0 ? on_b : off_b));
+  if (off_a >= 0) PetscCall(Contention(&c));
+  if (on_a >= 0) PetscCall(AllreduceFit(&c, PK_ON_NODE));
+  if (off_a >= 0) PetscCall(AllreduceFit(&c, PK_OFF_NODE));
+  PetscCall(Stream(&c));
+  PetscCall(SpMV(&c));
+  PetscCall(Noise(&c));
+
+  gethostname(host, sizeof(host) - 1);
+  now = time(NULL);
+  strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
+  MPI_Get_library_version(lib, &liblen);
+  lib[strcspn(lib, "\n,")] = 0;
+  PetscCall(PetscSNPrintf(comment, sizeof(comment), "Measured on %s at %s: %d ranks, %" PetscInt_FMT " node(s) (%s), %" PetscInt_FMT " per node, %s%s of the repeats.\n%s",
+                          host, date, c.size, c.nnodes, c.node_size ? "-node_size" : "MPI_COMM_TYPE_SHARED", c.ppn, c.quick ? "-quick, " : "", qname, lib));
+  PetscCall(PetscSNPrintf(c.m.origin, sizeof(c.m.origin), "measured in this run (%s)", out));
+  PetscCall(PetscPrintf(c.comm, "\n"));
+  PetscCall(PKMachineView(&c.m, PETSC_VIEWER_STDOUT_WORLD));
+  PetscCall(PKMachineWrite(c.comm, &c.m, out, comment));
+  PetscCall(PetscPrintf(c.comm, "Wrote %s (%.1f s). Use it with -ksp_perfmodel_machine %s\n", out, MPI_Wtime() - t0, out));
+  PetscCall(PetscFree(c.node));
+  PetscCall(PetscFree(c.local));
+  PetscCall(PetscFree(c.nodesize));
+  PetscCall(PetscFinalize());
+  return 0;
+}

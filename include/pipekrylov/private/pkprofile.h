@@ -1,0 +1,54 @@
+/*
+   Machine profiles: the text file written by bin/pipekrylov-calibrate and read with -ksp_perfmodel_machine <file>,
+   and the embedded default profile (src/perf/machine.c).
+
+   The file format (version 1), one setting per line:
+
+       # comment                                  '#' starts a comment anywhere on a line
+       pipekrylov_machine_profile = 1             the version line: the first setting of every profile
+       alpha_on_short = 4.2e-07   # s, ...        key = value, SI units (s, bytes, bytes/s, 1/s)
+       RN = none                                  'none': not available (e.g. no off-node pair at calibration)
+
+   Keys are those of PKMachineFields[]; each may appear once; a key left out keeps the embedded default (and says
+   so in its provenance). Values are decimal numbers (C strtod syntax), finite; latencies, per-byte costs,
+   bandwidths and sizes must be > 0, penalties (gamma, delta, hop_latency, noise_*) >= 0, ppn and nodes integers
+   >= 1. Anything else is rejected with the file name, the line number and the reason.
+
+   These functions are exported (PETSC_EXTERN, not PETSC_INTERN) because bin/pipekrylov-calibrate and the tests'
+   programs link libpipekrylov.so and use them; they are not part of the public API in pipekrylov.h.
+*/
+#ifndef PKPROFILE_H
+#define PKPROFILE_H
+
+#include <pipekrylov/private/pkmachine.h>
+#include <petscviewer.h>
+
+#define PK_PROFILE_VERSION     1
+#define PK_PROFILE_VERSION_KEY "pipekrylov_machine_profile"
+
+/* The embedded default: every field with source PK_SRC_DEFAULT (or PK_SRC_NONE where it was not measurable) */
+PETSC_EXTERN PetscErrorCode PKMachineDefault(PKMachine *);
+/* Collective: rank 0 reads the file, every rank gets the same profile or the same error. Starts from the default,
+   so keys the file omits keep the default and its provenance. */
+PETSC_EXTERN PetscErrorCode PKMachineLoad(MPI_Comm, const char[], PKMachine *);
+/* Parse a profile held in memory (name is used in messages). On a format error returns PETSC_ERR_FILE_UNEXPECTED
+   with the message "machine profile '<name>', line <n>: <reason>" in err (when err is not NULL) and leaves the
+   PKMachine partially updated; on success err is "". Not collective, raises no PETSc error. */
+PETSC_EXTERN PetscErrorCode PKMachineParseString(const char text[], const char name[], PKMachine *, char err[], size_t errlen);
+/* Collective: rank 0 writes the profile (comment: extra '#' lines for the header, may be NULL) */
+PETSC_EXTERN PetscErrorCode PKMachineWrite(MPI_Comm, const PKMachine *, const char path[], const char comment[]);
+/* Every parameter with its value, unit and provenance (ASCII viewers) */
+PETSC_EXTERN PetscErrorCode PKMachineView(const PKMachine *, PetscViewer);
+
+/* Field access for tools: the index in PKMachineFields[] of a key, or of a member of m->p by its address */
+PETSC_EXTERN PetscErrorCode PKMachineFieldIndex(const char key[], PetscInt *);
+PETSC_EXTERN PetscErrorCode PKMachineFieldIndexOf(const PKMachine *, const void *member, PetscInt *);
+PETSC_EXTERN PetscErrorCode PKMachineGetField(const PKMachine *, PetscInt, const char **key, PetscReal *value, PKParamSource *);
+PETSC_EXTERN PetscErrorCode PKMachineSetField(PKMachine *, PetscInt, PetscReal value, PKParamSource);
+PETSC_EXTERN PetscErrorCode PKMachineGetNFields(PetscInt *);
+/* "embedded default", "profile", "measured in this run", "not available" (PKParamSourceNames[] is internal) */
+PETSC_EXTERN const char *PKMachineSourceName(PKParamSource);
+/* Set every field's source (e.g. PK_SRC_NONE before a calibration fills in what it measured) */
+PETSC_EXTERN PetscErrorCode PKMachineSetAllSources(PKMachine *, PKParamSource);
+
+#endif

@@ -1,0 +1,475 @@
+/*
+   Machine profiles: the field table, the text format (see pkprofile.h), the embedded default, load, write, view.
+*/
+#include <pipekrylov/private/pkprofile.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+const char *const PKParamSourceNames[] = {"embedded default", "profile", "measured in this run", "not available", "PKParamSource", "PK_SRC_", NULL};
+
+#define PO(m)         offsetof(PKMachineParams, m)
+#define PKF(k, u, h, m, kind) {k, u, h, PO(m), kind}
+#define POS           PK_FIELD_POSITIVE
+#define NNEG          PK_FIELD_NONNEG
+
+/* The order is the order of the file; a new field goes at the end of its group (src[] is indexed by position) */
+const PKMachineField PKMachineFields[] = {
+  PKF("alpha_on_short", "s", "on-node latency, short protocol", alpha[PK_ON_NODE][PK_PROTO_SHORT], POS),
+  PKF("beta_on_short", "s/byte", "on-node time per byte, short protocol", beta[PK_ON_NODE][PK_PROTO_SHORT], POS),
+  PKF("alpha_on_eager", "s", "on-node latency, eager protocol", alpha[PK_ON_NODE][PK_PROTO_EAGER], POS),
+  PKF("beta_on_eager", "s/byte", "on-node time per byte, eager protocol", beta[PK_ON_NODE][PK_PROTO_EAGER], POS),
+  PKF("alpha_on_rendezvous", "s", "on-node latency, rendezvous protocol", alpha[PK_ON_NODE][PK_PROTO_RENDEZVOUS], POS),
+  PKF("beta_on_rendezvous", "s/byte", "on-node time per byte, rendezvous protocol", beta[PK_ON_NODE][PK_PROTO_RENDEZVOUS], POS),
+  PKF("eager_limit_on", "bytes", "on-node: largest message of the short protocol", eager_limit[PK_ON_NODE], POS),
+  PKF("rendezvous_limit_on", "bytes", "on-node: largest message of the eager protocol (larger: rendezvous)", rendezvous_limit[PK_ON_NODE], POS),
+  PKF("Rb_on", "bytes/s", "on-node rate of one process pair (1/beta_on_rendezvous)", Rb[PK_ON_NODE], POS),
+  PKF("allreduce_alpha_on", "s", "on-node allreduce: latency per recursive-doubling round", allreduce_alpha[PK_ON_NODE], POS),
+  PKF("allreduce_beta_on", "s/byte", "on-node allreduce: time per byte per round", allreduce_beta[PK_ON_NODE], POS),
+  PKF("alpha_off_short", "s", "off-node latency, short protocol", alpha[PK_OFF_NODE][PK_PROTO_SHORT], POS),
+  PKF("beta_off_short", "s/byte", "off-node time per byte, short protocol", beta[PK_OFF_NODE][PK_PROTO_SHORT], POS),
+  PKF("alpha_off_eager", "s", "off-node latency, eager protocol", alpha[PK_OFF_NODE][PK_PROTO_EAGER], POS),
+  PKF("beta_off_eager", "s/byte", "off-node time per byte, eager protocol", beta[PK_OFF_NODE][PK_PROTO_EAGER], POS),
+  PKF("alpha_off_rendezvous", "s", "off-node latency, rendezvous protocol", alpha[PK_OFF_NODE][PK_PROTO_RENDEZVOUS], POS),
+  PKF("beta_off_rendezvous", "s/byte", "off-node time per byte, rendezvous protocol", beta[PK_OFF_NODE][PK_PROTO_RENDEZVOUS], POS),
+  PKF("eager_limit_off", "bytes", "off-node: largest message of the short protocol", eager_limit[PK_OFF_NODE], POS),
+  PKF("rendezvous_limit_off", "bytes", "off-node: largest message of the eager protocol (larger: rendezvous)", rendezvous_limit[PK_OFF_NODE], POS),
+  PKF("Rb_off", "bytes/s", "off-node rate of one process pair (1/beta_off_rendezvous)", Rb[PK_OFF_NODE], POS),
+  PKF("allreduce_alpha_off", "s", "allreduce between nodes: latency per recursive-doubling round", allreduce_alpha[PK_OFF_NODE], POS),
+  PKF("allreduce_beta_off", "s/byte", "allreduce between nodes: time per byte per round", allreduce_beta[PK_OFF_NODE], POS),
+  PKF("RN", "bytes/s", "max-rate: off-node injection bandwidth of one node (all pairs at once)", RN, POS),
+  PKF("gamma", "s", "queue search: T_q = gamma n^2 for n messages posted out of order (004)", gamma, NNEG),
+  PKF("delta", "s/byte", "contention: T_c = delta l, l = bytes crossing the busiest link (004)", delta, NNEG),
+  PKF("hop_latency", "s", "per extra network hop (0: topology unknown)", hop_latency, NNEG),
+  PKF("mem_bw", "bytes/s", "STREAM triad bandwidth of one rank while every rank runs it", mem_bw, POS),
+  PKF("spmv_per_nnz", "s", "AIJ MatMult time per stored nonzero (27-point stencil, all ranks at once)", spmv_per_nnz, POS),
+  PKF("flop_time", "s", "time per flop of a memory-bound sweep (SpMV: 2 flops per nonzero; AMG t_i)", flop_time, POS),
+  PKF("noise_rate", "1/s", "detours per second of one core (fixed-work quanta)", noise_rate, NNEG),
+  PKF("noise_mean", "s", "mean length of a detour", noise_mean, NNEG),
+  PKF("noise_max", "s", "longest detour seen", noise_max, NNEG),
+  PKF("ppn", "ranks", "ranks per node at calibration", ppn, PK_FIELD_COUNT),
+  PKF("nodes", "nodes", "nodes at calibration", nodes, PK_FIELD_COUNT),
+};
+const PetscInt PKMachineNFields = (PetscInt)(sizeof(PKMachineFields) / sizeof(PKMachineFields[0]));
+
+/* A comment line written before the first field of each group */
+static const struct {
+  const char *key, *title;
+} PKSections[] = {
+  {"alpha_on_short",  "Point-to-point between two ranks of one node: postal model T = alpha + beta * bytes per MPI protocol (000 section 5.1-5.2)"},
+  {"alpha_off_short", "Point-to-point between nodes (none: no off-node pair at calibration)"                                                         },
+  {"RN",              "Network penalties: max-rate (Gropp, Olson, Samfass), queue search and contention (004), hops (000 section 5.6)"             },
+  {"mem_bw",          "Node-local compute"                                                                                                          },
+  {"noise_rate",      "Noise: detours seen by fixed-work quanta on every core at once"                                                              },
+  {"ppn",             "The run that measured this profile"                                                                                          },
+};
+
+/*
+   The embedded default profile, used when no -ksp_perfmodel_machine is given.
+
+   Measured with bin/pipekrylov-calibrate on the project's development machine on 2026-11-21 (UTC): 2 cores AMD
+   EPYC (32 MiB L3), 24 GiB, Linux 6.18, Open MPI 4.1.4 (vader shared memory, single-copy none, mpi_yield_when_idle
+   = 1 as tests/mpirun.sh runs it), PETSc 3.18.5; 2 ranks on one node. The machine was shared with other jobs (load
+   average 6 to 9 on its 2 cores), so every point kept the 0.2-quantile of 20 repeats (-quantile 0.2) rather than
+   the median:
+     - postal parameters: one run with -sweeps 5 (each size's median over 5 sweeps, then the piecewise-linear fit;
+       the short -> eager switch after 3072 bytes is vader's 4 KiB eager limit, seen in every run);
+     - every other parameter: the median over 5 separate runs (gamma 1.7..3.1e-9, mem_bw 3.0..4.4e9,
+       spmv_per_nnz 2.7..4.3e-9, noise_rate 350..950 /s in those runs).
+   This machine is one node, so the off-node parameters, R_N and delta are "not available" here; a profile
+   measured across emulated nodes (bin/pipekrylov-cluster) supplies them, see config/profiles/.
+   The noise values describe this shared machine, not a quiet one. Recalibrate on the target machine.
+*/
+#define DEFAULT_PROFILE_NOTE "measured on the 2-core development machine, 2026-11-21, 2 ranks on one node, shared with other jobs"
+static const PKMachineParams PKDefaultParams = {
+  .alpha            = {{2.428e-6, 7.263e-6, 2.428e-6}, {0, 0, 0}},
+  .beta             = {{1.790e-10, 7.898e-11, 2.263e-10}, {0, 0, 0}},
+  .eager_limit      = {3072, 0},
+  .rendezvous_limit = {131072, 0},
+  .RN               = 0,
+  .Rb               = {4.419e9, 0},
+  .gamma            = 2.48e-9,
+  .delta            = 0,
+  .hop_latency      = 0,
+  .allreduce_alpha  = {3.241e-6, 0},
+  .allreduce_beta   = {8.375e-10, 0},
+  .mem_bw           = 3.711e9,
+  .spmv_per_nnz     = 3.801e-9,
+  .flop_time        = 1.900e-9,
+  .noise_rate       = 450.1,
+  .noise_mean       = 1.639e-3,
+  .noise_max        = 5.056e-2,
+  .ppn              = 2,
+  .nodes            = 1,
+};
+/* Fields the default could not measure: nothing off-node exists on one machine */
+static const char *const PKDefaultUnavailable[] = {"alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "RN", "delta", NULL};
+
+static PetscReal *FieldReal(PKMachineParams *p, PetscInt i)
+{
+  return (PetscReal *)((char *)p + PKMachineFields[i].offset);
+}
+
+static PetscInt *FieldInt(PKMachineParams *p, PetscInt i)
+{
+  return (PetscInt *)((char *)p + PKMachineFields[i].offset);
+}
+
+static PetscReal FieldGet(const PKMachineParams *p, PetscInt i)
+{
+  if (PKMachineFields[i].kind == PK_FIELD_COUNT) return (PetscReal)*FieldInt((PKMachineParams *)p, i);
+  return *FieldReal((PKMachineParams *)p, i);
+}
+
+static void FieldSet(PKMachineParams *p, PetscInt i, PetscReal v)
+{
+  if (PKMachineFields[i].kind == PK_FIELD_COUNT) *FieldInt(p, i) = (PetscInt)v;
+  else *FieldReal(p, i) = v;
+}
+
+static PetscInt KeyIndex(const char *key)
+{
+  for (PetscInt i = 0; i < PKMachineNFields; i++)
+    if (!strcmp(key, PKMachineFields[i].key)) return i;
+  return -1;
+}
+
+PetscErrorCode PKMachineGetNFields(PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = PKMachineNFields;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKMachineFieldIndex(const char key[], PetscInt *idx)
+{
+  PetscFunctionBegin;
+  *idx = KeyIndex(key);
+  PetscCheck(*idx >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown machine profile key '%s'", key);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKMachineFieldIndexOf(const PKMachine *m, const void *member, PetscInt *idx)
+{
+  size_t off = (size_t)((const char *)member - (const char *)&m->p);
+
+  PetscFunctionBegin;
+  *idx = -1;
+  for (PetscInt i = 0; i < PKMachineNFields; i++)
+    if (PKMachineFields[i].offset == off) *idx = i;
+  PetscCheck(*idx >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Address is not a field of the machine profile");
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKMachineGetField(const PKMachine *m, PetscInt i, const char **key, PetscReal *value, PKParamSource *src)
+{
+  PetscFunctionBegin;
+  PetscCheck(i >= 0 && i < PKMachineNFields, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Field %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", i, PKMachineNFields);
+  if (key) *key = PKMachineFields[i].key;
+  if (value) *value = FieldGet(&m->p, i);
+  if (src) *src = m->src[i];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKMachineSetField(PKMachine *m, PetscInt i, PetscReal value, PKParamSource src)
+{
+  PetscFunctionBegin;
+  PetscCheck(i >= 0 && i < PKMachineNFields, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Field %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", i, PKMachineNFields);
+  FieldSet(&m->p, i, value);
+  m->src[i] = src;
+  PetscFunctionReturn(0);
+}
+
+const char *PKMachineSourceName(PKParamSource s)
+{
+  return (s >= PK_SRC_DEFAULT && s <= PK_SRC_NONE) ? PKParamSourceNames[s] : "unknown";
+}
+
+PetscErrorCode PKMachineSetAllSources(PKMachine *m, PKParamSource src)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < PKMachineNFields; i++) m->src[i] = src;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKMachineDefault(PKMachine *m)
+{
+  PetscFunctionBegin;
+  PetscCheck(PKMachineNFields <= (PetscInt)(sizeof(m->src) / sizeof(m->src[0])), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PKMachine.src[] is too small for %" PetscInt_FMT " fields", PKMachineNFields);
+  PetscCall(PetscMemzero(m, sizeof(*m)));
+  m->p = PKDefaultParams;
+  PetscCall(PKMachineSetAllSources(m, PK_SRC_DEFAULT));
+  for (PetscInt k = 0; PKDefaultUnavailable[k]; k++) {
+    PetscInt i = KeyIndex(PKDefaultUnavailable[k]);
+    if (i >= 0) m->src[i] = PK_SRC_NONE;
+  }
+  PetscCall(PetscSNPrintf(m->origin, sizeof(m->origin), "embedded default (%s)", DEFAULT_PROFILE_NOTE));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Parsing. Everything is checked here so that a bad profile can never reach the model. */
+
+static char *Trim(char *s)
+{
+  char *e;
+  while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' || *s == '\v') s++;
+  e = s + strlen(s);
+  while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\f' || e[-1] == '\v')) *--e = 0;
+  return s;
+}
+
+static PetscBool ValidKeyChars(const char *k)
+{
+  if (!*k) return PETSC_FALSE;
+  for (; *k; k++)
+    if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || (*k >= '0' && *k <= '9') || *k == '_')) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+#define PARSE_FAIL(...) \
+  do { \
+    if (err) { \
+      size_t l_ = 0; \
+      snprintf(err, errlen, "machine profile '%s', line %d: ", name, lineno); \
+      l_ = strlen(err); \
+      if (l_ < errlen) snprintf(err + l_, errlen - l_, __VA_ARGS__); \
+    } \
+    rc = PETSC_ERR_FILE_UNEXPECTED; \
+    goto done; \
+  } while (0)
+
+PetscErrorCode PKMachineParseString(const char text[], const char name[], PKMachine *m, char err[], size_t errlen)
+{
+  PetscErrorCode rc = 0;
+  char          *buf, *line, *next;
+  int            lineno = 0, version_line = 0, seen_line[64] = {0};
+  PetscBool      have_version = PETSC_FALSE;
+
+  if (err && errlen) err[0] = 0;
+  if (!name) name = "(string)";
+  buf = strdup(text ? text : "");
+  if (!buf) {
+    if (err) snprintf(err, errlen, "machine profile '%s': out of memory", name);
+    return PETSC_ERR_MEM;
+  }
+  for (line = buf; line; line = next) {
+    char *hash, *eq, *key, *val, *end;
+    double v;
+    PetscInt i;
+
+    lineno++;
+    next = strchr(line, '\n');
+    if (next) *next++ = 0;
+    hash = strchr(line, '#');
+    if (hash) *hash = 0;
+    line = Trim(line);
+    if (!*line) continue;
+    eq = strchr(line, '=');
+    if (!eq) PARSE_FAIL("missing '=' in '%s' (expected 'key = value')", line);
+    *eq = 0;
+    key = Trim(line);
+    val = Trim(eq + 1);
+    if (!*key) PARSE_FAIL("missing key before '='");
+    if (!ValidKeyChars(key)) PARSE_FAIL("'%s' is not a key (letters, digits and '_' only)", key);
+    if (!have_version) {
+      if (strcmp(key, PK_PROFILE_VERSION_KEY)) PARSE_FAIL("not a pipekrylov machine profile: the first setting must be '%s = %d', found key '%s'", PK_PROFILE_VERSION_KEY, PK_PROFILE_VERSION, key);
+      errno = 0;
+      v = strtod(val, &end);
+      if (!*val || *Trim(end) || errno) PARSE_FAIL("version '%s' is not a number", val);
+      if (v != PK_PROFILE_VERSION) PARSE_FAIL("unsupported profile version %s (this pipekrylov reads version %d)", val, PK_PROFILE_VERSION);
+      have_version = PETSC_TRUE;
+      version_line = lineno;
+      continue;
+    }
+    if (!strcmp(key, PK_PROFILE_VERSION_KEY)) PARSE_FAIL("duplicate key '%s' (first set on line %d)", key, version_line);
+    i = KeyIndex(key);
+    if (i < 0) PARSE_FAIL("unknown key '%s'", key);
+    if (seen_line[i]) PARSE_FAIL("duplicate key '%s' (first set on line %d)", key, seen_line[i]);
+    seen_line[i] = lineno;
+    if (!*val) PARSE_FAIL("missing value for '%s'", key);
+    if (!strcmp(val, "none")) {
+      if (PKMachineFields[i].kind == PK_FIELD_COUNT) PARSE_FAIL("'%s' cannot be 'none': it must be an integer >= 1", key);
+      FieldSet(&m->p, i, 0.0);
+      m->src[i] = PK_SRC_NONE;
+      continue;
+    }
+    errno = 0;
+    v = strtod(val, &end);
+    if (end == val || *Trim(end)) PARSE_FAIL("value '%s' of '%s' is not a number", val, key);
+    if (!isfinite(v) || errno == ERANGE) PARSE_FAIL("value '%s' of '%s' is not a finite number", val, key);
+    switch (PKMachineFields[i].kind) {
+    case PK_FIELD_POSITIVE:
+      if (!(v > 0)) PARSE_FAIL("impossible value %s for '%s': it must be > 0 (%s, %s)", val, key, PKMachineFields[i].unit, PKMachineFields[i].help);
+      break;
+    case PK_FIELD_NONNEG:
+      if (!(v >= 0)) PARSE_FAIL("impossible value %s for '%s': it must be >= 0 (%s, %s)", val, key, PKMachineFields[i].unit, PKMachineFields[i].help);
+      break;
+    case PK_FIELD_COUNT:
+      if (!(v >= 1) || v != floor(v) || v > 1e9) PARSE_FAIL("impossible value %s for '%s': it must be an integer >= 1", val, key);
+      break;
+    }
+    FieldSet(&m->p, i, v);
+    m->src[i] = PK_SRC_PROFILE;
+  }
+  if (!have_version) {
+    PARSE_FAIL("end of file without the version line '%s = %d' (empty profile)", PK_PROFILE_VERSION_KEY, PK_PROFILE_VERSION);
+  }
+  /* Protocol limits must be ordered: the short range cannot extend past the eager range */
+  for (int loc = 0; loc < PK_NLOC; loc++) {
+    PetscInt ie = KeyIndex(loc == PK_ON_NODE ? "eager_limit_on" : "eager_limit_off");
+    PetscInt ir = KeyIndex(loc == PK_ON_NODE ? "rendezvous_limit_on" : "rendezvous_limit_off");
+    if (m->src[ie] == PK_SRC_NONE || m->src[ir] == PK_SRC_NONE) continue;
+    if (m->p.eager_limit[loc] > m->p.rendezvous_limit[loc]) {
+      lineno = seen_line[ir] ? seen_line[ir] : seen_line[ie];
+      PARSE_FAIL("impossible value: %s = %g is below %s = %g (the eager range must follow the short range)", PKMachineFields[ir].key, (double)m->p.rendezvous_limit[loc], PKMachineFields[ie].key, (double)m->p.eager_limit[loc]);
+    }
+  }
+done:
+  free(buf);
+  return rc;
+}
+
+PetscErrorCode PKMachineLoad(MPI_Comm comm, const char path[], PKMachine *m)
+{
+  PetscMPIInt rank;
+  struct {
+    int  rc;
+    char msg[1024];
+  } st = {0, ""};
+
+  PetscFunctionBegin;
+  PetscCall(PKMachineDefault(m));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+      st.rc = PETSC_ERR_FILE_OPEN;
+      snprintf(st.msg, sizeof(st.msg), "cannot read machine profile '%s': %s", path, strerror(errno));
+    } else {
+      char  *text = NULL;
+      size_t len = 0, cap = 0, n;
+      char   chunk[4096];
+      while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0) {
+        if (len + n + 1 > cap) {
+          char *t;
+          cap = 2 * (len + n + 1);
+          t   = (char *)realloc(text, cap);
+          if (!t) break;
+          text = t;
+        }
+        memcpy(text + len, chunk, n);
+        len += n;
+      }
+      if (ferror(fp) || (!text && len)) {
+        st.rc = PETSC_ERR_FILE_READ;
+        snprintf(st.msg, sizeof(st.msg), "cannot read machine profile '%s': %s", path, ferror(fp) ? strerror(errno) : "out of memory");
+      } else {
+        if (text) text[len] = 0;
+        if (text && strlen(text) != len) {
+          st.rc = PETSC_ERR_FILE_UNEXPECTED;
+          snprintf(st.msg, sizeof(st.msg), "machine profile '%s': contains NUL bytes: not a text file", path);
+        } else st.rc = (int)PKMachineParseString(text ? text : "", path, m, st.msg, sizeof(st.msg));
+      }
+      free(text);
+      fclose(fp);
+    }
+    if (!st.rc) PetscCall(PetscStrncpy(m->origin, path, sizeof(m->origin)));
+  }
+  PetscCallMPI(MPI_Bcast(&st, (PetscMPIInt)sizeof(st), MPI_BYTE, 0, comm));
+  PetscCheck(!st.rc, comm, (PetscErrorCode)st.rc, "%s", st.msg);
+  PetscCallMPI(MPI_Bcast(m, (PetscMPIInt)sizeof(*m), MPI_BYTE, 0, comm));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Writing and viewing */
+
+/* The shortest %g form that reads back to the same double: readable, and a written profile reads back exactly */
+static void FormatExact(char *buf, size_t len, double v)
+{
+  for (int prec = 6; prec <= 17; prec++) {
+    snprintf(buf, len, "%.*g", prec, v);
+    if (strtod(buf, NULL) == v) return;
+  }
+}
+
+static void FormatValue(char *buf, size_t len, const PKMachine *m, PetscInt i)
+{
+  if (m->src[i] == PK_SRC_NONE) snprintf(buf, len, "none");
+  else if (PKMachineFields[i].kind == PK_FIELD_COUNT) snprintf(buf, len, "%" PetscInt_FMT, *FieldInt((PKMachineParams *)&m->p, i));
+  else FormatExact(buf, len, (double)FieldGet(&m->p, i));
+}
+
+PetscErrorCode PKMachineWrite(MPI_Comm comm, const PKMachine *m, const char path[], const char comment[])
+{
+  PetscMPIInt rank;
+  struct {
+    int  rc;
+    char msg[1024];
+  } st = {0, ""};
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    FILE *fp = fopen(path, "w");
+    if (!fp) {
+      st.rc = PETSC_ERR_FILE_OPEN;
+      snprintf(st.msg, sizeof(st.msg), "cannot write machine profile '%s': %s", path, strerror(errno));
+    } else {
+      fprintf(fp, "# pipekrylov machine profile: the parameters of the analytic performance model.\n");
+      fprintf(fp, "# Use: -ksp_perfmodel_machine <this file>. Made by bin/pipekrylov-calibrate (mpiexec -n N bin/pipekrylov-calibrate -o file).\n");
+      fprintf(fp, "# Format: one 'key = value' per line, '#' starts a comment, SI units (s, bytes, bytes/s, 1/s);\n");
+      fprintf(fp, "# 'none' = not available (not measurable at calibration). A key left out keeps the embedded default.\n");
+      if (comment && comment[0]) {
+        const char *c = comment;
+        while (*c) {
+          size_t n = strcspn(c, "\n");
+          fprintf(fp, "# %.*s\n", (int)n, c);
+          c += n;
+          if (*c) c++;
+        }
+      }
+      fprintf(fp, "%s = %d\n", PK_PROFILE_VERSION_KEY, PK_PROFILE_VERSION);
+      for (PetscInt i = 0; i < PKMachineNFields; i++) {
+        char val[64], lhs[96];
+        for (size_t s = 0; s < sizeof(PKSections) / sizeof(PKSections[0]); s++)
+          if (!strcmp(PKSections[s].key, PKMachineFields[i].key)) fprintf(fp, "\n# %s\n", PKSections[s].title);
+        FormatValue(val, sizeof(val), m, i);
+        snprintf(lhs, sizeof(lhs), "%s = %s", PKMachineFields[i].key, val);
+        fprintf(fp, "%-44s # %s, %s%s\n", lhs, PKMachineFields[i].unit, PKMachineFields[i].help, m->src[i] == PK_SRC_DEFAULT ? " (embedded default, not measured)" : "");
+      }
+      if (fclose(fp)) {
+        st.rc = PETSC_ERR_FILE_WRITE;
+        snprintf(st.msg, sizeof(st.msg), "cannot write machine profile '%s': %s", path, strerror(errno));
+      }
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&st, (PetscMPIInt)sizeof(st), MPI_BYTE, 0, comm));
+  PetscCheck(!st.rc, comm, (PetscErrorCode)st.rc, "%s", st.msg);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKMachineView(const PKMachine *m, PetscViewer viewer)
+{
+  PetscBool iascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "Machine profile: %s\n", m->origin));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%-22s %-13s %-8s %s\n", "parameter", "value", "unit", "source"));
+  for (PetscInt i = 0; i < PKMachineNFields; i++) {
+    char val[64];
+    if (m->src[i] == PK_SRC_NONE) snprintf(val, sizeof(val), "n/a");
+    else if (PKMachineFields[i].kind == PK_FIELD_COUNT) snprintf(val, sizeof(val), "%" PetscInt_FMT, *FieldInt((PKMachineParams *)&m->p, i));
+    else snprintf(val, sizeof(val), "%.5g", (double)FieldGet(&m->p, i));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%-22s %-13s %-8s %s\n", PKMachineFields[i].key, val, PKMachineFields[i].unit, PKParamSourceNames[m->src[i]]));
+  }
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Calibrate across two emulated nodes (bin/pipekrylov-cluster: network namespaces, veth, bridge, tbf) and check
+# that the profile sees the difference: off-node latency above on-node latency, off-node per-byte cost above
+# on-node, and the node injection rate R_N not above the tbf rate (plus the token bucket's burst allowance).
+#   tests/calibrate-cluster.sh OUTDIR [RATE]
+# Uses its own names (prefix pkt, subnet 198.18.8) so that it never touches a cluster the user has up.
+set -u
+out=$1
+rate=${2:-1gbit}
+root=$(cd "$(dirname "$0")/.." && pwd)
+export PK_CLUSTER_PREFIX=pkt PK_CLUSTER_SUBNET=198.18.8 PK_CLUSTER_DIR=$out/cluster-state
+cl=$root/bin/pipekrylov-cluster
+mkdir -p "$out"
+trap '"$cl" down >/dev/null 2>&1' EXIT INT TERM
+"$cl" up 2 --rate "$rate" || exit 1
+# 3 ranks, 2 per node: ranks 0 and 1 share pknode0 (vader), rank 2 is alone on pknode1 (tcp over the veths)
+"$cl" run 3 2 "$root/bin/pipekrylov-calibrate" -quick -quantile 0.25 -o "$out/cluster.profile" || { echo "FAIL: calibrate under the cluster"; exit 1; }
+get() { awk -v k="$1" '$1 == k && $2 == "=" { print $3 }' "$out/cluster.profile"; }
+aon=$(get alpha_on_short) aoff=$(get alpha_off_short) bon=$(get beta_on_rendezvous) boff=$(get beta_off_rendezvous)
+rn=$(get RN) nodes=$(get nodes)
+echo "nodes $nodes; alpha on $aon s, off $aoff s; beta (rendezvous) on $bon s/byte, off $boff s/byte; R_N $rn bytes/s; tbf rate $rate"
+[ "$nodes" = 2 ] || { echo "FAIL: calibrate saw $nodes node(s), expected 2 (MPI_COMM_TYPE_SHARED inside the cluster)"; exit 1; }
+case "$aoff$boff$rn" in *none*) echo "FAIL: off-node values missing"; exit 1 ;; esac
+awk -v a="$aon" -v b="$aoff" 'BEGIN { exit !(b > a) }' || { echo "FAIL: off-node alpha $aoff <= on-node alpha $aon"; exit 1; }
+awk -v a="$bon" -v b="$boff" 'BEGIN { exit !(b > a) }' || { echo "FAIL: off-node beta $boff <= on-node beta $bon"; exit 1; }
+lim=$(echo "$rate" | awk '{ n = $0 + 0; u = tolower(substr($0, length(n "") + 1)); m = (u ~ /^gbit/) ? 1e9 : (u ~ /^mbit/) ? 1e6 : (u ~ /^kbit/) ? 1e3 : 1; printf "%.0f", n * m / 8 }')
+awk -v r="$rn" -v l="$lim" 'BEGIN { exit !(r < 1.5 * l) }' || { echo "FAIL: R_N $rn bytes/s is above the tbf limit $lim bytes/s: is the rate limit active?"; exit 1; }
+echo "PASS: off-node alpha > on-node alpha, off-node beta > on-node beta, R_N <= tbf rate"

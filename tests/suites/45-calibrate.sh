@@ -1,0 +1,65 @@
+# Machine profiles (reader, writer, viewer), bin/pipekrylov-calibrate and the emulated cluster (bin/pipekrylov-cluster).
+PROF=$PK_BUILD/tests/profile
+CAL=$PK_ROOT/bin/pipekrylov-calibrate
+PD=$PK_BUILD/tests/calibrate
+mkdir -p "$PD"
+
+# Malformed profiles: each is rejected with the file name, the line and the reason
+v='pipekrylov_machine_profile = 1'
+printf '%s\nalpha_on_short = 1e-6\nfoo = 3\n' "$v" >"$PD/unknown.profile"
+printf '# header\n%s\n\nmem_bw 3e9\n' "$v" >"$PD/noeq.profile"
+printf '%s\ngamma = abc\n' "$v" >"$PD/nan.profile"
+printf '%s\nmem_bw = -2.5e9   # bytes/s\n' "$v" >"$PD/negbw.profile"
+printf '%s\nalpha_off_eager = 0\n' "$v" >"$PD/zerolat.profile"
+printf '%s\nRN = 1e9\n# again\nRN = 2e9\n' "$v" >"$PD/dup.profile"
+printf 'mem_bw = 1e9\n' >"$PD/nover.profile"
+printf 'pipekrylov_machine_profile = 7\n' >"$PD/badver.profile"
+: >"$PD/empty.profile"
+t_fail profile-unknown-key "machine profile '.*unknown.profile', line 3: unknown key 'foo'" $PROF -load "$PD/unknown.profile"
+t_fail profile-missing-eq "noeq.profile', line 4: missing '=' in 'mem_bw 3e9'" $PROF -load "$PD/noeq.profile"
+t_fail profile-not-a-number "nan.profile', line 2: value 'abc' of 'gamma' is not a number" $PROF -load "$PD/nan.profile"
+t_fail profile-negative-bandwidth "negbw.profile', line 2: impossible value -2.5e9 for 'mem_bw': it must be > 0" $PROF -load "$PD/negbw.profile"
+t_fail profile-negative-bandwidth-np2 "negbw.profile', line 2: impossible value -2.5e9 for 'mem_bw'" "$PK_ROOT/tests/mpirun.sh" 2 $PROF -load "$PD/negbw.profile"
+t_fail profile-zero-latency "zerolat.profile', line 2: impossible value 0 for 'alpha_off_eager': it must be > 0" $PROF -load "$PD/zerolat.profile"
+t_fail profile-duplicate-key "dup.profile', line 4: duplicate key 'RN' \(first set on line 2\)" $PROF -load "$PD/dup.profile"
+t_fail profile-no-version "nover.profile', line 1: not a pipekrylov machine profile" $PROF -load "$PD/nover.profile"
+t_fail profile-bad-version "badver.profile', line 1: unsupported profile version 7" $PROF -load "$PD/badver.profile"
+t_fail profile-empty "empty.profile', line 1: end of file without the version line" $PROF -load "$PD/empty.profile"
+t_fail profile-unreadable "cannot read machine profile '.*does-not-exist.profile': No such file or directory" $PROF -load "$PD/does-not-exist.profile"
+t_grep profile-parse-cases "all 21 cases rejected with their reason" $PROF -cases
+
+# The embedded default, its provenance, and exact write/read round trips
+t_grep profile-default-view "mem_bw +[0-9.e+]+ +bytes/s +embedded default" $PROF
+t_grep profile-default-offnode "RN +n/a +bytes/s +not available" $PROF
+t_grep profile-shipped-cluster "RN +[0-9.e+]+ +bytes/s +profile" $PROF -load "$PK_ROOT/config/profiles/emulated-2node-1gbit.profile" -roundtrip "$PD/shipped-rt.profile"
+t_grep profile-default-roundtrip "roundtrip identical: [0-9]+ fields" $PROF -roundtrip "$PD/default-rt.profile"
+
+# A quick calibration on 2 ranks (one node: off-node values are 'none'), then the same with -node_size 1 (two
+# emulated nodes: every off-node value measured). Values are checked for sign and plausibility, never for speed.
+t_mpi calibrate-quick-np2 2 $CAL -quick -o "$PD/quick.profile"
+t_grep calibrate-quick-plausible "profile values positive and plausible" $PROF -load "$PD/quick.profile" -plausible
+t_grep calibrate-quick-offnode-none "alpha_off_short +n/a +s +not available" $PROF -load "$PD/quick.profile"
+t_grep calibrate-quick-roundtrip "roundtrip identical: [0-9]+ fields" $PROF -load "$PD/quick.profile" -roundtrip "$PD/quick-rt.profile"
+t_grep calibrate-node-size "RN +[0-9.e+]+ +bytes/s +measured in this run" "$PK_ROOT/tests/mpirun.sh" 2 $CAL -quick -node_size 1 -o "$PD/nodesize.profile"
+t_grep calibrate-help "-node_size <now 0" $CAL -help
+t_fail calibrate-bad-node-size "-node_size -3 must be >= 1" $CAL -node_size -3 -o "$PD/never.profile"
+
+# The emulated cluster: calibrate across two network namespaces, off-node must look off-node
+if [ "$(id -u)" != 0 ]; then
+  skip cluster-calibrate "not root: the emulated cluster needs root for network namespaces"
+  skip cluster-not-root "not root already"
+elif ! command -v ip >/dev/null 2>&1 || ! command -v tc >/dev/null 2>&1; then
+  skip cluster-calibrate "iproute2 (ip, tc) is not installed"
+elif ! ip netns add pkt-probe >/dev/null 2>&1; then
+  skip cluster-calibrate "network namespaces cannot be created here ($(ip netns add pkt-probe2 2>&1 | head -1))"
+else
+  ip netns del pkt-probe
+  t_grep cluster-calibrate "PASS: off-node alpha > on-node alpha" "$PK_ROOT/tests/calibrate-cluster.sh" "$PD/cluster"
+  if command -v setpriv >/dev/null 2>&1; then
+    t_fail cluster-not-root "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups "$PK_ROOT/bin/pipekrylov-cluster" up 2
+  else
+    skip cluster-not-root "setpriv (util-linux) not available to drop root"
+  fi
+fi
+t_fail cluster-run-not-up "the cluster is not up|needs root" env PK_CLUSTER_DIR="$PD/no-such-cluster" "$PK_ROOT/bin/pipekrylov-cluster" run 2 1 true
+t_fail cluster-bad-args "N must be a number of nodes" "$PK_ROOT/bin/pipekrylov-cluster" up two
