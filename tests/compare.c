@@ -8,6 +8,9 @@ static const char help[] = "Solve one model problem with PETSc's reference solve
                            "  -sol_rtol <f>             ||x - x_ref|| / ||x_ref|| bound (default 1e-6)\n"
                            "  -expect_reason <NAME>     every solver (and the reference) must stop with this reason\n"
                            "  -expect_same_reason       the test solvers must stop with the reference's reason (default true)\n"
+                           "  -sol_always               check the solution against the reference's also when both stopped with the same\n"
+                           "                            non-converged reason (e.g. DIVERGED_ITS after a fixed iteration count)\n"
+                           "  -expect_its <k>           every solver (and the reference) must stop after exactly k iterations\n"
                            "  -nsolves <k>              solve k times with the same KSPs; -change_operator scales A by 2 between\n"
                            "  -nonzero_guess            start from a nonzero initial guess\n"
                            "  -rhs_zero, -rhs_nan, -rhs_inf    bad right-hand sides\n"
@@ -18,10 +21,10 @@ static const char help[] = "Solve one model problem with PETSc's reference solve
 #include "problems.h"
 
 typedef struct {
-  PetscInt  its_tol;
+  PetscInt  its_tol, expect_its;
   PetscReal its_rtol, res_factor, sol_rtol;
   char      expect_reason[64];
-  PetscBool expect_same, nonzero_guess, pc_indefinite;
+  PetscBool expect_same, nonzero_guess, pc_indefinite, sol_always;
 } Checks;
 
 /* y = D x with D = +1 / -1 alternating in blocks: symmetric, indefinite */
@@ -103,7 +106,7 @@ static PetscErrorCode TrueResidual(KSP ksp, Vec b, Vec x, PetscReal *res, PetscR
 int main(int argc, char **argv)
 {
   PKProblem          prob;
-  Checks             c = {1, 0.0, 2.0, 1e-6, "", PETSC_TRUE, PETSC_FALSE, PETSC_FALSE};
+  Checks             c = {1, -1, 0.0, 2.0, 1e-6, "", PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
   char               reftype[64] = "cg", *types[16] = {NULL};
   PetscInt           ntypes = 16, nsolves = 1, failures = 0;
   PetscBool          settypes = PETSC_FALSE, change_op = PETSC_FALSE, rhs_zero = PETSC_FALSE, rhs_nan = PETSC_FALSE, rhs_inf = PETSC_FALSE, mark_nonsym = PETSC_FALSE;
@@ -122,6 +125,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-res_factor", "true residual factor", "", c.res_factor, &c.res_factor, NULL));
   PetscCall(PetscOptionsReal("-sol_rtol", "solution difference", "", c.sol_rtol, &c.sol_rtol, NULL));
   PetscCall(PetscOptionsString("-expect_reason", "expected converged reason", "", c.expect_reason, c.expect_reason, sizeof(c.expect_reason), NULL));
+  PetscCall(PetscOptionsBool("-sol_always", "check the solution also when not converged", "", c.sol_always, &c.sol_always, NULL));
+  PetscCall(PetscOptionsInt("-expect_its", "expected iteration count", "", c.expect_its, &c.expect_its, NULL));
   PetscCall(PetscOptionsBool("-expect_same_reason", "same reason as the reference", "", c.expect_same, &c.expect_same, NULL));
   PetscCall(PetscOptionsInt("-nsolves", "solves", "", nsolves, &nsolves, NULL));
   PetscCall(PetscOptionsBool("-change_operator", "scale A by 2 between solves", "", change_op, &change_op, NULL));
@@ -171,6 +176,10 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL reference %s stopped with %s, expected %s\n", reftype, KSPConvergedReasons[rref], c.expect_reason));
       failures++;
     }
+    if (c.expect_its >= 0 && its_ref != c.expect_its) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL reference %s stopped after %" PetscInt_FMT " iterations, expected %" PetscInt_FMT "\n", reftype, its_ref, c.expect_its));
+      failures++;
+    }
     for (PetscInt t = 0; t < ntypes; t++) {
       PetscInt           its;
       KSPConvergedReason r;
@@ -187,6 +196,10 @@ int main(int argc, char **argv)
       if (c.expect_reason[0] && strcmp(KSPConvergedReasons[r], c.expect_reason)) {
         ok = PETSC_FALSE;
         PetscCall(PetscSNPrintf(why + strlen(why), sizeof(why) - strlen(why), " reason %s, expected %s;", KSPConvergedReasons[r], c.expect_reason));
+      }
+      if (c.expect_its >= 0 && its != c.expect_its) {
+        ok = PETSC_FALSE;
+        PetscCall(PetscSNPrintf(why + strlen(why), sizeof(why) - strlen(why), " %" PetscInt_FMT " iterations, expected %" PetscInt_FMT ";", its, c.expect_its));
       }
       if (c.expect_same && r != rref) {
         ok = PETSC_FALSE;
@@ -205,6 +218,8 @@ int main(int argc, char **argv)
             PetscCall(PetscSNPrintf(why + strlen(why), sizeof(why) - strlen(why), " true residual %.3e above %g x %.3e;", (double)res, (double)c.res_factor, (double)limit));
           }
         }
+      }
+      if ((r > 0 && rref > 0) || (c.sol_always && r == rref)) {
         PetscCall(VecAXPY(xt, -1.0, xref));
         PetscCall(VecNorm(xt, NORM_2, &diff));
         diff = nref > 0 ? diff / nref : diff;

@@ -1,7 +1,7 @@
 # The CG family against PETSc's cg on SPD problems, preconditioners and rank counts (one process per case tests
 # every type; each type's iterations, reason, true residual and solution are checked against cg's).
 CMP=$PK_BUILD/tests/compare
-CG_TYPES=${CG_TYPES:-pcg}
+CG_TYPES=${CG_TYPES:-pcg,sapcg,nbpcg}
 for np in 1 2 4; do
   for pc in none jacobi "bjacobi -sub_pc_type icc" hypre; do
     pcname=${pc%% *}

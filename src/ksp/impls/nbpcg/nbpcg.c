@@ -1,6 +1,214 @@
-/* placeholder while nbpcg is being written */
+/*
+   nbpcg: Gropp's non-blocking PCG (PETSc's KSPGROPPCG; Eller and Gropp, SC16). Two non-blocking reductions per
+   iteration, each hidden behind one of the two operator applications: {(p, s)} behind S = M s and
+   {(r, z), norm} behind Z = A z. z = M r and s = A p are kept by recurrences. See ALGORITHMS.md section 3.
+*/
 #include <pipekrylov/private/pkkspimpl.h>
+#include <pipekrylov/private/pkcgimpl.h>
+
+typedef struct {
+  KSP_PK pk; /* must be first */
+} KSP_PKNBPCG;
+
+/* The dots of the second reduction: [0] = (r, z), [1] = the norm's own dot (none for natural or no norm) */
+static PetscInt NBPCGRZDots(KSP ksp, Vec R, Vec Z, PKDot d[2])
+{
+  d[0].x = Z;
+  d[0].y = R;
+  if (ksp->normtype == KSP_NORM_PRECONDITIONED) {
+    d[1].x = Z;
+    d[1].y = Z;
+    return 2;
+  } else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
+    d[1].x = R;
+    d[1].y = R;
+    return 2;
+  }
+  return 1;
+}
+
+static PetscErrorCode NBPCGNorm(KSP ksp, KSP_PK *pk, PetscInt n, PetscReal *dp)
+{
+  PetscScalar *g = pk->red.global;
+
+  PetscFunctionBegin;
+  PetscCall(PKNormFromDots(ksp, n > 1 ? g[1] : 0.0, n > 1 ? g[1] : 0.0, g[0], dp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
+{
+  Vec         X = ksp->vec_sol, R = ksp->work[0], Z = ksp->work[1], P = ksp->work[2], S = ksp->work[3];
+  Vec         MS = ksp->work[4], AZ = ksp->work[5]; /* M s and A z */
+  PetscScalar gamma, gammaold = 1.0, dpi = 0.0, dpiold, beta, alpha;
+  PetscReal   dp;
+  PetscInt    i, n;
+  PKDot       d[2];
+
+  PetscFunctionBegin;
+  ksp->its = 0;
+  PetscCall(PKCGInitialResidual(ksp, pk, R));
+  PetscCall(PKPCApply(ksp, pk, R, Z));
+  n = NBPCGRZDots(ksp, R, Z, d);
+  {
+    PKAxpbypcz u = {P, 1.0, Z, 0, NULL, 0.0}; /* p = z, in the pass that computes the dots */
+    PetscCall(PKVecFused(pk, 1, &u, n, d, pk->red.local));
+  }
+  PetscCall(PKReduceBegin(&pk->red, n));
+  PetscCall(PKMatMult(ksp, pk, P, S)); /* overlapped: s = A p */
+  PetscCall(PKReduceEnd(&pk->red));
+  gamma = pk->red.global[0];
+  KSPCheckDot(ksp, gamma);
+  PetscCall(NBPCGNorm(ksp, pk, n, &dp));
+  PetscCall(PKConvergenceStep(ksp, dp));
+  if (ksp->reason) PetscFunctionReturn(0);
+
+  for (i = 0; i < ksp->max_it; i++) {
+    ksp->its = i + 1;
+    if (gamma == 0.0) { /* r or z vanished exactly: the solution is x */
+      ksp->reason = KSP_CONVERGED_ATOL;
+      PetscCall(PetscInfo(ksp, "converged due to gamma = (r, z) = 0\n"));
+      break;
+    } else if (i > 0 && PetscRealPart(gamma * gammaold) < 0.0) {
+      ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+      PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (r, z) %g, previous %g\n", (double)PetscRealPart(gamma), (double)PetscRealPart(gammaold)));
+      break;
+    }
+    {
+      /* p = z + b p and s = A z + b s (= A p), then the local (p, s), in one pass; at i = 0 p and s are ready */
+      PKAxpbypcz u[2];
+      PKDot      ps = {S, P};
+      beta           = i ? gamma / gammaold : 0.0;
+      u[0]           = (PKAxpbypcz){P, 1.0, Z, 0, NULL, beta};
+      u[1]           = (PKAxpbypcz){S, 1.0, AZ, 0, NULL, beta};
+      PetscCall(PKVecFused(pk, i ? 2 : 0, u, 1, &ps, pk->red.local));
+    }
+    PetscCall(PKReduceBegin(&pk->red, 1)); /* reduction 1: (p, A p) */
+    PetscCall(PKPCApply(ksp, pk, S, MS));  /* overlapped: M s */
+    PetscCall(PKReduceEnd(&pk->red));
+    dpiold = dpi;
+    dpi    = pk->red.global[0];
+    KSPCheckDot(ksp, dpi);
+    if (dpi == 0.0 || (i > 0 && PetscRealPart(dpi * dpiold) <= 0.0)) {
+      ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+      PetscCall(PetscInfo(ksp, "diverging due to indefinite or negative definite matrix, (p, A p) = %g, previous %g\n", (double)PetscRealPart(dpi), (double)PetscRealPart(dpiold)));
+      break;
+    }
+    alpha = gamma / dpi;
+    {
+      /* x += a p, r -= a s, z -= a M s, then the local (r, z) and the norm's dot, in one pass */
+      PKAxpbypcz u[3] = {
+        {X, alpha,  P,  0, NULL, 1.0},
+        {R, -alpha, S,  0, NULL, 1.0},
+        {Z, -alpha, MS, 0, NULL, 1.0}
+      };
+      n = NBPCGRZDots(ksp, R, Z, d);
+      PetscCall(PKVecFused(pk, 3, u, n, d, pk->red.local));
+    }
+    PetscCall(PKReduceBegin(&pk->red, n)); /* reduction 2: (r, z) and the norm */
+    PetscCall(PKMatMult(ksp, pk, Z, AZ));  /* overlapped: A z */
+    PetscCall(PKReduceEnd(&pk->red));
+    gammaold = gamma;
+    gamma    = pk->red.global[0];
+    KSPCheckDot(ksp, gamma);
+    PetscCall(NBPCGNorm(ksp, pk, n, &dp));
+    PetscCall(PKConvergenceStep(ksp, dp));
+    PetscCall(PKRecIterEnd(pk->rec, ksp->its));
+    if (ksp->reason) break;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSolve_PKNBPCG(KSP ksp)
+{
+  KSP_PK *pk = (KSP_PK *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(PKSolveBegin(ksp, pk));
+  PetscCall(KSPSolve_PKNBPCG_Private(ksp, pk));
+  PetscCall(PKSolveEnd(ksp, pk));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSetUp_PKNBPCG(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPSetWorkVecs(ksp, 6));
+  PetscCall(PKCGSetUp(ksp, (KSP_PK *)ksp->data, 2));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPReset_PKNBPCG(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(PKReset_Common(ksp, (KSP_PK *)ksp->data));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPDestroy_PKNBPCG(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(PKDestroy_Common(ksp, (KSP_PK *)ksp->data));
+  PetscCall(KSPDestroyDefault(ksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPView_PKNBPCG(KSP ksp, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(PKView_Common(ksp, (KSP_PK *)ksp->data, viewer));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSetFromOptions_PKNBPCG(KSP ksp, PetscOptionItems *PetscOptionsObject)
+{
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "KSP nbpcg (pipekrylov) options");
+  PetscCall(PKSetFromOptions_Common(ksp, (KSP_PK *)ksp->data, PetscOptionsObject));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+/*MC
+   KSPPKNBPCG - "nbpcg": Gropp's non-blocking preconditioned conjugate gradients from pipekrylov (PETSc's
+   KSPGROPPCG; Eller and Gropp, SC16). Two non-blocking reductions per iteration: (p, A p) is overlapped with the
+   preconditioner application M s, and (r, z) with the norm is overlapped with the MatMult A z. The overlapped
+   work is split into chunks with an MPI_Test between them, so that the reduction progresses without an
+   asynchronous progress thread.
+
+   Options Database Keys:
++  -ksp_pipe_chunks <n> - pieces the overlapped PCApply and MatMult are split into (MPI_Test between them); the
+                          MatMult is chunked for AIJ matrices, the PCApply gets an MPI_Test before and after
+.  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
+-  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
+
+   Notes:
+   Left preconditioning only; operator and preconditioner must be symmetric positive definite. Breakdowns are
+   reported with PETSc's reasons (KSP_DIVERGED_INDEFINITE_MAT, KSP_DIVERGED_INDEFINITE_PC, KSP_DIVERGED_NANORINF,
+   KSP_DIVERGED_PC_FAILED). z = M r and s = A p are updated by recurrences, so the preconditioned norm is that of
+   the recurred z; iterates equal KSPCG's in exact arithmetic. Each iteration does one MatMult and one PCApply;
+   the MatMult of the last iteration is not needed (it overlaps the final reduction).
+
+   Level: intermediate
+
+.seealso: `KSPGROPPCG`, `KSPCG`, `KSPPKPCG`, `KSPPKSAPCG`, `KSPPKPIPECG`, `KSPPipeSetChunks()`, `KSPPipeGetOverlapStats()`
+M*/
 PETSC_EXTERN PetscErrorCode KSPCreate_PKNBPCG(KSP ksp)
 {
-  SETERRQ(PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "nbpcg is not written yet");
+  KSP_PKNBPCG *cg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&cg));
+  ksp->data = (void *)cg;
+  PetscCall(PKCreate_Common(ksp, &cg->pk, "Gropp's non-blocking PCG, two non-blocking reductions per iteration: (p,Ap) behind PCApply, (r,z) and the norm behind MatMult", PETSC_FALSE));
+  PetscCall(PKCGSetSupportedNorms(ksp));
+  ksp->ops->setup          = KSPSetUp_PKNBPCG;
+  ksp->ops->solve          = KSPSolve_PKNBPCG;
+  ksp->ops->reset          = KSPReset_PKNBPCG;
+  ksp->ops->destroy        = KSPDestroy_PKNBPCG;
+  ksp->ops->view           = KSPView_PKNBPCG;
+  ksp->ops->setfromoptions = KSPSetFromOptions_PKNBPCG;
+  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
+  ksp->ops->buildresidual  = KSPBuildResidualDefault;
+  PetscFunctionReturn(0);
 }

@@ -1,6 +1,210 @@
-/* placeholder while sapcg is being written */
+/*
+   sapcg: single-reduction PCG (Chronopoulos-Gear 1989; D'Azevedo-Eijkhout-Romine, LAWN 56, "Method 1").
+   A is applied to z rather than p, w = A p is kept by recurrence and (p, A p) follows from
+   (p_i, A p_i) = (z_i, A z_i) - beta_i^2 (p_{i-1}, A p_{i-1}), so (z, r), (z, A z) and the norm's dot travel in
+   ONE blocking reduction per iteration. See ALGORITHMS.md section 2.
+*/
 #include <pipekrylov/private/pkkspimpl.h>
+#include <pipekrylov/private/pkcgimpl.h>
+
+typedef struct {
+  KSP_PK pk; /* must be first */
+} KSP_PKSAPCG;
+
+/* Local [0] = (z, r), [1] = (z, A z), [2] = the norm's own dot (none for the natural norm or no norm) */
+static PetscErrorCode SAPCGDots(KSP ksp, KSP_PK *pk, Vec R, Vec Z, Vec S, PetscInt *n)
+{
+  PKDot d[3] = {
+    {Z, R},
+    {Z, S},
+    {Z, Z}
+  };
+
+  PetscFunctionBegin;
+  *n = 2;
+  if (ksp->normtype == KSP_NORM_PRECONDITIONED) *n = 3;
+  else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
+    d[2].x = R;
+    d[2].y = R;
+    *n     = 3;
+  }
+  PetscCall(PKVecFused(pk, 0, NULL, *n, d, pk->red.local));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SAPCGNorm(KSP ksp, KSP_PK *pk, PetscInt n, PetscReal *dp)
+{
+  PetscScalar *g = pk->red.global;
+
+  PetscFunctionBegin;
+  PetscCall(PKNormFromDots(ksp, n > 2 ? g[2] : 0.0, n > 2 ? g[2] : 0.0, g[0], dp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSolve_PKSAPCG_Private(KSP ksp, KSP_PK *pk)
+{
+  Vec         X = ksp->vec_sol, R = ksp->work[0], Z = ksp->work[1], S = ksp->work[2], P = ksp->work[3], W = ksp->work[4];
+  PetscScalar gamma, gammaold = 1.0, delta, dpi = 0.0, dpiold, beta, alpha;
+  PetscReal   dp;
+  PetscInt    i, n;
+
+  PetscFunctionBegin;
+  ksp->its = 0;
+  PetscCall(PKCGInitialResidual(ksp, pk, R));
+  PetscCall(PKPCApply(ksp, pk, R, Z));
+  PetscCall(PKMatMult(ksp, pk, Z, S));
+  PetscCall(SAPCGDots(ksp, pk, R, Z, S, &n));
+  PetscCall(PKReduceAllreduce(&pk->red, n)); /* the one reduction: (z, r), (z, A z) and the norm */
+  gamma = pk->red.global[0];
+  delta = pk->red.global[1];
+  KSPCheckDot(ksp, gamma);
+  PetscCall(SAPCGNorm(ksp, pk, n, &dp));
+  PetscCall(PKConvergenceStep(ksp, dp));
+  if (ksp->reason) PetscFunctionReturn(0);
+
+  for (i = 0; i < ksp->max_it; i++) {
+    ksp->its = i + 1;
+    if (gamma == 0.0) { /* r or z vanished exactly: the solution is x */
+      ksp->reason = KSP_CONVERGED_ATOL;
+      PetscCall(PetscInfo(ksp, "converged due to gamma = (z, r) = 0\n"));
+      break;
+    } else if (i > 0 && PetscRealPart(gamma * gammaold) < 0.0) {
+      ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+      PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (z, r) %g, previous %g\n", (double)PetscRealPart(gamma), (double)PetscRealPart(gammaold)));
+      break;
+    }
+    dpiold = dpi;
+    if (!i) {
+      beta = 0.0;
+      dpi  = delta; /* p = z: (p, A p) = (z, A z) exactly */
+    } else {
+      beta = gamma / gammaold;
+      dpi  = delta - beta * PetscConj(beta) * dpiold; /* (p, A p) by the Chronopoulos-Gear recurrence */
+    }
+    KSPCheckDot(ksp, dpi);
+    if (dpi == 0.0 || (i > 0 && PetscRealPart(dpi * dpiold) <= 0.0)) {
+      ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+      PetscCall(PetscInfo(ksp, "diverging due to indefinite or negative definite matrix, (p, A p) = %g, previous %g\n", (double)PetscRealPart(dpi), (double)PetscRealPart(dpiold)));
+      break;
+    }
+    alpha = gamma / dpi;
+    {
+      /* one pass: p = z + b p, w = s + b w (= A p), x += a p, r -= a w; with b = 0 the old p and w are not read */
+      PKAxpbypcz u[4] = {
+        {P, 1.0,    Z, 0, NULL, beta},
+        {W, 1.0,    S, 0, NULL, beta},
+        {X, alpha,  P, 0, NULL, 1.0 },
+        {R, -alpha, W, 0, NULL, 1.0 }
+      };
+      PetscCall(PKVecFused(pk, 4, u, 0, NULL, NULL));
+    }
+    PetscCall(PKPCApply(ksp, pk, R, Z));
+    PetscCall(PKMatMult(ksp, pk, Z, S));
+    PetscCall(SAPCGDots(ksp, pk, R, Z, S, &n));
+    PetscCall(PKReduceAllreduce(&pk->red, n));
+    gammaold = gamma;
+    gamma    = pk->red.global[0];
+    delta    = pk->red.global[1];
+    KSPCheckDot(ksp, gamma);
+    PetscCall(SAPCGNorm(ksp, pk, n, &dp));
+    PetscCall(PKConvergenceStep(ksp, dp));
+    PetscCall(PKRecIterEnd(pk->rec, ksp->its));
+    if (ksp->reason) break;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSolve_PKSAPCG(KSP ksp)
+{
+  KSP_PK *pk = (KSP_PK *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(PKSolveBegin(ksp, pk));
+  PetscCall(KSPSolve_PKSAPCG_Private(ksp, pk));
+  PetscCall(PKSolveEnd(ksp, pk));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSetUp_PKSAPCG(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPSetWorkVecs(ksp, 5));
+  PetscCall(PKCGSetUp(ksp, (KSP_PK *)ksp->data, 3));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPReset_PKSAPCG(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(PKReset_Common(ksp, (KSP_PK *)ksp->data));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPDestroy_PKSAPCG(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(PKDestroy_Common(ksp, (KSP_PK *)ksp->data));
+  PetscCall(KSPDestroyDefault(ksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPView_PKSAPCG(KSP ksp, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(PKView_Common(ksp, (KSP_PK *)ksp->data, viewer));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSetFromOptions_PKSAPCG(KSP ksp, PetscOptionItems *PetscOptionsObject)
+{
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "KSP sapcg (pipekrylov) options");
+  PetscCall(PKSetFromOptions_Common(ksp, (KSP_PK *)ksp->data, PetscOptionsObject));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+/*MC
+   KSPPKSAPCG - "sapcg": single-reduction preconditioned conjugate gradients from pipekrylov (Chronopoulos and
+   Gear; "Method 1" of D'Azevedo, Eijkhout and Romine, LAWN 56). One blocking reduction per iteration carries
+   (z, r), (z, A z) and the norm; A p is kept by a recurrence, so there is still one MatMult per iteration.
+
+   Options Database Keys:
++  -ksp_pipe_chunks <n> - accepted for uniformity; sapcg has no non-blocking reduction to progress
+.  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
+-  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
+
+   Notes:
+   Left preconditioning only; operator and preconditioner must be symmetric positive definite. Breakdowns are
+   reported with PETSc's reasons: KSP_DIVERGED_INDEFINITE_MAT when the recurred (p, A p) vanishes or changes sign,
+   KSP_DIVERGED_INDEFINITE_PC when (z, r) changes sign, KSP_DIVERGED_NANORINF or KSP_DIVERGED_PC_FAILED for a
+   NaN or Inf inner product. Iterates equal KSPCG's in exact arithmetic; this is what PETSc's
+   `-ksp_cg_single_reduction` computes, with one MatMult fewer at the first iteration and the vector updates of
+   an iteration done in one pass over memory.
+
+   The (p, A p) recurrence subtracts two positive numbers: on very ill-conditioned problems it can lose accuracy
+   earlier than KSPCG (see LAWN 56).
+
+   Level: intermediate
+
+.seealso: `KSPCG`, `KSPCGUseSingleReduction()`, `KSPPKPCG`, `KSPPKNBPCG`, `KSPPKPIPECG`, `KSPPKPIPE2CG`
+M*/
 PETSC_EXTERN PetscErrorCode KSPCreate_PKSAPCG(KSP ksp)
 {
-  SETERRQ(PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "sapcg is not written yet");
+  KSP_PKSAPCG *cg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&cg));
+  ksp->data = (void *)cg;
+  PetscCall(PKCreate_Common(ksp, &cg->pk, "single-reduction PCG (Chronopoulos-Gear), one blocking reduction per iteration of (z,r), (z,Az) and the norm", PETSC_FALSE));
+  PetscCall(PKCGSetSupportedNorms(ksp));
+  ksp->ops->setup          = KSPSetUp_PKSAPCG;
+  ksp->ops->solve          = KSPSolve_PKSAPCG;
+  ksp->ops->reset          = KSPReset_PKSAPCG;
+  ksp->ops->destroy        = KSPDestroy_PKSAPCG;
+  ksp->ops->view           = KSPView_PKSAPCG;
+  ksp->ops->setfromoptions = KSPSetFromOptions_PKSAPCG;
+  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
+  ksp->ops->buildresidual  = KSPBuildResidualDefault;
+  PetscFunctionReturn(0);
 }
