@@ -85,3 +85,6 @@ t pgmres-pc-failed $CMP -problem convdiff -n 8 $PGREF -pc_type lu -pc_factor_zer
 t_mpi pgmres-pc-failed-np2 2 $CMP -problem convdiff -n 8 $PGREF -pc_type bjacobi -sub_pc_factor_zeropivot 1e10 -expect_reason DIVERGED_PC_FAILED
 # progress chunking does not change the arithmetic
 t_mpi pgmres-chunks1-np2 2 $CMP -problem convdiff $PGREF -pc_type jacobi -ksp_pipe_chunks 1
+# PETSc's API: KSPGMRESSetRestart() after KSPSetUp(), KSPBuildSolution()/KSPBuildResidual() after a solve, KSPReset()
+t pgmres-api $PK_BUILD/tests/pgmres_api -problem convdiff -pc_type jacobi
+t_mpi pgmres-api-right-np2 2 $PK_BUILD/tests/pgmres_api -problem nonsym -restart_after_setup 7 $RIGHT

@@ -309,6 +309,7 @@ static PetscErrorCode KSPSolve_PKPGMRES(KSP ksp)
       break;
     }
   }
+  pg->col = -1; /* also after a cycle stopped by NaN/Inf: KSPBuildSolution() returns what KSPSolve() returns */
   PetscCall(PKSolveEnd(ksp, pk));
   PetscFunctionReturn(0);
 }
