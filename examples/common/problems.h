@@ -4,12 +4,13 @@
      poisson27  3-D 27-point Poisson on a DMDA, sized by rows per rank (the papers' benchmark, 000 section 3)
      laplace2d  2-D 5-point Laplacian on a DMDA
      varcoef    2-D variable-coefficient diffusion -div(k grad u), k jumping by 1e4 between layers (SPD)
-     convdiff   2-D convection-diffusion -eps lap u + (w . grad) u, upwinded (non-symmetric)
+     convdiff   2-D convection-diffusion -eps lap u + (w . grad) u, upwinded (non-symmetric); w = wind (1/2 + y, 1/4 + x/2),
+                or the recirculating w = wind (y - 1/2, 1/2 - x) with -rotating
      indefinite 2-D Laplacian shifted by -sigma I (symmetric indefinite)
      nonsym     2-D Laplacian plus a skew part (non-symmetric, positive real part)
 
    Options (with the given prefix): -problem <name>, -n <points per direction> (2-D) , -rows_per_rank <k> (poisson27),
-   -sigma (indefinite), -eps and -wind (convdiff), -contrast (varcoef).
+   -sigma (indefinite), -eps, -wind and -rotating (convdiff), -contrast (varcoef).
 */
 #ifndef PK_PROBLEMS_H
 #define PK_PROBLEMS_H

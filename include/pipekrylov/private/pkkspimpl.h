@@ -83,6 +83,33 @@ typedef struct {
 } PKDot;
 
 /* ------------------------------------------------------------------------------------------------------------ */
+/* Multi-vector kernels (src/ksp/utils/multivec.c): y <- alpha y + sum_k a_k x_k over many x (MAXPY) and local
+   multi-dots (x, y_k), fused into one pass over memory. Used by pgmres's Gram-Schmidt step. */
+#define PK_MULTI_MAXOPS 4 /* updates, and multi-dots, per call */
+typedef struct {
+  Vec                y;     /* target; not one of its own x */
+  PetscScalar        alpha; /* 0: y is overwritten, not read */
+  PetscInt           n;
+  const PetscScalar *a;
+  const Vec         *x;
+} PKMaxpy;
+typedef struct {
+  Vec          x;
+  PetscInt     n;
+  const Vec   *y;
+  PetscScalar *out; /* out[k] = local (x, y[k]) */
+} PKMDot;
+/* Bookkeeping room, allocated at set-up so that the kernels do not allocate inside iteration loops */
+typedef struct {
+  PetscInt            nvmax, nrmax; /* distinct vectors and vector references per call */
+  Vec                *v;
+  PetscBool          *write;
+  PetscScalar       **arr;
+  PetscInt           *ridx;
+  const PetscScalar **ref;
+} PKMultiWork;
+
+/* ------------------------------------------------------------------------------------------------------------ */
 /* The common part of every pipekrylov solver's data */
 typedef struct {
   PetscInt    chunks;       /* -ksp_pipe_chunks: pieces the overlapped work is split into (1 = no MPI_Test) */
@@ -108,6 +135,11 @@ PETSC_INTERN PetscErrorCode PKSolveBegin(KSP, KSP_PK *);
 PETSC_INTERN PetscErrorCode PKSolveEnd(KSP, KSP_PK *);
 
 PETSC_INTERN PetscErrorCode PKVecFused(KSP_PK *, PetscInt, const PKAxpbypcz[], PetscInt, const PKDot[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode PKMultiWorkCreate(PetscInt, PetscInt, PKMultiWork *);
+PETSC_INTERN PetscErrorCode PKMultiWorkDestroy(PKMultiWork *);
+PETSC_INTERN PetscErrorCode PKVecMaxpyMDot(KSP_PK *, PKMultiWork *, PetscInt, const PKMaxpy[], PetscInt, const PKMDot[]);
+PETSC_INTERN PetscErrorCode PKVecMDotLocal(KSP_PK *, PKMultiWork *, Vec, PetscInt, const Vec[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode PKVecMAXPYLocal(KSP_PK *, PKMultiWork *, Vec, PetscScalar, PetscInt, const PetscScalar[], const Vec[]);
 
 /* y = A x with the solver's operator (chunked, progressing the outstanding reduction if there is one) */
 static inline PetscErrorCode PKMatMult(KSP ksp, KSP_PK *pk, Vec x, Vec y)

@@ -1,0 +1,102 @@
+/*
+   The least-squares part of GMRES(m), owned by pgmres: Givens rotations applied column by column as the
+   Hessenberg matrix is completed, the residual norm |rs[j+1]| of every step, happy-breakdown detection and the
+   back substitution for the solution coefficients.
+
+   Rotation G_j acts on rows j, j+1: [conj(c) conj(s); -s c], with c = h_jj / d, s = h_j+1,j / d,
+   d = sqrt(|h_jj|^2 + |h_j+1,j|^2), so that it maps (h_jj, h_j+1,j) to (d, 0) and is unitary.
+*/
+#include "pgmresimpl.h"
+
+PetscErrorCode PKHessCreate(PetscInt m, PKHess *h)
+{
+  PetscFunctionBegin;
+  h->m  = m;
+  h->ld = m + 2;
+  PetscCall(PetscCalloc6(h->ld * (m + 1), &h->hh, h->ld * (m + 1), &h->hes, m + 2, &h->rs, m + 1, &h->cc, m + 1, &h->ss, m + 1, &h->y));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKHessDestroy(PKHess *h)
+{
+  PetscFunctionBegin;
+  if (h->hh) PetscCall(PetscFree6(h->hh, h->hes, h->rs, h->cc, h->ss, h->y));
+  h->hh = NULL;
+  h->m  = 0;
+  PetscFunctionReturn(0);
+}
+
+/* A new cycle: right-hand side beta e_1 */
+PetscErrorCode PKHessStart(PKHess *h, PetscReal beta)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(h->rs, h->m + 2));
+  h->rs[0] = beta;
+  PetscFunctionReturn(0);
+}
+
+/*
+   PKHessFinishColumn - column j (rows 0..j+1 of hh) is complete: keep an unrotated copy, apply the earlier
+   rotations, then the new one, and return the residual norm of step j+1.
+
+   happy: h_j+1,j is negligible (below min(haptol, |h_j+1,j / rs_j|)), the Krylov space is invariant: no new
+          rotation, residual 0 (as PETSc's GMRES)
+   null:  the column is zero after the earlier rotations: no rotation can be formed (KSP_DIVERGED_NULL)
+*/
+PetscErrorCode PKHessFinishColumn(PKHess *h, PetscInt j, PetscReal haptol, PetscBool *happy, PetscBool *null, PetscReal *res)
+{
+  PetscScalar *col = h->hh + j * h->ld, *rs = h->rs;
+  PetscReal    sub = PetscAbsScalar(col[j + 1]), bnd;
+
+  PetscFunctionBegin;
+  *happy = PETSC_FALSE;
+  *null  = PETSC_FALSE;
+  for (PetscInt i = 0; i <= j + 1; i++) PKHES(h, i, j) = col[i];
+  bnd = haptol;
+  if (rs[j] != 0.0) bnd = PetscMin(bnd, sub / PetscAbsScalar(rs[j]));
+  if (sub < bnd) *happy = PETSC_TRUE;
+  for (PetscInt i = 0; i < j; i++) {
+    const PetscScalar a = col[i], b = col[i + 1];
+    col[i]     = PetscConj(h->cc[i]) * a + PetscConj(h->ss[i]) * b;
+    col[i + 1] = -h->ss[i] * a + h->cc[i] * b;
+  }
+  if (*happy) {
+    *res = 0.0;
+    PetscFunctionReturn(0);
+  }
+  {
+    const PetscReal d = PetscSqrtReal(PetscSqr(PetscAbsScalar(col[j])) + PetscSqr(sub));
+    if (d == 0.0) {
+      *null = PETSC_TRUE;
+      PetscFunctionReturn(0);
+    }
+    h->cc[j]  = col[j] / d;
+    h->ss[j]  = col[j + 1] / d;
+    col[j]    = PetscConj(h->cc[j]) * col[j] + PetscConj(h->ss[j]) * col[j + 1];
+    col[j + 1] = 0.0;
+    rs[j + 1] = -h->ss[j] * rs[j];
+    rs[j]     = PetscConj(h->cc[j]) * rs[j];
+    *res      = PetscAbsScalar(rs[j + 1]);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+   PKHessSolve - y[0..j] from the upper triangular system of finished columns 0..j. On a zero diagonal entry
+   (singular operator or preconditioner) returns its row in *zero_row and leaves y undefined; else *zero_row = -1.
+*/
+PetscErrorCode PKHessSolve(PKHess *h, PetscInt j, PetscInt *zero_row)
+{
+  PetscFunctionBegin;
+  *zero_row = -1;
+  for (PetscInt k = j; k >= 0; k--) {
+    PetscScalar t = h->rs[k];
+    for (PetscInt i = k + 1; i <= j; i++) t -= PKHH(h, k, i) * h->y[i];
+    if (PKHH(h, k, k) == 0.0) {
+      *zero_row = k;
+      PetscFunctionReturn(0);
+    }
+    h->y[k] = t / PKHH(h, k, k);
+  }
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,47 @@
+/*
+   pgmres's private data: the basis, and the Hessenberg least-squares problem (pgmreshess.c) that pgmres owns
+   (PETSc's GMRES internals are not exported).
+*/
+#ifndef PKPGMRESIMPL_H
+#define PKPGMRESIMPL_H
+
+#include <pipekrylov/private/pkkspimpl.h>
+
+/* The least-squares problem of one restart cycle of GMRES(m): the (m+1) x m Hessenberg matrix, reduced column by
+   column to upper triangular form by Givens rotations, and the rotated right-hand side beta e_1. */
+typedef struct {
+  PetscInt     m;   /* restart length: columns 0..m-1 */
+  PetscInt     ld;  /* leading dimension of hh and hes: m + 2 */
+  PetscScalar *hh;  /* columns as they are filled; finished columns are rotated to upper triangular form */
+  PetscScalar *hes; /* finished columns before rotation (pgmres's basis correction needs them) */
+  PetscScalar *rs;  /* rotated right-hand side, m + 1 entries used */
+  PetscScalar *cc;  /* rotation cosines */
+  PetscScalar *ss;  /* rotation sines */
+  PetscScalar *y;   /* least-squares solution */
+} PKHess;
+
+#define PKHH(h, i, j)  ((h)->hh[(j) * (h)->ld + (i)])
+#define PKHES(h, i, j) ((h)->hes[(j) * (h)->ld + (i)])
+
+PETSC_INTERN PetscErrorCode PKHessCreate(PetscInt, PKHess *);
+PETSC_INTERN PetscErrorCode PKHessDestroy(PKHess *);
+PETSC_INTERN PetscErrorCode PKHessStart(PKHess *, PetscReal);
+PETSC_INTERN PetscErrorCode PKHessFinishColumn(PKHess *, PetscInt, PetscReal, PetscBool *, PetscBool *, PetscReal *);
+PETSC_INTERN PetscErrorCode PKHessSolve(PKHess *, PetscInt, PetscInt *);
+
+typedef struct {
+  KSP_PK      pk;           /* must be first */
+  PetscInt    max_k;        /* restart length m (-ksp_gmres_restart) */
+  PetscReal   haptol;       /* happy breakdown tolerance (-ksp_gmres_haptol) */
+  PetscReal   breakdowntol; /* restart check of the recursive against the true residual (-ksp_gmres_breakdown_tolerance) */
+  Vec        *V;            /* basis V[0..m]: V[j+1] = Op V[j] while V[j] is still being orthogonalised */
+  PetscInt    nV;           /* basis vectors allocated */
+  PKHess      hs;
+  PetscScalar *coef;        /* kernel coefficients, 2 (m + 2) */
+  PKMultiWork mw;
+  PetscInt    col;          /* last finished Hessenberg column of the cycle under way; -1: ksp->vec_sol is current */
+  PetscReal   rnorm0;       /* residual norm at the start of the cycle */
+  Vec         sol_temp;     /* KSPBuildSolution() target when the caller gives none */
+} KSP_PKPGMRES;
+
+#endif
