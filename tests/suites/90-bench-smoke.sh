@@ -1,0 +1,18 @@
+# The benchmark harness, quickly: bench/krylov on a tiny problem with one repeat prints its tables (times are not
+# checked, only that the table is there), skips configurations it cannot run, and bench/run formats the summary.
+# Also: the chunked SpMV's row-grouped kernels still equal MatMult bit for bit (the set-up self-check falls back
+# to MatMult on any difference, and -ksp_view says which path runs).
+BK=$PK_BUILD/bench/krylov
+BK_TINY="-rows_per_rank 512 -its 20 -repeats 1 -min_repeats 1 -time_budget 0 -stream_n 100000"
+# a pairing row: label, ranks, time, reference, ratio, [q25, q75]
+t_grep bench-smoke-table '^pcg +1 +[0-9.]+ +cg +[0-9.]+ +\[[0-9.]+, [0-9.]+\]' $BK $BK_TINY
+t_grep bench-smoke-config-table '^cg +1 +20 +[0-9.]+ ' $BK $BK_TINY -configs "pcg;cg" -monitor_overhead 0
+t_grep bench-smoke-bytes 'pcg achieved: [0-9.]+ GB/s total' $BK $BK_TINY -configs "pcg;cg" -monitor_overhead 0
+t_grep bench-smoke-skip 'nosuchtype +1 .*skipped: KSPSetType' $BK $BK_TINY -configs "pcg;nosuchtype" -monitor_overhead 0 -stream_n 0
+t_grep bench-smoke-unknown-option 'cg +1 .*skipped: option -ksp_no_such_option' $BK $BK_TINY -configs "pcg;cg -ksp_no_such_option 3" -monitor_overhead 0 -stream_n 0
+t_grep bench-smoke-np2 '^pcg +2 +[0-9.]+ +cg ' "$PK_ROOT/tests/mpirun.sh" 2 $BK $BK_TINY -configs "pcg;cg" -monitor_overhead 0
+t_grep bench-smoke-summary '^\| pcg \| 1 \| 512 \| [0-9.]+ \| cg \| [0-9.]+ \[' bash -c "f=\$(mktemp) && $BK $BK_TINY -configs 'pcg;cg' -monitor_overhead 0 -tsv \$f >/dev/null && bash $PK_ROOT/bench/run --table \$f md; rc=\$?; rm -f \$f; exit \$rc"
+for np in 1 2 4; do
+  t_grep bench-spmv-exact-varcoef-np$np 'SpMV: chunked' "$PK_ROOT/tests/mpirun.sh" $np $PK_BUILD/examples/poisson27 -problem varcoef -n 37 -ksp_type pcg -ksp_max_it 3 -ksp_view
+  t_grep bench-spmv-exact-poisson27-np$np 'SpMV: chunked' "$PK_ROOT/tests/mpirun.sh" $np $PK_BUILD/examples/poisson27 -rows_per_rank 343 -ksp_type pcg -ksp_max_it 3 -ksp_view
+done
