@@ -26,6 +26,7 @@ typedef struct {
   PetscBool    active; /* an MPI_Iallreduce is outstanding */
   PetscBool    done;   /* MPI_Test has seen it complete */
   PetscInt     ntests; /* MPI_Test calls for the reduction under way */
+  PetscBool    poll;   /* call MPI_Test at all (off with -ksp_pipe_chunks 1: the reduction only moves in its wait) */
   PKRec        rec;    /* recorder of the solve under way (NULL when off) */
   /* counts for the solve under way (reset by PKSolveBegin) */
   PetscInt nblocking;  /* blocking allreduces */
@@ -45,7 +46,7 @@ PETSC_INTERN PetscErrorCode PKReduceTest_Private(PKReduce *);
 /* Progress the outstanding reduction, if any. Cheap enough to call between chunks of work. */
 static inline PetscErrorCode PKReduceTest(PKReduce *red)
 {
-  if (!red || !red->active || red->done) return 0;
+  if (!red || !red->poll || !red->active || red->done) return 0;
   return PKReduceTest_Private(red);
 }
 

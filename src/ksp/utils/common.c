@@ -89,6 +89,7 @@ PetscErrorCode PKSetFromOptions_Common(KSP ksp, KSP_PK *pk, PetscOptionItems *Pe
   if (pk->needs_spd) {
     PetscCall(PetscOptionsBool("-ksp_pipe_check_symmetry", "Check at set-up that the operator is symmetric (costs one transpose)", "KSPSetUp", pk->check_symmetry, &pk->check_symmetry, NULL));
     PetscCall(PetscOptionsReal("-ksp_pipe_check_symmetry_tol", "Tolerance of that check", "KSPSetUp", pk->symmetry_tol, &pk->symmetry_tol, NULL));
+    PetscCheck(pk->symmetry_tol >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe_check_symmetry_tol must be non-negative, not %g", (double)pk->symmetry_tol);
   }
   PetscFunctionReturn(0);
 }
@@ -111,11 +112,8 @@ PetscErrorCode PKView_Common(KSP ksp, KSP_PK *pk, PetscViewer viewer)
     if (chunked) PetscCall(PetscViewerASCIIPrintf(viewer, "  SpMV: chunked, halo exchange driven by the solver\n"));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  SpMV: %s\n", why));
   }
-  if (pk->red.nblocking || pk->red.nnonblock) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " blocking and %" PetscInt_FMT " non-blocking reductions", pk->red.nblocking, pk->red.nnonblock));
-    if (pk->red.nnonblock) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " of them complete before their wait (%" PetscInt_FMT " MPI_Test calls)", pk->red.nearly, pk->red.ntesttotal));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
-  }
+  if (pk->red.nnonblock) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " blocking and %" PetscInt_FMT " non-blocking reductions, %" PetscInt_FMT " of them complete before their wait (%" PetscInt_FMT " MPI_Test calls)\n", pk->red.nblocking, pk->red.nnonblock, pk->red.nearly, pk->red.ntesttotal));
+  else if (pk->red.nblocking) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " blocking reductions\n", pk->red.nblocking));
   if (pk->check_symmetry) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator checked for symmetry at set-up (tolerance %g)\n", (double)pk->symmetry_tol));
   if (pk->true_rnorm >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  true residual norm at exit: %g\n", (double)pk->true_rnorm));
   PetscFunctionReturn(0);
@@ -137,7 +135,8 @@ PetscErrorCode PKSolveBegin(KSP ksp, KSP_PK *pk)
   pk->red.nblocking = pk->red.nnonblock = pk->red.nearly = pk->red.ntesttotal = 0;
   pk->true_rnorm                                                                = -1.0;
   PetscCall(PKRecGet(ksp, &pk->rec));
-  pk->red.rec = pk->rec;
+  pk->red.rec  = pk->rec;
+  pk->red.poll = (PetscBool)(pk->chunks > 1);
   PKRecPhase(pk->rec, PK_PHASE_VEC);
   PetscFunctionReturn(0);
 }

@@ -13,6 +13,7 @@ PetscErrorCode PKReduceCreate(MPI_Comm comm, PetscInt nmax, PKReduce *red)
   PetscCall(PetscMemzero(red, sizeof(*red)));
   red->comm = comm;
   red->req  = MPI_REQUEST_NULL;
+  red->poll = PETSC_TRUE;
   PetscCallMPI(MPI_Comm_size(comm, &red->size));
   PetscCall(PKReduceEnsure(red, nmax));
   PetscFunctionReturn(0);
