@@ -35,5 +35,7 @@ PETSC_EXTERN PetscErrorCode KSPPipeSetChunks(KSP, PetscInt);
 PETSC_EXTERN PetscErrorCode KSPPipeGetChunks(KSP, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPPipeGetOverlapStats(KSP, PetscInt *, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPPipeIsPipeKrylov(KSP, PetscBool *);
+PETSC_EXTERN PetscErrorCode KSPPipeCGSetReplacement(KSP, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPPipe2CGSetReplacement(KSP, PetscInt);
 
 #endif
