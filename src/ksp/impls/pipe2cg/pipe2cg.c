@@ -222,7 +222,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   Vec               *O = p2->O, *N = p2->N;
   PetscScalar       *lam = pk->red.global, l[PIPE2CG_NLAMBDA];
   P2Step             sA, sB, sn, snext;
-  PKDot              d[13];
+  PKDot              d[11];
   PetscInt           n = 0, nd, stagnant = 0, lastrep = 0;
   PetscReal          lastfalse = PETSC_MAX_REAL;
   PetscInt           window;

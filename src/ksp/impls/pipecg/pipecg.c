@@ -17,10 +17,11 @@
 typedef struct {
   KSP_PK   pk;        /* must be first */
   PetscInt replace;   /* -ksp_pipecg_replace: period of residual replacement, 0 = off */
-  PetscInt nreplace;  /* replacements in the last solve */
-  PetscInt nfalse;    /* convergence claims of the last solve refuted by the true residual */
-  PetscInt nrecover;  /* breakdowns of the last solve that a replacement showed to be rounding */
-  PetscInt nrestart;  /* restarts (p = u) of the last solve after the recurrences had drifted too far */
+  /* what happened in the last solve, for -ksp_view */
+  PetscInt nreplace;  /* residual replacements */
+  PetscInt nfalse;    /* convergence claims refuted by the true residual */
+  PetscInt nrecover;  /* breakdowns that a replacement showed to be drift */
+  PetscInt nrestart;  /* restarts (p = u) after the recurrences had drifted too far */
 } KSP_PKPIPECG;
 
 /* After this many refuted claims without the true residual dropping by 10%, the method has stagnated */
@@ -48,7 +49,7 @@ static PetscInt PipeCGDots(KSP ksp, Vec R, Vec U, Vec W, PKDot d[])
 }
 
 /* r = b - A x, u = M r, w = A u, s = A p, q = M s, z = A q: the recurrence vectors recomputed from x and p */
-static PetscErrorCode PipeCGReplace(KSP ksp, KSP_PK *pk, PetscBool withp)
+static PetscErrorCode PipeCGReplace(KSP ksp, KSP_PK *pk)
 {
   Vec R = ksp->work[0], U = ksp->work[1], W = ksp->work[2], Z = ksp->work[5], Q = ksp->work[6], S = ksp->work[7], P = ksp->work[8];
 
@@ -58,11 +59,9 @@ static PetscErrorCode PipeCGReplace(KSP ksp, KSP_PK *pk, PetscBool withp)
   PetscCall(VecAYPX(R, -1.0, ksp->vec_rhs));
   PetscCall(PKPCApply(ksp, pk, R, U));
   PetscCall(PKMatMult(ksp, pk, U, W));
-  if (withp) {
-    PetscCall(PKMatMult(ksp, pk, P, S));
-    PetscCall(PKPCApply(ksp, pk, S, Q));
-    PetscCall(PKMatMult(ksp, pk, Q, Z));
-  }
+  PetscCall(PKMatMult(ksp, pk, P, S));
+  PetscCall(PKPCApply(ksp, pk, S, Q));
+  PetscCall(PKMatMult(ksp, pk, Q, Z));
   PetscCall(PetscLogEventEnd(PK_Event_Replace, ksp, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -75,9 +74,8 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
   PetscScalar        gamma, delta, gammaold = 0.0, alpha = 0.0, alphaold = 0.0, beta = 0.0, pap = 0.0, papold = 0.0;
   PetscReal          dp, truenorm, lastfalse = PETSC_MAX_REAL;
   PetscInt           i = 0, nd, stagnant = 0;
-  PetscBool          replace = PETSC_FALSE, replaced, dots_ready = PETSC_FALSE, redo = PETSC_FALSE, restart = PETSC_FALSE;
+  PetscBool          replace = PETSC_FALSE, replaced, dots_ready = PETSC_FALSE, redo = PETSC_FALSE, restart = PETSC_FALSE, first;
   KSPConvergedReason breakdown;
-  PetscBool          first;
   PKDot              d[5];
 
   PetscFunctionBegin;
@@ -91,7 +89,7 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
   for (;;) {
     replaced = PETSC_FALSE;
     if (i > 0 && (replace || redo || (cg->replace > 0 && i % cg->replace == 0))) {
-      PetscCall(PipeCGReplace(ksp, pk, PETSC_TRUE));
+      PetscCall(PipeCGReplace(ksp, pk));
       cg->nreplace++;
       replace    = PETSC_FALSE;
       replaced   = PETSC_TRUE;
@@ -108,10 +106,11 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
         pk->red.local[2] = 0.0;
       }
     } else if (!dots_ready) PetscCall(PKVecFused(pk, 0, NULL, nd, d, pk->red.local));
-    PetscCall(PKReduceBegin(&pk->red, replaced ? 5 : nd)); /* {(r,u), (w,u), norm}, completed after the overlapped work */
-    if (i < ksp->max_it) {                  /* pass max_it only tests x_max_it: nothing to prepare */
-      PetscCall(PKPCApply(ksp, pk, W, M));  /* m = M w */
-      PetscCall(PKMatMult(ksp, pk, M, N));  /* n = A m */
+    /* {(r,u), (w,u), norm [, (u,s), (p,s)]}, completed after the overlapped work */
+    PetscCall(PKReduceBegin(&pk->red, replaced ? 5 : nd));
+    if (i < ksp->max_it) {                 /* pass max_it only tests x_max_it: nothing to prepare */
+      PetscCall(PKPCApply(ksp, pk, W, M)); /* m = M w */
+      PetscCall(PKMatMult(ksp, pk, M, N)); /* n = A m */
     }
     PetscCall(PKReduceEnd(&pk->red));
     gamma = pk->red.global[0];
@@ -261,7 +260,7 @@ static PetscErrorCode KSPView_PKPIPECG(KSP ksp, PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(0);
   if (cg->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations\n", cg->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: off (-ksp_pipecg_replace <k> to turn on)\n"));
-  if (cg->nreplace || cg->nfalse) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", cg->nreplace, cg->nfalse, cg->nrecover, cg->nrestart));
+  if (cg->nreplace || cg->nfalse || cg->nrecover) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", cg->nreplace, cg->nfalse, cg->nrecover, cg->nrestart));
   PetscFunctionReturn(0);
 }
 
