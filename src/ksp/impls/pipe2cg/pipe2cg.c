@@ -394,12 +394,17 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
        either is first taken for rounding: the chains are recomputed once and the reduction redone */
     sn.mu       = l[6];
     sn.nu       = l[0];
-    first       = (PetscBool)(replaced && p2->restart && !redo); /* rho_n = 1: x_{n+1} forgets x_{n-1} */
-    ksp->reason = Pipe2CGStep(first ? NULL : &sB, &sn);
-    if (redo && !ksp->reason) { /* the breakdown was drift, which has spoiled the recurrence itself: restart */
-      first = PETSC_TRUE;
-      (void)Pipe2CGStep(NULL, &sn);
-    }
+    first = (PetscBool)(replaced && p2->restart && !redo); /* rho_n = 1: x_{n+1} forgets x_{n-1} */
+    if (redo) {
+      /* judged on the recomputed vectors alone (the scalar history is what drifted): (r,z) of n-1 and n, and
+         (z, A z) of n-1 and n; if they hold, the breakdown was drift, which has spoiled the recurrence: restart */
+      if (PetscRealPart(l[6] * l[8]) < 0.0) ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+      else if (l[0] == 0.0 || PetscRealPart(l[0] * l[5]) <= 0.0) ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+      else {
+        first       = PETSC_TRUE;
+        ksp->reason = Pipe2CGStep(NULL, &sn);
+      }
+    } else ksp->reason = Pipe2CGStep(first ? NULL : &sB, &sn);
     if (!ksp->reason) {
       Pipe2CGPredict(l, sn.rho, sn.rho * sn.gamma, 1.0 - sn.rho, &snext);
       pending = Pipe2CGStep(&sn, &snext); /* reported after n+1 is tested, as cg does */
