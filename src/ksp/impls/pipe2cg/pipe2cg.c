@@ -601,7 +601,8 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
    Iterations: ksp->its is the number of the iterate tested last; the first of the two iterates of a pass that
    converges stops the solve and is returned in the solution vector, so counts are PCG's (up to rounding), never
    rounded up to even. The pipeline costs 4 PCApply + 5 MatMult to fill and two PCApply + MatMult beyond the
-   last iteration. Every convergence claim of the recursive residual is checked against the true residual
+   last iteration. Every convergence claim of the recursive residual is checked against the true residual (the
+   convergence test is called a second time for that iteration, with the true norm; monitors are not)
    b - A x in the same norm; a refuted claim replaces the residuals (restarting the recurrence, rho = 1, if the
    true residual is more than twice the recursive one) and the iteration continues (KSP_DIVERGED_BREAKDOWN if the
    true residual stagnates above the tolerance). -ksp_view shows the true residual norm at exit.

@@ -339,7 +339,8 @@ PetscErrorCode KSPPipeCGSetReplacement(KSP ksp, PetscInt k)
    Iterations: the norm that completes in pass i belongs to the current iterate x_i, so ksp->its, the residual
    history and the returned solution are those of PETSc's cg (up to rounding); the pipeline costs one PCApply and
    one MatMult beyond the last iteration, never an extra iteration. Every convergence claim of the recursive
-   residual (iterations > 0) is checked against the true residual b - A x in the same norm; a claim it refutes
+   residual (iterations > 0) is checked against the true residual b - A x in the same norm (the convergence test
+   is called a second time for that iteration, with the true norm; monitors are not); a claim it refutes
    replaces the residuals (and restarts, p = u, if the true residual is more than twice the recursive one) and the
    iteration continues (KSP_DIVERGED_BREAKDOWN if the true residual stagnates above the tolerance). The true
    residual norm at exit is shown by -ksp_view.
