@@ -35,6 +35,8 @@ PETSC_EXTERN PetscErrorCode KSPPipeSetChunks(KSP, PetscInt);
 PETSC_EXTERN PetscErrorCode KSPPipeGetChunks(KSP, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPPipeGetOverlapStats(KSP, PetscInt *, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPPipeIsPipeKrylov(KSP, PetscBool *);
+PETSC_EXTERN PetscErrorCode KSPPipeCGSetReplacement(KSP, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPPipe2CGSetReplacement(KSP, PetscInt);
 
 /* Developer level: the chunked SpMV the solvers use, bit-for-bit equal to MatMult */
 PETSC_EXTERN PetscErrorCode MatMultPipeChunked(Mat, Vec, Vec, PetscInt, PetscBool *);

@@ -1,6 +1,648 @@
-/* placeholder while pipe2cg is being written */
+/*
+   pipe2cg: two CG iterations per non-blocking reduction (the communication pattern of Eller & Gropp, SC16),
+   built on three-term-recurrence PCG (ALGORITHMS.md sections 5.2-5.5).
+
+   Every vector v of the chain r -> z = M r -> w = A z -> p = M w -> q = A p -> c = M q -> d = A c -> g = M d ->
+   h = A g obeys v_{k+1} = a_k v_k - b_k v'_k + c_k v_{k-1} (v' two links down the chain), with a = rho,
+   b = rho gamma, c = 1 - rho. Two consecutive indices are kept: set O (index n-1) and set N (index n). One pass
+   computes O <- n+1 (step A) and N <- n+2 (step B) in a single fused sweep, then reduces nine inner products of
+   the new O and N and the norms in one MPI_Iallreduce, overlapped with c = M q, d = A c, g = M d, h = A g of N.
+   The nine products give the scalars of step n exactly and predict those of step n+1.
+
+   Iterations: both new iterates are tested after the reduction (n-1 first), the first that converges stops the
+   solve and is returned, so the count is the true one, never rounded to an even number. A max_it or a breakdown
+   that falls on an odd iterate is handled by a last half pass (step A and one small reduction).
+
+   Accuracy: the deep chain propagates rounding errors into r (section 5.5), so O and N are recomputed from x_O and
+   x_N (residual replacement) at least every K iterations (default 100). How fast the drift grows depends on the
+   problem (on the variable-coefficient test problem a period of 70 already costs 8% more iterations, 60 does not),
+   so each replacement also measures the drift ||w - A z|| / ||w|| it removes, and the next period is chosen for
+   the drift to stay near 1e-10 (it grows about like the 4th power of the period; measured 4-6). Every claimed
+   convergence is checked against b - A x. A breakdown is first taken for drift: the chains are recomputed and the
+   reduction redone once, and only a breakdown that persists is reported.
+*/
 #include <pipekrylov/private/pkkspimpl.h>
+#include <pipekrylov/private/pkcgimpl.h>
+
+#define PIPE2CG_NLAMBDA         9     /* inner products per reduction, before the norms */
+#define PIPE2CG_DEFAULT_REPLACE 100   /* longest period of residual replacement */
+#define PIPE2CG_DEFAULT_DRIFT   1e-10 /* drift ||w - A z|| / ||w|| the adaptive period aims at */
+#define PIPE2CG_FIRST_WINDOW    20    /* period before the first replacement has measured the drift */
+#define PIPE2CG_MIN_WINDOW      10    /* where rounding in A z itself dominates the drift, replace no more often */
+#define PIPE2CG_MAX_STAGNATION  3     /* refuted claims without 10% progress of the true residual: stagnation */
+#define PIPE2CG_RESTART_GAP     2.0   /* a refuted claim whose true residual is this much larger restarts */
+
+/* Work vectors: set O = x r z w p q c d, set N = r z w p q c d g h (x_N is ksp->vec_sol) */
+enum {
+  VX,
+  VR,
+  VZ,
+  VW,
+  VP,
+  VQ,
+  VC,
+  VD,
+  VG,
+  VH
+};
+
+typedef struct {
+  PetscScalar mu, nu, gamma, rho, pap; /* (z,r), (z,A z), mu/nu, rho, (p,A p) = nu/rho of one step */
+} P2Step;
+
+typedef struct {
+  KSP_PK    pk;        /* must be first */
+  PetscInt  replace;   /* -ksp_pipe2cg_replace: longest period of residual replacement, 0 = off */
+  PetscReal drifttol;  /* -ksp_pipe2cg_replace_drift: aim of the adaptive period, 0 = fixed period */
+  Vec       O[8];      /* index n-1 */
+  Vec       N[10];     /* index n; N[VX] is ksp->vec_sol during a solve */
+  Vec       xtest;     /* the iterate under test when it is not ksp->vec_sol (for KSPBuildSolution in monitors) */
+  PetscBool restart;   /* restart (rho = 1) at the next replacement */
+  /* what happened in the last solve, for -ksp_view */
+  PetscInt  nreplace;  /* residual replacements */
+  PetscInt  nadaptive; /* of those, brought forward by the measured drift */
+  PetscReal maxdrift;  /* the largest drift ||w - A z|| / ||w|| measured at a replacement */
+  PetscInt  nfalse;    /* convergence claims refuted by the true residual */
+  PetscInt  nrecover;  /* breakdowns that a replacement showed to be drift */
+  PetscInt  nrestart;  /* restarts after the recurrences had drifted too far */
+} KSP_PKPIPE2CG;
+
+/* Scalars of a step from its mu and nu, given the previous step (NULL for step 0), with PETSc cg's breakdown tests:
+   (r,z) changing sign = indefinite PC; (p,A p) = nu/rho zero or changing sign = indefinite operator. */
+static KSPConvergedReason Pipe2CGStep(const P2Step *prev, P2Step *cur)
+{
+  if (cur->mu == 0.0) return KSP_CONVERGED_ATOL; /* r or z vanishes exactly: the iterate is the solution */
+  if (prev && PetscRealPart(cur->mu * prev->mu) < 0.0) return KSP_DIVERGED_INDEFINITE_PC;
+  if (cur->nu == 0.0) return KSP_DIVERGED_INDEFINITE_MAT;
+  cur->gamma = cur->mu / cur->nu;
+  if (!prev) cur->rho = 1.0;
+  else {
+    const PetscScalar den = prev->gamma * prev->mu * prev->rho, t = den != 0.0 ? 1.0 - cur->gamma * cur->mu / den : 0.0;
+    if (t == 0.0) return KSP_DIVERGED_BREAKDOWN;
+    cur->rho = 1.0 / t;
+  }
+  if (PetscIsInfOrNanScalar(cur->rho) || PetscIsInfOrNanScalar(cur->gamma)) return KSP_DIVERGED_BREAKDOWN;
+  cur->pap = cur->nu / cur->rho;
+  if (cur->pap == 0.0 || (prev && PetscRealPart(cur->pap * prev->pap) <= 0.0)) return KSP_DIVERGED_INDEFINITE_MAT;
+  return KSP_CONVERGED_ITERATING;
+}
+
+/* mu and nu of step n+1 from the nine products of indices n (N) and n-1 (O) and the coefficients of step n */
+static void Pipe2CGPredict(const PetscScalar l[], PetscScalar a, PetscScalar b, PetscScalar c, P2Step *next)
+{
+  next->nu = a * a * l[0] - 2.0 * a * b * l[1] + 2.0 * a * c * l[2] + b * b * l[3] - 2.0 * b * c * l[4] + c * c * l[5];
+  next->mu = a * a * l[6] - 2.0 * a * b * l[0] + 2.0 * a * c * l[7] + b * b * l[1] - 2.0 * b * c * l[2] + c * c * l[8];
+}
+
+static const char *Pipe2CGReasonWhy(KSPConvergedReason r)
+{
+  switch (r) {
+  case KSP_CONVERGED_ATOL:
+    return "(r, z) = 0";
+  case KSP_DIVERGED_INDEFINITE_PC:
+    return "(r, z) changes sign: indefinite preconditioner";
+  case KSP_DIVERGED_INDEFINITE_MAT:
+    return "(p, A p) zero or changing sign: indefinite operator";
+  default:
+    return "three-term recurrence breaks down (rho undefined)";
+  }
+}
+
+/* The norm of b - A x in the convergence test's norm, r and z scratch (x need not be ksp->vec_sol) */
+static PetscErrorCode Pipe2CGTrueNorm(KSP ksp, KSP_PK *pk, Vec x, Vec r, Vec z, PetscReal *norm)
+{
+  PetscScalar rz;
+
+  PetscFunctionBegin;
+  PetscCall(PKMatMult(ksp, pk, x, r));
+  PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
+  if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) PetscCall(VecNorm(r, NORM_2, norm));
+  else {
+    PetscCall(KSP_PCApply(ksp, r, z));
+    if (ksp->normtype == KSP_NORM_NATURAL) {
+      PetscCall(VecDot(r, z, &rz));
+      *norm = PetscSqrtReal(PetscAbsScalar(rz));
+    } else PetscCall(VecNorm(z, NORM_2, norm));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Section 5.5: recompute both sets from x_O and x_N (7 MatMult + 5 PCApply, no reduction) */
+static PetscErrorCode Pipe2CGReplace(KSP ksp, KSP_PKPIPE2CG *p2)
+{
+  KSP_PK *pk = &p2->pk;
+  Vec    *O = p2->O, *N = p2->N;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PK_Event_Replace, ksp, 0, 0, 0));
+  for (PetscInt s = 0; s < 2; s++) {
+    Vec           *v    = s ? N : O;
+    const PetscInt last = s ? VQ : VD;
+    PetscCall(PKMatMult(ksp, pk, v[VX], v[VR]));
+    PetscCall(VecAYPX(v[VR], -1.0, ksp->vec_rhs));
+    for (PetscInt k = VZ; k <= last; k++) {
+      if (k % 2 == 0) PetscCall(PKPCApply(ksp, pk, v[k - 1], v[k])); /* z, p, c = M (r, w, q) */
+      else PetscCall(PKMatMult(ksp, pk, v[k - 1], v[k]));            /* w, q, d = A (z, p, c) */
+    }
+  }
+  PetscCall(PetscLogEventEnd(PK_Event_Replace, ksp, 0, 0, 0));
+  p2->nreplace++;
+  PetscFunctionReturn(0);
+}
+
+/* The local dots of a pass: lambda_0..8, then the norm of N [and of O] (section 5.3); returns their number */
+static PetscInt Pipe2CGDots(KSP ksp, Vec *O, Vec *N, PKDot d[])
+{
+  const PKDot l[PIPE2CG_NLAMBDA] = {
+    {N[VZ], N[VW]},
+    {N[VZ], N[VQ]},
+    {N[VZ], O[VW]},
+    {N[VP], N[VQ]},
+    {N[VP], O[VW]},
+    {O[VZ], O[VW]},
+    {N[VZ], N[VR]},
+    {N[VZ], O[VR]},
+    {O[VZ], O[VR]}
+  };
+  for (PetscInt k = 0; k < PIPE2CG_NLAMBDA; k++) d[k] = l[k];
+  if (ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
+    const PetscInt v = ksp->normtype == KSP_NORM_PRECONDITIONED ? VZ : VR;
+    d[9].x           = N[v];
+    d[9].y           = N[v];
+    d[10].x          = O[v];
+    d[10].y          = O[v];
+    return 11;
+  }
+  return PIPE2CG_NLAMBDA; /* natural: sqrt(lambda_6) and sqrt(lambda_8); none */
+}
+
+/* Test iterate `its`; nrm2 is its norm's dot, rz its (r,z). On a claimed convergence the true residual of x decides;
+   a refuted claim sets *replace. Returns with ksp->reason set when the solve must stop at this iterate. */
+static PetscErrorCode Pipe2CGTest(KSP ksp, KSP_PKPIPE2CG *p2, PetscInt its, Vec x, PetscScalar nrm2, PetscScalar rz, PetscReal *lastfalse, PetscInt *stagnant, PetscBool *replace)
+{
+  KSP_PK   *pk = &p2->pk;
+  PetscReal dp, truenorm;
+
+  PetscFunctionBegin;
+  ksp->its  = its;
+  p2->xtest = x == ksp->vec_sol ? NULL : x;
+  PetscCall(PKNormFromDots(ksp, nrm2, nrm2, rz, &dp));
+  PetscCall(PKConvergenceStep(ksp, dp));
+  p2->xtest = NULL;
+  if (ksp->reason > 0 && its > 0 && ksp->normtype != KSP_NORM_NONE) {
+    KSPConvergedReason claimed = ksp->reason;
+    /* g_N and h_N are scratch: after a refuted claim the next pass replaces everything they feed */
+    PetscCall(Pipe2CGTrueNorm(ksp, pk, x, p2->N[VG], p2->N[VH], &truenorm));
+    pk->true_rnorm = truenorm;
+    ksp->reason    = KSP_CONVERGED_ITERATING;
+    PetscCall((*ksp->converged)(ksp, its, truenorm, &ksp->reason, ksp->cnvP));
+    if (ksp->reason <= 0) {
+      p2->nfalse++;
+      PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": recursive residual %g claims convergence, true residual %g does not; replacing the residual\n", its, (double)dp, (double)truenorm));
+      *stagnant  = truenorm > 0.9 * *lastfalse ? *stagnant + 1 : 0;
+      *lastfalse = truenorm;
+      if (*stagnant >= PIPE2CG_MAX_STAGNATION) {
+        ksp->reason = KSP_DIVERGED_BREAKDOWN;
+        PetscCall(PetscInfo(ksp, "true residual %g stagnates above the tolerance (attainable accuracy reached)\n", (double)truenorm));
+      } else {
+        ksp->reason = KSP_CONVERGED_ITERATING;
+        *replace    = PETSC_TRUE;
+        /* a recursive residual that far off has lost the three-term recurrence too: restart from x */
+        if (truenorm > PIPE2CG_RESTART_GAP * dp) p2->restart = PETSC_TRUE;
+      }
+    } else ksp->reason = claimed;
+  }
+  if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
+{
+  KSP_PK            *pk = &p2->pk;
+  Vec               *O = p2->O, *N = p2->N;
+  PetscScalar       *lam = pk->red.global, l[PIPE2CG_NLAMBDA];
+  P2Step             sA, sB, sn, snext;
+  PKDot              d[11];
+  PetscInt           n = 0, nd, stagnant = 0, lastrep = 0;
+  PetscReal          lastfalse = PETSC_MAX_REAL;
+  PetscInt           window;
+  PetscBool          replace = PETSC_FALSE, redo = PETSC_FALSE, first;
+  KSPConvergedReason pending;
+
+  PetscFunctionBegin;
+  ksp->its     = 0;
+  p2->nreplace = p2->nadaptive = p2->nfalse = p2->nrecover = p2->nrestart = 0;
+  p2->restart  = PETSC_FALSE;
+  p2->maxdrift   = 0.0;
+  N[VX]        = ksp->vec_sol;
+
+  /* pipeline fill: index 0 and its chain up to h */
+  PetscCall(PKCGInitialResidual(ksp, pk, N[VR]));
+  PetscCall(PKPCApply(ksp, pk, N[VR], N[VZ]));
+  PetscCall(PKMatMult(ksp, pk, N[VZ], N[VW]));
+  PetscCall(PKPCApply(ksp, pk, N[VW], N[VP]));
+  PetscCall(PKMatMult(ksp, pk, N[VP], N[VQ]));
+  {
+    PKDot    f[5] = {
+      {N[VZ], N[VW]},
+      {N[VZ], N[VQ]},
+      {N[VP], N[VQ]},
+      {N[VZ], N[VR]},
+      {N[VZ], N[VZ]}
+    };
+    PetscInt nf = 4;
+    if (ksp->normtype == KSP_NORM_PRECONDITIONED) nf = 5;
+    else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
+      f[4].x = f[4].y = N[VR];
+      nf              = 5;
+    }
+    PetscCall(PKVecFused(pk, 0, NULL, nf, f, pk->red.local));
+    PetscCall(PKReduceBegin(&pk->red, nf));
+    if (ksp->max_it > 0) {
+      PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
+      PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
+      PetscCall(PKPCApply(ksp, pk, N[VD], N[VG]));
+      PetscCall(PKMatMult(ksp, pk, N[VG], N[VH]));
+    }
+    PetscCall(PKReduceEnd(&pk->red));
+    l[0] = lam[0];
+    l[1] = lam[1];
+    l[3] = lam[2];
+    l[6] = lam[3];
+    l[2] = l[4] = l[5] = l[7] = l[8] = 0.0;
+    PetscCall(Pipe2CGTest(ksp, p2, 0, N[VX], nf > 4 ? lam[4] : 0.0, l[6], &lastfalse, &stagnant, &replace));
+    if (ksp->reason) PetscFunctionReturn(0);
+    for (PetscInt k = 0; k < 4; k++) KSPCheckDot(ksp, lam[k]);
+  }
+  sn.mu = l[6];
+  sn.nu = l[0];
+  if ((ksp->reason = Pipe2CGStep(NULL, &sn))) {
+    ksp->its = 1; /* where cg reports it */
+    PetscCall(PetscInfo(ksp, "stopping at iteration 0: %s\n", Pipe2CGReasonWhy(ksp->reason)));
+    PetscFunctionReturn(0);
+  }
+  Pipe2CGPredict(l, 1.0, sn.gamma, 0.0, &snext); /* c = 1 - rho_0 = 0: O is never read in the first step A */
+  pending = Pipe2CGStep(&sn, &snext);
+  sA      = sn;
+  sB      = snext;
+  nd      = Pipe2CGDots(ksp, O, N, d);
+  window  = p2->drifttol > 0 ? PetscMin(p2->replace, PIPE2CG_FIRST_WINDOW) : p2->replace;
+
+  for (;;) {
+    PetscBool replaced = PETSC_FALSE, dots_now = PETSC_FALSE;
+    PetscInt  ndp      = nd;
+
+    if (!redo) {
+      const PetscBool   half = (PetscBool)(pending || n + 1 >= ksp->max_it); /* only index n+1 is still wanted */
+      const PetscScalar a = sA.rho, b = sA.rho * sA.gamma, c = 1.0 - sA.rho;
+      const PetscScalar e = sB.rho, f = sB.rho * sB.gamma, g = 1.0 - sB.rho;
+      PKAxpbypcz        u[14];
+      PetscInt          nu = 0;
+
+      /* step A: O <- n+1 from N (n) and O (n-1); step B: N <- n+2 from the new O and N (n) */
+      u[nu++] = (PKAxpbypcz){O[VX], a, N[VX], b, N[VZ], c};
+      for (PetscInt k = VR; k <= VD; k++) u[nu++] = (PKAxpbypcz){O[k], a, N[k], -b, N[k + 2], c};
+      if (!half) {
+        u[nu++] = (PKAxpbypcz){N[VX], e, O[VX], f, O[VZ], g};
+        for (PetscInt k = VR; k <= VQ; k++) u[nu++] = (PKAxpbypcz){N[k], e, O[k], -f, O[k + 2], g};
+        if (p2->replace > 0 && n + 2 - lastrep >= window) replace = PETSC_TRUE;
+      }
+      dots_now = (PetscBool)(!half && !replace);
+      PetscCall(PKVecFused(pk, nu, u, dots_now ? nd : 0, d, pk->red.local));
+      if (half) {
+        /* last half pass: test n+1 with a small blocking reduction and stop */
+        PKDot    h[2] = {
+          {O[VZ], O[VR]},
+          {O[VZ], O[VZ]}
+        };
+        PetscInt nh = 1;
+        if (ksp->normtype == KSP_NORM_PRECONDITIONED) nh = 2;
+        else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
+          h[1].x = h[1].y = O[VR];
+          nh              = 2;
+        }
+        PetscCall(PKVecFused(pk, 0, NULL, nh, h, pk->red.local));
+        PetscCall(PKReduceAllreduce(&pk->red, nh));
+        KSPCheckDot(ksp, lam[0]);
+        PetscCall(Pipe2CGTest(ksp, p2, n + 1, O[VX], nh > 1 ? lam[1] : 0.0, lam[0], &lastfalse, &stagnant, &replace));
+        PetscCall(PKRecIterEnd(pk->rec, n + 1));
+        PetscCall(VecCopy(O[VX], ksp->vec_sol));
+        if (ksp->reason <= 0 && pending) {
+          ksp->reason = pending;
+          ksp->its    = n + 2; /* where cg reports it */
+          PetscCall(PetscInfo(ksp, "stopping after iteration %" PetscInt_FMT ": %s\n", n + 1, Pipe2CGReasonWhy(pending)));
+        }
+        break;
+      }
+      n += 2;
+    }
+    if (!dots_now) {
+      PetscScalar drift[2] = {0.0, 0.0};
+      if (replace || redo) {
+        /* how far w_N has drifted from A z_N, in two extra values of the reduction (h_N is stale until the overlap) */
+        PKDot dd[2] = {
+          {N[VH], N[VH]},
+          {N[VW], N[VW]}
+        };
+        PetscCall(PKMatMult(ksp, pk, N[VZ], N[VH]));
+        PetscCall(VecAXPY(N[VH], -1.0, N[VW]));
+        PetscCall(PKVecFused(pk, 0, NULL, 2, dd, drift));
+        PetscCall(Pipe2CGReplace(ksp, p2));
+        ndp      = nd + 2;
+        replaced = PETSC_TRUE;
+        replace  = PETSC_FALSE;
+      }
+      PetscCall(PKVecFused(pk, 0, NULL, nd, d, pk->red.local));
+      pk->red.local[nd]     = drift[0];
+      pk->red.local[nd + 1] = drift[1];
+    }
+    PetscCall(PKReduceBegin(&pk->red, ndp)); /* nine products and the norms of n and n-1, for two iterations */
+    if (n < ksp->max_it) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
+    if (n < ksp->max_it) PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
+    if (!redo) PetscCall(PKRecIterEnd(pk->rec, n - 1)); /* one row per iteration: the first PCApply + MatMult are n-1's */
+    if (n < ksp->max_it) PetscCall(PKPCApply(ksp, pk, N[VD], N[VG]));
+    if (n < ksp->max_it) PetscCall(PKMatMult(ksp, pk, N[VG], N[VH]));
+    PetscCall(PKReduceEnd(&pk->red));
+
+    if (!redo) { /* a redone reduction belongs to iterates already tested */
+      PetscCall(Pipe2CGTest(ksp, p2, n - 1, O[VX], nd > 10 ? lam[10] : 0.0, lam[8], &lastfalse, &stagnant, &replace));
+      if (ksp->reason) {
+        PetscCall(VecCopy(O[VX], ksp->vec_sol));
+        break;
+      }
+      PetscCall(Pipe2CGTest(ksp, p2, n, N[VX], nd > 9 ? lam[9] : 0.0, lam[6], &lastfalse, &stagnant, &replace));
+      PetscCall(PKRecIterEnd(pk->rec, n));
+      if (ksp->reason) break;
+    }
+    for (PetscInt k = 0; k < ndp; k++) KSPCheckDot(ksp, lam[k]);
+    for (PetscInt k = 0; k < PIPE2CG_NLAMBDA; k++) l[k] = lam[k];
+    if (replaced) {
+      /* the relative drift of w grows about like k^4 (errors climb the chain): aim the next window at the tolerance */
+      const PetscReal drift = PetscSqrtReal(PetscAbsScalar(lam[nd]) / PetscMax(PetscAbsScalar(lam[nd + 1]), PETSC_SMALL * PETSC_SMALL));
+      const PetscInt  k   = n - lastrep;
+      if (p2->drifttol > 0 && k > 0) {
+        const PetscReal next = drift > 0 ? k * PetscPowReal(p2->drifttol / drift, 0.25) : (PetscReal)p2->replace;
+        window               = (PetscInt)PetscMax(PIPE2CG_MIN_WINDOW, PetscMin((PetscReal)p2->replace, next));
+      }
+      p2->maxdrift = PetscMax(p2->maxdrift, drift);
+      PetscCall(PetscInfo(ksp, "residual replacement at iteration %" PetscInt_FMT ", %" PetscInt_FMT " iterations after the previous one: drift ||w - A z|| / ||w|| %g, next window %" PetscInt_FMT "\n", n, k, (double)drift, window));
+      if (k < p2->replace) p2->nadaptive++;
+      lastrep = n;
+    }
+
+    /* step n exactly (its predecessor is the step n-1 that was used), then step n+1 predicted; a breakdown of
+       either is first taken for rounding: the chains are recomputed once and the reduction redone */
+    sn.mu       = l[6];
+    sn.nu       = l[0];
+    first = (PetscBool)(replaced && p2->restart && !redo); /* rho_n = 1: x_{n+1} forgets x_{n-1} */
+    if (redo) {
+      /* judged on the recomputed vectors alone (the scalar history is what drifted): (r,z) of n-1 and n, and
+         (z, A z) of n-1 and n; if they hold, the breakdown was drift, which has spoiled the recurrence: restart */
+      if (PetscRealPart(l[6] * l[8]) < 0.0) ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+      else if (l[0] == 0.0 || PetscRealPart(l[0] * l[5]) <= 0.0) ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+      else {
+        first       = PETSC_TRUE;
+        ksp->reason = Pipe2CGStep(NULL, &sn);
+      }
+    } else ksp->reason = Pipe2CGStep(first ? NULL : &sB, &sn);
+    if (!ksp->reason) {
+      Pipe2CGPredict(l, sn.rho, sn.rho * sn.gamma, 1.0 - sn.rho, &snext);
+      pending = Pipe2CGStep(&sn, &snext); /* reported after n+1 is tested, as cg does */
+    }
+    if ((ksp->reason || pending) && !replaced && ksp->reason != KSP_CONVERGED_ATOL && pending != KSP_CONVERGED_ATOL) {
+      PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s; recomputing the vector chains to rule out rounding\n", n, Pipe2CGReasonWhy(ksp->reason ? ksp->reason : pending)));
+      p2->nrecover++;
+      ksp->reason = KSP_CONVERGED_ITERATING;
+      pending     = KSP_CONVERGED_ITERATING;
+      redo        = PETSC_TRUE;
+      continue;
+    }
+    redo = PETSC_FALSE;
+    if (first) {
+      p2->nrestart++;
+      p2->restart = PETSC_FALSE;
+    }
+    if (ksp->reason) {
+      ksp->its = n + 1; /* where cg reports it */
+      PetscCall(PetscInfo(ksp, "stopping after iteration %" PetscInt_FMT ": %s\n", n, Pipe2CGReasonWhy(ksp->reason)));
+      break;
+    }
+    sA = sn;
+    sB = snext;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSolve_PKPIPE2CG(KSP ksp)
+{
+  KSP_PKPIPE2CG *p2 = (KSP_PKPIPE2CG *)ksp->data;
+  KSP_PK        *pk = &p2->pk;
+
+  PetscFunctionBegin;
+  PetscCall(PKSolveBegin(ksp, pk));
+  PetscCall(KSPSolve_PKPIPE2CG_Private(ksp, p2));
+  p2->xtest = NULL;
+  PetscCall(PKSolveEnd(ksp, pk));
+  if (pk->true_rnorm < 0 && ksp->normtype != KSP_NORM_NONE && ksp->reason != KSP_DIVERGED_NANORINF && ksp->reason != KSP_DIVERGED_PC_FAILED) PetscCall(PKTrueResidualNorm(ksp, pk, p2->N[VG], p2->N[VH], &pk->true_rnorm));
+  PetscFunctionReturn(0);
+}
+
+/* In monitors (e.g. -ksp_monitor_true_residual) the iterate under test, which is x_O for odd passes */
+static PetscErrorCode KSPBuildSolution_PKPIPE2CG(KSP ksp, Vec v, Vec *V)
+{
+  KSP_PKPIPE2CG *p2 = (KSP_PKPIPE2CG *)ksp->data;
+  Vec            x  = p2->xtest ? p2->xtest : ksp->vec_sol;
+
+  PetscFunctionBegin;
+  if (v) {
+    PetscCall(VecCopy(x, v));
+    if (V) *V = v;
+  } else if (V) *V = x;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSetUp_PKPIPE2CG(KSP ksp)
+{
+  KSP_PKPIPE2CG *p2 = (KSP_PKPIPE2CG *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(KSPSetWorkVecs(ksp, 17));
+  for (PetscInt k = 0; k < 8; k++) p2->O[k] = ksp->work[k];
+  p2->N[VX] = NULL;
+  for (PetscInt k = VR; k <= VH; k++) p2->N[k] = ksp->work[7 + k];
+  PetscCall(PKCGSetUp(ksp, &p2->pk, 13));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPReset_PKPIPE2CG(KSP ksp)
+{
+  KSP_PKPIPE2CG *p2 = (KSP_PKPIPE2CG *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(p2->O, sizeof(p2->O)));
+  PetscCall(PetscMemzero(p2->N, sizeof(p2->N)));
+  PetscCall(PKReset_Common(ksp, &p2->pk));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPDestroy_PKPIPE2CG(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipe2CGSetReplacement_C", NULL));
+  PetscCall(PKDestroy_Common(ksp, (KSP_PK *)ksp->data));
+  PetscCall(KSPDestroyDefault(ksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPView_PKPIPE2CG(KSP ksp, PetscViewer viewer)
+{
+  KSP_PKPIPE2CG *p2 = (KSP_PKPIPE2CG *)ksp->data;
+  PetscBool      iascii;
+
+  PetscFunctionBegin;
+  PetscCall(PKView_Common(ksp, &p2->pk, viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  if (p2->replace && p2->drifttol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement at least every %" PetscInt_FMT " iterations, more often while the measured drift ||w - A z|| / ||w|| would exceed %g\n", p2->replace, (double)p2->drifttol));
+  else if (p2->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations\n", p2->replace));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: off (accuracy degrades; the default is -ksp_pipe2cg_replace %d)\n", PIPE2CG_DEFAULT_REPLACE));
+  if (p2->nreplace || p2->nfalse || p2->nrecover) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements (%" PetscInt_FMT " brought forward by the drift, largest drift measured %.2e), %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", p2->nreplace, p2->nadaptive, (double)p2->maxdrift, p2->nfalse, p2->nrecover, p2->nrestart));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPPipe2CGSetReplacement_PKPIPE2CG(KSP ksp, PetscInt k)
+{
+  PetscFunctionBegin;
+  PetscCheck(k >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe2cg_replace must be >= 0 (0 = off, k = every k iterations), not %" PetscInt_FMT, k);
+  ((KSP_PKPIPE2CG *)ksp->data)->replace = k;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *PetscOptionsObject)
+{
+  KSP_PKPIPE2CG *p2 = (KSP_PKPIPE2CG *)ksp->data;
+  PetscInt       k;
+  PetscBool      flg;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "KSP pipe2cg (pipekrylov) options");
+  PetscCall(PKSetFromOptions_Common(ksp, &p2->pk, PetscOptionsObject));
+  PetscCall(PetscOptionsInt("-ksp_pipe2cg_replace", "Recompute both iterates' vector chains from x every k iterations (0: off, not recommended)", "KSPPipe2CGSetReplacement", p2->replace, &k, &flg));
+  if (flg) PetscCall(KSPPipe2CGSetReplacement_PKPIPE2CG(ksp, k));
+  PetscCall(PetscOptionsReal("-ksp_pipe2cg_replace_drift", "Replace more often, so that the drift ||w - A z|| / ||w|| measured at replacements stays below this (0: every k iterations only)", "KSPPipe2CGSetReplacement", p2->drifttol, &p2->drifttol, NULL));
+  PetscCheck(p2->drifttol >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe2cg_replace_drift must be >= 0 (0 = every k iterations only), not %g", (double)p2->drifttol);
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipe2CGSetReplacement - Sets the longest period after which pipekrylov's pipe2cg recomputes its two sets of
+   recursively updated vectors from the iterates: r = b - A x, z = M r, w = A z, p = M w, q = A p (and c = M q,
+   d = A c for the older iterate), 7 MatMult + 5 PCApply (+1 MatMult to measure the drift) per replacement.
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver (ignored unless its type is pipe2cg)
+-  k   - replace at least every k iterations; 0 turns replacement off (only refuted convergence claims and
+         suspected breakdowns then replace)
+
+   Options Database Keys:
++  -ksp_pipe2cg_replace <k> - default 100; negative values are an error
+-  -ksp_pipe2cg_replace_drift <tol> - default 1e-10: replace more often where the drift ||w - A z|| / ||w||
+         measured at a replacement shows it would exceed tol after k iterations; 0 = exactly every k iterations
+
+   Notes:
+   Without replacement the deep recurrence chain lets rounding errors grow in the residual: iteration counts
+   can triple and the true residual stalls well above the recursive one (ALGORITHMS.md section 5.5). How fast
+   depends on the problem: on the variable-coefficient problem of the tests (Jacobi) a fixed period of 70 costs 8%
+   more iterations than PCG and 60 does not, on Poisson 100 is plenty. Hence the adaptive period: the first
+   replacement comes after min(k, 20) iterations, each replacement measures the drift it removes and sets the next
+   period (between 10 and k iterations) so that the drift reaches about tol. Each replacement costs about 6 PCG
+   iterations' worth of operator applications; -ksp_view shows how many the last solve made.
+
+   Independently of k, every convergence claim is checked against the true residual, and a refuted claim triggers
+   one replacement.
+
+   Level: intermediate
+
+.seealso: `KSPPKPIPE2CG`, `KSPPipeCGSetReplacement()`
+@*/
+PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(ksp, k, 2);
+  PetscTryMethod(ksp, "KSPPipe2CGSetReplacement_C", (KSP, PetscInt), (ksp, k));
+  PetscFunctionReturn(0);
+}
+
+/*MC
+   KSPPKPIPE2CG - "pipe2cg": preconditioned conjugate gradients with two iterations per non-blocking reduction
+   (the PIPE2CG communication pattern of Eller and Gropp), from pipekrylov. Three-term recurrences on two
+   consecutive iterates; one MPI_Iallreduce of 9 inner products and the norms per two iterations, overlapped with
+   two PCApply and two MatMult, split into chunks with MPI_Test between them.
+
+   Options Database Keys:
++  -ksp_pipe_chunks <n> - pieces the overlapped PCApply/MatMult/vector work is split into (default 8, 1 = no polling)
+.  -ksp_pipe2cg_replace <k> - residual replacement at least every k iterations (default 100, 0 = off), see `KSPPipe2CGSetReplacement()`
+.  -ksp_pipe2cg_replace_drift <tol> - replace more often while the measured drift would exceed tol (default 1e-10, 0 = fixed period)
+.  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
+-  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
+
+   Notes:
+   Norms: both iterates of a pass are tested, so the reduction carries both norms. Preconditioned (default):
+   ||z|| = ||M r||, dots (z_N,z_N) and (z_O,z_O), 11 values; unpreconditioned: ||r||, dots (r_N,r_N) and
+   (r_O,r_O), 11 values; natural: sqrt((r,z)), which the recurrences need anyway (9 values); none: no norm, only
+   -ksp_max_it stops the iteration (at the exact count, odd or even).
+
+   Iterations: ksp->its is the number of the iterate tested last; the first of the two iterates of a pass that
+   converges stops the solve and is returned in the solution vector, so counts are PCG's (up to rounding), never
+   rounded up to even. The pipeline costs 4 PCApply + 5 MatMult to fill and two PCApply + MatMult beyond the
+   last iteration. Every convergence claim of the recursive residual is checked against the true residual (the
+   convergence test is called a second time for that iteration, with the true norm; monitors are not)
+   b - A x in the same norm; a refuted claim replaces the residuals (restarting the recurrence, rho = 1, if the
+   true residual is more than twice the recursive one) and the iteration continues (KSP_DIVERGED_BREAKDOWN if the
+   true residual stagnates above the tolerance). -ksp_view shows the true residual norm at exit.
+
+   Breakdowns are reported with PETSc's reasons, tested on the same quantities as PETSc's cg, and, as cg does,
+   with ksp->its one past the last tested iterate: KSP_DIVERGED_INDEFINITE_PC ((r,z) changes sign),
+   KSP_DIVERGED_INDEFINITE_MAT ((p,A p) = (z,A z)/rho zero or changing sign), KSP_DIVERGED_BREAKDOWN (rho
+   undefined), KSP_DIVERGED_NANORINF, KSP_DIVERGED_PC_FAILED. Since drift can fake the first three, a breakdown
+   is reported only if it persists after the chains are recomputed from the iterates (then the recurrence restarts).
+   Left preconditioning only; operator and preconditioner symmetric positive definite. 17 work vectors.
+
+   PETSc's KSPPIPECG2 (Tiwari and Vadhiyar) has the same communication pattern with two-term recurrences and no
+   residual replacement; it can fail to converge where this type does (ex2 -m 600 -n 600 -pc_type jacobi).
+
+   Reference:
+   P. Eller and W. Gropp, Scalable non-blocking preconditioned conjugate gradient methods, SC16.
+
+   Level: intermediate
+
+.seealso: `KSPPKPIPECG`, `KSPPKNBPCG`, `KSPPKPCG`, `KSPPIPECG2`, `KSPPipeSetChunks()`, `KSPPipe2CGSetReplacement()`
+M*/
 PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
 {
-  SETERRQ(PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipe2cg is not written yet");
+  KSP_PKPIPE2CG *p2;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&p2));
+  ksp->data   = (void *)p2;
+  p2->replace  = PIPE2CG_DEFAULT_REPLACE;
+  p2->drifttol = PIPE2CG_DEFAULT_DRIFT;
+  PetscCall(PKCreate_Common(ksp, &p2->pk, "two CG iterations per non-blocking reduction (three-term recurrences), overlapped with 2 PCApply + 2 MatMult", PETSC_FALSE));
+  PetscCall(PKCGSetSupportedNorms(ksp));
+  ksp->ops->setup          = KSPSetUp_PKPIPE2CG;
+  ksp->ops->solve          = KSPSolve_PKPIPE2CG;
+  ksp->ops->reset          = KSPReset_PKPIPE2CG;
+  ksp->ops->destroy        = KSPDestroy_PKPIPE2CG;
+  ksp->ops->view           = KSPView_PKPIPE2CG;
+  ksp->ops->setfromoptions = KSPSetFromOptions_PKPIPE2CG;
+  ksp->ops->buildsolution  = KSPBuildSolution_PKPIPE2CG;
+  ksp->ops->buildresidual  = KSPBuildResidualDefault;
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipe2CGSetReplacement_C", KSPPipe2CGSetReplacement_PKPIPE2CG));
+  PetscFunctionReturn(0);
 }
