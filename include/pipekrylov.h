@@ -36,4 +36,10 @@ PETSC_EXTERN PetscErrorCode KSPPipeGetChunks(KSP, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPPipeGetOverlapStats(KSP, PetscInt *, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPPipeIsPipeKrylov(KSP, PetscBool *);
 
+/* The logging monitor (also turned on by -ksp_perf_monitor, -ksp_perf_trace <file>, -ksp_perfmodel_view) */
+typedef struct _n_PKStats PKStats; /* cross-rank statistics of a solve: include/pipekrylov/private/pkstats.h */
+PETSC_EXTERN PetscErrorCode KSPPerfMonitorSet(KSP, PetscBool);
+PETSC_EXTERN PetscErrorCode KSPPerfMonitorGetStats(KSP, const PKStats **);
+PETSC_EXTERN PetscErrorCode KSPPerfMonitorGetTimes(KSP, PetscInt *, PetscReal *, PetscReal *, PetscReal *);
+
 #endif
