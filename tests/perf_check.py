@@ -3,7 +3,9 @@
 
   perf_check.py TRACE DUMP            the full check (see below)
   perf_check.py TRACE --its N[,N...]  only: every rank has exactly N rows in solve 0 (1, ... for more solves)
-  options: --nranks P (expected ranks), --total-rtol R (default 0.05), --total-atol A seconds (default 0.002)
+  options: --nranks P (expected ranks), --nnodes N (expected nodes in PKStats), --total-rtol R (default 0.05),
+           --total-atol A seconds (default 0.002), --log-view FILE (output of -log_view for one solve: its KSPSolve
+           max time must equal the trace's t_solve_s within the same tolerance)
 
 Full check, for every solve in the dump:
   - the trace has exactly KSPGetIterationNumber rows per rank, numbered 1..its, solve indices kept apart
@@ -168,9 +170,30 @@ def check_solve(header, d, s, sol, nranks, rtol_total, atol_total):
         print(f"solve {s}: {K} iterations x {P} ranks; KSPSolve {tsolve.max():.6f} s, PETSc's event {per[:, 4].max():.6f} s; statistics match the trace")
 
 
+def check_log_view(path, d, rtol, atol):
+    """-log_view is intact: complete, and its KSPSolve time (max over ranks) is the trace's"""
+    text = open(path, errors="replace").read()
+    for needed in ("PETSc Performance Summary", "Event                Count", "#End of PETSc Option Table entries"):
+        if needed not in text:
+            fail(f"-log_view output lacks '{needed}'")
+    lines = [ln.split() for ln in text.splitlines() if ln.startswith("KSPSolve ")]
+    if len(lines) != 1:
+        fail(f"-log_view has {len(lines)} KSPSolve lines")
+        return
+    count, tmax = int(lines[0][1]), float(lines[0][3])
+    nsolves = len(set(d["solve"]))
+    if count != nsolves:
+        fail(f"-log_view counts {count} KSPSolve, the trace {nsolves}")
+    ours = sum(max(d["t_solve_s"][d["solve"] == s]) for s in set(d["solve"]))
+    if abs(ours - tmax) > rtol * tmax + atol:
+        fail(f"-log_view's KSPSolve took {tmax:.6f} s, the trace's t_solve_s {ours:.6f} s")
+    else:
+        print(f"-log_view complete; its KSPSolve {tmax:.6f} s, the trace's {ours:.6f} s")
+
+
 def main():
     args = sys.argv[1:]
-    opts = {"--nranks": None, "--total-rtol": "0.05", "--total-atol": "0.002", "--its": None}
+    opts = {"--nranks": None, "--nnodes": None, "--total-rtol": "0.05", "--total-atol": "0.002", "--its": None, "--log-view": None}
     pos = []
     i = 0
     while i < len(args):
@@ -199,6 +222,8 @@ def main():
                 fail(f"solve {s}: phases do not add up to t_iter")
         if len(set(d["solve"])) != len([k for k in its if k]) and len(d["solve"]):
             fail(f"solves in the trace: {sorted(set(d['solve']))}, expected {len(its)}")
+        if opts["--log-view"]:
+            check_log_view(opts["--log-view"], d, float(opts["--total-rtol"]), float(opts["--total-atol"]))
     else:
         with open(pos[1]) as f:
             dump = json.load(f)
@@ -210,6 +235,8 @@ def main():
         if seen != want:
             fail(f"solve indices in the trace {seen}, expected {want}")
         for s, sol in enumerate(dump["solves"]):
+            if opts["--nnodes"] is not None and sol["nnodes"] != int(opts["--nnodes"]):
+                fail(f"solve {s}: {sol['nnodes']} nodes, expected {opts['--nnodes']}")
             if sol["solve"] != s:
                 fail(f"solve index {sol['solve']} for the solve number {s}")
             check_solve(header, d, s, sol, P, float(opts["--total-rtol"]), float(opts["--total-atol"]))

@@ -4,6 +4,7 @@ static const char help[] = "Test driver of the logging monitor: solves a model p
                            "  -dump <file>     the JSON file (default perfmon.json)\n"
                            "  -nsolves <k>     solves (default 2), solve s with rtol 10^-s times the KSP's\n"
                            "  -perf_code       turn the monitor on with KSPPerfMonitorSet() instead of options\n"
+                           "  -expect_off      check instead that nothing is installed or recorded (no perf option given)\n"
                            "  -problem ...     model problem options (examples/common/problems.h)\n\n";
 
 #include <pipekrylov.h>
@@ -32,7 +33,7 @@ int main(int argc, char **argv)
   Vec                x;
   PetscInt           nsolves = 2;
   PetscReal          rtol;
-  PetscBool          code    = PETSC_FALSE;
+  PetscBool          code = PETSC_FALSE, off = PETSC_FALSE, logging;
   char               dump[PETSC_MAX_PATH_LEN] = "perfmon.json";
   PetscMPIInt        rank, size;
   FILE              *f = NULL;
@@ -43,6 +44,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nsolves", &nsolves, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-perf_code", &code, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-dump", dump, sizeof(dump), NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_off", &off, NULL));
+  PetscCall(PetscLogIsActive(&logging));
+  PetscCheck(!off || !logging, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "No perf option, yet PETSc's logging (and so the monitor's hooks) is on");
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PKProblemCreate(PETSC_COMM_WORLD, NULL, &prob));
@@ -53,7 +57,14 @@ int main(int argc, char **argv)
   PetscCall(KSPSetFromOptions(ksp));
   if (code) PetscCall(KSPPerfMonitorSet(ksp, PETSC_TRUE));
   PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
-  if (!rank) {
+  if (off) {
+    const PKStats *S;
+    PetscCall(KSPSolve(ksp, prob.b, x));
+    PetscCall(KSPPerfMonitorGetStats(ksp, &S));
+    PetscCall(PetscLogIsActive(&logging));
+    PetscCheck(!S && !logging, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "No perf option, yet the solve was recorded");
+    nsolves = 0;
+  } else if (!rank) {
     f = fopen(dump, "w");
     PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open %s", dump);
     fprintf(f, "{\"nranks\": %d, \"solves\": [\n", size);
@@ -122,11 +133,12 @@ int main(int argc, char **argv)
       PetscCall(PetscFree(all));
     }
   }
-  if (!rank) {
+  if (f) {
     fprintf(f, "]}\n");
     fclose(f);
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "perfmon: %s, %" PetscInt_FMT " solves, %s\n", prob.name, nsolves, KSPConvergedReasons[reason]));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "perfmon: %s, %" PetscInt_FMT " solves recorded, %s\n", prob.name, nsolves, KSPConvergedReasons[reason]));
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(PKProblemDestroy(&prob));

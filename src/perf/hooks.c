@@ -116,7 +116,7 @@ static PetscErrorCode PKPerfReadOptions(KSP ksp, PKPerfCtx *c)
   PetscFunctionBegin;
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
   PetscOptionsBegin(comm, prefix, "KSP performance monitor (pipekrylov)", "KSP");
-  PetscCall(PetscOptionsBool("-ksp_perf_monitor", "Record per-iteration per-rank times and statistics (also on with the two below)", "KSPPerfMonitorSet", c->opt_monitor, &c->opt_monitor, NULL));
+  PetscCall(PetscOptionsBool("-ksp_perf_monitor", "Record per-iteration per-rank times and statistics (-ksp_perf_trace and -ksp_perfmodel_view turn it on too)", "KSPPerfMonitorSet", c->opt_monitor, &c->opt_monitor, NULL));
   PetscCall(PetscOptionsString("-ksp_perf_trace", "Write the per-iteration per-rank trace to this CSV file (MPI-IO; appends solve after solve)", "KSPPerfMonitorSet", c->trace, c->trace, sizeof(c->trace), &c->opt_trace));
   PetscCall(PetscOptionsName("-ksp_perfmodel_view", "Print the performance report at the end of each solve: -ksp_perfmodel_view [viewer]", "KSPPerfMonitorSet", &c->opt_report));
   PetscCall(PetscOptionsString("-ksp_perf_papi_events", "PAPI events recorded per iteration: comma list, default, or none", "KSPPerfMonitorSet", c->papi_events, c->papi_events, sizeof(c->papi_events), NULL));
