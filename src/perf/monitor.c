@@ -25,9 +25,14 @@
 
    Notes:
    Without any of these options and without this call, nothing is installed and nothing is recorded. With them,
-   PETSc's default logging is on (as with -log_view) because the monitor sees KSPSolve through PETSc's event
-   hooks; -log_view output is unchanged. Inside the iteration loop the monitor reads the clock once per phase mark
-   and PAPI once per iteration; it allocates only when its rows double, and never communicates or writes.
+   the monitor sees every KSPSolve through PETSc's event hooks (PetscLogPLB/PetscLogPLE), in front of -log_view's
+   when that is on (its output is unchanged); it does not turn PETSc's default logging on. Inside the iteration
+   loop the monitor reads the clock once per phase mark and PAPI once per iteration; it allocates only when its
+   rows double, and never communicates or writes. At the end of each solve it reduces the statistics (one
+   MPI_Allreduce, one MPI_Alltoallv, one MPI_Gatherv and a few messages to rank 0).
+
+   An application that calls PetscLogDefaultBegin() itself after pipekrylov was loaded replaces the hooks;
+   calling KSPPerfMonitorSet() afterwards puts them back in front.
    The PAPI event set is shared by the whole run: the first recorded KSP's list is used.
 
    Level: intermediate

@@ -3,8 +3,8 @@
 
    Zero cost when off: the event hooks are installed only when a perf option is in the options database at
    registration (any prefix: -ksp_perf_monitor, -ksp_perf_trace, -ksp_perfmodel_view; or -help, so that the options
-   are listed) or later by KSPPerfMonitorSet(). Installing them turns PETSc's default logging on if -log_view has
-   not already done so (the hooks are only called while it is on).
+   are listed) or later by KSPPerfMonitorSet(). They chain in front of -log_view's hooks when it is on, and do not
+   turn PETSc's default logging on when it is off (hooks.c).
 */
 #include <pipekrylov/private/pkperfimpl.h>
 

@@ -1,19 +1,25 @@
 /*
    Cross-rank statistics of a solve (PKStats), collective over the KSP's communicator, at the end of KSPSolve.
 
-   Order statistics (quantiles, medians) are exact, and no rank holds ranks x iterations: the (time, compute) pairs
-   of every rank and iteration are transposed in blocks of iterations with one MPI_Alltoallv. Rank r receives the
-   full column of P values of iterations [r K / P, (r + 1) K / P), i.e. about 2K values when K >= P and 2P when
-   K < P, sorts each column and reduces it to NR numbers; rank 0 gathers K x NR numbers. This is exact where a
-   histogram or sketch between the global min and max would be off by up to (max - min) / bins, at a cost of one
-   all-to-all of 2K doubles per rank at the end of the solve.
+   Everything per iteration is exact, order statistics (quantiles, medians) included, and no rank holds ranks x
+   iterations: each rank's record of each iteration (time, compute, phases, counters, reductions) is transposed in
+   blocks of iterations with one MPI_Alltoallv. Rank r receives the full column of P records of iterations
+   [r C / P, (r + 1) C / P) (C = iterations + 2: set-up and finish ride along for their reductions), i.e. about
+   C R values when C >= P and P R when C < P (R values per record), sorts each column and reduces it to NRES
+   numbers; rank 0 gathers C x NRES numbers. Exact, where a histogram or sketch between the global min and max
+   would be off by up to (max - min) / bins, for the price of one all-to-all of C R doubles per rank.
 
-   Everything else is a sum or a max (MPI_Reduce of K x (phases + counters) values to rank 0), a bitwise AND of the
-   reductions' early flags, or point-to-point for the few selected ranks' series.
+   The whole reduction is one MPI_Allreduce (MAXLOC: times, iteration counts, fastest and slowest rank), one
+   MPI_Alltoallv, one MPI_Gatherv and up to three messages (the selected ranks' series) to rank 0: few collectives,
+   since each one costs a synchronisation at the end of every recorded solve.
 */
 #include <pipekrylov/private/pkperfimpl.h>
 
 #define NR (8 + 2 * PK_STATS_NQ) /* per iteration: tmin tmax tmean tvar tq[NQ] cmin cmax cmean cmedian pooled[NQ] */
+/* a record: t, compute, phases, counters, then reductions (count, MPI_Test calls, early mask as two 32-bit halves) */
+#define NREC(np) (2 + PK_PHASE_N + (np) + 4)
+/* results per column: NR, phases mean and max, counters mean and max, reductions (count, early everywhere, tests) */
+#define NRES(np) (NR + 2 * PK_PHASE_N + 2 * (np) + 3)
 
 PetscErrorCode PKStatsDestroy(PKStats *S)
 {
@@ -60,6 +66,12 @@ PetscErrorCode PKStatsLayout(MPI_Comm comm, PKPerfCtx *c)
     c->nnodes = nn;
     c->ppn    = mx;
   }
+  /* every rank's node, once: O(P) per rank, so that the selection of ranks needs no communication later */
+  PetscCall(PetscMalloc1(size, &c->rank_node));
+  {
+    PetscMPIInt me = (PetscMPIInt)c->node;
+    PetscCallMPI(MPI_Allgather(&me, 1, MPI_INT, c->rank_node, 1, MPI_INT, comm));
+  }
   PetscCall(PetscCommGetNewTag(comm, &c->tag));
   c->layout_done = PETSC_TRUE;
   PetscFunctionReturn(0);
@@ -76,12 +88,41 @@ static PetscReal PKQuantile(const PetscReal *x, PetscInt n, PetscReal q)
   return x[lo] + (h - (PetscReal)lo) * (x[lo + 1] - x[lo]);
 }
 
-/* The NR results of one iteration from the P (time, compute) pairs of its column */
-static PetscErrorCode PKStatsColumn(PetscInt P, PetscReal *t, PetscReal *cp, PetscReal *res)
+/*
+   The NRES results of one column from its P records (record q at recv + q * stride); t, cp: work [P].
+   Results: the NR order statistics, phase means [PK_PHASE_N], phase maxima, counter means [np], counter maxima,
+   then the reductions: how many (max over ranks), how many early on every rank, MPI_Test calls (sum).
+*/
+static PetscErrorCode PKStatsColumn(PetscInt P, PetscInt np, const PetscReal *recv, PetscInt stride, PetscReal *t, PetscReal *cp, PetscReal *res)
 {
-  PetscReal s = 0, v = 0;
+  const PetscInt     nv = PK_PHASE_N + np, red = 2 + nv; /* values averaged and maximised; offset of reductions */
+  PetscReal          s = 0, v = 0, *mean = res + NR, *max = res + NR + PK_PHASE_N, nred = 0, tests = 0;
+  unsigned long long mask = ~0ULL;
 
   PetscFunctionBegin;
+  for (PetscInt i = 0; i < nv; i++) {
+    PetscReal *mi = i < PK_PHASE_N ? &mean[i] : &res[NR + 2 * PK_PHASE_N + i - PK_PHASE_N];
+    PetscReal *ma = i < PK_PHASE_N ? &max[i] : &res[NR + 2 * PK_PHASE_N + np + i - PK_PHASE_N];
+    *mi           = 0;
+    *ma           = -PETSC_MAX_REAL;
+    for (PetscInt q = 0; q < P; q++) {
+      *mi += recv[q * stride + 2 + i];
+      *ma = PetscMax(*ma, recv[q * stride + 2 + i]);
+    }
+    *mi /= P;
+  }
+  for (PetscInt q = 0; q < P; q++) {
+    const PetscReal *x = recv + q * stride;
+    t[q]               = x[0];
+    cp[q]              = x[1];
+    nred               = PetscMax(nred, x[red]);
+    tests += x[red + 1];
+    mask &= (unsigned long long)x[red + 2] | ((unsigned long long)x[red + 3] << 32);
+  }
+  if (nred < 64) mask &= (1ULL << (int)nred) - 1;
+  res[NRES(np) - 3] = nred;
+  res[NRES(np) - 2] = (PetscReal)__builtin_popcountll(mask);
+  res[NRES(np) - 1] = tests;
   PetscCall(PetscSortReal(P, t));
   PetscCall(PetscSortReal(P, cp));
   for (PetscInt i = 0; i < P; i++) s += t[i];
@@ -94,246 +135,191 @@ static PetscErrorCode PKStatsColumn(PetscInt P, PetscReal *t, PetscReal *cp, Pet
   for (PetscInt j = 0; j < PK_STATS_NQ; j++) res[4 + j] = PKQuantile(t, P, (PetscReal)j / (PK_STATS_NQ - 1));
   s = 0;
   for (PetscInt i = 0; i < P; i++) s += cp[i];
-  res[4 + PK_STATS_NQ]     = cp[0];
-  res[5 + PK_STATS_NQ]     = cp[P - 1];
-  res[6 + PK_STATS_NQ]     = s / P;
-  res[7 + PK_STATS_NQ]     = PKQuantile(cp, P, 0.5);
+  res[4 + PK_STATS_NQ] = cp[0];
+  res[5 + PK_STATS_NQ] = cp[P - 1];
+  res[6 + PK_STATS_NQ] = s / P;
+  res[7 + PK_STATS_NQ] = PKQuantile(cp, P, 0.5);
   for (PetscInt j = 0; j < PK_STATS_NQ; j++) res[8 + PK_STATS_NQ + j] = PKQuantile(t, P, (j + 0.5) / PK_STATS_NQ);
   PetscFunctionReturn(0);
 }
 
-/* Per-iteration order statistics by the transpose described above; results into S on rank 0 */
-static PetscErrorCode PKStatsOrder(MPI_Comm comm, PKStats *S, PetscInt K, const PetscReal *t, const PetscReal *cp)
+/* This rank's record of column k: a row, or (k = K, K + 1) the reductions of set-up and finish */
+static void PKStatsRecord(PKPerfCtx *c, PetscInt k, PetscReal *x)
 {
-  PetscMPIInt rank, size, *scnt, *sdsp, *rcnt, *rdsp;
-  PetscInt    mine, lo0;
-  PetscReal  *send, *recv, *res, *all = NULL, *col;
+  const PetscInt K = c->n, np = c->nctr;
+  const PKRow   *row;
+
+  for (PetscInt i = 0; i < NREC(np); i++) x[i] = 0;
+  if (k < K) {
+    row  = &c->rows[k];
+    x[0] = row->t1 - (k ? c->rows[k - 1].t1 : c->trow0);
+    x[1] = row->ph[PK_PHASE_SPMV] + row->ph[PK_PHASE_PC] + row->ph[PK_PHASE_VEC];
+    for (int j = 0; j < PK_PHASE_N; j++) x[2 + j] = row->ph[j];
+    for (PetscInt j = 0; j < np; j++) x[2 + PK_PHASE_N + j] = (PetscReal)(c->ctr[k * np + j] - (k ? c->ctr[(k - 1) * np + j] : c->ctr_row0[j]));
+  } else row = k == K ? &c->setup_red : &c->finish_red;
+  x[2 + PK_PHASE_N + np]     = row->red_n;
+  x[2 + PK_PHASE_N + np + 1] = row->red_tests;
+  x[2 + PK_PHASE_N + np + 2] = (PetscReal)(row->red_mask & 0xffffffffULL);
+  x[2 + PK_PHASE_N + np + 3] = (PetscReal)(row->red_mask >> 32);
+}
+
+/* Per-column statistics by the transpose; results into S on rank 0 */
+static PetscErrorCode PKStatsColumns(MPI_Comm comm, PKPerfCtx *c, PKStats *S)
+{
+  const PetscInt K = c->n, C = K + 2, np = c->nctr, nrec = NREC(np), nres = NRES(np);
+  PetscMPIInt    rank, size, *scnt, *sdsp, *rcnt, *rdsp;
+  PetscInt       lo, mine;
+  PetscReal     *send, *recv, *res, *all = NULL, *work;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
-#define LO(q) ((PetscInt)(((PetscInt64)K * (q)) / size))
-  lo0  = LO(rank);
-  mine = LO(rank + 1) - lo0;
+#define LO(q) ((PetscInt)(((PetscInt64)C * (q)) / size))
+  lo   = LO(rank);
+  mine = LO(rank + 1) - lo;
+  PetscCheck((PetscInt64)C * nres < PETSC_MPI_INT_MAX && (PetscInt64)mine * size * nrec < PETSC_MPI_INT_MAX, comm, PETSC_ERR_SUP, "Too many iterations (%" PetscInt_FMT ") for the monitor's statistics", K);
   PetscCall(PetscMalloc4(size, &scnt, size, &sdsp, size, &rcnt, size, &rdsp));
-  PetscCall(PetscMalloc3(2 * K, &send, 2 * mine * size + 1, &recv, NR * mine + 1, &res));
-  for (PetscInt k = 0; k < K; k++) {
-    send[2 * k]     = t[k];
-    send[2 * k + 1] = cp[k];
-  }
+  PetscCall(PetscMalloc4(C * nrec, &send, mine * size * nrec + 1, &recv, mine * nres + 1, &res, 2 * size, &work));
+  for (PetscInt k = 0; k < C; k++) PKStatsRecord(c, k, send + k * nrec);
   for (PetscMPIInt q = 0; q < size; q++) {
-    scnt[q] = (PetscMPIInt)(2 * (LO(q + 1) - LO(q)));
-    sdsp[q] = (PetscMPIInt)(2 * LO(q));
-    rcnt[q] = (PetscMPIInt)(2 * mine);
-    rdsp[q] = (PetscMPIInt)(2 * mine * q);
+    scnt[q] = (PetscMPIInt)(nrec * (LO(q + 1) - LO(q)));
+    sdsp[q] = (PetscMPIInt)(nrec * LO(q));
+    rcnt[q] = (PetscMPIInt)(nrec * mine);
+    rdsp[q] = (PetscMPIInt)(nrec * mine * q);
   }
   PetscCallMPI(MPI_Alltoallv(send, scnt, sdsp, MPIU_REAL, recv, rcnt, rdsp, MPIU_REAL, comm));
-  PetscCall(PetscMalloc1(2 * size, &col));
-  for (PetscInt j = 0; j < mine; j++) {
-    for (PetscMPIInt q = 0; q < size; q++) {
-      col[q]        = recv[2 * mine * q + 2 * j];
-      col[size + q] = recv[2 * mine * q + 2 * j + 1];
-    }
-    PetscCall(PKStatsColumn(size, col, col + size, res + NR * j));
-  }
-  PetscCall(PetscFree(col));
+  /* column lo + j of rank q's record is at recv + (q mine + j) nrec */
+  for (PetscInt j = 0; j < mine; j++) PetscCall(PKStatsColumn(size, np, recv + j * nrec, mine * nrec, work, work + size, res + j * nres));
   for (PetscMPIInt q = 0; q < size; q++) {
-    rcnt[q] = (PetscMPIInt)(NR * (LO(q + 1) - LO(q)));
-    rdsp[q] = (PetscMPIInt)(NR * LO(q));
+    rcnt[q] = (PetscMPIInt)(nres * (LO(q + 1) - LO(q)));
+    rdsp[q] = (PetscMPIInt)(nres * LO(q));
   }
 #undef LO
-  if (!rank) PetscCall(PetscMalloc1(NR * K, &all));
-  PetscCallMPI(MPI_Gatherv(res, (PetscMPIInt)(NR * mine), MPIU_REAL, all, rcnt, rdsp, MPIU_REAL, 0, comm));
-  if (!rank) {
+  if (!rank) PetscCall(PetscMalloc1(C * nres, &all));
+  PetscCallMPI(MPI_Gatherv(res, (PetscMPIInt)(nres * mine), MPIU_REAL, all, rcnt, rdsp, MPIU_REAL, 0, comm));
+  PetscCall(PetscFree4(send, recv, res, work));
+  PetscCall(PetscFree4(scnt, sdsp, rcnt, rdsp));
+  if (rank) PetscFunctionReturn(0);
+  if (K) {
     PetscCall(PetscMalloc4(K, &S->tmin, K, &S->tmax, K, &S->tmean, K, &S->tvar));
     PetscCall(PetscMalloc1(K * PK_STATS_NQ, &S->tq));
     PetscCall(PetscMalloc4(K, &S->cmin, K, &S->cmax, K, &S->cmean, K, &S->cmedian));
     PetscCall(PetscMalloc1(K * PK_STATS_NQ, &S->pooled));
-    for (PetscInt k = 0; k < K; k++) {
-      const PetscReal *r = all + NR * k;
-      S->tmin[k]         = r[0];
-      S->tmax[k]         = r[1];
-      S->tmean[k]        = r[2];
-      S->tvar[k]         = r[3];
-      PetscCall(PetscArraycpy(S->tq + k * PK_STATS_NQ, r + 4, PK_STATS_NQ));
-      S->cmin[k]    = r[4 + PK_STATS_NQ];
-      S->cmax[k]    = r[5 + PK_STATS_NQ];
-      S->cmean[k]   = r[6 + PK_STATS_NQ];
-      S->cmedian[k] = r[7 + PK_STATS_NQ];
-      PetscCall(PetscArraycpy(S->pooled + k * PK_STATS_NQ, r + 8 + PK_STATS_NQ, PK_STATS_NQ));
-    }
-    S->npooled = K * PK_STATS_NQ;
-    PetscCall(PetscSortReal(S->npooled, S->pooled));
-    PetscCall(PetscFree(all));
-  }
-  PetscCall(PetscFree3(send, recv, res));
-  PetscCall(PetscFree4(scnt, sdsp, rcnt, rdsp));
-  PetscFunctionReturn(0);
-}
-
-/* Reductions: per row (and set-up, finish) how many, early on every rank (AND of the masks), MPI_Test calls */
-static PetscErrorCode PKStatsReductions(MPI_Comm comm, PKPerfCtx *c, PKStats *S)
-{
-  PetscInt            K = c->n;
-  PetscMPIInt         rank;
-  unsigned long long *mask, *gmask = NULL;
-  int                *cnt, *gcnt = NULL; /* [2][K+2]: reductions, MPI_Test calls */
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(PetscMalloc2(K + 2, &mask, 2 * (K + 2), &cnt));
-  for (PetscInt k = 0; k < K + 2; k++) {
-    const PKRow *row = k < K ? &c->rows[k] : (k == K ? &c->setup_red : &c->finish_red);
-    mask[k]          = row->red_mask;
-    cnt[k]           = row->red_n;
-    cnt[K + 2 + k]   = row->red_tests;
-  }
-  if (!rank) PetscCall(PetscMalloc2(K + 2, &gmask, 2 * (K + 2), &gcnt));
-  PetscCallMPI(MPI_Reduce(mask, gmask, (PetscMPIInt)(K + 2), MPI_UNSIGNED_LONG_LONG, MPI_BAND, 0, comm));
-  PetscCallMPI(MPI_Reduce(cnt, gcnt, (PetscMPIInt)(K + 2), MPI_INT, MPI_MAX, 0, comm));
-  PetscCallMPI(MPI_Reduce(cnt + K + 2, gcnt ? gcnt + K + 2 : NULL, (PetscMPIInt)(K + 2), MPI_INT, MPI_SUM, 0, comm));
-  if (!rank) {
+    PetscCall(PetscMalloc2(K * PK_PHASE_N, &S->phase_mean, K * PK_PHASE_N, &S->phase_max));
     PetscCall(PetscMalloc2(K, &S->itred, K, &S->itearly));
-    for (PetscInt k = 0; k < K + 2; k++) {
-      int                n  = gcnt[k];
-      unsigned long long m  = n >= 64 ? gmask[k] : gmask[k] & ((1ULL << n) - 1);
-      int                ne = __builtin_popcountll(m);
-      if (k < K) {
-        S->itred[k]   = n;
-        S->itearly[k] = ne;
-      }
-      S->nreductions += n;
-      S->nearly += ne;
-      S->ntests += gcnt[K + 2 + k];
-    }
-    PetscCall(PetscFree2(gmask, gcnt));
+    if (np) PetscCall(PetscMalloc2(K * np, &S->papi_mean, K * np, &S->papi_max));
+    S->npooled = K * PK_STATS_NQ;
   }
-  PetscCall(PetscFree2(mask, cnt));
+  for (PetscInt k = 0; k < C; k++) {
+    const PetscReal *r = all + k * nres;
+    S->nreductions += (PetscInt)r[nres - 3];
+    S->nearly += (PetscInt)r[nres - 2];
+    S->ntests += (PetscInt)r[nres - 1];
+    if (k >= K) continue;
+    S->tmin[k]  = r[0];
+    S->tmax[k]  = r[1];
+    S->tmean[k] = r[2];
+    S->tvar[k]  = r[3];
+    PetscCall(PetscArraycpy(S->tq + k * PK_STATS_NQ, r + 4, PK_STATS_NQ));
+    S->cmin[k]    = r[4 + PK_STATS_NQ];
+    S->cmax[k]    = r[5 + PK_STATS_NQ];
+    S->cmean[k]   = r[6 + PK_STATS_NQ];
+    S->cmedian[k] = r[7 + PK_STATS_NQ];
+    PetscCall(PetscArraycpy(S->pooled + k * PK_STATS_NQ, r + 8 + PK_STATS_NQ, PK_STATS_NQ));
+    PetscCall(PetscArraycpy(S->phase_mean + k * PK_PHASE_N, r + NR, PK_PHASE_N));
+    PetscCall(PetscArraycpy(S->phase_max + k * PK_PHASE_N, r + NR + PK_PHASE_N, PK_PHASE_N));
+    if (np) {
+      PetscCall(PetscArraycpy(S->papi_mean + k * np, r + NR + 2 * PK_PHASE_N, np));
+      PetscCall(PetscArraycpy(S->papi_max + k * np, r + NR + 2 * PK_PHASE_N + np, np));
+    }
+    S->itred[k]   = (PetscInt)r[nres - 3];
+    S->itearly[k] = (PetscInt)r[nres - 2];
+  }
+  PetscCall(PetscFree(all));
   PetscFunctionReturn(0);
 }
 
-/* Series of rank 0, the fastest and the slowest rank (total iteration time), and another rank on the slowest's
-   node (else the fastest's, else rank 0's), for the KS tests between ranks and within a node */
-static PetscErrorCode PKStatsSelect(MPI_Comm comm, PKPerfCtx *c, PKStats *S, const PetscReal *t)
+/*
+   Series of rank 0, the fastest and the slowest rank (total iteration time; MAXLOC picks the lowest rank of a tie),
+   and another rank on the slowest's node (else the fastest's, else rank 0's), for the KS tests between ranks and
+   within a node. The choice is made alike on every rank from the node table; the series go to rank 0.
+*/
+static PetscErrorCode PKStatsSelect(MPI_Comm comm, PKPerfCtx *c, PKStats *S, PetscMPIInt fastest, PetscMPIInt slowest)
 {
-  PetscInt    K = c->n, nsel = 0;
-  PetscMPIInt rank, size, cand[4], cnode[4], in3[3], comp[3], self = -1;
-  struct {
-    double v;
-    int    r;
-  } in[2], out[2];
-  PetscReal total = K ? c->rows[K - 1].t1 - c->trow0 : 0;
+  const PetscInt K = c->n;
+  PetscMPIInt    rank, size, cand[4] = {0, fastest, slowest, -1};
+  PetscInt       nsel = 0;
+  PetscReal     *t;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  in[0].v = total;
-  in[1].v = -total;
-  in[0].r = in[1].r = rank;
-  PetscCallMPI(MPI_Allreduce(in, out, 2, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
-  cand[0] = 0;
-  cand[1] = out[1].r;
-  cand[2] = out[0].r;
-  for (int j = 0; j < 3; j++) in3[j] = rank == cand[j] ? (PetscMPIInt)c->node : -1;
-  PetscCallMPI(MPI_Allreduce(in3, cnode, 3, MPI_INT, MPI_MAX, comm));
-  /* comp[j]: the lowest other rank on the node of cand[2 - j] */
-  for (int j = 0; j < 3; j++) in3[j] = (c->node == cnode[2 - j] && rank != cand[0] && rank != cand[1] && rank != cand[2]) ? rank : size;
-  PetscCallMPI(MPI_Allreduce(in3, comp, 3, MPI_INT, MPI_MIN, comm));
-  cand[3] = -1;
-  for (int j = 0; j < 3 && cand[3] < 0; j++)
-    if (comp[j] < size) {
-      cand[3]  = comp[j];
-      cnode[3] = cnode[2 - j];
-    }
+  for (int j = 2; j >= 0 && cand[3] < 0; j--)
+    for (PetscMPIInt r = 0; r < size && cand[3] < 0; r++)
+      if (c->rank_node[r] == c->rank_node[cand[j]] && r != cand[0] && r != cand[1] && r != cand[2]) cand[3] = r;
   for (int j = 0; j < 4; j++) {
     PetscBool dup = (PetscBool)(cand[j] < 0);
     for (PetscInt i = 0; i < nsel; i++) dup = (PetscBool)(dup || cand[j] == cand[i]);
-    if (dup) continue;
-    cand[nsel]  = cand[j];
-    cnode[nsel] = cnode[j];
-    if (cand[j] == rank) self = (PetscMPIInt)nsel;
-    nsel++;
+    if (!dup) cand[nsel++] = cand[j];
   }
   S->nsel = nsel;
+  PetscCall(PetscMalloc1(K + 1, &t));
+  for (PetscInt k = 0; k < K; k++) t[k] = c->rows[k].t1 - (k ? c->rows[k - 1].t1 : c->trow0);
   if (rank) {
-    if (self > 0 && K) PetscCallMPI(MPI_Send(t, (PetscMPIInt)K, MPIU_REAL, 0, c->tag, comm));
-    PetscFunctionReturn(0);
+    for (PetscInt j = 1; j < nsel; j++)
+      if (cand[j] == rank && K) PetscCallMPI(MPI_Send(t, (PetscMPIInt)K, MPIU_REAL, 0, c->tag, comm));
+  } else {
+    PetscCall(PetscMalloc3(nsel, &S->sel, nsel, &S->sel_node, nsel * K, &S->series));
+    for (PetscInt j = 0; j < nsel; j++) {
+      S->sel[j]      = cand[j];
+      S->sel_node[j] = c->rank_node[cand[j]];
+      if (!K) continue;
+      if (!cand[j]) PetscCall(PetscArraycpy(S->series + j * K, t, K));
+      else PetscCallMPI(MPI_Recv(S->series + j * K, (PetscMPIInt)K, MPIU_REAL, cand[j], c->tag, comm, MPI_STATUS_IGNORE));
+    }
   }
-  PetscCall(PetscMalloc3(nsel, &S->sel, nsel, &S->sel_node, nsel * K, &S->series));
-  for (PetscInt j = 0; j < nsel; j++) {
-    S->sel[j]      = cand[j];
-    S->sel_node[j] = cnode[j];
-    if (!K) continue;
-    if (cand[j] == 0) PetscCall(PetscArraycpy(S->series + j * K, t, K));
-    else PetscCallMPI(MPI_Recv(S->series + j * K, (PetscMPIInt)K, MPIU_REAL, cand[j], c->tag, comm, MPI_STATUS_IGNORE));
-  }
+  PetscCall(PetscFree(t));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode PKStatsCompute(MPI_Comm comm, PKPerfCtx *c)
 {
-  PKStats    *S = &c->stats;
-  PetscInt    K = c->n, np = c->nctr, nc = PK_PHASE_N + np;
-  PetscMPIInt rank, size;
-  PetscReal   loc[6], glob[6], *t, *cp, *v, *vsum = NULL, *vmax = NULL;
+  PKStats       *S = &c->stats;
+  const PetscInt K = c->n;
+  PetscMPIInt    rank, size;
   PetscLogDouble last = K ? c->rows[K - 1].t1 : c->trow0;
+  struct {
+    double v;
+    int    r;
+  } in[8], out[8];
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PKStatsDestroy(S));
-  loc[0] = c->tend - c->tbegin;
-  loc[1] = c->trow0 - c->tbegin;
-  loc[2] = c->tend - last;
-  loc[3] = -c->realbegin;
-  loc[4] = (PetscReal)K;
-  loc[5] = -(PetscReal)K;
-  PetscCallMPI(MPI_Allreduce(loc, glob, 6, MPIU_REAL, MPI_MAX, comm));
-  PetscCheck(glob[4] == -glob[5], comm, PETSC_ERR_PLIB, "Recorder: the ranks recorded different iteration counts (%g to %g)", (double)-glob[5], (double)glob[4]);
-  c->t_enter     = c->realbegin + glob[3];
+  in[0].v = c->tend - c->tbegin;
+  in[1].v = c->trow0 - c->tbegin;
+  in[2].v = c->tend - last;
+  in[3].v = -c->realbegin;
+  in[4].v = (double)K;
+  in[5].v = -(double)K;
+  in[6].v = last - c->trow0; /* total iteration time: the slowest rank */
+  in[7].v = c->trow0 - last; /* the fastest */
+  for (int i = 0; i < 8; i++) in[i].r = rank;
+  PetscCallMPI(MPI_Allreduce(in, out, 8, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
+  PetscCheck(out[4].v == -out[5].v, comm, PETSC_ERR_PLIB, "Recorder: the ranks recorded different iteration counts (%g to %g)", -out[5].v, out[4].v);
+  c->t_enter     = c->realbegin + out[3].v;
   S->solve       = c->solve;
   S->nits        = K;
   S->nranks      = size;
   S->nnodes      = c->nnodes;
   S->ppn         = c->ppn;
-  S->solve_time  = glob[0];
-  S->setup_time  = glob[1];
-  S->finish_time = glob[2];
-  S->npapi       = np;
-  S->papi_names  = np ? PKPapiNames() : NULL;
-  PetscCall(PKStatsReductions(comm, c, S));
-
-  /* local series: iteration time, compute, and phases + counter differences per row */
-  PetscCall(PetscMalloc3(K + 1, &t, K + 1, &cp, K * nc + 1, &v));
-  for (PetscInt k = 0; k < K; k++) {
-    const PKRow *row = &c->rows[k];
-    t[k]             = row->t1 - (k ? c->rows[k - 1].t1 : c->trow0);
-    cp[k]            = row->ph[PK_PHASE_SPMV] + row->ph[PK_PHASE_PC] + row->ph[PK_PHASE_VEC];
-    for (int j = 0; j < PK_PHASE_N; j++) v[k * nc + j] = row->ph[j];
-    for (int j = 0; j < np; j++) v[k * nc + PK_PHASE_N + j] = (PetscReal)(c->ctr[k * np + j] - (k ? c->ctr[(k - 1) * np + j] : c->ctr_row0[j]));
-  }
-  if (K) {
-    if (!rank) PetscCall(PetscMalloc2(K * nc, &vsum, K * nc, &vmax));
-    PetscCallMPI(MPI_Reduce(v, vsum, (PetscMPIInt)(K * nc), MPIU_REAL, MPI_SUM, 0, comm));
-    PetscCallMPI(MPI_Reduce(v, vmax, (PetscMPIInt)(K * nc), MPIU_REAL, MPI_MAX, 0, comm));
-    if (!rank) {
-      PetscCall(PetscMalloc2(K * PK_PHASE_N, &S->phase_mean, K * PK_PHASE_N, &S->phase_max));
-      if (np) PetscCall(PetscMalloc2(K * np, &S->papi_mean, K * np, &S->papi_max));
-      for (PetscInt k = 0; k < K; k++) {
-        for (int j = 0; j < PK_PHASE_N; j++) {
-          S->phase_mean[k * PK_PHASE_N + j] = vsum[k * nc + j] / size;
-          S->phase_max[k * PK_PHASE_N + j]  = vmax[k * nc + j];
-        }
-        for (int j = 0; j < np; j++) {
-          S->papi_mean[k * np + j] = vsum[k * nc + PK_PHASE_N + j] / size;
-          S->papi_max[k * np + j]  = vmax[k * nc + PK_PHASE_N + j];
-        }
-      }
-      PetscCall(PetscFree2(vsum, vmax));
-    }
-    PetscCall(PKStatsOrder(comm, S, K, t, cp));
-  }
-  PetscCall(PKStatsSelect(comm, c, S, t));
-  PetscCall(PetscFree3(t, cp, v));
+  S->solve_time  = out[0].v;
+  S->setup_time  = out[1].v;
+  S->finish_time = out[2].v;
+  S->npapi       = c->nctr;
+  S->papi_names  = c->nctr ? PKPapiNames() : NULL;
+  PetscCall(PKStatsColumns(comm, c, S));
+  PetscCall(PKStatsSelect(comm, c, S, out[7].r, out[6].r));
   PetscFunctionReturn(0);
 }

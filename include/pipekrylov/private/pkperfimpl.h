@@ -48,7 +48,8 @@ typedef struct {
   /* placement, found at the first recorded solve */
   PetscBool   layout_done;
   PetscInt    node, nnodes, ppn;
-  PetscMPIInt tag; /* for the selected ranks' series */
+  PetscMPIInt tag;        /* for the selected ranks' series */
+  PetscMPIInt *rank_node; /* [P] node of every rank of the KSP's communicator */
   /* the solve under way */
   PetscBool      active;  /* recording */
   PetscBool      builtin; /* a PETSc type: phases from PETSc's events, rows from the monitor */

@@ -2,9 +2,9 @@
    Cross-rank statistics of one solve, as reduced by the recorder at the end of KSPSolve: O(iterations) numbers on
    rank 0, never ranks x iterations. This is what the models and the report read.
 
-   The per-iteration statistics over ranks are exact (src/perf/stats.c: the ranks x iterations times are transposed
-   in blocks of iterations with one MPI_Alltoallv, so each rank sorts the full column of the iterations it owns and
-   holds O(iterations + ranks) values; rank 0 gathers only the results). Quantiles interpolate linearly between
+   The per-iteration statistics over ranks are exact (src/perf/stats.c: the ranks x iterations records are
+   transposed in blocks of iterations with one MPI_Alltoallv, so each rank sorts the full columns of the iterations
+   it owns and holds O(iterations + ranks) values; rank 0 gathers only the results). Quantiles interpolate linearly between
    order statistics (numpy's default): level q of P values x_(0) <= ... <= x_(P-1) is x_(h) at h = q (P - 1).
    Variances are population variances (divided by P).
 
@@ -46,8 +46,8 @@ typedef struct _n_PKStats {
   PetscInt    *sel_node; /* node of each selected rank */
   PetscReal   *series;
   /* pooled sample of all iteration times (a quantile sketch: nits * PK_STATS_NQ points, equally weighted per
-     iteration, sorted), for the bulk distribution fit. Iteration k contributes its quantiles over ranks at the
-     levels (j + 1/2) / PK_STATS_NQ, j = 0..PK_STATS_NQ-1, so each point stands for 1/PK_STATS_NQ of its mass. */
+     iteration), for the bulk distribution fit: pooled[k * PK_STATS_NQ + j] is iteration k's quantile over ranks at
+     level (j + 1/2) / PK_STATS_NQ, so each point stands for 1/PK_STATS_NQ of its mass. Not sorted (sort a copy). */
   PetscInt   npooled;
   PetscReal *pooled;
   /* PAPI counters per iteration (differences over the iteration): mean and max over ranks */
