@@ -5,6 +5,7 @@
 #                                             have as many rows per rank as ex2's iterations (and match -log_view)
 #   perf.sh once REGEX COUNT CMD...           CMD succeeds, converges and prints exactly COUNT lines matching REGEX
 #   perf.sh head NAME NP ARGS...              "run", then print the first line of the trace
+#   perf.sh rec NAME NP                       tests/perfrec (the recorder's API, a synthetic KSP type) with a trace
 set -u
 PY=/usr/bin/python3
 CHECK=$PK_ROOT/tests/perf_check.py
@@ -46,11 +47,19 @@ head1() {
   run "$@" && head -1 "$OUT/$1.csv"
 }
 
+rec() {
+  local name=$1 np=$2
+  rm -f "$OUT/$name.csv"
+  mpi "$np" "$PK_BUILD/tests/perfrec" -its 12 -ksp_perf_trace "$OUT/$name.csv" &&
+    $PY "$CHECK" "$OUT/$name.csv" --its 13 --nranks "$np"
+}
+
 cmd=$1; shift
 case "$cmd" in
   run) run "$@" ;;
   ex2) ex2 "$@" ;;
   once) once "$@" ;;
   head) head1 "$@" ;;
+  rec) rec "$@" ;;
   *) echo "perf.sh: unknown command $cmd"; exit 2 ;;
 esac

@@ -22,6 +22,11 @@ for type in $PERF_TYPES $PERF_PETSC_TYPES; do
   done
 done
 
+# the recorder's API as our solvers use it: non-blocking reductions early on some ranks only, an iteration jump,
+# a breakdown before PKRecIterEnd (tests/perfrec.c checks PKStats exactly)
+for np in 1 2 4; do
+  t perf-recorder-np$np "$P" rec recorder-np$np $np
+done
 # kept apart: three solves with different iteration counts (rows sized from the previous solve)
 t perf-solves-np2 "$P" run solves 2 $PROB -nsolves 3
 # a breakdown inside an iteration: rows still equal KSPGetIterationNumber

@@ -74,7 +74,9 @@ static inline void PKRecOverlapEnd(PKRec rec, PetscBool early, PetscInt ntests)
   rec->hot.red_count++;
 }
 
-PETSC_INTERN PetscErrorCode PKRecIterEnd_Private(PKRec, PetscInt);
+/* Exported (not PETSC_INTERN) so that code outside the library can mark phases too: the recorder's unit test
+   (tests/perfrec.c, a synthetic KSP type) and KSP types of other plugins */
+PETSC_EXTERN PetscErrorCode PKRecIterEnd_Private(PKRec, PetscInt);
 
 /* Close the row of iteration `its` (the value ksp->its has after the iteration) and start the next one */
 static inline PetscErrorCode PKRecIterEnd(PKRec rec, PetscInt its)
@@ -84,6 +86,6 @@ static inline PetscErrorCode PKRecIterEnd(PKRec rec, PetscInt its)
 }
 
 /* The recorder of this KSP for the solve under way, or NULL when monitoring is off */
-PETSC_INTERN PetscErrorCode PKRecGet(KSP, PKRec *);
+PETSC_EXTERN PetscErrorCode PKRecGet(KSP, PKRec *);
 
 #endif
