@@ -73,6 +73,7 @@ static PetscErrorCode PKPerfCtxDestroy(void *p)
   PKPerfCtx *c = (PKPerfCtx *)p;
 
   PetscFunctionBegin;
+  if (pk_hook_top == c) pk_hook_top = (PKPerfCtx *)c->hook_prev; /* destroyed inside its solve, after an error */
   PetscCall(PKRecFree(c));
   PetscCall(PKStatsDestroy(&c->stats));
   PetscCall(PetscFree(c->rank_node));
@@ -177,7 +178,11 @@ static PetscErrorCode PKPerfSolveBegin(KSP ksp, PKPerfCtx **out)
   *out = NULL;
   PetscCall(PKPerfCtxGet(ksp, PETSC_TRUE, &c));
   if (!c->options_read) PetscCall(PKPerfReadOptions(ksp, c));
-  if (!PKPerfIsOn(c) || c->active) PetscFunctionReturn(0);
+  if (c->active) { /* a solve of this KSP that ended in an error: forget it */
+    if (pk_hook_top == c) pk_hook_top = (PKPerfCtx *)c->hook_prev;
+    c->active = PETSC_FALSE;
+  }
+  if (!PKPerfIsOn(c)) PetscFunctionReturn(0);
   if (!c->layout_done) {
     PetscCall(PKStatsLayout(comm, c));
     PetscCall(PKPapiSetUp(comm, c->papi_events));

@@ -50,9 +50,9 @@ static inline void PKRecTakeReductions(PKRecHot *h, PKRow *row)
 }
 
 /*
-   Close rows up to iteration `its` at time hot.tlast. The counters for the last new row are in ctr[its-1] already
-   (or not read: ctr_now == NULL copies them from ctr_end). A jump of d > 1 iterations (a solver that reports
-   several at once) shares the time, the phases and the counters evenly between the d rows.
+   Close rows up to iteration `its` at time hot.tlast. The counters at the end of the last new row are ctr_now, or
+   (ctr_now == NULL) were read into ctr[its-1] already. A jump of d > 1 iterations (a solver that reports several
+   at once) shares the time, the phases and the counters evenly between the d rows.
 */
 static PetscErrorCode PKRecCloseRows(PKPerfCtx *c, PetscInt its, const long long *ctr_now)
 {
@@ -159,8 +159,8 @@ PetscErrorCode PKRecSolveEnd(KSP ksp, PKPerfCtx *c)
   PetscInt  its = PetscMax(ksp->its, 0);
 
   PetscFunctionBegin;
-  if (c->nctr) PKPapiRead(c->ctr_end);
   if (its > c->n) {
+    if (c->nctr) PKPapiRead(c->ctr_end);
     PetscCall(PKRecEnsure(c, its));
     PetscCall(PKRecCloseRows(c, its, c->ctr_end));
   } else c->n = its;
