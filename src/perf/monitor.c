@@ -116,7 +116,7 @@ PetscErrorCode KSPPerfMonitorGetTimes(KSP ksp, PetscInt *nits, PetscReal *setup,
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
   done = (PetscBool)(c && c->solve > 0);
-  last = done ? (c->n ? c->rows[c->n - 1].t1 : c->trow0) : 0;
+  last = done ? PKRowStart(c, c->n) : 0;
   if (nits) *nits = done ? c->n : 0;
   if (setup) *setup = done ? c->trow0 - c->tbegin : 0;
   if (iterations) *iterations = done ? last - c->trow0 : 0;

@@ -58,7 +58,7 @@ static PetscErrorCode PKRecCloseRows(PKPerfCtx *c, PetscInt its, const long long
 {
   PKRecHot      *h  = &c->rec.hot;
   PetscInt       d  = its - c->n, j, k;
-  PetscLogDouble t0 = c->n ? c->rows[c->n - 1].t1 : c->trow0;
+  PetscLogDouble t0 = PKRowStart(c, c->n);
 
   PetscFunctionBegin;
   for (j = 0; j < d; j++) {

@@ -119,9 +119,8 @@ static PetscErrorCode PKStatsColumn(PetscInt P, PetscInt np, const PetscReal *re
     tests += x[red + 1];
     mask &= (unsigned long long)x[red + 2] | ((unsigned long long)x[red + 3] << 32);
   }
-  if (nred < 64) mask &= (1ULL << (int)nred) - 1;
   res[NRES(np) - 3] = nred;
-  res[NRES(np) - 2] = (PetscReal)__builtin_popcountll(mask);
+  res[NRES(np) - 2] = PKEarlyCount(mask, nred);
   res[NRES(np) - 1] = tests;
   PetscCall(PetscSortReal(P, t));
   PetscCall(PetscSortReal(P, cp));
@@ -152,10 +151,10 @@ static void PKStatsRecord(PKPerfCtx *c, PetscInt k, PetscReal *x)
   for (PetscInt i = 0; i < NREC(np); i++) x[i] = 0;
   if (k < K) {
     row  = &c->rows[k];
-    x[0] = row->t1 - (k ? c->rows[k - 1].t1 : c->trow0);
+    x[0] = row->t1 - PKRowStart(c, k);
     x[1] = row->ph[PK_PHASE_SPMV] + row->ph[PK_PHASE_PC] + row->ph[PK_PHASE_VEC];
     for (int j = 0; j < PK_PHASE_N; j++) x[2 + j] = row->ph[j];
-    for (PetscInt j = 0; j < np; j++) x[2 + PK_PHASE_N + j] = (PetscReal)(c->ctr[k * np + j] - (k ? c->ctr[(k - 1) * np + j] : c->ctr_row0[j]));
+    for (PetscInt j = 0; j < np; j++) x[2 + PK_PHASE_N + j] = (PetscReal)PKRowCounter(c, k, j);
   } else row = k == K ? &c->setup_red : &c->finish_red;
   x[2 + PK_PHASE_N + np]     = row->red_n;
   x[2 + PK_PHASE_N + np + 1] = row->red_tests;
@@ -177,7 +176,7 @@ static PetscErrorCode PKStatsColumns(MPI_Comm comm, PKPerfCtx *c, PKStats *S)
 #define LO(q) ((PetscInt)(((PetscInt64)C * (q)) / size))
   lo   = LO(rank);
   mine = LO(rank + 1) - lo;
-  PetscCheck((PetscInt64)C * nres < PETSC_MPI_INT_MAX && (PetscInt64)mine * size * nrec < PETSC_MPI_INT_MAX, comm, PETSC_ERR_SUP, "Too many iterations (%" PetscInt_FMT ") for the monitor's statistics", K);
+  PetscCheck((PetscInt64)C * nres < PETSC_MPI_INT_MAX && (PetscInt64)(C / size + 1) * size * nrec < PETSC_MPI_INT_MAX, comm, PETSC_ERR_SUP, "Too many iterations (%" PetscInt_FMT ") for the monitor's statistics", K);
   PetscCall(PetscMalloc4(size, &scnt, size, &sdsp, size, &rcnt, size, &rdsp));
   PetscCall(PetscMalloc4(C * nrec, &send, mine * size * nrec + 1, &recv, mine * nres + 1, &res, 2 * size, &work));
   for (PetscInt k = 0; k < C; k++) PKStatsRecord(c, k, send + k * nrec);
@@ -264,7 +263,7 @@ static PetscErrorCode PKStatsSelect(MPI_Comm comm, PKPerfCtx *c, PKStats *S, Pet
   }
   S->nsel = nsel;
   PetscCall(PetscMalloc1(K + 1, &t));
-  for (PetscInt k = 0; k < K; k++) t[k] = c->rows[k].t1 - (k ? c->rows[k - 1].t1 : c->trow0);
+  for (PetscInt k = 0; k < K; k++) t[k] = c->rows[k].t1 - PKRowStart(c, k);
   if (rank) {
     for (PetscInt j = 1; j < nsel; j++)
       if (cand[j] == rank && K) PetscCallMPI(MPI_Send(t, (PetscMPIInt)K, MPIU_REAL, 0, c->tag, comm));
@@ -287,7 +286,7 @@ PetscErrorCode PKStatsCompute(MPI_Comm comm, PKPerfCtx *c)
   PKStats       *S = &c->stats;
   const PetscInt K = c->n;
   PetscMPIInt    rank, size;
-  PetscLogDouble last = K ? c->rows[K - 1].t1 : c->trow0;
+  PetscLogDouble last = PKRowStart(c, K);
   struct {
     double v;
     int    r;

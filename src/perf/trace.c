@@ -107,13 +107,13 @@ PetscErrorCode PKTraceWrite(MPI_Comm comm, PKPerfCtx *c)
   if (!started && !rank) n += PKTraceHeader(buf, cap, np, PKPapiNames());
   for (PetscInt k = 0; k < K; k++) {
     const PKRow   *row = &c->rows[k];
-    PetscLogDouble t0  = k ? c->rows[k - 1].t1 : c->trow0;
-    int            ne  = __builtin_popcountll(row->red_n >= 64 ? row->red_mask : row->red_mask & ((1ULL << row->red_n) - 1));
+    PetscLogDouble t0  = PKRowStart(c, k);
+    int            ne  = PKEarlyCount(row->red_mask, row->red_n);
 
     n += (size_t)snprintf(buf + n, cap - n, "%" PetscInt_FMT ",%d,%" PetscInt_FMT ",%" PetscInt_FMT ",%.9g,%.9g,%.9g", c->solve, rank, c->node, k + 1, t0 - c->tbegin, row->t1 - c->tbegin, row->t1 - t0);
     for (int j = 0; j < PK_PHASE_N; j++) n += (size_t)snprintf(buf + n, cap - n, ",%.9g", row->ph[j]);
     n += (size_t)snprintf(buf + n, cap - n, ",%d,%d,%d,%.9g,%.9g", row->red_n, ne, row->red_tests, c->tend - c->tbegin, c->t_enter);
-    for (PetscInt j = 0; j < np; j++) n += (size_t)snprintf(buf + n, cap - n, ",%lld", c->ctr[k * np + j] - (k ? c->ctr[(k - 1) * np + j] : c->ctr_row0[j]));
+    for (PetscInt j = 0; j < np; j++) n += (size_t)snprintf(buf + n, cap - n, ",%lld", PKRowCounter(c, k, j));
     n += (size_t)snprintf(buf + n, cap - n, "\n");
   }
   PetscCheck(n < cap && n < (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Trace buffer overflow (%zu bytes)", n);

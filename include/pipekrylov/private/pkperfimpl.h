@@ -73,6 +73,24 @@ typedef struct {
   PKStats        stats;
 } PKPerfCtx;
 
+/* Row k begins where row k - 1 ended (row 0: at trow0); k = n gives the end of the rows */
+static inline PetscLogDouble PKRowStart(const PKPerfCtx *c, PetscInt k)
+{
+  return k ? c->rows[k - 1].t1 : c->trow0;
+}
+
+/* Increase of counter j over row k */
+static inline long long PKRowCounter(const PKPerfCtx *c, PetscInt k, PetscInt j)
+{
+  return c->ctr[k * c->nctr + j] - (k ? c->ctr[(k - 1) * c->nctr + j] : c->ctr_row0[j]);
+}
+
+/* How many of n reductions a mask marks early (bits beyond the 64th are never early) */
+static inline int PKEarlyCount(unsigned long long mask, PetscReal n)
+{
+  return __builtin_popcountll(n >= 64 ? mask : mask & ((1ULL << (int)n) - 1));
+}
+
 PETSC_INTERN PetscErrorCode PKPerfHooksInstall(void);
 PETSC_INTERN PetscErrorCode PKPerfHooksRemove(void);
 PETSC_INTERN PetscErrorCode PKPerfCtxGet(KSP, PetscBool, PKPerfCtx **);
