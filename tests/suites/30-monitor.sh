@@ -10,7 +10,7 @@ PT=$PK_BUILD/tests/perf
 PROB="-problem poisson27 -rows_per_rank 512 -pc_type jacobi"
 
 # a type is probed (one short run) only when one of its tests is selected
-_perf_wanted() { ! declare -F _selected >/dev/null || [ "${LIST:-0}" = 1 ] || _selected "$1-np1" || _selected "$1-np2" || _selected "$1-np4"; }
+_perf_wanted() { ! declare -F _selected >/dev/null || [ "${LIST:-0}" = 1 ] || _selected "$1-np1" || _selected "$1-np2" || _selected "$1-np4" || _selected "$1-ex2-np2"; }
 for type in $PERF_TYPES $PERF_PETSC_TYPES; do
   _perf_wanted "perf-$type" || continue
   if "$PM" -problem laplace2d -n 4 -ksp_type "$type" -expect_off 2>&1 | grep -q "not written yet"; then
@@ -20,6 +20,8 @@ for type in $PERF_TYPES $PERF_PETSC_TYPES; do
   for np in 1 2 4; do
     t "perf-$type-np$np" "$P" run "$type-np$np" $np $PROB -ksp_type $type -nsolves 2
   done
+  # and in PETSc's unmodified ex2 through -dll_append
+  t "perf-$type-ex2-np2" "$P" ex2 "$type-ex2-np2" 2 -ksp_type $type
 done
 
 # the recorder's API as our solvers use it: non-blocking reductions early on some ranks only, an iteration jump,
@@ -42,12 +44,11 @@ t_mpi perf-from-code-np2 2 "$PM" $PROB -perf_code -dump "$PT/code.json"
 t_mpi perf-off-np2 2 "$PM" $PROB -expect_off
 t_grep perf-help "ksp_perf_node_size" "$PM" -problem laplace2d -n 4 -ksp_perf_monitor -help -dump "$PT/help.json"
 
-# PETSc's unmodified ex2 through -dll_append: PETSc's gmres and cg, our pcg; with -log_view at the same time
+# PETSc's unmodified ex2 through -dll_append on 1 rank (its default gmres); with -log_view at the same time
+t perf-ex2-np1 "$P" ex2 ex2-np1 1
 for np in 1 2; do
-  t perf-ex2-np$np "$P" ex2 ex2-np$np $np
-  t perf-ex2-cg-np$np "$P" ex2 ex2-cg-np$np $np -ksp_type cg
-  t perf-ex2-pcg-np$np "$P" ex2 ex2-pcg-np$np $np -ksp_type pcg
   t perf-ex2-log-view-np$np "$P" ex2 ex2-log-view-np$np $np -log_view
+  t perf-ex2-log-view-pcg-np$np "$P" ex2 ex2-log-view-pcg-np$np $np -log_view -ksp_type pcg
 done
 
 # failures: one clear message, nothing else lost (the solves converge, every report is printed)
