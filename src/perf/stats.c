@@ -9,9 +9,9 @@
    numbers; rank 0 gathers C x NRES numbers. Exact, where a histogram or sketch between the global min and max
    would be off by up to (max - min) / bins, for the price of one all-to-all of C R doubles per rank.
 
-   The whole reduction is one MPI_Allreduce (MAXLOC: times, iteration counts, fastest and slowest rank), one
-   MPI_Alltoallv, one MPI_Gatherv and up to three messages (the selected ranks' series) to rank 0: few collectives,
-   since each one costs a synchronisation at the end of every recorded solve.
+   The whole reduction is one MPI_Iallreduce (MAXLOC: times, iteration counts, fastest and slowest rank) completed
+   together with one MPI_Ialltoallv, then one MPI_Igatherv completed after up to three messages (the selected
+   ranks' series) to rank 0: two synchronisations at the end of each recorded solve, since each one costs.
 */
 #include <pipekrylov/private/pkperfimpl.h>
 
@@ -162,43 +162,75 @@ static void PKStatsRecord(PKPerfCtx *c, PetscInt k, PetscReal *x)
   x[2 + PK_PHASE_N + np + 3] = (PetscReal)(row->red_mask >> 32);
 }
 
-/* Per-column statistics by the transpose; results into S on rank 0 */
-static PetscErrorCode PKStatsColumns(MPI_Comm comm, PKPerfCtx *c, PKStats *S)
+/* The transpose under way: records out, columns in, results to rank 0 */
+typedef struct {
+  PetscInt     C, nrec, nres, mine;
+  PetscMPIInt  rank, size, *scnt, *sdsp, *rcnt, *rdsp;
+  PetscReal   *send, *recv, *res, *all, *work;
+  MPI_Request  req;
+} PKStatsT;
+
+/* First column of rank q's block */
+static inline PetscInt PKStatsLo(const PKStatsT *T, PetscMPIInt q)
 {
-  const PetscInt K = c->n, C = K + 2, np = c->nctr, nrec = NREC(np), nres = NRES(np);
-  PetscMPIInt    rank, size, *scnt, *sdsp, *rcnt, *rdsp;
-  PetscInt       lo, mine;
-  PetscReal     *send, *recv, *res, *all = NULL, *work;
+  return (PetscInt)(((PetscInt64)T->C * q) / T->size);
+}
+#define LO(q) PKStatsLo(T, q)
+
+/* Post the all-to-all of the records */
+static PetscErrorCode PKStatsTransposeBegin(MPI_Comm comm, PKPerfCtx *c, PKStatsT *T)
+{
+  const PetscInt K = c->n;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-#define LO(q) ((PetscInt)(((PetscInt64)C * (q)) / size))
-  lo   = LO(rank);
-  mine = LO(rank + 1) - lo;
-  PetscCheck((PetscInt64)C * nres < PETSC_MPI_INT_MAX && (PetscInt64)(C / size + 1) * size * nrec < PETSC_MPI_INT_MAX, comm, PETSC_ERR_SUP, "Too many iterations (%" PetscInt_FMT ") for the monitor's statistics", K);
-  PetscCall(PetscMalloc4(size, &scnt, size, &sdsp, size, &rcnt, size, &rdsp));
-  PetscCall(PetscMalloc4(C * nrec, &send, mine * size * nrec + 1, &recv, mine * nres + 1, &res, 2 * size, &work));
-  for (PetscInt k = 0; k < C; k++) PKStatsRecord(c, k, send + k * nrec);
-  for (PetscMPIInt q = 0; q < size; q++) {
-    scnt[q] = (PetscMPIInt)(nrec * (LO(q + 1) - LO(q)));
-    sdsp[q] = (PetscMPIInt)(nrec * LO(q));
-    rcnt[q] = (PetscMPIInt)(nrec * mine);
-    rdsp[q] = (PetscMPIInt)(nrec * mine * q);
+  PetscCall(PetscMemzero(T, sizeof(*T)));
+  PetscCallMPI(MPI_Comm_rank(comm, &T->rank));
+  PetscCallMPI(MPI_Comm_size(comm, &T->size));
+  T->C    = K + 2;
+  T->nrec = NREC(c->nctr);
+  T->nres = NRES(c->nctr);
+  T->mine = LO(T->rank + 1) - LO(T->rank);
+  PetscCheck((PetscInt64)T->C * T->nres < PETSC_MPI_INT_MAX && (PetscInt64)(T->C / T->size + 1) * T->size * T->nrec < PETSC_MPI_INT_MAX, comm, PETSC_ERR_SUP, "Too many iterations (%" PetscInt_FMT ") for the monitor's statistics", K);
+  PetscCall(PetscMalloc4(T->size, &T->scnt, T->size, &T->sdsp, T->size, &T->rcnt, T->size, &T->rdsp));
+  PetscCall(PetscMalloc4(T->C * T->nrec, &T->send, T->mine * T->size * T->nrec + 1, &T->recv, T->mine * T->nres + 1, &T->res, 2 * T->size, &T->work));
+  for (PetscInt k = 0; k < T->C; k++) PKStatsRecord(c, k, T->send + k * T->nrec);
+  for (PetscMPIInt q = 0; q < T->size; q++) {
+    T->scnt[q] = (PetscMPIInt)(T->nrec * (LO(q + 1) - LO(q)));
+    T->sdsp[q] = (PetscMPIInt)(T->nrec * LO(q));
+    T->rcnt[q] = (PetscMPIInt)(T->nrec * T->mine);
+    T->rdsp[q] = (PetscMPIInt)(T->nrec * T->mine * q);
   }
-  PetscCallMPI(MPI_Alltoallv(send, scnt, sdsp, MPIU_REAL, recv, rcnt, rdsp, MPIU_REAL, comm));
-  /* column lo + j of rank q's record is at recv + (q mine + j) nrec */
-  for (PetscInt j = 0; j < mine; j++) PetscCall(PKStatsColumn(size, np, recv + j * nrec, mine * nrec, work, work + size, res + j * nres));
-  for (PetscMPIInt q = 0; q < size; q++) {
-    rcnt[q] = (PetscMPIInt)(nres * (LO(q + 1) - LO(q)));
-    rdsp[q] = (PetscMPIInt)(nres * LO(q));
+  PetscCallMPI(MPI_Ialltoallv(T->send, T->scnt, T->sdsp, MPIU_REAL, T->recv, T->rcnt, T->rdsp, MPIU_REAL, comm, &T->req));
+  PetscFunctionReturn(0);
+}
+
+/* The records are in (T->req completed): reduce this rank's columns and post their gather to rank 0 */
+static PetscErrorCode PKStatsTransposeReduce(MPI_Comm comm, PetscInt np, PKStatsT *T)
+{
+  PetscFunctionBegin;
+  /* column j of this rank's block, as recorded by rank q, is at recv + (q mine + j) nrec */
+  for (PetscInt j = 0; j < T->mine; j++) PetscCall(PKStatsColumn(T->size, np, T->recv + j * T->nrec, T->mine * T->nrec, T->work, T->work + T->size, T->res + j * T->nres));
+  for (PetscMPIInt q = 0; q < T->size; q++) {
+    T->rcnt[q] = (PetscMPIInt)(T->nres * (LO(q + 1) - LO(q)));
+    T->rdsp[q] = (PetscMPIInt)(T->nres * LO(q));
   }
+  if (!T->rank) PetscCall(PetscMalloc1(T->C * T->nres, &T->all));
+  PetscCallMPI(MPI_Igatherv(T->res, (PetscMPIInt)(T->nres * T->mine), MPIU_REAL, T->all, T->rcnt, T->rdsp, MPIU_REAL, 0, comm, &T->req));
+  PetscFunctionReturn(0);
+}
+
 #undef LO
-  if (!rank) PetscCall(PetscMalloc1(C * nres, &all));
-  PetscCallMPI(MPI_Gatherv(res, (PetscMPIInt)(nres * mine), MPIU_REAL, all, rcnt, rdsp, MPIU_REAL, 0, comm));
-  PetscCall(PetscFree4(send, recv, res, work));
-  PetscCall(PetscFree4(scnt, sdsp, rcnt, rdsp));
-  if (rank) PetscFunctionReturn(0);
+
+/* Complete the gather; rank 0 unpacks the results into S */
+static PetscErrorCode PKStatsTransposeEnd(PKStatsT *T, PetscInt np, PKStats *S)
+{
+  const PetscInt K = T->C - 2, nres = T->nres;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Wait(&T->req, MPI_STATUS_IGNORE));
+  PetscCall(PetscFree4(T->send, T->recv, T->res, T->work));
+  PetscCall(PetscFree4(T->scnt, T->sdsp, T->rcnt, T->rdsp));
+  if (T->rank) PetscFunctionReturn(0);
   if (K) {
     PetscCall(PetscMalloc4(K, &S->tmin, K, &S->tmax, K, &S->tmean, K, &S->tvar));
     PetscCall(PetscMalloc1(K * PK_STATS_NQ, &S->tq));
@@ -209,8 +241,8 @@ static PetscErrorCode PKStatsColumns(MPI_Comm comm, PKPerfCtx *c, PKStats *S)
     if (np) PetscCall(PetscMalloc2(K * np, &S->papi_mean, K * np, &S->papi_max));
     S->npooled = K * PK_STATS_NQ;
   }
-  for (PetscInt k = 0; k < C; k++) {
-    const PetscReal *r = all + k * nres;
+  for (PetscInt k = 0; k < T->C; k++) {
+    const PetscReal *r = T->all + k * nres;
     S->nreductions += (PetscInt)r[nres - 3];
     S->nearly += (PetscInt)r[nres - 2];
     S->ntests += (PetscInt)r[nres - 1];
@@ -234,7 +266,7 @@ static PetscErrorCode PKStatsColumns(MPI_Comm comm, PKPerfCtx *c, PKStats *S)
     S->itred[k]   = (PetscInt)r[nres - 3];
     S->itearly[k] = (PetscInt)r[nres - 2];
   }
-  PetscCall(PetscFree(all));
+  PetscCall(PetscFree(T->all));
   PetscFunctionReturn(0);
 }
 
@@ -291,6 +323,8 @@ PetscErrorCode PKStatsCompute(MPI_Comm comm, PKPerfCtx *c)
     double v;
     int    r;
   } in[8], out[8];
+  MPI_Request req[2];
+  PKStatsT    T;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -305,7 +339,11 @@ PetscErrorCode PKStatsCompute(MPI_Comm comm, PKPerfCtx *c)
   in[6].v = last - c->trow0; /* total iteration time: the slowest rank */
   in[7].v = c->trow0 - last; /* the fastest */
   for (int i = 0; i < 8; i++) in[i].r = rank;
-  PetscCallMPI(MPI_Allreduce(in, out, 8, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
+  /* two synchronisations: the allreduce travels with the all-to-all, the selected series with the gather */
+  PetscCallMPI(MPI_Iallreduce(in, out, 8, MPI_DOUBLE_INT, MPI_MAXLOC, comm, &req[0]));
+  PetscCall(PKStatsTransposeBegin(comm, c, &T));
+  req[1] = T.req;
+  PetscCallMPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
   PetscCheck(out[4].v == -out[5].v, comm, PETSC_ERR_PLIB, "Recorder: the ranks recorded different iteration counts (%g to %g)", -out[5].v, out[4].v);
   c->t_enter     = c->realbegin + out[3].v;
   S->solve       = c->solve;
@@ -318,7 +356,8 @@ PetscErrorCode PKStatsCompute(MPI_Comm comm, PKPerfCtx *c)
   S->finish_time = out[2].v;
   S->npapi       = c->nctr;
   S->papi_names  = c->nctr ? PKPapiNames() : NULL;
-  PetscCall(PKStatsColumns(comm, c, S));
+  PetscCall(PKStatsTransposeReduce(comm, c->nctr, &T));
   PetscCall(PKStatsSelect(comm, c, S, out[7].r, out[6].r));
+  PetscCall(PKStatsTransposeEnd(&T, c->nctr, S));
   PetscFunctionReturn(0);
 }
