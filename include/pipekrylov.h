@@ -41,4 +41,10 @@ PETSC_EXTERN PetscErrorCode KSPPipe2CGSetReplacement(KSP, PetscInt);
 /* Developer level: the chunked SpMV the solvers use, bit-for-bit equal to MatMult */
 PETSC_EXTERN PetscErrorCode MatMultPipeChunked(Mat, Vec, Vec, PetscInt, PetscBool *);
 
+/* The logging monitor (also turned on by -ksp_perf_monitor, -ksp_perf_trace <file>, -ksp_perfmodel_view) */
+typedef struct _n_PKStats PKStats; /* cross-rank statistics of a solve: include/pipekrylov/private/pkstats.h */
+PETSC_EXTERN PetscErrorCode KSPPerfMonitorSet(KSP, PetscBool);
+PETSC_EXTERN PetscErrorCode KSPPerfMonitorGetStats(KSP, const PKStats **);
+PETSC_EXTERN PetscErrorCode KSPPerfMonitorGetTimes(KSP, PetscInt *, PetscReal *, PetscReal *, PetscReal *);
+
 #endif

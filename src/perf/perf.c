@@ -1,16 +1,32 @@
 /*
    The perf package (monitor, trace, report): registration.
+
+   Zero cost when off: the event hooks are installed only when a perf option is in the options database at
+   registration (any prefix: -ksp_perf_monitor, -ksp_perf_trace, -ksp_perfmodel_view; or -help, so that the options
+   are listed) or later by KSPPerfMonitorSet(). They chain in front of -log_view's hooks when it is on, and do not
+   turn PETSc's default logging on when it is off (hooks.c).
 */
 #include <pipekrylov/private/pkperfimpl.h>
 
 PetscErrorCode PKPerfInitializePackage(void)
 {
+  char     *all;
+  PetscBool help, on;
+
   PetscFunctionBegin;
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  on = (PetscBool)(strstr(all, "ksp_perf_monitor") || strstr(all, "ksp_perf_trace") || strstr(all, "ksp_perfmodel_view"));
+  PetscCall(PetscFree(all));
+  PetscCall(PetscOptionsHasHelp(NULL, &help));
+  if (on || help) PetscCall(PKPerfHooksInstall());
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode PKPerfFinalizePackage(void)
 {
   PetscFunctionBegin;
+  PetscCall(PKPerfHooksRemove());
+  PetscCall(PKTraceFinalize());
+  PetscCall(PKPapiFinalize());
   PetscFunctionReturn(0);
 }

@@ -1,48 +1,190 @@
 /*
-   The per-iteration recorder (to be completed by the logging-monitor work): rows of phase times per iteration.
-   This first version keeps rows in memory for the solve under way; it is off unless a PKRec is composed with the
-   KSP under the name "PKRec".
+   The per-iteration recorder: one row per iteration on each rank, with the phase split (marks from pkrecimpl.h),
+   the reductions of the iteration and the PAPI readings at its end.
+
+   A solve is cut into set-up | rows | finish. Rows start when the monitor sees iteration 0 (the initial residual is
+   set-up); each row ends at PKRecIterEnd (our types) or at the monitor call of its iteration (PETSc's types); what
+   follows the last row is finish. So rows + set-up + finish = the recorded KSPSolve time, exactly.
+
+   Rows are allocated before the solve (size of the previous solve, or a guess) and doubled when full: the only
+   allocation inside the iteration loop. Nothing here communicates or does I/O.
 */
-#include <pipekrylov/private/pkrecimpl.h>
+#include <pipekrylov/private/pkperfimpl.h>
+#include <petsc/private/kspimpl.h>
+#include <time.h>
 
 const char *const PKPhaseNames[] = {"spmv", "pc", "vec", "halo", "reduce", "overlap"};
 
-typedef struct {
-  PetscInt        n, nalloc;
-  PetscLogDouble *t; /* [n][PK_PHASE_N] */
-} PKRecRows;
+static PetscErrorCode PKRecEnsure(PKPerfCtx *c, PetscInt need)
+{
+  PetscInt   na;
+  PKRow     *rows;
+  long long *ctr = NULL;
 
+  PetscFunctionBegin;
+  if (need <= c->nalloc) PetscFunctionReturn(0);
+  na = PetscMax(PetscMax(need, 2 * c->nalloc), 16);
+  PetscCall(PetscMalloc1(na, &rows));
+  if (c->n) PetscCall(PetscArraycpy(rows, c->rows, c->n));
+  PetscCall(PetscFree(c->rows));
+  c->rows = rows;
+  if (c->nctr) {
+    PetscCall(PetscMalloc1(na * c->nctr, &ctr));
+    if (c->n) PetscCall(PetscArraycpy(ctr, c->ctr, c->n * c->nctr));
+  }
+  PetscCall(PetscFree(c->ctr));
+  c->ctr    = ctr;
+  c->nalloc = na;
+  PetscFunctionReturn(0);
+}
+
+/* Move the reduction counts of the hot part into a row and start afresh */
+static inline void PKRecTakeReductions(PKRecHot *h, PKRow *row)
+{
+  row->red_mask  = h->red_mask;
+  row->red_n     = (int)h->red_count;
+  row->red_tests = (int)h->red_tests;
+  h->red_state   = -1;
+  h->red_tests = h->red_count = 0;
+  h->red_mask                 = 0;
+}
+
+/*
+   Close rows up to iteration `its` at time hot.tlast. The counters at the end of the last new row are ctr_now, or
+   (ctr_now == NULL) were read into ctr[its-1] already. A jump of d > 1 iterations (a solver that reports several
+   at once) shares the time, the phases and the counters evenly between the d rows.
+*/
+static PetscErrorCode PKRecCloseRows(PKPerfCtx *c, PetscInt its, const long long *ctr_now)
+{
+  PKRecHot      *h  = &c->rec.hot;
+  PetscInt       d  = its - c->n, j, k;
+  PetscLogDouble t0 = PKRowStart(c, c->n);
+
+  PetscFunctionBegin;
+  for (j = 0; j < d; j++) {
+    PKRow *row = &c->rows[c->n + j];
+    row->t1    = (j == d - 1) ? h->tlast : t0 + (h->tlast - t0) * (PetscLogDouble)(j + 1) / (PetscLogDouble)d;
+    for (k = 0; k < PK_PHASE_N; k++) row->ph[k] = h->acc[k] / (PetscLogDouble)d;
+    row->red_mask = 0;
+    row->red_n = row->red_tests = 0;
+  }
+  if (c->nctr) {
+    const long long *c0 = c->n ? c->ctr + (c->n - 1) * c->nctr : c->ctr_row0;
+    long long       *cl = c->ctr + (its - 1) * c->nctr;
+
+    if (ctr_now) for (k = 0; k < c->nctr; k++) cl[k] = ctr_now[k];
+    for (j = 0; j < d - 1; j++)
+      for (k = 0; k < c->nctr; k++) c->ctr[(c->n + j) * c->nctr + k] = c0[k] + (cl[k] - c0[k]) * (j + 1) / d;
+  }
+  PKRecTakeReductions(h, &c->rows[its - 1]);
+  for (k = 0; k < PK_PHASE_N; k++) h->acc[k] = 0;
+  c->n = its;
+  PetscFunctionReturn(0);
+}
+
+/* The hot path: one clock read, one PAPI_read, a few stores (and, rarely, the doubling of the rows) */
 PetscErrorCode PKRecIterEnd_Private(PKRec rec, PetscInt its)
 {
-  PKRecRows *rows = (PKRecRows *)rec->priv;
+  PKPerfCtx *c = (PKPerfCtx *)rec->priv;
 
+  PetscFunctionBegin;
   PKRecPhase(rec, rec->hot.cur);
-  if (rows->n == rows->nalloc) {
-    PetscInt        na = PetscMax(64, 2 * rows->nalloc);
-    PetscLogDouble *t;
-    PetscCall(PetscMalloc1(na * PK_PHASE_N, &t));
-    if (rows->n) PetscCall(PetscArraycpy(t, rows->t, rows->n * PK_PHASE_N));
-    PetscCall(PetscFree(rows->t));
-    rows->t      = t;
-    rows->nalloc = na;
-  }
-  for (PetscInt k = 0; k < PK_PHASE_N; k++) {
-    rows->t[rows->n * PK_PHASE_N + k] = rec->hot.acc[k];
-    rec->hot.acc[k]                   = 0;
-  }
-  rows->n++;
-  rec->hot.red_state = -1;
-  rec->hot.red_tests = rec->hot.red_count = 0;
-  return 0;
+  if (its <= c->n) PetscFunctionReturn(0); /* reported again (a restart): the time runs on into the next row */
+  if (its > c->nalloc) PetscCall(PKRecEnsure(c, its));
+  if (c->nctr) PKPapiRead(c->ctr + (its - 1) * c->nctr);
+  PetscCall(PKRecCloseRows(c, its, NULL));
+  PetscFunctionReturn(0);
+}
+
+/* Before the solve: room for the rows, a clean hot part. Called from the KSP_Solve begin hook. */
+PetscErrorCode PKRecSolveBegin(KSP ksp, PKPerfCtx *c)
+{
+  PKRecHot *h = &c->rec.hot;
+  PetscInt  guess;
+
+  PetscFunctionBegin;
+  c->nctr = PKPapiCount();
+  if (c->nctr && !c->ctr) c->nalloc = 0; /* PAPI came up after the rows were sized: size both again */
+  guess = c->nits_prev ? c->nits_prev + c->nits_prev / 4 + 8 : 256;
+  guess = PetscMax(PetscMin(guess, ksp->max_it + 1), 8);
+  c->n  = 0;
+  PetscCall(PKRecEnsure(c, guess));
+  PetscCall(PetscMemzero(h, sizeof(*h)));
+  h->cur       = PK_PHASE_VEC;
+  h->red_state = -1;
+  PetscCall(PetscMemzero(&c->setup_red, sizeof(PKRow)));
+  PetscCall(PetscMemzero(&c->finish_red, sizeof(PKRow)));
+  c->rows_started = PETSC_FALSE;
+  c->open_event   = -1;
+  c->open_depth   = 0;
+  c->in_halo      = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* Start the clock: the last thing the KSP_Solve begin hook does */
+void PKRecClockStart(PKPerfCtx *c)
+{
+  struct timespec ts;
+
+  if (c->nctr) PKPapiRead(c->ctr_row0);
+  clock_gettime(CLOCK_REALTIME, &ts);
+  c->realbegin = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+  PetscTime(&c->tbegin);
+  c->trow0 = c->rec.hot.tlast = c->tbegin;
+}
+
+/* The monitor saw iteration 0: what came before (initial residual, norms) is set-up; rows begin here */
+PetscErrorCode PKRecRowsStart(PKPerfCtx *c)
+{
+  PKRecHot *h = &c->rec.hot;
+
+  PetscFunctionBegin;
+  PKRecPhase(&c->rec, h->cur);
+  for (PetscInt k = 0; k < PK_PHASE_N; k++) h->acc[k] = 0;
+  PKRecTakeReductions(h, &c->setup_red);
+  c->trow0 = h->tlast;
+  if (c->nctr) PKPapiRead(c->ctr_row0);
+  c->rows_started = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*
+   After the solve (tend is set): exactly ksp->its rows. A solver that left the loop inside an iteration (a
+   breakdown) has its partial iteration closed at its last mark; missing rows get an even share of that time.
+   Rows beyond ksp->its (a solver that lowered its count) are dropped and their time becomes finish.
+*/
+PetscErrorCode PKRecSolveEnd(KSP ksp, PKPerfCtx *c)
+{
+  PKRecHot *h   = &c->rec.hot;
+  PetscInt  its = PetscMax(ksp->its, 0);
+
+  PetscFunctionBegin;
+  if (its > c->n) {
+    if (c->nctr) PKPapiRead(c->ctr_end);
+    PetscCall(PKRecEnsure(c, its));
+    PetscCall(PKRecCloseRows(c, its, c->ctr_end));
+  } else c->n = its;
+  PKRecTakeReductions(h, &c->finish_red);
+  c->nits_prev = c->n;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKRecFree(PKPerfCtx *c)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(c->rows));
+  PetscCall(PetscFree(c->ctr));
+  c->n = c->nalloc = 0;
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode PKRecGet(KSP ksp, PKRec *rec)
 {
-  PetscContainer c;
+  PKPerfCtx *c;
 
   PetscFunctionBegin;
   *rec = NULL;
-  PetscCall(PetscObjectQuery((PetscObject)ksp, "PKRec", (PetscObject *)&c));
-  if (c) PetscCall(PetscContainerGetPointer(c, (void **)rec));
+  PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
+  if (c && c->active && !c->builtin) *rec = &c->rec;
   PetscFunctionReturn(0);
 }

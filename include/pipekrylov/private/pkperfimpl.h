@@ -1,12 +1,120 @@
 /*
    The perf package: the logging monitor that records every KSPSolve, the trace, and the end-of-solve report.
+
+   How a solve is recorded (src/perf):
+     perf.c      registration; installs PETSc's event hooks (PetscLogPLB/PLE, chained) when a perf option is present
+     hooks.c     the hooks: KSP_Solve begin/end of any KSP, and for PETSc's own types the MatMult, PCApply, halo and
+                 reduction events that split their iterations into phases; the per-KSP context and its options
+     recorder.c  the rows: one per iteration per rank, closed by PKRecIterEnd (our types) or the monitor (PETSc's)
+     papi.c      the PAPI event set, read once per row
+     stats.c     cross-rank statistics (PKStats) at the end of the solve
+     trace.c     the CSV trace, written with MPI-IO
+     report.c    PKPerfReport: what -ksp_perfmodel_view prints
+     monitor.c   the public interface (KSPPerfMonitorSet ...)
 */
 #ifndef PKPERFIMPL_H
 #define PKPERFIMPL_H
 
+#include <pipekrylov.h>
 #include <pipekrylov/private/pkrecimpl.h>
+#include <pipekrylov/private/pkstats.h>
 
 PETSC_INTERN PetscErrorCode PKPerfInitializePackage(void);
 PETSC_INTERN PetscErrorCode PKPerfFinalizePackage(void);
+
+#define PK_PAPI_MAX 8 /* PAPI events per run, at most */
+
+/* One row: one iteration on this rank */
+typedef struct {
+  PetscLogDouble     t1;             /* end of the iteration (PetscTime); it began at the previous row's t1 */
+  PetscLogDouble     ph[PK_PHASE_N]; /* phase times; they add up to t1 - (previous t1) */
+  unsigned long long red_mask;       /* PKRecHot.red_mask */
+  int                red_n, red_tests;
+} PKRow;
+
+/* Everything the monitor keeps for one KSP: composed with it (PetscContainer "PKPerf"), destroyed with it */
+typedef struct {
+  struct _p_PKRec rec; /* rec.priv points back here */
+  /* settings: options read once, at the first solve, with the KSP's prefix; code_on from KSPPerfMonitorSet */
+  PetscBool         options_read;
+  PetscInt          code_on; /* -1 not set from code, 0 off, 1 on */
+  PetscBool         opt_monitor, opt_trace, opt_report;
+  char              trace[PETSC_MAX_PATH_LEN];
+  PetscBool         trace_failed; /* an unwritable trace was reported once; no more attempts */
+  PetscViewer       viewer;       /* -ksp_perfmodel_view */
+  PetscViewerFormat format;
+  char              papi_events[256];
+  PetscInt          node_size; /* -ksp_perf_node_size, 0: MPI_COMM_TYPE_SHARED */
+  /* placement, found at the first recorded solve */
+  PetscBool   layout_done;
+  PetscInt    node, nnodes, ppn;
+  PetscMPIInt tag;        /* for the selected ranks' series */
+  PetscMPIInt *rank_node; /* [P] node of every rank of the KSP's communicator */
+  /* the solve under way */
+  PetscBool      active;  /* recording */
+  PetscBool      builtin; /* a PETSc type: phases from PETSc's events, rows from the monitor */
+  PetscBool      rows_started; /* the monitor saw iteration 0: rows begin here, before it was set-up */
+  PetscInt       solve, nits_prev;
+  PetscLogDouble tbegin, trow0, tend; /* PetscTime at KSPSolve begin, start of the first row, KSPSolve end */
+  double         realbegin;           /* CLOCK_REALTIME at tbegin: comparable between ranks on a node */
+  PetscInt       n, nalloc;
+  PKRow         *rows;
+  int            nctr;                /* PAPI counters */
+  long long     *ctr;                 /* [nalloc][nctr] cumulative readings at each row's end */
+  long long      ctr_row0[PK_PAPI_MAX], ctr_end[PK_PAPI_MAX];
+  PKRow          setup_red, finish_red; /* reductions before the first and after the last row */
+  /* PETSc's types: the tracked event open at depth 0 (-1 none), its nesting, and whether in its halo wait */
+  PetscLogEvent open_event;
+  int           open_depth;
+  PetscBool     in_halo;
+  void         *hook_prev; /* the enclosing recorded PETSc-type solve (nested solves) */
+  /* results of the last solve */
+  PetscLogDouble t_enter; /* this rank's KSPSolve begin after the earliest rank's (system clock) */
+  PKStats        stats;
+} PKPerfCtx;
+
+/* Row k begins where row k - 1 ended (row 0: at trow0); k = n gives the end of the rows */
+static inline PetscLogDouble PKRowStart(const PKPerfCtx *c, PetscInt k)
+{
+  return k ? c->rows[k - 1].t1 : c->trow0;
+}
+
+/* Increase of counter j over row k */
+static inline long long PKRowCounter(const PKPerfCtx *c, PetscInt k, PetscInt j)
+{
+  return c->ctr[k * c->nctr + j] - (k ? c->ctr[(k - 1) * c->nctr + j] : c->ctr_row0[j]);
+}
+
+/* How many of n reductions a mask marks early (bits beyond the 64th are never early) */
+static inline int PKEarlyCount(unsigned long long mask, PetscReal n)
+{
+  return __builtin_popcountll(n >= 64 ? mask : mask & ((1ULL << (int)n) - 1));
+}
+
+PETSC_INTERN PetscErrorCode PKPerfHooksInstall(void);
+PETSC_INTERN PetscErrorCode PKPerfHooksRemove(void);
+PETSC_INTERN PetscErrorCode PKPerfCtxGet(KSP, PetscBool, PKPerfCtx **);
+
+PETSC_INTERN PetscErrorCode PKRecSolveBegin(KSP, PKPerfCtx *);
+PETSC_INTERN void           PKRecClockStart(PKPerfCtx *);
+PETSC_INTERN PetscErrorCode PKRecRowsStart(PKPerfCtx *);
+PETSC_INTERN PetscErrorCode PKRecSolveEnd(KSP, PKPerfCtx *);
+PETSC_INTERN PetscErrorCode PKRecFree(PKPerfCtx *);
+
+PETSC_INTERN PetscErrorCode PKPapiSetUp(MPI_Comm, const char[]);
+PETSC_INTERN int            PKPapiCount(void);
+PETSC_INTERN const char *const *PKPapiNames(void);
+PETSC_INTERN void           PKPapiRead(long long *);
+PETSC_INTERN PetscErrorCode PKPapiFinalize(void);
+
+PETSC_INTERN PetscErrorCode PKStatsLayout(MPI_Comm, PKPerfCtx *);
+PETSC_INTERN PetscErrorCode PKStatsCompute(MPI_Comm, PKPerfCtx *);
+
+PETSC_INTERN PetscErrorCode PKTraceWrite(MPI_Comm, PKPerfCtx *);
+PETSC_INTERN PetscErrorCode PKTraceFinalize(void);
+
+/* The end-of-solve report for -ksp_perfmodel_view (report.c); PKPerfGetViewer gives the viewer it prints to */
+PETSC_INTERN PetscErrorCode PKPerfReport(KSP, const PKStats *);
+PETSC_INTERN PetscErrorCode PKPerfGetViewer(KSP, PetscViewer *, PetscViewerFormat *);
 
 #endif

@@ -29,7 +29,7 @@ PETSC_INTERN const char *const PKPhaseNames[];
 
 typedef struct _p_PKRec *PKRec;
 
-/* The part of the recorder the inline marks touch; the rest is private to src/perf/recorder.c */
+/* The part of the recorder the inline marks touch; the rest is private to src/perf (pkperfimpl.h) */
 typedef struct {
   PetscLogDouble tlast;            /* time of the last mark */
   PKPhase        cur;              /* phase the time since tlast is charged to */
@@ -38,11 +38,12 @@ typedef struct {
   PetscInt       red_state;        /* -1 no reduction waited on in this iteration, 0 waited, 1 done before its wait */
   PetscInt       red_tests;        /* MPI_Test calls made for the reductions of this iteration */
   PetscInt       red_count;        /* reductions finished in this iteration */
+  unsigned long long red_mask;     /* bit j set: the j-th of them (j < 64) was complete before its wait */
 } PKRecHot;
 
 struct _p_PKRec {
   PKRecHot hot;
-  void    *priv; /* owned by recorder.c */
+  void    *priv; /* the monitor context that owns this recorder (src/perf) */
 };
 
 static inline void PKRecPhase(PKRec rec, PKPhase ph)
@@ -69,10 +70,13 @@ static inline void PKRecOverlapEnd(PKRec rec, PetscBool early, PetscInt ntests)
   rec->hot.overlap = PETSC_FALSE;
   if (rec->hot.red_state != 0) rec->hot.red_state = early ? 1 : 0; /* a late reduction makes the iteration late */
   rec->hot.red_tests += ntests;
+  if (early && rec->hot.red_count < 64) rec->hot.red_mask |= 1ULL << rec->hot.red_count;
   rec->hot.red_count++;
 }
 
-PETSC_INTERN PetscErrorCode PKRecIterEnd_Private(PKRec, PetscInt);
+/* Exported (not PETSC_INTERN) so that code outside the library can mark phases too: the recorder's unit test
+   (tests/perfrec.c, a synthetic KSP type) and KSP types of other plugins */
+PETSC_EXTERN PetscErrorCode PKRecIterEnd_Private(PKRec, PetscInt);
 
 /* Close the row of iteration `its` (the value ksp->its has after the iteration) and start the next one */
 static inline PetscErrorCode PKRecIterEnd(PKRec rec, PetscInt its)
@@ -82,6 +86,6 @@ static inline PetscErrorCode PKRecIterEnd(PKRec rec, PetscInt its)
 }
 
 /* The recorder of this KSP for the solve under way, or NULL when monitoring is off */
-PETSC_INTERN PetscErrorCode PKRecGet(KSP, PKRec *);
+PETSC_EXTERN PetscErrorCode PKRecGet(KSP, PKRec *);
 
 #endif

@@ -1,0 +1,68 @@
+# The logging monitor (issue 4): exact rows, phases and times, cross-rank statistics equal to the trace's, the
+# hooks into unmodified applications (-dll_append, with -log_view), failure handling, PAPI warnings.
+#   PERF_TYPES        our types to check (placeholders that say "not written yet" are skipped)
+#   PERF_PETSC_TYPES  PETSc's own types to check
+PERF_TYPES=${PERF_TYPES:-pcg sapcg nbpcg pipecg pipe2cg pgmres}
+PERF_PETSC_TYPES=${PERF_PETSC_TYPES:-cg gmres groppcg petsc_pipecg}
+PM=$PK_BUILD/tests/perfmon
+P=$PK_ROOT/tests/perf.sh
+PT=$PK_BUILD/tests/perf
+PROB="-problem poisson27 -rows_per_rank 512 -pc_type jacobi"
+
+# a type is probed (one short run) only when one of its tests is selected
+_perf_wanted() { ! declare -F _selected >/dev/null || [ "${LIST:-0}" = 1 ] || _selected "$1-np1" || _selected "$1-np2" || _selected "$1-np4" || _selected "$1-ex2-np2"; }
+for type in $PERF_TYPES $PERF_PETSC_TYPES; do
+  _perf_wanted "perf-$type" || continue
+  if "$PM" -problem laplace2d -n 4 -ksp_type "$type" -expect_off 2>&1 | grep -q "not written yet"; then
+    skip "perf-$type" "$type is a placeholder (not written yet)"
+    continue
+  fi
+  for np in 1 2 4; do
+    t "perf-$type-np$np" "$P" run "$type-np$np" $np $PROB -ksp_type $type -nsolves 2
+  done
+  # and in PETSc's unmodified ex2 through -dll_append
+  t "perf-$type-ex2-np2" "$P" ex2 "$type-ex2-np2" 2 -ksp_type $type
+done
+
+# the recorder's API as our solvers use it: non-blocking reductions early on some ranks only, an iteration jump,
+# a breakdown before PKRecIterEnd (tests/perfrec.c checks PKStats exactly)
+for np in 1 2 4; do
+  t perf-recorder-np$np "$P" rec recorder-np$np $np
+done
+# kept apart: three solves with different iteration counts (rows sized from the previous solve)
+t perf-solves-np2 "$P" run solves 2 $PROB -nsolves 3
+# a breakdown inside an iteration: rows still equal KSPGetIterationNumber
+t perf-breakdown-pcg-np2 "$P" run breakdown-pcg 2 -problem indefinite -n 24 -pc_type none -ksp_type pcg
+t perf-breakdown-cg-np2 "$P" run breakdown-cg 2 -problem indefinite -n 24 -pc_type none -ksp_type cg
+# GMRES reports an iteration twice to the monitor at each restart
+t perf-gmres-restart-np2 "$P" run gmres-restart 2 $PROB -ksp_type gmres -ksp_gmres_restart 5
+# emulated nodes; recorded solves nested in a recorded solve (bjacobi's KSPs on PETSC_COMM_SELF write sub.csv.<rank>)
+t perf-node-size-np4 "$P" run --nnodes 2 node-size 4 $PROB -ksp_perf_node_size 2
+t perf-nested-np2 "$P" run nested 2 -problem laplace2d -n 32 -ksp_type cg -pc_type bjacobi -sub_ksp_perf_trace "$PT/sub.csv"
+# from code, without options; with no perf option nothing is installed (PETSc's logging stays off)
+t_mpi perf-from-code-np2 2 "$PM" $PROB -perf_code -dump "$PT/code.json"
+t_mpi perf-off-np2 2 "$PM" $PROB -expect_off
+t_grep perf-help "ksp_perf_node_size" "$PM" -problem laplace2d -n 4 -ksp_perf_monitor -help -dump "$PT/help.json"
+
+# PETSc's unmodified ex2 through -dll_append on 1 rank (its default gmres); with -log_view at the same time
+t perf-ex2-np1 "$P" ex2 ex2-np1 1
+for np in 1 2; do
+  t perf-ex2-log-view-np$np "$P" ex2 ex2-log-view-np$np $np -log_view
+  t perf-ex2-log-view-pcg-np$np "$P" ex2 ex2-log-view-pcg-np$np $np -log_view -ksp_type pcg
+done
+
+# failures: one clear message, nothing else lost (the solves converge, every report is printed)
+MPI="$PK_ROOT/tests/mpirun.sh"
+t perf-unwritable-ex2 "$P" once "cannot open the trace file /nonexistent/dir/t.csv.*(-ksp_perf_trace).*(No such|no such)" 1 \
+  "$MPI" 2 "$PK_BUILD/petsc-tutorials/ex2" -dll_append "$PK_LIB" -ksp_perf_trace /nonexistent/dir/t.csv -ksp_converged_reason
+t perf-unwritable-once "$P" once "cannot open the trace file" 1 \
+  "$MPI" 2 "$PM" $PROB -nsolves 3 -ksp_perf_trace /nonexistent/dir/t.csv -ksp_converged_reason -dump "$PT/unwritable.json"
+t perf-unwritable-report "$P" once "performance monitor: KSP pcg, solve" 3 \
+  "$MPI" 2 "$PM" $PROB -nsolves 3 -ksp_perf_trace /nonexistent/dir/t.csv -ksp_perfmodel_view -ksp_converged_reason -dump "$PT/unwritable.json"
+t perf-papi-unknown "$P" once "WARNING.*PAPI event NOSUCH_EVENT cannot be recorded" 1 \
+  "$MPI" 2 "$PM" $PROB -nsolves 2 -ksp_perf_papi_events perf::TASK-CLOCK,NOSUCH_EVENT -ksp_perf_monitor -ksp_converged_reason -dump "$PT/papi.json"
+t perf-papi-unknown-trace "$P" run papi-unknown 2 $PROB -ksp_perf_papi_events NOSUCH_EVENT,perf::TASK-CLOCK
+t_grep perf-papi-none "^solve,rank,node,iter,t_begin_s,t_end_s,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s,red_n,red_early,red_tests,t_solve_s,t_enter_s$" \
+  "$P" head papi-none 1 $PROB -ksp_perf_papi_events none
+t_fail perf-bad-node-size "ksp_perf_node_size must be positive.*not -1" "$PM" $PROB -ksp_perf_monitor -ksp_perf_node_size -1
+t_fail perf-trace-no-file "ksp_perf_trace needs a file name" "$PM" $PROB -ksp_perf_trace
