@@ -40,7 +40,8 @@ static inline void PKPerfEventBegin(PKPerfCtx *c, PetscLogEvent e)
     else return;
     c->open_event = e;
     c->open_depth = 1;
-    PKRecPhase(rec, ph);
+    if (ph == PK_PHASE_REDUCE) PKRecPhase(rec, ph);
+    else PKRecApply(rec, ph);
   } else if (e == c->open_event) c->open_depth++;
   else if (e == VEC_ScatterEnd && c->open_event == MAT_Mult && c->open_depth == 1 && !c->in_halo) {
     c->in_halo = PETSC_TRUE;

@@ -111,6 +111,7 @@ PetscErrorCode PKRecSolveBegin(KSP ksp, PKPerfCtx *c)
   PetscCall(PKRecEnsure(c, guess));
   PetscCall(PetscMemzero(h, sizeof(*h)));
   h->cur       = PK_PHASE_VEC;
+  h->act       = PK_PHASE_VEC;
   h->red_state = -1;
   PetscCall(PetscMemzero(&c->setup_red, sizeof(PKRow)));
   PetscCall(PetscMemzero(&c->finish_red, sizeof(PKRow)));

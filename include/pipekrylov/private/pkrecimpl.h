@@ -39,6 +39,11 @@ typedef struct {
   PetscInt       red_tests;        /* MPI_Test calls made for the reductions of this iteration */
   PetscInt       red_count;        /* reductions finished in this iteration */
   unsigned long long red_mask;     /* bit j set: the j-th of them (j < 64) was complete before its wait */
+  /* for the model, per solve (set-up, rows and finish): time by what was really done, also inside an overlap
+     window (where acc[] charges everything to overlap), and the operator and preconditioner applications */
+  PKPhase        act;              /* what the time since tlast was spent on */
+  PetscLogDouble work[PK_PHASE_N]; /* work[PK_PHASE_OVERLAP]: MPI_Iallreduce and MPI_Test calls themselves */
+  PetscInt       nspmv, npc;       /* applications of the operator and of the preconditioner */
 } PKRecHot;
 
 struct _p_PKRec {
@@ -52,8 +57,19 @@ static inline void PKRecPhase(PKRec rec, PKPhase ph)
   if (!rec) return;
   PetscTime(&t);
   rec->hot.acc[rec->hot.cur] += t - rec->hot.tlast;
+  rec->hot.work[rec->hot.act] += t - rec->hot.tlast;
   rec->hot.tlast = t;
   rec->hot.cur   = (rec->hot.overlap && ph != PK_PHASE_REDUCE) ? PK_PHASE_OVERLAP : ph;
+  rec->hot.act   = ph;
+}
+
+/* One application of the operator (PK_PHASE_SPMV) or of the preconditioner (PK_PHASE_PC) begins */
+static inline void PKRecApply(PKRec rec, PKPhase ph)
+{
+  if (!rec) return;
+  PKRecPhase(rec, ph);
+  if (ph == PK_PHASE_SPMV) rec->hot.nspmv++;
+  else rec->hot.npc++;
 }
 
 /* Called by the reduction layer: start and end of the window in which a reduction is in flight */

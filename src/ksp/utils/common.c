@@ -154,7 +154,7 @@ PetscErrorCode PKSolveEnd(KSP ksp, KSP_PK *pk)
 PetscErrorCode PKPCApply(KSP ksp, KSP_PK *pk, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PKRecPhase(pk->rec, PK_PHASE_PC);
+  PKRecApply(pk->rec, PK_PHASE_PC);
   PetscCall(PKReduceTest(&pk->red));
   PetscCall(KSP_PCApply(ksp, x, y));
   PetscCall(PKReduceTest(&pk->red));

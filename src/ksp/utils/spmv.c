@@ -308,7 +308,7 @@ PetscErrorCode PKSpMVApply(PKSpMV s, Vec x, Vec y, PetscInt nchunks, PKReduce *r
   PetscFunctionBegin;
   PetscCall(MatGetNonzeroState(s->A, &nz));
   if (nz != s->nzstate) PetscCall(PKSpMVBuild(s)); /* new nonzero pattern: new halo and rows */
-  PKRecPhase(rec, PK_PHASE_SPMV);
+  PKRecApply(rec, PK_PHASE_SPMV);
   if (s->chunked) {
     PetscCall(PetscLogEventBegin(PK_Event_SpMV, s->A, x, y, 0));
     PetscCall(PKSpMVApplyChunked(s, x, y, nchunks, red, rec));
