@@ -165,6 +165,28 @@ PetscErrorCode PKStochasticSimulate(const PKJSU *fa, const PKJSU *fs, PetscInt K
   PetscFunctionReturn(0);
 }
 
+/* The empirical quantile function of a sorted sample (linear between order statistics) */
+typedef struct {
+  PetscInt         n;
+  const PetscReal *x;
+} PKEmpirical;
+
+static PetscReal PKEmpiricalQuantile(PetscReal p, void *ctx)
+{
+  PKEmpirical *e = (PKEmpirical *)ctx;
+  return PKQuantileSorted(e->n, e->x, p);
+}
+
+/* Does a one-sample KS test at 5% accept the JSU fit of x[0..n)? */
+static PetscErrorCode PKJSUFitAccepted(PetscInt n, const PetscReal x[], const PKJSU *f, PetscReal *D, PetscReal *crit, PetscBool *ok)
+{
+  PetscFunctionBegin;
+  PetscCall(PKKSOneSampleJSU(n, x, f, D));
+  *crit = PKKSCritical(0.05, n, 0);
+  *ok   = (PetscBool)(*D <= *crit);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode PKStochasticModel(const PKStochInput *in, PKStochResult *r)
 {
   PetscInt  K = in->K, n = in->npooled;
@@ -181,12 +203,30 @@ PetscErrorCode PKStochasticModel(const PKStochInput *in, PKStochResult *r)
     r->sd = n > 1 ? sqrt(r->sd / (n - 1)) : 0;
     PetscCall(PKJSUFit(n, in->pooled, &r->bulk, &r->bulk_info));
   }
+  if (n > 1) { /* the sample's own distribution, for when no JSU fits it */
+    PKEmpirical emp;
+    PetscReal  *sorted;
+    PetscCall(PetscMalloc1(n, &sorted));
+    PetscCall(PetscArraycpy(sorted, in->pooled, n));
+    PetscCall(PetscSortReal(n, sorted));
+    emp.n = n;
+    emp.x = sorted;
+    PetscCall(PKEMaxQuantile(PKEmpiricalQuantile, &emp, Peff, &e));
+    r->ET_emp  = K * e;
+    r->ETp_emp = K * r->mean;
+    PetscCall(PetscFree(sorted));
+  }
   if (r->bulk_info.ok) {
+    PetscBool accepted;
     PetscCall(PKEMaxJSU(&r->bulk, Peff, &e));
     r->ET  = K * e;
     r->ETp = K * PKJSUMean(&r->bulk);
-    PetscCall(PKKSOneSampleJSU(n, in->pooled, &r->bulk, &r->ks_D));
-    r->ks_crit = PKKSCritical(0.05, n, 0);
+    PetscCall(PKJSUFitAccepted(n, in->pooled, &r->bulk, &r->ks_D, &r->ks_crit, &accepted));
+    if (!accepted) {
+      r->bulk_rejected = PETSC_TRUE;
+      r->ET            = r->ET_emp;
+      r->ETp           = r->ETp_emp;
+    }
   } else { /* no JSU fit (constant or tiny sample): a normal with the sample moments */
     PetscCall(PKEMaxNormal(r->mean, r->sd, Peff, &e));
     r->ET  = K * e;
@@ -205,7 +245,14 @@ PetscErrorCode PKStochasticModel(const PKStochInput *in, PKStochResult *r)
     }
     PetscCall(PKJSUFit(K, ak, &r->fit_a, &r->info_a));
     PetscCall(PKJSUFit(K, sk, &r->fit_s, &r->info_s));
-    if (r->info_a.ok && r->info_s.ok) PetscCall(PKStochasticSimulate(&r->fit_a, &r->fit_s, K, Peff, in->nsim, in->seed, &r->sim_ET, &r->sim_ETp, &r->sim_ET_sd, &r->sim_ETp_sd));
+    if (r->info_a.ok && r->info_s.ok) {
+      PetscReal D, crit;
+      PetscBool oka, oks;
+      PetscCall(PKJSUFitAccepted(K, ak, &r->fit_a, &D, &crit, &oka));
+      PetscCall(PKJSUFitAccepted(K, sk, &r->fit_s, &D, &crit, &oks));
+      r->sim_rejected = (PetscBool)!(oka && oks);
+    } else r->sim_rejected = PETSC_TRUE;
+    if (!r->sim_rejected) PetscCall(PKStochasticSimulate(&r->fit_a, &r->fit_s, K, Peff, in->nsim, in->seed, &r->sim_ET, &r->sim_ETp, &r->sim_ET_sd, &r->sim_ETp_sd));
     PetscCall(PetscFree2(ak, sk));
   }
   PetscFunctionReturn(0);
@@ -218,7 +265,7 @@ PetscErrorCode PKStochasticWhatIf(const PKStochResult *r, PetscInt K, PetscReal 
   PetscReal e;
 
   PetscFunctionBegin;
-  if (r->bulk_info.ok) {
+  if (r->bulk_info.ok && !r->bulk_rejected) {
     PetscCall(PKEMaxJSU(&r->bulk, Peff, &e));
     *ETp = K * PKJSUMean(&r->bulk);
   } else {

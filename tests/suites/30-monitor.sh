@@ -57,7 +57,7 @@ t perf-unwritable-ex2 "$P" once "cannot open the trace file /nonexistent/dir/t.c
   "$MPI" 2 "$PK_BUILD/petsc-tutorials/ex2" -dll_append "$PK_LIB" -ksp_perf_trace /nonexistent/dir/t.csv -ksp_converged_reason
 t perf-unwritable-once "$P" once "cannot open the trace file" 1 \
   "$MPI" 2 "$PM" $PROB -nsolves 3 -ksp_perf_trace /nonexistent/dir/t.csv -ksp_converged_reason -dump "$PT/unwritable.json"
-t perf-unwritable-report "$P" once "performance monitor: KSP pcg, solve" 3 \
+t perf-unwritable-report "$P" once "pipekrylov performance report: KSP pcg" 3 \
   "$MPI" 2 "$PM" $PROB -nsolves 3 -ksp_perf_trace /nonexistent/dir/t.csv -ksp_perfmodel_view -ksp_converged_reason -dump "$PT/unwritable.json"
 t perf-papi-unknown "$P" once "WARNING.*PAPI event NOSUCH_EVENT cannot be recorded" 1 \
   "$MPI" 2 "$PM" $PROB -nsolves 2 -ksp_perf_papi_events perf::TASK-CLOCK,NOSUCH_EVENT -ksp_perf_monitor -ksp_converged_reason -dump "$PT/papi.json"

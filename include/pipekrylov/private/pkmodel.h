@@ -375,6 +375,10 @@ typedef struct {
   PKJSU        bulk;              /* JSU fit of the bulk sample */
   PKJSUFitInfo bulk_info;
   PetscReal    ks_D, ks_crit;     /* one-sample KS of the bulk vs its fit, critical value at 5% */
+  PetscBool    bulk_rejected;     /* the KS test rejects the JSU fit at 5%: ET and ETp come from the empirical
+                                     distribution of the sample (ET_emp, ETp_emp), the what-if from a normal */
+  PetscReal    ET_emp, ETp_emp;   /* eqs 3 and 6 with the sample's own (empirical) distribution */
+  PetscBool    sim_rejected;      /* a KS test rejects the fit of the a_k or of the s_k: no simulation */
   PetscReal    ET;                /* eq 3: K E[max of Peff] under the bulk JSU */
   PetscReal    ETp;               /* eq 6: K mu (JSU mean) */
   PetscReal    EThat;             /* eq 7 with uniform F_k (eq 11): sum_k a_k + s_k Peff/(Peff+1) */

@@ -18,6 +18,7 @@
 #include <pipekrylov.h>
 #include <pipekrylov/private/pkrecimpl.h>
 #include <pipekrylov/private/pkstats.h>
+#include <pipekrylov/private/pkmodel.h>
 
 PETSC_INTERN PetscErrorCode PKPerfInitializePackage(void);
 PETSC_INTERN PetscErrorCode PKPerfFinalizePackage(void);
@@ -68,6 +69,12 @@ typedef struct {
   int           open_depth;
   PetscBool     in_halo;
   void         *hook_prev; /* the enclosing recorded PETSc-type solve (nested solves) */
+  /* the report (-ksp_perfmodel_view): machine profile (-ksp_perfmodel_machine), loaded at the first report */
+  char      machine_path[PETSC_MAX_PATH_LEN];
+  PetscBool machine_loaded;
+  PKMachine machine;
+  void     *report_spmv; /* PKSpMV of a PETSc type's operator, for its halo (report_data.c) */
+  Mat       report_mat;  /* the operator it was built for */
   /* results of the last solve */
   PetscLogDouble t_enter; /* this rank's KSPSolve begin after the earliest rank's (system clock) */
   PKStats        stats;
@@ -112,6 +119,61 @@ PETSC_INTERN PetscErrorCode PKStatsCompute(MPI_Comm, PKPerfCtx *);
 
 PETSC_INTERN PetscErrorCode PKTraceWrite(MPI_Comm, PKPerfCtx *);
 PETSC_INTERN PetscErrorCode PKTraceFinalize(void);
+
+/* What the report knows about one solve: gathered collectively (report_data.c), models evaluated on rank 0 */
+#define PK_WHATIF_RANKS 4
+typedef struct {
+  /* the run */
+  KSPType        type;
+  PetscBool      ours;        /* one of pipekrylov's types */
+  PKSolverConfig config;
+  PKSolveInput   in;          /* what the analytic model was fed */
+  PetscReal      measured;    /* KSPSolve, slowest rank */
+  PetscReal      rows_time;   /* sum over iterations of the slowest rank's iteration time */
+  PetscInt       nspmv, npc;  /* applications per solve */
+  PetscReal      work[PK_PHASE_N]; /* mean over ranks of the time by activity, whole solve */
+  PetscReal      phase[PK_PHASE_N]; /* mean over ranks of the rows' phase totals */
+  PetscBool      vec_modelled; /* PETSc type: vector time from the streams and memory bandwidth */
+  PetscInt       nrows_global, nnz_global;
+  /* halo of the slowest and of the average rank */
+  PetscBool      have_halo;
+  char           halo_why[128];
+  PetscReal      halo_msgs[2][PK_NLOC], halo_bytes[2][PK_NLOC]; /* [0] average, [1] slowest rank */
+  PetscReal      halo_avg_total;
+  /* machine */
+  PKMachineParams eff;        /* the profile with unavailable off-node values replaced (see notes) */
+  PetscBool       offnode_substituted;
+  /* analytic model */
+  PKModelResult  model;
+  PetscReal      sync_raw[2];
+  PetscReal      theta_counts;
+  /* what-if */
+  PKSolverKind   wi_kind[PK_SOLVER_NOURS];
+  PKModelResult  wi_solver[PK_SOLVER_NOURS];
+  PetscInt       wi_nsolver;
+  PetscInt       wi_P[PK_WHATIF_RANKS];
+  PKModelResult  wi_ranks[PK_WHATIF_RANKS];
+  PetscReal      wi_ET[PK_WHATIF_RANKS], wi_ETp[PK_WHATIF_RANKS];
+  PKModelResult  chunks_full; /* the same solve with full overlap (theta = 1) */
+  PetscBool      have_chunks_full;
+  /* stochastic model */
+  PetscBool      have_stoch;
+  PKStochResult  stoch;
+  PetscReal      ks_D[3], ks_crit[3], ks_corr[3]; /* pairs: fastest-slowest, slowest-same node, rank 0-slowest */
+  PetscMPIInt    ks_a[3], ks_b[3];
+  PetscBool      ks_same_node[3];
+  PetscInt       nks;
+  /* AMG */
+  PetscBool      have_amg;
+  char           amg_why[128];
+  PetscInt       amg_L;
+  PKAMGLevel     amg_lev[PK_AMG_MAXLEVELS];
+  PKAMGResult    amg;
+  PetscReal      amg_measured; /* measured time per PC application */
+} PKReportData;
+
+PETSC_INTERN PetscErrorCode PKReportGather(KSP, PKPerfCtx *, const PKStats *, PKReportData *);
+PETSC_INTERN PetscErrorCode PKReportFree(PKPerfCtx *);
 
 /* The end-of-solve report for -ksp_perfmodel_view (report.c); PKPerfGetViewer gives the viewer it prints to */
 PETSC_INTERN PetscErrorCode PKPerfReport(KSP, const PKStats *);

@@ -51,11 +51,27 @@ PetscErrorCode PKCreate_Common(KSP ksp, KSP_PK *pk, const char *description, Pet
   PetscFunctionReturn(0);
 }
 
+/* The chunked SpMV for the current operator (built at set-up, rebuilt when KSPSetOperators gives a new one) */
+static PetscErrorCode PKSpMVForOperator(KSP ksp, KSP_PK *pk)
+{
+  Mat Amat;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &Amat, NULL));
+  if (Amat != pk->spmv_mat) {
+    PetscCall(PKSpMVDestroy(&pk->spmv));
+    PetscCall(PKSpMVCreate(Amat, &pk->spmv));
+    pk->spmv_mat = Amat;
+  }
+  PetscFunctionReturn(0);
+}
+
 /* nred: the most values any one reduction of this solver carries */
 PetscErrorCode PKSetUp_Common(KSP ksp, KSP_PK *pk, PetscInt nred)
 {
   PetscFunctionBegin;
   PetscCall(PKReduceEnsure(&pk->red, nred));
+  PetscCall(PKSpMVForOperator(ksp, pk));
   PetscFunctionReturn(0);
 }
 
@@ -122,16 +138,9 @@ PetscErrorCode PKView_Common(KSP ksp, KSP_PK *pk, PetscViewer viewer)
 /* Start of every KSPSolve_X: the operator, the recorder, fresh counters */
 PetscErrorCode PKSolveBegin(KSP ksp, KSP_PK *pk)
 {
-  Mat Amat;
-
   PetscFunctionBegin;
   PetscCheck(!ksp->transpose_solve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipekrylov's %s does not support KSPSolveTranspose()", ((PetscObject)ksp)->type_name);
-  PetscCall(PCGetOperators(ksp->pc, &Amat, NULL));
-  if (Amat != pk->spmv_mat) {
-    PetscCall(PKSpMVDestroy(&pk->spmv));
-    PetscCall(PKSpMVCreate(Amat, &pk->spmv));
-    pk->spmv_mat = Amat;
-  }
+  PetscCall(PKSpMVForOperator(ksp, pk));
   pk->red.nblocking = pk->red.nnonblock = pk->red.nearly = pk->red.ntesttotal = 0;
   pk->true_rnorm                                                                = -1.0;
   PetscCall(PKRecGet(ksp, &pk->rec));

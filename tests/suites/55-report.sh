@@ -1,0 +1,35 @@
+# The end-of-solve report (-ksp_perfmodel_view): for all six solvers and PETSc's cg and gmres (and groppcg,
+# petsc_pipecg), on 1, 2 and 4 ranks, the CSV form is complete and its analytic terms add up to the total
+# (tests/report_check.py); the readable forms print their sections; profiles are read or rejected clearly.
+R=$PK_ROOT/tests/report.sh
+EX=$PK_BUILD/examples
+for np in 1 2 4; do
+  for typ in pcg sapcg nbpcg pipecg pipe2cg cg groppcg petsc_pipecg; do
+    t report-$typ-np$np $R $np $typ
+  done
+  t report-pgmres-np$np $R $np pgmres -problem convdiff -n 40
+  t report-gmres-np$np $R $np gmres -problem convdiff -n 40
+done
+t report-repeated-solves sh -c "$R 2 pipecg -nsolves 3 | grep -c '^report' | grep -qx 3"
+t report-node-size $R 4 pipe2cg -ksp_perf_node_size 2
+t report-hypre $R 2 pcg -pc_type hypre
+t_grep report-default-sections 'analytic model.*seconds(.|\n)*stochastic model \(001\)(.|\n)*predicted KSPSolve time of each change' \
+  sh -c "$PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view | tr '\n' ' '"
+for sec in 'measured KSPSolve' 'gap to the measured KSPSolve' 'measured overlap:' 'upper bounds of E\[T\]: Cramer' 'KS ranks' \
+           'what-if larger runs' 'machine profile: embedded default'; do
+  name=$(echo "$sec" | tr -cd 'a-zA-Z' | cut -c1-24)
+  t_grep report-has-$name "$sec" $PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view
+done
+t_grep report-100-columns '^widest line [0-9]+: ok' sh -c "$PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type nbpcg -pc_type jacobi -ksp_perfmodel_view | awk '/pipekrylov performance report/{on=1} on && length > w {w = length} END {print \"widest line \" w \": \" (w <= 100 ? \"ok\" : \"too wide\")}'"
+t_grep report-info-format 'best change|largest overhead' $EX/poisson27 -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view ::ascii_info
+t_grep report-detail-format 'spmv_per_nnz' $EX/poisson27 -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view ::ascii_info_detail
+t_grep report-to-file 'report 1: pcg' sh -c "f=\$(mktemp); $EX/poisson27 -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_view ascii:\$f:ascii_csv >/dev/null && /usr/bin/python3 $PK_ROOT/tests/report_check.py \$f; rm -f \$f"
+# machine profiles: a good one is used and named; a malformed one is rejected with its line; no file is an error
+good_profile() { f=$(mktemp); printf 'pipekrylov_machine_profile = 1\nalpha_on_short = 3e-6\nmem_bw = 1.2e10\n' > "$f"; "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_view -ksp_perfmodel_machine "$f"; rc=$?; rm -f "$f"; return $rc; }
+bad_profile() { f=$(mktemp); printf 'pipekrylov_machine_profile = 1\nalpha_on_short = -3e-6\n' > "$f"; "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_view -ksp_perfmodel_machine "$f"; rc=$?; rm -f "$f"; return $rc; }
+t_grep report-profile-used 'alpha_on_short +3e-06 +s +\[profile\]' good_profile
+t_fail report-profile-malformed "line 2: .*alpha_on_short" bad_profile
+t_fail report-profile-missing 'cannot open|Unable to open|not found|No such file' $EX/poisson27 -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_view -ksp_perfmodel_machine /nonexistent/machine.profile
+# the acceptance: PETSc's unmodified ex2 loaded with -dll_append prints the report
+t_grep report-ex2-dll-pipecg 'pipekrylov performance report: KSP pipecg' $PK_ROOT/tests/mpirun.sh 2 $PK_BUILD/petsc-tutorials/ex2 -dll_append $PK_LIB -ksp_type pipecg -ksp_perfmodel_view
+t_grep report-ex2-dll-cg 'pipekrylov performance report: KSP cg \(PETSc\)' $PK_ROOT/tests/mpirun.sh 2 $PK_BUILD/petsc-tutorials/ex2 -dll_append $PK_LIB -ksp_type cg -ksp_perfmodel_view
