@@ -140,6 +140,19 @@ static inline PetscBool PKPerfIsOn(PKPerfCtx *c)
   return (PetscBool)(c->opt_monitor || c->opt_trace || c->opt_report);
 }
 
+/* The monitor's settings for -ksp_view (pipekrylov's types call this from their view; after the first solve,
+   when the options have been read) */
+PetscErrorCode PKPerfView(KSP ksp, PetscViewer viewer)
+{
+  PKPerfCtx *c;
+
+  PetscFunctionBegin;
+  PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
+  if (!c || !c->options_read || !PKPerfIsOn(c)) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  performance monitor: on%s%s%s, PAPI events %s%s%s\n", c->opt_trace ? ", trace " : "", c->opt_trace ? c->trace : "", c->opt_report ? ", report (-ksp_perfmodel_view)" : "", c->papi_events, c->machine_path[0] ? ", machine profile " : "", c->machine_path));
+  PetscFunctionReturn(0);
+}
+
 /* ---------------------------------------------------------------------------------------------------------- */
 /* The monitor: rows begin at iteration 0; for PETSc's types each later call ends a row */
 

@@ -13,3 +13,4 @@ for np in 1 2 4; do
   t_mpi spmv-convdiff-np$np $np $B/tests/spmv -problem convdiff -n 20 -max_chunks 40
 done
 t_mpi spmv-baij-fallback-np2 2 $B/tests/spmv -problem laplace2d -n 9 -dm_mat_type baij -expect_chunked 0
+t_grep basics-view-monitor 'performance monitor: on, trace' sh -c "f=\$(mktemp); $B/examples/poisson27 -rows_per_rank 27 -ksp_type pcg -ksp_perf_trace \$f -ksp_view; rc=\$?; rm -f \$f; exit \$rc"

@@ -4,6 +4,7 @@
    that a KSPNormType asks for, the convergence step and the true residual.
 */
 #include <pipekrylov/private/pkkspimpl.h>
+#include <pipekrylov/private/pkperfimpl.h>
 
 #define PK_DEFAULT_CHUNKS 8
 
@@ -132,6 +133,7 @@ PetscErrorCode PKView_Common(KSP ksp, KSP_PK *pk, PetscViewer viewer)
   else if (pk->red.nblocking) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " blocking reductions\n", pk->red.nblocking));
   if (pk->check_symmetry) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator checked for symmetry at set-up (tolerance %g)\n", (double)pk->symmetry_tol));
   if (pk->true_rnorm >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  true residual norm at exit: %g\n", (double)pk->true_rnorm));
+  PetscCall(PKPerfView(ksp, viewer));
   PetscFunctionReturn(0);
 }
 
