@@ -20,13 +20,17 @@ PETSC_CFLAGS := $(shell $(PKGCONF) --cflags PETSc 2>/dev/null)
 PETSC_LIBS   := $(shell $(PKGCONF) --libs PETSc 2>/dev/null)
 PETSC_LIBDIR := $(shell $(PKGCONF) --variable=libdir PETSc 2>/dev/null)
 PETSC_CC     := $(shell $(PKGCONF) --variable=ccompiler PETSc 2>/dev/null)
+# hypre as PETSc was configured with it (empty without hypre): src/perf/amg_hierarchy.c reads BoomerAMG's levels
+PETSC_VARS   := $(PETSC_LIBDIR)/petsc/conf/petscvariables
+HYPRE_INCLUDE:= $(shell sed -n 's/^HYPRE_INCLUDE *= *//p' $(PETSC_VARS) 2>/dev/null)
+HYPRE_LIB    := $(shell sed -n 's/^HYPRE_LIB *= *//p' $(PETSC_VARS) 2>/dev/null)
 CC            = $(if $(PETSC_CC),$(PETSC_CC),mpicc)
 # No -march=native and no -ffast-math: the chunked SpMV must be bit-for-bit equal to PETSc's MatMult.
 OPTFLAGS     ?= -O2 -g
 CFLAGS_ALL    = $(OPTFLAGS) -fPIC -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
-                -Iinclude $(PETSC_CFLAGS) $(CFLAGS)
+                -Iinclude $(PETSC_CFLAGS) $(HYPRE_INCLUDE) $(CFLAGS)
 RPATH         = -Wl,-rpath,$(PETSC_LIBDIR)
-LIBS_ALL      = $(PETSC_LIBS) $(RPATH) -lpapi -lm
+LIBS_ALL      = $(PETSC_LIBS) $(HYPRE_LIB) $(RPATH) -lpapi -lm
 LIB           = lib/libpipekrylov.so
 BUILD         = build
 

@@ -1,7 +1,44 @@
-/* hypre BoomerAMG's hierarchy for the AMG cycle model (002 IV): see src/perf/amg_hierarchy.c */
+/*
+   The AMG hierarchy a PCHYPRE/BoomerAMG preconditioner actually uses, as the per-level inputs of the AMG solve-cycle
+   model of 002 section IV (PKAMGLevel, PKModelAMGCycle in pkmodel.h). src/perf/amg_hierarchy.c.
+
+   Exported (PETSC_EXTERN) so that the report and tests/amg.c can call it; this header is not public API.
+*/
 #ifndef PKAMG_H
 #define PKAMG_H
+
 #include <petscpc.h>
 #include <pipekrylov/private/pkmodel.h>
-PETSC_EXTERN PetscErrorCode PKAMGHierarchyFromPC(PC, PetscInt, PKAMGLevel[], PetscInt *, PetscBool *, char[], size_t);
+
+/*
+   PKAMGHierarchyFromPC - the levels of the BoomerAMG hierarchy a set-up PCHYPRE holds, for PKModelAMGCycle().
+
+   Collective on the PC's communicator (every rank must call it; all ranks get the same answer).
+
+   Input Parameters:
++  pc        - the preconditioner
+.  maxlevels - the capacity of lev[] (at most PK_AMG_MAXLEVELS is useful)
+-  whylen    - the size of why[]
+
+   Output Parameters:
++  lev   - per level i = 0 (finest) .. L-1 (coarsest): C = global rows of A_i; s = average nonzeros per row of A_i;
+           shat = average nonzeros per row of the interpolation P_i (level i+1 -> i; 0 on the coarsest); p, phat = the
+           maximum over processes of the messages sent in one matvec with A_i, P_i; n, nhat = the maximum over
+           processes of the doubles sent in it; t = 0 (the model then uses the machine's flop_time)
+.  L     - the number of levels (0 when not found)
+.  found - PETSC_TRUE when lev[] was filled
+-  why   - when not found, the reason (not hypre, not boomeramg, not set up, more levels than maxlevels, ...);
+           "" when found. May be NULL.
+
+   Notes:
+   The hierarchy is hypre's own (not a rebuilt copy): see the comment at the top of amg_hierarchy.c for how it is
+   reached. Where a level's matrix has no matvec communication package yet, one is created (as hypre's first
+   matvec with it would), on hypre's communicator; nothing else in hypre's state is changed.
+
+   Level: developer
+
+.seealso: PKModelAMGCycle(), PCHYPRE
+*/
+PETSC_EXTERN PetscErrorCode PKAMGHierarchyFromPC(PC pc, PetscInt maxlevels, PKAMGLevel lev[], PetscInt *L, PetscBool *found, char why[], size_t whylen);
+
 #endif
