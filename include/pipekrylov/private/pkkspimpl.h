@@ -112,7 +112,7 @@ typedef struct {
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* The common part of every pipekrylov solver's data */
-typedef struct {
+typedef struct _n_KSP_PK {
   PetscInt    chunks;       /* -ksp_pipe_chunks: pieces the overlapped work is split into (1 = no MPI_Test) */
   PKReduce    red;          /* this solver's reductions */
   PKSpMV      spmv;         /* the operator, chunked where possible */
@@ -124,9 +124,10 @@ typedef struct {
   PetscBool   needs_spd;      /* a CG-family solver: symmetric positive definite operator and preconditioner */
   PetscBool   check_symmetry; /* -ksp_pipe_check_symmetry: test the operator with MatIsSymmetric at set-up */
   PetscReal   symmetry_tol;   /* tolerance of that test */
+  PetscErrorCode (*solve)(KSP, struct _n_KSP_PK *); /* the type's iteration, between PKSolveBegin and PKSolveEnd */
 } KSP_PK;
 
-PETSC_INTERN PetscErrorCode PKCreate_Common(KSP, KSP_PK *, const char *, PetscBool);
+PETSC_INTERN PetscErrorCode PKCreate_Common(KSP, KSP_PK *, const char *, PetscBool, PetscErrorCode (*)(KSP, KSP_PK *));
 PETSC_INTERN PetscErrorCode PKSetUp_Common(KSP, KSP_PK *, PetscInt);
 PETSC_INTERN PetscErrorCode PKReset_Common(KSP, KSP_PK *);
 PETSC_INTERN PetscErrorCode PKDestroy_Common(KSP, KSP_PK *);

@@ -36,10 +36,68 @@ static PetscErrorCode KSPPipeGetOverlapStats_PK(KSP ksp, PetscInt *nnonblock, Pe
   PetscFunctionReturn(0);
 }
 
-/* Called by each KSPCreate_X after ksp->data is allocated */
-PetscErrorCode PKCreate_Common(KSP ksp, KSP_PK *pk, const char *description, PetscBool replaces)
+/* KSPSolve for every type: the common begin and end around the type's own iteration (pk->solve) */
+static PetscErrorCode KSPSolve_PK(KSP ksp)
+{
+  KSP_PK *pk = (KSP_PK *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(PKSolveBegin(ksp, pk));
+  PetscCall((*pk->solve)(ksp, pk));
+  PetscCall(PKSolveEnd(ksp, pk));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPReset_PK(KSP ksp)
 {
   PetscFunctionBegin;
+  PetscCall(PKReset_Common(ksp, (KSP_PK *)ksp->data));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPDestroy_PK(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(PKDestroy_Common(ksp, (KSP_PK *)ksp->data));
+  PetscCall(KSPDestroyDefault(ksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPView_PK(KSP ksp, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(PKView_Common(ksp, (KSP_PK *)ksp->data, viewer));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSetFromOptions_PK(KSP ksp, PetscOptionItems *PetscOptionsObject)
+{
+  char title[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(title, sizeof(title), "KSP %s (pipekrylov) options", ((PetscObject)ksp)->type_name));
+  PetscOptionsHeadBegin(PetscOptionsObject, title);
+  PetscCall(PKSetFromOptions_Common(ksp, (KSP_PK *)ksp->data, PetscOptionsObject));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+/*
+   Called by each KSPCreate_X after ksp->data is allocated. Sets the operations every type shares: KSPSolve (the
+   common begin and end around solve, the type's iteration), reset, destroy, view and options of the common part.
+   A type sets its own ksp->ops->setup and overrides the others when it has more to do.
+*/
+PetscErrorCode PKCreate_Common(KSP ksp, KSP_PK *pk, const char *description, PetscBool replaces, PetscErrorCode (*solve)(KSP, KSP_PK *))
+{
+  PetscFunctionBegin;
+  pk->solve                = solve;
+  ksp->ops->solve          = KSPSolve_PK;
+  ksp->ops->reset          = KSPReset_PK;
+  ksp->ops->destroy        = KSPDestroy_PK;
+  ksp->ops->view           = KSPView_PK;
+  ksp->ops->setfromoptions = KSPSetFromOptions_PK;
+  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
+  ksp->ops->buildresidual  = KSPBuildResidualDefault;
   pk->chunks      = PK_DEFAULT_CHUNKS;
   pk->description = description;
   pk->replaces    = replaces;

@@ -119,53 +119,11 @@ static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KSPSolve_PKNBPCG(KSP ksp)
-{
-  KSP_PK *pk = (KSP_PK *)ksp->data;
-
-  PetscFunctionBegin;
-  PetscCall(PKSolveBegin(ksp, pk));
-  PetscCall(KSPSolve_PKNBPCG_Private(ksp, pk));
-  PetscCall(PKSolveEnd(ksp, pk));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode KSPSetUp_PKNBPCG(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPSetWorkVecs(ksp, 6));
   PetscCall(PKCGSetUp(ksp, (KSP_PK *)ksp->data, 2));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode KSPReset_PKNBPCG(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(PKReset_Common(ksp, (KSP_PK *)ksp->data));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode KSPDestroy_PKNBPCG(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(PKDestroy_Common(ksp, (KSP_PK *)ksp->data));
-  PetscCall(KSPDestroyDefault(ksp));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode KSPView_PKNBPCG(KSP ksp, PetscViewer viewer)
-{
-  PetscFunctionBegin;
-  PetscCall(PKView_Common(ksp, (KSP_PK *)ksp->data, viewer));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode KSPSetFromOptions_PKNBPCG(KSP ksp, PetscOptionItems *PetscOptionsObject)
-{
-  PetscFunctionBegin;
-  PetscOptionsHeadBegin(PetscOptionsObject, "KSP nbpcg (pipekrylov) options");
-  PetscCall(PKSetFromOptions_Common(ksp, (KSP_PK *)ksp->data, PetscOptionsObject));
-  PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
 
@@ -200,15 +158,8 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKNBPCG(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscNew(&cg));
   ksp->data = (void *)cg;
-  PetscCall(PKCreate_Common(ksp, &cg->pk, "Gropp's non-blocking PCG, two non-blocking reductions per iteration: (p,Ap) behind PCApply, (r,z) and the norm behind MatMult", PETSC_FALSE));
+  PetscCall(PKCreate_Common(ksp, &cg->pk, "Gropp's non-blocking PCG, two non-blocking reductions per iteration: (p,Ap) behind PCApply, (r,z) and the norm behind MatMult", PETSC_FALSE, KSPSolve_PKNBPCG_Private));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKNBPCG;
-  ksp->ops->solve          = KSPSolve_PKNBPCG;
-  ksp->ops->reset          = KSPReset_PKNBPCG;
-  ksp->ops->destroy        = KSPDestroy_PKNBPCG;
-  ksp->ops->view           = KSPView_PKNBPCG;
-  ksp->ops->setfromoptions = KSPSetFromOptions_PKNBPCG;
-  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
-  ksp->ops->buildresidual  = KSPBuildResidualDefault;
   PetscFunctionReturn(0);
 }

@@ -107,53 +107,11 @@ static PetscErrorCode KSPSolve_PKPCG_Private(KSP ksp, KSP_PK *pk)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KSPSolve_PKPCG(KSP ksp)
-{
-  KSP_PK *pk = (KSP_PK *)ksp->data;
-
-  PetscFunctionBegin;
-  PetscCall(PKSolveBegin(ksp, pk));
-  PetscCall(KSPSolve_PKPCG_Private(ksp, pk));
-  PetscCall(PKSolveEnd(ksp, pk));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode KSPSetUp_PKPCG(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPSetWorkVecs(ksp, 4));
   PetscCall(PKCGSetUp(ksp, (KSP_PK *)ksp->data, 2));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode KSPReset_PKPCG(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(PKReset_Common(ksp, (KSP_PK *)ksp->data));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode KSPDestroy_PKPCG(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(PKDestroy_Common(ksp, (KSP_PK *)ksp->data));
-  PetscCall(KSPDestroyDefault(ksp));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode KSPView_PKPCG(KSP ksp, PetscViewer viewer)
-{
-  PetscFunctionBegin;
-  PetscCall(PKView_Common(ksp, (KSP_PK *)ksp->data, viewer));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode KSPSetFromOptions_PKPCG(KSP ksp, PetscOptionItems *PetscOptionsObject)
-{
-  PetscFunctionBegin;
-  PetscOptionsHeadBegin(PetscOptionsObject, "KSP pcg (pipekrylov) options");
-  PetscCall(PKSetFromOptions_Common(ksp, (KSP_PK *)ksp->data, PetscOptionsObject));
-  PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
 
@@ -182,15 +140,8 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPCG(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscNew(&cg));
   ksp->data = (void *)cg;
-  PetscCall(PKCreate_Common(ksp, &cg->pk, "Hestenes-Stiefel PCG, two blocking reductions per iteration (norm fused into the second)", PETSC_FALSE));
+  PetscCall(PKCreate_Common(ksp, &cg->pk, "Hestenes-Stiefel PCG, two blocking reductions per iteration (norm fused into the second)", PETSC_FALSE, KSPSolve_PKPCG_Private));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKPCG;
-  ksp->ops->solve          = KSPSolve_PKPCG;
-  ksp->ops->reset          = KSPReset_PKPCG;
-  ksp->ops->destroy        = KSPDestroy_PKPCG;
-  ksp->ops->view           = KSPView_PKPCG;
-  ksp->ops->setfromoptions = KSPSetFromOptions_PKPCG;
-  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
-  ksp->ops->buildresidual  = KSPBuildResidualDefault;
   PetscFunctionReturn(0);
 }

@@ -495,7 +495,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPGMRES(KSP ksp)
   pg->haptol       = 1.0e-30;
   pg->breakdowntol = 0.1;
   pg->col          = -1;
-  PetscCall(PKCreate_Common(ksp, &pg->pk, "pipelined GMRES(m), p(1)-GMRES: one non-blocking reduction per Krylov step, overlapped with the next PCApply and MatMult", PETSC_TRUE));
+  PetscCall(PKCreate_Common(ksp, &pg->pk, "pipelined GMRES(m), p(1)-GMRES: one non-blocking reduction per Krylov step, overlapped with the next PCApply and MatMult", PETSC_TRUE, NULL));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   ksp->ops->setup          = KSPSetUp_PKPGMRES;

@@ -633,7 +633,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
   ksp->data   = (void *)p2;
   p2->replace  = PIPE2CG_DEFAULT_REPLACE;
   p2->drifttol = PIPE2CG_DEFAULT_DRIFT;
-  PetscCall(PKCreate_Common(ksp, &p2->pk, "two CG iterations per non-blocking reduction (three-term recurrences), overlapped with 2 PCApply + 2 MatMult", PETSC_FALSE));
+  PetscCall(PKCreate_Common(ksp, &p2->pk, "two CG iterations per non-blocking reduction (three-term recurrences), overlapped with 2 PCApply + 2 MatMult", PETSC_FALSE, NULL));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKPIPE2CG;
   ksp->ops->solve          = KSPSolve_PKPIPE2CG;

@@ -371,7 +371,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscNew(&cg));
   ksp->data = (void *)cg;
-  PetscCall(PKCreate_Common(ksp, &cg->pk, "pipelined CG (Ghysels-Vanroose), one non-blocking reduction per iteration overlapped with PCApply + MatMult", PETSC_TRUE));
+  PetscCall(PKCreate_Common(ksp, &cg->pk, "pipelined CG (Ghysels-Vanroose), one non-blocking reduction per iteration overlapped with PCApply + MatMult", PETSC_TRUE, NULL));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKPIPECG;
   ksp->ops->solve          = KSPSolve_PKPIPECG;

@@ -114,53 +114,11 @@ static PetscErrorCode KSPSolve_PKSAPCG_Private(KSP ksp, KSP_PK *pk)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KSPSolve_PKSAPCG(KSP ksp)
-{
-  KSP_PK *pk = (KSP_PK *)ksp->data;
-
-  PetscFunctionBegin;
-  PetscCall(PKSolveBegin(ksp, pk));
-  PetscCall(KSPSolve_PKSAPCG_Private(ksp, pk));
-  PetscCall(PKSolveEnd(ksp, pk));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode KSPSetUp_PKSAPCG(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPSetWorkVecs(ksp, 5));
   PetscCall(PKCGSetUp(ksp, (KSP_PK *)ksp->data, 3));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode KSPReset_PKSAPCG(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(PKReset_Common(ksp, (KSP_PK *)ksp->data));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode KSPDestroy_PKSAPCG(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(PKDestroy_Common(ksp, (KSP_PK *)ksp->data));
-  PetscCall(KSPDestroyDefault(ksp));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode KSPView_PKSAPCG(KSP ksp, PetscViewer viewer)
-{
-  PetscFunctionBegin;
-  PetscCall(PKView_Common(ksp, (KSP_PK *)ksp->data, viewer));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode KSPSetFromOptions_PKSAPCG(KSP ksp, PetscOptionItems *PetscOptionsObject)
-{
-  PetscFunctionBegin;
-  PetscOptionsHeadBegin(PetscOptionsObject, "KSP sapcg (pipekrylov) options");
-  PetscCall(PKSetFromOptions_Common(ksp, (KSP_PK *)ksp->data, PetscOptionsObject));
-  PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
 
@@ -196,15 +154,8 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKSAPCG(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscNew(&cg));
   ksp->data = (void *)cg;
-  PetscCall(PKCreate_Common(ksp, &cg->pk, "single-reduction PCG (Chronopoulos-Gear), one blocking reduction per iteration of (z,r), (z,Az) and the norm", PETSC_FALSE));
+  PetscCall(PKCreate_Common(ksp, &cg->pk, "single-reduction PCG (Chronopoulos-Gear), one blocking reduction per iteration of (z,r), (z,Az) and the norm", PETSC_FALSE, KSPSolve_PKSAPCG_Private));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKSAPCG;
-  ksp->ops->solve          = KSPSolve_PKSAPCG;
-  ksp->ops->reset          = KSPReset_PKSAPCG;
-  ksp->ops->destroy        = KSPDestroy_PKSAPCG;
-  ksp->ops->view           = KSPView_PKSAPCG;
-  ksp->ops->setfromoptions = KSPSetFromOptions_PKSAPCG;
-  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
-  ksp->ops->buildresidual  = KSPBuildResidualDefault;
   PetscFunctionReturn(0);
 }
