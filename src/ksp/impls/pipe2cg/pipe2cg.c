@@ -13,22 +13,36 @@
    solve and is returned, so the count is the true one, never rounded to an even number. A max_it or a breakdown
    that falls on an odd iterate is handled by a last half pass (step A and one small reduction).
 
-   Accuracy: the deep chain propagates rounding errors into r (section 5.5), so O and N are recomputed from x_O and
-   x_N (residual replacement) at least every K iterations (default 100). How fast the drift grows depends on the
-   problem (on the variable-coefficient test problem a period of 70 already costs 8% more iterations, 60 does not),
-   so each replacement also measures the drift ||w - A z|| / ||w|| it removes, and the next period is chosen for
-   the drift to stay near 1e-10 (it grows about like the 4th power of the period; measured 4-6). Every claimed
+   Accuracy: the deep chain propagates rounding errors into r (section 5.5): the gap r - (b - A x) grows, and
+   when both sets are recomputed from x_O and x_N (residual replacement, 7 MatMult + 5 PCApply) the gap is injected
+   into the recurrences as a perturbation. What matters is the gap against the tolerance (at the end the true
+   residual is the recursive one plus the gap) and, for what a replacement injects, against ||r||. So the gap is
+   measured, for free at a replacement (the old r_N against the new) and with one MatMult in between (a probe,
+   its norm riding in the pass's reduction), and the policy is: with -ksp_pipe2cg_replace k (default 100),
+   - a window (the iterations since the last replacement) whose gap, extrapolated to the predicted end of the
+     solve, stays below half the tolerance is not replaced at all, not even after k iterations;
+   - otherwise it is replaced before its gap reaches gaptol x the tolerance (-ksp_pipe2cg_replace_gap, 0.1) and
+     before its gap reaches 1e-4 ||r||, and at the latest after k iterations;
+   - the first probe comes after 16 iterations; the next where the gap, growing at most like the 5th power of the
+     window (measured 2-5, fastest early), would reach a threshold; after a replacement, where the last window's
+     measurement, scaled by the residual's decrease, predicts it.
+   So a short solve (poisson27, 40 iterations to 1e-8) makes one probe and no replacement, and the
+   variable-coefficient problem without preconditioner (2200 iterations) about 70 replacements. Every claimed
    convergence is checked against b - A x. A breakdown is first taken for drift: the chains are recomputed and the
-   reduction redone once, and only a breakdown that persists is reported.
+   reduction redone once, and only a breakdown that persists, or that comes with a gap below 1e-6 ||r|| (no drift to
+   speak of), is reported.
 */
 #include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkcgimpl.h>
 
 #define PIPE2CG_NLAMBDA         9     /* inner products per reduction, before the norms */
 #define PIPE2CG_DEFAULT_REPLACE 100   /* longest period of residual replacement */
-#define PIPE2CG_DEFAULT_DRIFT   1e-10 /* drift ||w - A z|| / ||w|| the adaptive period aims at */
-#define PIPE2CG_FIRST_WINDOW    20    /* period before the first replacement has measured the drift */
-#define PIPE2CG_MIN_WINDOW      10    /* where rounding in A z itself dominates the drift, replace no more often */
+#define PIPE2CG_DEFAULT_GAP     0.1   /* replace when the residual gap reaches this fraction of the tolerance */
+#define PIPE2CG_FIRST_PROBE     16    /* iterations into a solve at which the gap is first measured */
+#define PIPE2CG_MIN_PROBE       4     /* iterations into a window before which the gap is not measured */
+#define PIPE2CG_GAP_POWER       5.0   /* the gap grows at most about like the 5th power of the window (measured 2-5) */
+#define PIPE2CG_REL_GAP         1e-4  /* a replacement injects the gap into the recurrences: at most this relative to r */
+#define PIPE2CG_DRIFT_EVIDENCE  1e-6  /* a suspected breakdown is taken for drift only if the gap is at least this relative to r */
 #define PIPE2CG_MAX_STAGNATION  3     /* refuted claims without 10% progress of the true residual: stagnation */
 #define PIPE2CG_RESTART_GAP     2.0   /* a refuted claim whose true residual is this much larger restarts */
 
@@ -53,15 +67,17 @@ typedef struct {
 typedef struct {
   KSP_PK    pk;        /* must be first */
   PetscInt  replace;   /* -ksp_pipe2cg_replace: longest period of residual replacement, 0 = off */
-  PetscReal drifttol;  /* -ksp_pipe2cg_replace_drift: aim of the adaptive period, 0 = fixed period */
+  PetscReal gaptol;    /* -ksp_pipe2cg_replace_gap: replace when the gap reaches this fraction of the tolerance, 0 = fixed period */
   Vec       O[8];      /* index n-1 */
   Vec       N[10];     /* index n; N[VX] is ksp->vec_sol during a solve */
   Vec       xtest;     /* the iterate under test when it is not ksp->vec_sol (for KSPBuildSolution in monitors) */
   PetscBool restart;   /* restart (rho = 1) at the next replacement */
   /* what happened in the last solve, for -ksp_view */
   PetscInt  nreplace;  /* residual replacements */
-  PetscInt  nadaptive; /* of those, brought forward by the measured drift */
-  PetscReal maxdrift;  /* the largest drift ||w - A z|| / ||w|| measured at a replacement */
+  PetscInt  nadaptive; /* of those, brought forward by the measured gap */
+  PetscInt  nprobe;    /* gap measurements between replacements (one MatMult each) */
+  PetscInt  nskip;     /* periodic replacements found unnecessary by a measured gap */
+  PetscReal maxgap;    /* the largest gap ||r - (b - A x)|| measured, relative to the tolerance */
   PetscInt  nfalse;    /* convergence claims refuted by the true residual */
   PetscInt  nrecover;  /* breakdowns that a replacement showed to be drift */
   PetscInt  nrestart;  /* restarts after the recurrences had drifted too far */
@@ -127,19 +143,36 @@ static PetscErrorCode Pipe2CGTrueNorm(KSP ksp, KSP_PK *pk, Vec x, Vec r, Vec z, 
   PetscFunctionReturn(0);
 }
 
-/* Section 5.5: recompute both sets from x_O and x_N (7 MatMult + 5 PCApply, no reduction) */
-static PetscErrorCode Pipe2CGReplace(KSP ksp, KSP_PKPIPE2CG *p2)
+/* Section 5.5: recompute both sets from x_O and x_N (7 MatMult + 5 PCApply, no reduction). The new r_N is built in
+   the scratch g_N (stale until the overlapped work) so that the gap it removes, r_N - (b - A x_N), is measured in
+   the same pass over memory: gap[0] = local ||gap||^2, gap[1] = local ||b - A x_N||^2. */
+static PetscErrorCode Pipe2CGReplace(KSP ksp, KSP_PKPIPE2CG *p2, PetscScalar gap[2])
 {
   KSP_PK *pk = &p2->pk;
-  Vec    *O = p2->O, *N = p2->N;
+  Vec    *O = p2->O, *N = p2->N, t;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PK_Event_Replace, ksp, 0, 0, 0));
+  PetscCall(PKMatMult(ksp, pk, N[VX], N[VG]));
+  {
+    const PKAxpbypcz u[2] = {
+      {N[VG], 1.0, ksp->vec_rhs, 0.0, NULL, -1.0}, /* g = b - A x_N */
+      {N[VR], 1.0, N[VG],        0.0, NULL, -1.0}  /* r_N <- (b - A x_N) - r_N, the gap */
+    };
+    const PKDot d[2] = {
+      {N[VR], N[VR]},
+      {N[VG], N[VG]}
+    };
+    PetscCall(PKVecFused(pk, 2, u, 2, d, gap));
+  }
+  t     = N[VR]; /* the new residual takes the place of r_N; the gap vector becomes scratch */
+  N[VR] = N[VG];
+  N[VG] = t;
+  PetscCall(PKMatMult(ksp, pk, O[VX], O[VR]));
+  PetscCall(VecAYPX(O[VR], -1.0, ksp->vec_rhs));
   for (PetscInt s = 0; s < 2; s++) {
     Vec           *v    = s ? N : O;
     const PetscInt last = s ? VQ : VD;
-    PetscCall(PKMatMult(ksp, pk, v[VX], v[VR]));
-    PetscCall(VecAYPX(v[VR], -1.0, ksp->vec_rhs));
     for (PetscInt k = VZ; k <= last; k++) {
       if (k % 2 == 0) PetscCall(PKPCApply(ksp, pk, v[k - 1], v[k])); /* z, p, c = M (r, w, q) */
       else PetscCall(PKMatMult(ksp, pk, v[k - 1], v[k]));            /* w, q, d = A (z, p, c) */
@@ -147,6 +180,25 @@ static PetscErrorCode Pipe2CGReplace(KSP ksp, KSP_PKPIPE2CG *p2)
   }
   PetscCall(PetscLogEventEnd(PK_Event_Replace, ksp, 0, 0, 0));
   p2->nreplace++;
+  PetscFunctionReturn(0);
+}
+
+/* Measure the gap r_N - (b - A x_N) without replacing (1 MatMult, g_N as scratch): gap[0] = local ||gap||^2,
+   gap[1] = local ||r_N||^2 */
+static PetscErrorCode Pipe2CGProbe(KSP ksp, KSP_PKPIPE2CG *p2, PetscScalar gap[2])
+{
+  KSP_PK          *pk = &p2->pk;
+  Vec             *N  = p2->N;
+  const PKAxpbypcz u  = {N[VG], 1.0, ksp->vec_rhs, -1.0, N[VR], -1.0}; /* g = b - r_N - A x_N */
+  const PKDot      d[2] = {
+    {N[VG], N[VG]},
+    {N[VR], N[VR]}
+  };
+
+  PetscFunctionBegin;
+  PetscCall(PKMatMult(ksp, pk, N[VX], N[VG]));
+  PetscCall(PKVecFused(pk, 1, &u, 2, d, gap));
+  p2->nprobe++;
   PetscFunctionReturn(0);
 }
 
@@ -216,6 +268,66 @@ static PetscErrorCode Pipe2CGTest(KSP ksp, KSP_PKPIPE2CG *p2, PetscInt its, Vec 
   PetscFunctionReturn(0);
 }
 
+/* When to measure the gap r_N - (b - A x_N) and when to replace (section 5.5, and the policy in the header) */
+typedef struct {
+  PetscInt  lastrep;   /* iteration of the last replacement (0: the start) */
+  PetscInt  nextprobe; /* measure the gap at the first pass that reaches this iteration */
+  PetscInt  deadline;  /* periodic replacement due (lastrep + k), unless a measurement shows it unnecessary */
+  PetscReal rstart;    /* ||r|| at lastrep */
+  PetscReal relgap;    /* the last gap measured, relative to ||r|| */
+  PetscReal ttolr;     /* the tolerance carried over to the 2-norm of r: ||r_0|| max(rtol, atol / norm_0) */
+  PetscReal dp0, ttol; /* the convergence test's norm at iteration 0 and its tolerance */
+} P2Sched;
+
+/* After the gap has been measured at iteration n, by a probe or by the replacement that removed it (v[0] = ||gap||^2,
+   v[1] = ||r_N||^2): replace at the next pass or not, and when to measure next. See the header for the policy. */
+static PetscErrorCode Pipe2CGSchedule(KSP ksp, KSP_PKPIPE2CG *p2, P2Sched *ps, PetscInt n, PetscBool replaced, const PetscScalar v[], PetscBool *replace)
+{
+  const PetscReal big = (PetscReal)PETSC_MAX_INT / 4, gap = PetscSqrtReal(PetscAbsScalar(v[0])), rn = PetscSqrtReal(PetscAbsScalar(v[1]));
+  const PetscInt  L   = PetscMax(n - ps->lastrep, 1);
+  const PetscReal G   = ps->ttolr > 0 ? gap / (p2->gaptol * ps->ttolr) : big; /* 1: the gap at the replacement threshold */
+  const PetscReal R   = rn > 0 ? gap / (rn * PIPE2CG_REL_GAP) : big;          /* 1: the relative gap at its limit */
+  PetscReal       next;                                                       /* window length of the next measurement */
+
+  PetscFunctionBegin;
+  if (ps->ttolr > 0) p2->maxgap = PetscMax(p2->maxgap, gap / ps->ttolr);
+  ps->relgap = rn > 0 ? gap / rn : 0.0;
+  if (replaced) {
+    /* the new window's gap starts in proportion to the residual it starts from, its relative gap alike */
+    const PetscReal g = G * (ps->rstart > 0 ? rn / ps->rstart : 1.0);
+
+    PetscCall(PetscInfo(ksp, "residual replacement at iteration %" PetscInt_FMT ", %" PetscInt_FMT " iterations after the previous one: gap %g x the tolerance, %g x ||r||\n", n, n - ps->lastrep, ps->ttolr > 0 ? (double)(gap / ps->ttolr) : 0.0, rn > 0 ? (double)(gap / rn) : 0.0));
+    ps->lastrep   = n;
+    ps->rstart    = rn;
+    ps->deadline  = n + p2->replace;
+    next          = PetscMin(g > 0 ? L * PetscPowReal(1.0 / g, 1.0 / PIPE2CG_GAP_POWER) : big, R > 0 ? L * PetscPowReal(1.0 / R, 1.0 / PIPE2CG_GAP_POWER) : big);
+    ps->nextprobe = n + (PetscInt)PetscMax((PetscReal)PIPE2CG_MIN_PROBE, PetscMin(next, big));
+  } else {
+    const PetscBool due = (PetscBool)(n >= ps->deadline);
+    const PetscReal dp  = ksp->rnorm;
+    PetscReal       rate = 0.0, rem = (PetscReal)(ksp->max_it - n), end;
+
+    /* iterations left at the average rate so far (CG speeds up: an overestimate), and the gap then */
+    if (dp > 0 && ps->dp0 > dp && n > 0) rate = PetscLogReal(ps->dp0 / dp) / n;
+    if (rate > 0) rem = PetscMin(rem, PetscMax(0.0, PetscLogReal(dp / ps->ttol) / rate));
+    end = G * p2->gaptol * PetscPowReal((L + rem) / L, PIPE2CG_GAP_POWER - 1.0);
+    PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ", %" PetscInt_FMT " iterations after the last replacement: gap %g x the tolerance, %g x ||r||; predicted %g x the tolerance after %g more iterations\n", n, L, ps->ttolr > 0 ? (double)(gap / ps->ttolr) : 0.0, rn > 0 ? (double)(gap / rn) : 0.0, (double)end, (double)rem));
+    if (end < 0.5) { /* below half the tolerance up to the predicted end: no replacement needed, not even a periodic one */
+      if (due) {
+        p2->nskip++;
+        ps->deadline = n + p2->replace;
+      }
+      next = L + PetscMax(rem, (PetscReal)PIPE2CG_MIN_PROBE);
+    } else if (due || G >= 0.5 || R >= 0.5) {
+      *replace = PETSC_TRUE; /* near a threshold (or the period is over): replace now rather than measure again */
+      if (!due) p2->nadaptive++;
+      next = big;
+    } else next = PetscMin(L * PetscPowReal(1.0 / G, 1.0 / PIPE2CG_GAP_POWER), L * PetscPowReal(1.0 / R, 1.0 / PIPE2CG_GAP_POWER));
+    if (!*replace) ps->nextprobe = PetscMax(n + 2, ps->lastrep + (PetscInt)PetscMin(PetscCeilReal(next), big));
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
 {
   KSP_PK            *pk = &p2->pk;
@@ -223,17 +335,18 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   PetscScalar       *lam = pk->red.global, l[PIPE2CG_NLAMBDA];
   P2Step             sA, sB, sn, snext;
   PKDot              d[11];
-  PetscInt           n = 0, nd, stagnant = 0, lastrep = 0;
+  PetscInt           n = 0, nd, stagnant = 0;
   PetscReal          lastfalse = PETSC_MAX_REAL;
-  PetscInt           window;
-  PetscBool          replace = PETSC_FALSE, redo = PETSC_FALSE, first;
+  P2Sched            ps = {0, PETSC_MAX_INT, PETSC_MAX_INT, 0.0, 0.0, 0.0, 0.0, 0.0};
+  PetscBool          replace = PETSC_FALSE, redo = PETSC_FALSE, first, adaptive;
   KSPConvergedReason pending;
 
   PetscFunctionBegin;
   ksp->its     = 0;
-  p2->nreplace = p2->nadaptive = p2->nfalse = p2->nrecover = p2->nrestart = 0;
+  p2->nreplace = p2->nadaptive = p2->nprobe = p2->nskip = p2->nfalse = p2->nrecover = p2->nrestart = 0;
   p2->restart  = PETSC_FALSE;
-  p2->maxdrift   = 0.0;
+  p2->maxgap   = 0.0;
+  adaptive     = (PetscBool)(p2->replace > 0 && p2->gaptol > 0);
   N[VX]        = ksp->vec_sol;
 
   /* pipeline fill: index 0 and its chain up to h */
@@ -243,19 +356,22 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   PetscCall(PKPCApply(ksp, pk, N[VW], N[VP]));
   PetscCall(PKMatMult(ksp, pk, N[VP], N[VQ]));
   {
-    PKDot    f[5] = {
+    PKDot    f[6] = {
       {N[VZ], N[VW]},
       {N[VZ], N[VQ]},
       {N[VP], N[VQ]},
       {N[VZ], N[VR]},
-      {N[VZ], N[VZ]}
+      {N[VZ], N[VZ]},
+      {N[VR], N[VR]}
     };
-    PetscInt nf = 4;
+    PetscInt nf = 4, nrr; /* and (r,r) for the scale of the gap */
     if (ksp->normtype == KSP_NORM_PRECONDITIONED) nf = 5;
     else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
       f[4].x = f[4].y = N[VR];
       nf              = 5;
     }
+    nrr = ksp->normtype == KSP_NORM_UNPRECONDITIONED ? 4 : nf;
+    if (nrr == nf) f[nf++] = (PKDot){N[VR], N[VR]};
     PetscCall(PKVecFused(pk, 0, NULL, nf, f, pk->red.local));
     PetscCall(PKReduceBegin(&pk->red, nf));
     if (ksp->max_it > 0) {
@@ -270,9 +386,18 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     l[3] = lam[2];
     l[6] = lam[3];
     l[2] = l[4] = l[5] = l[7] = l[8] = 0.0;
-    PetscCall(Pipe2CGTest(ksp, p2, 0, N[VX], nf > 4 ? lam[4] : 0.0, l[6], &lastfalse, &stagnant, &replace));
+    PetscCall(Pipe2CGTest(ksp, p2, 0, N[VX], ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED ? lam[4] : 0.0, l[6], &lastfalse, &stagnant, &replace));
     if (ksp->reason) PetscFunctionReturn(0);
     for (PetscInt k = 0; k < 4; k++) KSPCheckDot(ksp, lam[k]);
+    /* the gap r - (b - A x) is judged against the tolerance, carried over to the 2-norm of r */
+    ps.rstart = PetscSqrtReal(PetscAbsScalar(lam[nrr]));
+    ps.dp0    = ksp->rnorm;
+    ps.ttol   = PetscMax(ksp->rtol * ps.dp0, ksp->abstol);
+    ps.ttolr  = ps.rstart * (ps.dp0 > 0 ? ps.ttol / ps.dp0 : ksp->rtol);
+    if (adaptive) {
+      ps.nextprobe = PetscMin(PIPE2CG_FIRST_PROBE, p2->replace);
+      ps.deadline  = p2->replace;
+    }
   }
   sn.mu = l[6];
   sn.nu = l[0];
@@ -286,10 +411,9 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   sA      = sn;
   sB      = snext;
   nd      = Pipe2CGDots(ksp, O, N, d);
-  window  = p2->drifttol > 0 ? PetscMin(p2->replace, PIPE2CG_FIRST_WINDOW) : p2->replace;
 
   for (;;) {
-    PetscBool replaced = PETSC_FALSE, dots_now = PETSC_FALSE;
+    PetscBool replaced = PETSC_FALSE, probed = PETSC_FALSE, dots_now = PETSC_FALSE;
     PetscInt  ndp      = nd;
 
     if (!redo) {
@@ -305,7 +429,8 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       if (!half) {
         u[nu++] = (PKAxpbypcz){N[VX], e, O[VX], f, O[VZ], g};
         for (PetscInt k = VR; k <= VQ; k++) u[nu++] = (PKAxpbypcz){N[k], e, O[k], -f, O[k + 2], g};
-        if (p2->replace > 0 && n + 2 - lastrep >= window) replace = PETSC_TRUE;
+        if (!adaptive && p2->replace > 0 && n + 2 - ps.lastrep >= p2->replace) replace = PETSC_TRUE;
+        probed = (PetscBool)(adaptive && !replace && n + 2 >= PetscMin(ps.nextprobe, ps.deadline));
       }
       dots_now = (PetscBool)(!half && !replace);
       PetscCall(PKVecFused(pk, nu, u, dots_now ? nd : 0, d, pk->red.local));
@@ -336,25 +461,21 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       }
       n += 2;
     }
-    if (!dots_now) {
-      PetscScalar drift[2] = {0.0, 0.0};
+    if (probed) { /* the gap of x_N and ||r_N||, in two more values of the reduction (g_N is stale until the overlap) */
+      PetscCall(Pipe2CGProbe(ksp, p2, &pk->red.local[nd]));
+      ndp = nd + 2;
+    } else if (!dots_now) {
+      PetscScalar gap[2] = {0.0, 0.0};
       if (replace || redo) {
-        /* how far w_N has drifted from A z_N, in two extra values of the reduction (h_N is stale until the overlap) */
-        PKDot dd[2] = {
-          {N[VH], N[VH]},
-          {N[VW], N[VW]}
-        };
-        PetscCall(PKMatMult(ksp, pk, N[VZ], N[VH]));
-        PetscCall(VecAXPY(N[VH], -1.0, N[VW]));
-        PetscCall(PKVecFused(pk, 0, NULL, 2, dd, drift));
-        PetscCall(Pipe2CGReplace(ksp, p2));
+        PetscCall(Pipe2CGReplace(ksp, p2, gap)); /* the gap it removes and the new ||r_N||, in two more values */
+        nd       = Pipe2CGDots(ksp, O, N, d);    /* r_N is another vector now */
         ndp      = nd + 2;
         replaced = PETSC_TRUE;
         replace  = PETSC_FALSE;
       }
       PetscCall(PKVecFused(pk, 0, NULL, nd, d, pk->red.local));
-      pk->red.local[nd]     = drift[0];
-      pk->red.local[nd + 1] = drift[1];
+      pk->red.local[nd]     = gap[0];
+      pk->red.local[nd + 1] = gap[1];
     }
     PetscCall(PKReduceBegin(&pk->red, ndp)); /* nine products and the norms of n and n-1, for two iterations */
     if (n < ksp->max_it) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
@@ -376,25 +497,19 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     }
     for (PetscInt k = 0; k < ndp; k++) KSPCheckDot(ksp, lam[k]);
     for (PetscInt k = 0; k < PIPE2CG_NLAMBDA; k++) l[k] = lam[k];
-    if (replaced) {
-      /* the relative drift of w grows about like k^4 (errors climb the chain): aim the next window at the tolerance */
-      const PetscReal drift = PetscSqrtReal(PetscAbsScalar(lam[nd]) / PetscMax(PetscAbsScalar(lam[nd + 1]), PETSC_SMALL * PETSC_SMALL));
-      const PetscInt  k   = n - lastrep;
-      if (p2->drifttol > 0 && k > 0) {
-        const PetscReal next = drift > 0 ? k * PetscPowReal(p2->drifttol / drift, 0.25) : (PetscReal)p2->replace;
-        window               = (PetscInt)PetscMax(PIPE2CG_MIN_WINDOW, PetscMin((PetscReal)p2->replace, next));
-      }
-      p2->maxdrift = PetscMax(p2->maxdrift, drift);
-      PetscCall(PetscInfo(ksp, "residual replacement at iteration %" PetscInt_FMT ", %" PetscInt_FMT " iterations after the previous one: drift ||w - A z|| / ||w|| %g, next window %" PetscInt_FMT "\n", n, k, (double)drift, window));
-      if (k < p2->replace) p2->nadaptive++;
-      lastrep = n;
-    }
+    if (probed || replaced) PetscCall(Pipe2CGSchedule(ksp, p2, &ps, n, replaced, lam + nd, &replace));
 
     /* step n exactly (its predecessor is the step n-1 that was used), then step n+1 predicted; a breakdown of
        either is first taken for rounding: the chains are recomputed once and the reduction redone */
     sn.mu       = l[6];
     sn.nu       = l[0];
     first = (PetscBool)(replaced && p2->restart && !redo); /* rho_n = 1: x_{n+1} forgets x_{n-1} */
+    if (redo && ps.relgap < PIPE2CG_DRIFT_EVIDENCE) {
+      /* the recurrences had hardly drifted from b - A x: the breakdown is the operator's or the preconditioner's */
+      PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": the recomputed residual differs from the recursive one by only %g relative: not drift\n", n, (double)ps.relgap));
+      redo = PETSC_FALSE;
+      p2->nrecover--;
+    }
     if (redo) {
       /* judged on the recomputed vectors alone (the scalar history is what drifted): (r,z) of n-1 and n, and
          (z, A z) of n-1 and n; if they hold, the breakdown was drift, which has spoiled the recurrence: restart */
@@ -503,11 +618,11 @@ static PetscErrorCode KSPView_PKPIPE2CG(KSP ksp, PetscViewer viewer)
   PetscCall(PKView_Common(ksp, &p2->pk, viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  if (p2->replace && p2->drifttol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement at least every %" PetscInt_FMT " iterations, more often while the measured drift ||w - A z|| / ||w|| would exceed %g\n", p2->replace, (double)p2->drifttol));
+  if (p2->replace && p2->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations, earlier when the measured gap ||r - (b - A x)|| reaches %g x the tolerance, skipped while it stays far below\n", p2->replace, (double)p2->gaptol));
   else if (p2->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations\n", p2->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: off (accuracy degrades; the default is -ksp_pipe2cg_replace %d)\n", PIPE2CG_DEFAULT_REPLACE));
-  if (p2->nreplace || p2->nfalse || p2->nrecover) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements (%" PetscInt_FMT " brought forward by the drift, largest drift measured %.2e), %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", p2->nreplace, p2->nadaptive, (double)p2->maxdrift, p2->nfalse, p2->nrecover, p2->nrestart));
+  if (p2->nreplace || p2->nprobe || p2->nfalse || p2->nrecover) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements (%" PetscInt_FMT " brought forward by the gap, %" PetscInt_FMT " periodic ones skipped), %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", p2->nreplace, p2->nadaptive, p2->nskip, p2->nprobe, (double)p2->maxgap, p2->nfalse, p2->nrecover, p2->nrestart));
   }
   PetscFunctionReturn(0);
 }
@@ -531,37 +646,47 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
   PetscCall(PKSetFromOptions_Common(ksp, &p2->pk, PetscOptionsObject));
   PetscCall(PetscOptionsInt("-ksp_pipe2cg_replace", "Recompute both iterates' vector chains from x every k iterations (0: off, not recommended)", "KSPPipe2CGSetReplacement", p2->replace, &k, &flg));
   if (flg) PetscCall(KSPPipe2CGSetReplacement_PKPIPE2CG(ksp, k));
-  PetscCall(PetscOptionsReal("-ksp_pipe2cg_replace_drift", "Replace more often, so that the drift ||w - A z|| / ||w|| measured at replacements stays below this (0: every k iterations only)", "KSPPipe2CGSetReplacement", p2->drifttol, &p2->drifttol, NULL));
-  PetscCheck(p2->drifttol >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe2cg_replace_drift must be >= 0 (0 = every k iterations only), not %g", (double)p2->drifttol);
+  PetscCall(PetscOptionsReal("-ksp_pipe2cg_replace_gap", "Measure the gap ||r - (b - A x)||: replace before it reaches this fraction of the tolerance, skip periodic replacements it shows unnecessary (0: exactly every k iterations)", "KSPPipe2CGSetReplacement", p2->gaptol, &p2->gaptol, NULL));
+  PetscCheck(p2->gaptol >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe2cg_replace_gap must be >= 0 (0 = exactly every k iterations), not %g", (double)p2->gaptol);
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
 
 /*@
-   KSPPipe2CGSetReplacement - Sets the longest period after which pipekrylov's pipe2cg recomputes its two sets of
+   KSPPipe2CGSetReplacement - Sets the period after which pipekrylov's pipe2cg recomputes its two sets of
    recursively updated vectors from the iterates: r = b - A x, z = M r, w = A z, p = M w, q = A p (and c = M q,
-   d = A c for the older iterate), 7 MatMult + 5 PCApply (+1 MatMult to measure the drift) per replacement.
+   d = A c for the older iterate), 7 MatMult + 5 PCApply per replacement.
 
    Logically Collective
 
    Input Parameters:
 +  ksp - the Krylov solver (ignored unless its type is pipe2cg)
--  k   - replace at least every k iterations; 0 turns replacement off (only refuted convergence claims and
-         suspected breakdowns then replace)
+-  k   - replacement period; 0 turns replacement off (only refuted convergence claims and suspected breakdowns
+         then replace)
 
    Options Database Keys:
 +  -ksp_pipe2cg_replace <k> - default 100; negative values are an error
--  -ksp_pipe2cg_replace_drift <tol> - default 1e-10: replace more often where the drift ||w - A z|| / ||w||
-         measured at a replacement shows it would exceed tol after k iterations; 0 = exactly every k iterations
+-  -ksp_pipe2cg_replace_gap <f> - default 0.1: measure the gap ||r - (b - A x)|| (one MatMult per measurement),
+         replace earlier when it would reach f x the tolerance, skip a periodic replacement when it provably stays
+         below half the tolerance; 0 = exactly every k iterations, no measurements
 
    Notes:
    Without replacement the deep recurrence chain lets rounding errors grow in the residual: iteration counts
    can triple and the true residual stalls well above the recursive one (ALGORITHMS.md section 5.5). How fast
    depends on the problem: on the variable-coefficient problem of the tests (Jacobi) a fixed period of 70 costs 8%
-   more iterations than PCG and 60 does not, on Poisson 100 is plenty. Hence the adaptive period: the first
-   replacement comes after min(k, 20) iterations, each replacement measures the drift it removes and sets the next
-   period (between 10 and k iterations) so that the drift reaches about tol. Each replacement costs about 6 PCG
-   iterations' worth of operator applications; -ksp_view shows how many the last solve made.
+   more iterations than PCG and 40 does not, on a 40-iteration Poisson solve to 1e-8 no replacement is needed.
+
+   What the drift costs is measured by the gap g = r - (b - A x) of the newer iterate: at the end the true residual
+   is the recursive one plus g, and a replacement injects g into the recurrences as a perturbation of relative size
+   ||g|| / ||r||. With the gap measured (-ksp_pipe2cg_replace_gap f > 0), all in the 2-norm of r with the tolerance
+   carried over to it: a window (the iterations since the last replacement) whose gap, extrapolated to the end of
+   the solve predicted from the convergence rate so far, stays below half the tolerance is never replaced, not even
+   after k iterations; any other window is replaced before its gap reaches f x the tolerance or 1e-4 ||r||, and
+   at the latest after k iterations. The gap is measured for free at each replacement and with one MatMult in
+   between: first after 16 iterations, then where a growth like the 5th power of the window length (measured
+   2-5) would reach a threshold. A replacement costs about 6 PCG iterations' worth of operator applications;
+   -ksp_view shows how many the last solve made, how many were brought forward or skipped, how many
+   measurements, and the largest gap.
 
    Independently of k, every convergence claim is checked against the true residual, and a refuted claim triggers
    one replacement.
@@ -587,8 +712,8 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
 
    Options Database Keys:
 +  -ksp_pipe_chunks <n> - pieces the overlapped PCApply/MatMult/vector work is split into (default 8, 1 = no polling)
-.  -ksp_pipe2cg_replace <k> - residual replacement at least every k iterations (default 100, 0 = off), see `KSPPipe2CGSetReplacement()`
-.  -ksp_pipe2cg_replace_drift <tol> - replace more often while the measured drift would exceed tol (default 1e-10, 0 = fixed period)
+.  -ksp_pipe2cg_replace <k> - residual replacement period (default 100, 0 = off), see `KSPPipe2CGSetReplacement()`
+.  -ksp_pipe2cg_replace_gap <f> - measure the gap ||r - (b - A x)||: replace earlier when it would reach f x the tolerance, skip replacements it shows unnecessary (default 0.1, 0 = fixed period)
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
 -  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
 
@@ -632,7 +757,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
   PetscCall(PetscNew(&p2));
   ksp->data   = (void *)p2;
   p2->replace  = PIPE2CG_DEFAULT_REPLACE;
-  p2->drifttol = PIPE2CG_DEFAULT_DRIFT;
+  p2->gaptol   = PIPE2CG_DEFAULT_GAP;
   PetscCall(PKCreate_Common(ksp, &p2->pk, "two CG iterations per non-blocking reduction (three-term recurrences), overlapped with 2 PCApply + 2 MatMult", PETSC_FALSE));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKPIPE2CG;
