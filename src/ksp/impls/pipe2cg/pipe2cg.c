@@ -34,6 +34,7 @@
 */
 #include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkcgimpl.h>
+#include <pipekrylov/private/pksimd.h>
 
 #define PIPE2CG_NLAMBDA         9     /* inner products per reduction, before the norms */
 #define PIPE2CG_DEFAULT_REPLACE 100   /* longest period of residual replacement */
@@ -72,6 +73,7 @@ typedef struct {
   Vec       N[10];     /* index n; N[VX] is ksp->vec_sol during a solve */
   Vec       xtest;     /* the iterate under test when it is not ksp->vec_sol (for KSPBuildSolution in monitors) */
   PetscBool restart;   /* restart (rho = 1) at the next replacement */
+  PetscBool fused;     /* -ksp_pipe2cg_fused: the one-loop kernel for steps A and B (else the generic PKVecFused) */
   /* what happened in the last solve, for -ksp_view */
   PetscInt  nreplace;  /* residual replacements */
   PetscInt  nadaptive; /* of those, brought forward by the measured gap */
@@ -81,6 +83,7 @@ typedef struct {
   PetscInt  nfalse;    /* convergence claims refuted by the true residual */
   PetscInt  nrecover;  /* breakdowns that a replacement showed to be drift */
   PetscInt  nrestart;  /* restarts after the recurrences had drifted too far */
+  PetscInt  nlate;     /* passes whose overlapped work was held back for a predicted convergence that did not come */
 } KSP_PKPIPE2CG;
 
 /* Scalars of a step from its mu and nu, given the previous step (NULL for step 0), with PETSc cg's breakdown tests:
@@ -142,6 +145,137 @@ static PetscErrorCode Pipe2CGTrueNorm(KSP ksp, KSP_PK *pk, Vec x, Vec r, Vec z, 
   }
   PetscFunctionReturn(0);
 }
+
+#if defined(PK_HAVE_V4D)
+/* Steps A and B of a pass and its inner products, in one loop over the elements: each element's 18 values are
+   loaded once, updated in registers and stored once (the generic PKVecFused walks 14 updates and 11 dots over
+   cache blocks, touching each vector several times). Same arithmetic per element as the generic path. */
+typedef struct {
+  PetscScalar *o[8], *n[10]; /* set O: x r z w p q c d; set N: x r z w p q c d g h */
+  PetscScalar  a, b, c;      /* step A: O_x = a N_x + b N_z + c O_x, O_v = a N_v - b N_v' + c O_v */
+  PetscScalar  e, f, g;      /* step B: N_x = e O_x + f O_z + g N_x, N_v = e O_v - f O_v' + g N_v */
+  PetscInt     len;
+  PetscBool    stepB;        /* else step A only (the last half pass), no dots */
+  PetscBool    dots;         /* the dots of the new sets (with step B) */
+  PetscInt     normv;        /* -1: no norms, else VZ or VR: lambda_9, 10 = norms of that vector of N and O */
+  PetscScalar  out[11];      /* lambda_0..8 [, 9, 10], local */
+} P2Fused;
+
+  #define P2_UPDATE(T, LD, ST, BC) \
+    do { \
+      const T a = BC(p->a), mb = BC(-p->b), b = BC(p->b), c = BC(p->c); \
+      T       nx = LD(n[VX]), nr = LD(n[VR]), nz = LD(n[VZ]), nw = LD(n[VW]), np = LD(n[VP]), nq = LD(n[VQ]); \
+      const T nc = LD(n[VC]), nd = LD(n[VD]), ng = LD(n[VG]), nh = LD(n[VH]); \
+      T       ox, or, oz, ow, op, oq, oc, od; \
+      if (readO) { \
+        ox = a * nx + b * nz + c * LD(o[VX]); \
+        or = a * nr + mb * nw + c * LD(o[VR]); \
+        oz = a * nz + mb * np + c * LD(o[VZ]); \
+        ow = a * nw + mb * nq + c * LD(o[VW]); \
+        op = a * np + mb * nc + c * LD(o[VP]); \
+        oq = a * nq + mb * nd + c * LD(o[VQ]); \
+        oc = a * nc + mb * ng + c * LD(o[VC]); \
+        od = a * nd + mb * nh + c * LD(o[VD]); \
+      } else { \
+        ox = a * nx + b * nz; \
+        or = a * nr + mb * nw; \
+        oz = a * nz + mb * np; \
+        ow = a * nw + mb * nq; \
+        op = a * np + mb * nc; \
+        oq = a * nq + mb * nd; \
+        oc = a * nc + mb * ng; \
+        od = a * nd + mb * nh; \
+      } \
+      ST(o[VX], ox); ST(o[VR], or); ST(o[VZ], oz); ST(o[VW], ow); ST(o[VP], op); ST(o[VQ], oq); ST(o[VC], oc); ST(o[VD], od); \
+      if (p->stepB) { \
+        const T e = BC(p->e), f = BC(p->f), mf = BC(-p->f), g = BC(p->g); \
+        if (readN) { \
+          nx = e * ox + f * oz + g * nx; \
+          nr = e * or + mf * ow + g * nr; \
+          nz = e * oz + mf * op + g * nz; \
+          nw = e * ow + mf * oq + g * nw; \
+          np = e * op + mf * oc + g * np; \
+          nq = e * oq + mf * od + g * nq; \
+        } else { \
+          nx = e * ox + f * oz; \
+          nr = e * or + mf * ow; \
+          nz = e * oz + mf * op; \
+          nw = e * ow + mf * oq; \
+          np = e * op + mf * oc; \
+          nq = e * oq + mf * od; \
+        } \
+        ST(n[VX], nx); ST(n[VR], nr); ST(n[VZ], nz); ST(n[VW], nw); ST(n[VP], np); ST(n[VQ], nq); \
+        if (dots) { \
+          DOT(0, nz, nw); DOT(1, nz, nq); DOT(2, nz, ow); DOT(3, np, nq); DOT(4, np, ow); \
+          DOT(5, oz, ow); DOT(6, nz, nr); DOT(7, nz, or); DOT(8, oz, or); \
+          if (normv == VZ) { DOT(9, nz, nz); DOT(10, oz, oz); } \
+          else if (normv == VR) { DOT(9, nr, nr); DOT(10, or, or); } \
+        } \
+      } \
+    } while (0)
+
+  #define P2_LDV(q)    (*(const PKv4d *)((q) + i))
+  #define P2_STV(q, v) (*(PKv4d *)((q) + i) = (v))
+  #define P2_BCV(s)    ((PKv4d){(s), (s), (s), (s)})
+  #define P2_LDS(q)    ((q)[i])
+  #define P2_STS(q, v) ((q)[i] = (v))
+  #define P2_BCS(s)    (s)
+
+PK_SIMD_CLONES static void P2FusedKernel(P2Fused *p)
+{
+  PetscScalar *const *o = p->o, *const *n = p->n;
+  const PetscBool     readO = (PetscBool)(p->c != 0.0), readN = (PetscBool)(p->g != 0.0); /* 0 x garbage must not leak */
+  const PetscBool     dots  = p->dots;
+  const PetscInt      normv = p->normv, len = p->len;
+  PKv4d               acc[11];
+  PetscInt            i;
+
+  for (PetscInt k = 0; k < 11; k++) acc[k] = (PKv4d){0, 0, 0, 0};
+  #define DOT(k, x, y) (acc[k] += (x) * (y))
+  for (i = 0; i + 4 <= len; i += 4) P2_UPDATE(PKv4d, P2_LDV, P2_STV, P2_BCV);
+  #undef DOT
+  #define DOT(k, x, y) (acc[k][i & 3] += (x) * (y))
+  for (; i < len; i++) P2_UPDATE(PetscScalar, P2_LDS, P2_STS, P2_BCS);
+  #undef DOT
+  for (PetscInt k = 0; k < 11; k++) p->out[k] = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
+}
+
+/* The pass of steps A [and B] with the dots of the new sets [nd values into out] */
+static PetscErrorCode Pipe2CGFusedPass(KSP ksp, Vec *O, Vec *N, PetscBool stepB, PetscInt nd, const P2Step *sA, const P2Step *sB, PetscScalar out[])
+{
+  P2Fused p;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < 8; k++) PetscCall(VecGetArray(O[k], &p.o[k]));
+  for (PetscInt k = 0; k < 10; k++) {
+    if (k <= VQ) PetscCall(VecGetArray(N[k], &p.n[k]));
+    else PetscCall(VecGetArrayRead(N[k], (const PetscScalar **)&p.n[k]));
+  }
+  PetscCall(VecGetLocalSize(N[VR], &p.len));
+  p.a     = sA->rho;
+  p.b     = sA->rho * sA->gamma;
+  p.c     = 1.0 - sA->rho;
+  p.stepB = stepB;
+  p.dots  = (PetscBool)(stepB && nd > 0);
+  if (stepB) {
+    p.e = sB->rho;
+    p.f = sB->rho * sB->gamma;
+    p.g = 1.0 - sB->rho;
+  } else p.e = p.f = p.g = 0.0;
+  p.normv = nd > PIPE2CG_NLAMBDA ? (ksp->normtype == KSP_NORM_PRECONDITIONED ? VZ : VR) : -1;
+  PetscCall(PetscLogEventBegin(PK_Event_VecFused, 0, 0, 0, 0));
+  P2FusedKernel(&p);
+  PetscCall(PetscLogEventEnd(PK_Event_VecFused, 0, 0, 0, 0));
+  PetscCall(PetscLogFlops((stepB ? 14 * 5.0 + 2.0 * nd : 8 * 5.0) * p.len));
+  for (PetscInt k = 0; k < nd; k++) out[k] = p.out[k];
+  for (PetscInt k = 0; k < 8; k++) PetscCall(VecRestoreArray(O[k], &p.o[k]));
+  for (PetscInt k = 0; k < 10; k++) {
+    if (k <= VQ) PetscCall(VecRestoreArray(N[k], &p.n[k]));
+    else PetscCall(VecRestoreArrayRead(N[k], (const PetscScalar **)&p.n[k]));
+  }
+  PetscFunctionReturn(0);
+}
+#endif
 
 /* Section 5.5: recompute both sets from x_O and x_N (7 MatMult + 5 PCApply, no reduction). The new r_N is built in
    the scratch g_N (stale until the overlapped work) so that the gap it removes, r_N - (b - A x_N), is measured in
@@ -336,14 +470,14 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   P2Step             sA, sB, sn, snext;
   PKDot              d[11];
   PetscInt           n = 0, nd, stagnant = 0;
-  PetscReal          lastfalse = PETSC_MAX_REAL;
+  PetscReal          lastfalse = PETSC_MAX_REAL, dpm2 = 0.0, dpm4 = 0.0; /* norms of the last two even iterates */
   P2Sched            ps = {0, PETSC_MAX_INT, PETSC_MAX_INT, 0.0, 0.0, 0.0, 0.0, 0.0};
   PetscBool          replace = PETSC_FALSE, redo = PETSC_FALSE, first, adaptive;
   KSPConvergedReason pending;
 
   PetscFunctionBegin;
   ksp->its     = 0;
-  p2->nreplace = p2->nadaptive = p2->nprobe = p2->nskip = p2->nfalse = p2->nrecover = p2->nrestart = 0;
+  p2->nreplace = p2->nadaptive = p2->nprobe = p2->nskip = p2->nfalse = p2->nrecover = p2->nrestart = p2->nlate = 0;
   p2->restart  = PETSC_FALSE;
   p2->maxgap   = 0.0;
   adaptive     = (PetscBool)(p2->replace > 0 && p2->gaptol > 0);
@@ -413,7 +547,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   nd      = Pipe2CGDots(ksp, O, N, d);
 
   for (;;) {
-    PetscBool replaced = PETSC_FALSE, probed = PETSC_FALSE, dots_now = PETSC_FALSE;
+    PetscBool replaced = PETSC_FALSE, probed = PETSC_FALSE, dots_now = PETSC_FALSE, lazy;
     PetscInt  ndp      = nd;
 
     if (!redo) {
@@ -433,7 +567,11 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
         probed = (PetscBool)(adaptive && !replace && n + 2 >= PetscMin(ps.nextprobe, ps.deadline));
       }
       dots_now = (PetscBool)(!half && !replace);
-      PetscCall(PKVecFused(pk, nu, u, dots_now ? nd : 0, d, pk->red.local));
+#if defined(PK_HAVE_V4D)
+      if (N[VX] != O[VX] && p2->fused) PetscCall(Pipe2CGFusedPass(ksp, O, N, (PetscBool)!half, dots_now ? nd : 0, &sA, &sB, pk->red.local));
+      else
+#endif
+        PetscCall(PKVecFused(pk, nu, u, dots_now ? nd : 0, d, pk->red.local));
       if (half) {
         /* last half pass: test n+1 with a small blocking reduction and stop */
         PKDot    h[2] = {
@@ -477,12 +615,15 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       pk->red.local[nd]     = gap[0];
       pk->red.local[nd + 1] = gap[1];
     }
+    /* c, d, g, h of N are only needed if the solve goes on: when the norms so far predict convergence in this
+       pass, they are computed after the reduction, and only if it does go on (same operations, same results) */
+    lazy = (PetscBool)(!redo && n < ksp->max_it && dpm4 > 0 && dpm2 > 0 && dpm2 * (dpm2 / dpm4) <= ps.ttol);
     PetscCall(PKReduceBegin(&pk->red, ndp)); /* nine products and the norms of n and n-1, for two iterations */
-    if (n < ksp->max_it) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
-    if (n < ksp->max_it) PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
+    if (n < ksp->max_it && !lazy) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
+    if (n < ksp->max_it && !lazy) PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
     if (!redo) PetscCall(PKRecIterEnd(pk->rec, n - 1)); /* one row per iteration: the first PCApply + MatMult are n-1's */
-    if (n < ksp->max_it) PetscCall(PKPCApply(ksp, pk, N[VD], N[VG]));
-    if (n < ksp->max_it) PetscCall(PKMatMult(ksp, pk, N[VG], N[VH]));
+    if (n < ksp->max_it && !lazy) PetscCall(PKPCApply(ksp, pk, N[VD], N[VG]));
+    if (n < ksp->max_it && !lazy) PetscCall(PKMatMult(ksp, pk, N[VG], N[VH]));
     PetscCall(PKReduceEnd(&pk->red));
 
     if (!redo) { /* a redone reduction belongs to iterates already tested */
@@ -494,6 +635,8 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       PetscCall(Pipe2CGTest(ksp, p2, n, N[VX], nd > 9 ? lam[9] : 0.0, lam[6], &lastfalse, &stagnant, &replace));
       PetscCall(PKRecIterEnd(pk->rec, n));
       if (ksp->reason) break;
+      dpm4 = dpm2;
+      dpm2 = ksp->rnorm;
     }
     for (PetscInt k = 0; k < ndp; k++) KSPCheckDot(ksp, lam[k]);
     for (PetscInt k = 0; k < PIPE2CG_NLAMBDA; k++) l[k] = lam[k];
@@ -541,6 +684,13 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       ksp->its = n + 1; /* where cg reports it */
       PetscCall(PetscInfo(ksp, "stopping after iteration %" PetscInt_FMT ": %s\n", n, Pipe2CGReasonWhy(ksp->reason)));
       break;
+    }
+    if (lazy && !replace) { /* the prediction was wrong: the work that was not overlapped */
+      PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
+      PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
+      PetscCall(PKPCApply(ksp, pk, N[VD], N[VG]));
+      PetscCall(PKMatMult(ksp, pk, N[VG], N[VH]));
+      p2->nlate++;
     }
     sA = sn;
     sB = snext;
@@ -646,6 +796,7 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
   PetscCall(PKSetFromOptions_Common(ksp, &p2->pk, PetscOptionsObject));
   PetscCall(PetscOptionsInt("-ksp_pipe2cg_replace", "Recompute both iterates' vector chains from x every k iterations (0: off, not recommended)", "KSPPipe2CGSetReplacement", p2->replace, &k, &flg));
   if (flg) PetscCall(KSPPipe2CGSetReplacement_PKPIPE2CG(ksp, k));
+  PetscCall(PetscOptionsBool("-ksp_pipe2cg_fused", "Steps A and B and their dots in one loop over the elements (else the generic fused kernel)", "", p2->fused, &p2->fused, NULL));
   PetscCall(PetscOptionsReal("-ksp_pipe2cg_replace_gap", "Measure the gap ||r - (b - A x)||: replace before it reaches this fraction of the tolerance, skip periodic replacements it shows unnecessary (0: exactly every k iterations)", "KSPPipe2CGSetReplacement", p2->gaptol, &p2->gaptol, NULL));
   PetscCheck(p2->gaptol >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe2cg_replace_gap must be >= 0 (0 = exactly every k iterations), not %g", (double)p2->gaptol);
   PetscOptionsHeadEnd();
@@ -758,6 +909,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
   ksp->data   = (void *)p2;
   p2->replace  = PIPE2CG_DEFAULT_REPLACE;
   p2->gaptol   = PIPE2CG_DEFAULT_GAP;
+  p2->fused    = PETSC_TRUE;
   PetscCall(PKCreate_Common(ksp, &p2->pk, "two CG iterations per non-blocking reduction (three-term recurrences), overlapped with 2 PCApply + 2 MatMult", PETSC_FALSE));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKPIPE2CG;

@@ -1,0 +1,25 @@
+/*
+   Solver-specific fused kernels (pipecg, pipe2cg): 4-wide double vectors written with the GCC/Clang vector
+   extension, and an attribute that compiles such a kernel twice, for AVX2 and for the x86-64 baseline (SSE2), the
+   loader picking one (ifunc). The generic kernels (src/ksp/utils/kernels.c) stay as they are.
+
+   Neither clone uses FMA (target "avx2" does not enable it): each element gets the same IEEE multiplications and
+   additions in the same order in both, so both give the same bits. Dot products are summed in four lanes (element
+   i into lane i mod 4), then (l0 + l1) + (l2 + l3), whatever the clone.
+*/
+#ifndef PKSIMD_H
+#define PKSIMD_H
+
+#include <petscsys.h>
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(PETSC_USE_REAL_DOUBLE) && !defined(PETSC_USE_COMPLEX)
+  #define PK_HAVE_V4D 1
+typedef double PKv4d __attribute__((vector_size(32), aligned(8))); /* aligned(8): loads and stores may be unaligned */
+  #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+    #define PK_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
+  #else
+    #define PK_SIMD_CLONES
+  #endif
+#endif
+
+#endif
