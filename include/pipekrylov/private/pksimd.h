@@ -4,13 +4,17 @@
    loader picking one (ifunc). The generic kernels (src/ksp/utils/kernels.c) stay as they are.
 
    Neither clone uses FMA (target "avx2" does not enable it): each element gets the same IEEE multiplications and
-   additions in the same order in both, so both give the same bits. Dot products are summed in four lanes (element
-   i into lane i mod 4), then (l0 + l1) + (l2 + l3), whatever the clone.
+   additions in the same order in both, so both give the same bits. Dot products are summed exactly as the generic
+   PKVecFused sums them, so that the fused kernels give the same bits as the generic path: per block of
+   PK_DOT_BLOCK elements four partial sums (element i of the block into sum i mod 4, a remainder into sum 0), the
+   block's (s0 + s1) + (s2 + s3) added to the running total in block order.
 */
 #ifndef PKSIMD_H
 #define PKSIMD_H
 
 #include <petscsys.h>
+
+#define PK_DOT_BLOCK 512 /* elements per block of the fused kernels' dot sums (src/ksp/utils/kernels.c) */
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(PETSC_USE_REAL_DOUBLE) && !defined(PETSC_USE_COMPLEX)
   #define PK_HAVE_V4D 1

@@ -74,6 +74,8 @@ typedef struct {
   Vec       xtest;     /* the iterate under test when it is not ksp->vec_sol (for KSPBuildSolution in monitors) */
   PetscBool restart;   /* restart (rho = 1) at the next replacement */
   PetscBool fused;     /* -ksp_pipe2cg_fused: the one-loop kernel for steps A and B (else the generic PKVecFused) */
+  PetscBool fusedpc;   /* the last solve applied the (diagonal) preconditioner inside that kernel */
+  Vec       D;         /* the diagonal of a diagonal preconditioner */
   /* what happened in the last solve, for -ksp_view */
   PetscInt  nreplace;  /* residual replacements */
   PetscInt  nadaptive; /* of those, brought forward by the measured gap */
@@ -152,6 +154,7 @@ static PetscErrorCode Pipe2CGTrueNorm(KSP ksp, KSP_PK *pk, Vec x, Vec r, Vec z, 
    cache blocks, touching each vector several times). Same arithmetic per element as the generic path. */
 typedef struct {
   PetscScalar *o[8], *n[10]; /* set O: x r z w p q c d; set N: x r z w p q c d g h */
+  const PetscScalar *dinv;   /* with step B, c_N = M q_N = q_N .* dinv (a diagonal preconditioner), or NULL */
   PetscScalar  a, b, c;      /* step A: O_x = a N_x + b N_z + c O_x, O_v = a N_v - b N_v' + c O_v */
   PetscScalar  e, f, g;      /* step B: N_x = e O_x + f O_z + g N_x, N_v = e O_v - f O_v' + g N_v */
   PetscInt     len;
@@ -205,6 +208,7 @@ typedef struct {
           nq = e * oq + mf * od; \
         } \
         ST(n[VX], nx); ST(n[VR], nr); ST(n[VZ], nz); ST(n[VW], nw); ST(n[VP], np); ST(n[VQ], nq); \
+        if (p->dinv) ST(n[VC], nq * LD(p->dinv)); \
         if (dots) { \
           DOT(0, nz, nw); DOT(1, nz, nq); DOT(2, nz, ow); DOT(3, np, nq); DOT(4, np, ow); \
           DOT(5, oz, ow); DOT(6, nz, nr); DOT(7, nz, or); DOT(8, oz, or); \
@@ -227,30 +231,40 @@ PK_SIMD_CLONES static void P2FusedKernel(P2Fused *p)
   const PetscBool     readO = (PetscBool)(p->c != 0.0), readN = (PetscBool)(p->g != 0.0); /* 0 x garbage must not leak */
   const PetscBool     dots  = p->dots;
   const PetscInt      normv = p->normv, len = p->len;
-  PKv4d               acc[11];
-  PetscInt            i;
+  PetscScalar         sum[11] = {0};
 
-  for (PetscInt k = 0; k < 11; k++) acc[k] = (PKv4d){0, 0, 0, 0};
+  for (PetscInt b0 = 0; b0 < len; b0 += PK_DOT_BLOCK) {
+    const PetscInt b1 = PetscMin(len, b0 + PK_DOT_BLOCK);
+    PKv4d          acc[11];
+    PetscInt       i;
+
+    for (PetscInt k = 0; k < 11; k++) acc[k] = (PKv4d){0, 0, 0, 0};
   #define DOT(k, x, y) (acc[k] += (x) * (y))
-  for (i = 0; i + 4 <= len; i += 4) P2_UPDATE(PKv4d, P2_LDV, P2_STV, P2_BCV);
+    for (i = b0; i + 4 <= b1; i += 4) P2_UPDATE(PKv4d, P2_LDV, P2_STV, P2_BCV);
   #undef DOT
-  #define DOT(k, x, y) (acc[k][i & 3] += (x) * (y))
-  for (; i < len; i++) P2_UPDATE(PetscScalar, P2_LDS, P2_STS, P2_BCS);
+  #define DOT(k, x, y) (acc[k][0] += (x) * (y))
+    for (; i < b1; i++) P2_UPDATE(PetscScalar, P2_LDS, P2_STS, P2_BCS);
   #undef DOT
-  for (PetscInt k = 0; k < 11; k++) p->out[k] = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
+    if (dots)
+      for (PetscInt k = 0; k < 11; k++) sum[k] += (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
+  }
+  for (PetscInt k = 0; k < 11; k++) p->out[k] = sum[k];
 }
 
 /* The pass of steps A [and B] with the dots of the new sets [nd values into out] */
-static PetscErrorCode Pipe2CGFusedPass(KSP ksp, Vec *O, Vec *N, PetscBool stepB, PetscInt nd, const P2Step *sA, const P2Step *sB, PetscScalar out[])
+static PetscErrorCode Pipe2CGFusedPass(KSP ksp, Vec *O, Vec *N, PetscBool stepB, PetscInt nd, const P2Step *sA, const P2Step *sB, Vec dinv, PetscScalar out[])
 {
-  P2Fused p;
+  P2Fused         p;
+  const PetscBool wc = (PetscBool)(stepB && dinv); /* c_N is written */
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < 8; k++) PetscCall(VecGetArray(O[k], &p.o[k]));
   for (PetscInt k = 0; k < 10; k++) {
-    if (k <= VQ) PetscCall(VecGetArray(N[k], &p.n[k]));
+    if (k <= VQ || (k == VC && wc)) PetscCall(VecGetArray(N[k], &p.n[k]));
     else PetscCall(VecGetArrayRead(N[k], (const PetscScalar **)&p.n[k]));
   }
+  if (wc) PetscCall(VecGetArrayRead(dinv, &p.dinv));
+  else p.dinv = NULL;
   PetscCall(VecGetLocalSize(N[VR], &p.len));
   p.a     = sA->rho;
   p.b     = sA->rho * sA->gamma;
@@ -266,11 +280,12 @@ static PetscErrorCode Pipe2CGFusedPass(KSP ksp, Vec *O, Vec *N, PetscBool stepB,
   PetscCall(PetscLogEventBegin(PK_Event_VecFused, 0, 0, 0, 0));
   P2FusedKernel(&p);
   PetscCall(PetscLogEventEnd(PK_Event_VecFused, 0, 0, 0, 0));
-  PetscCall(PetscLogFlops((stepB ? 14 * 5.0 + 2.0 * nd : 8 * 5.0) * p.len));
+  PetscCall(PetscLogFlops((stepB ? 14 * 5.0 + 2.0 * nd + (wc ? 1.0 : 0.0) : 8 * 5.0) * p.len));
   for (PetscInt k = 0; k < nd; k++) out[k] = p.out[k];
+  if (wc) PetscCall(VecRestoreArrayRead(dinv, &p.dinv));
   for (PetscInt k = 0; k < 8; k++) PetscCall(VecRestoreArray(O[k], &p.o[k]));
   for (PetscInt k = 0; k < 10; k++) {
-    if (k <= VQ) PetscCall(VecRestoreArray(N[k], &p.n[k]));
+    if (k <= VQ || (k == VC && wc)) PetscCall(VecRestoreArray(N[k], &p.n[k]));
     else PetscCall(VecRestoreArrayRead(N[k], (const PetscScalar **)&p.n[k]));
   }
   PetscFunctionReturn(0);
@@ -472,7 +487,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   PetscInt           n = 0, nd, stagnant = 0;
   PetscReal          lastfalse = PETSC_MAX_REAL, dpm2 = 0.0, dpm4 = 0.0; /* norms of the last two even iterates */
   P2Sched            ps = {0, PETSC_MAX_INT, PETSC_MAX_INT, 0.0, 0.0, 0.0, 0.0, 0.0};
-  PetscBool          replace = PETSC_FALSE, redo = PETSC_FALSE, first, adaptive;
+  PetscBool          replace = PETSC_FALSE, redo = PETSC_FALSE, first, adaptive, diagpc = PETSC_FALSE;
   KSPConvergedReason pending;
 
   PetscFunctionBegin;
@@ -486,6 +501,13 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   /* pipeline fill: index 0 and its chain up to h */
   PetscCall(PKCGInitialResidual(ksp, pk, N[VR]));
   PetscCall(PKPCApply(ksp, pk, N[VR], N[VZ]));
+#if defined(PK_HAVE_V4D)
+  /* a diagonal preconditioner is applied inside the pass (c_N = M q_N), if it computes exactly what PCApply does:
+     checked on z = M r */
+  if (p2->fused) PetscCall(PKCGDiagonalPC(ksp, N[VG], p2->D, &diagpc));
+  if (diagpc) PetscCall(PKCGDiagonalSame(p2->D, N[VR], N[VZ], &diagpc));
+#endif
+  p2->fusedpc = diagpc;
   PetscCall(PKMatMult(ksp, pk, N[VZ], N[VW]));
   PetscCall(PKPCApply(ksp, pk, N[VW], N[VP]));
   PetscCall(PKMatMult(ksp, pk, N[VP], N[VQ]));
@@ -528,6 +550,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     ps.dp0    = ksp->rnorm;
     ps.ttol   = PetscMax(ksp->rtol * ps.dp0, ksp->abstol);
     ps.ttolr  = ps.rstart * (ps.dp0 > 0 ? ps.ttol / ps.dp0 : ksp->rtol);
+    if (!(ps.ttolr > 0)) adaptive = PETSC_FALSE; /* no tolerance (rtol = atol = 0, a fixed count): the fixed period */
     if (adaptive) {
       ps.nextprobe = PetscMin(PIPE2CG_FIRST_PROBE, p2->replace);
       ps.deadline  = p2->replace;
@@ -547,7 +570,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   nd      = Pipe2CGDots(ksp, O, N, d);
 
   for (;;) {
-    PetscBool replaced = PETSC_FALSE, probed = PETSC_FALSE, dots_now = PETSC_FALSE, lazy;
+    PetscBool replaced = PETSC_FALSE, probed = PETSC_FALSE, dots_now = PETSC_FALSE, lazy, c_ready = PETSC_FALSE;
     PetscInt  ndp      = nd;
 
     if (!redo) {
@@ -568,7 +591,10 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       }
       dots_now = (PetscBool)(!half && !replace);
 #if defined(PK_HAVE_V4D)
-      if (N[VX] != O[VX] && p2->fused) PetscCall(Pipe2CGFusedPass(ksp, O, N, (PetscBool)!half, dots_now ? nd : 0, &sA, &sB, pk->red.local));
+      if (p2->fused) {
+        PetscCall(Pipe2CGFusedPass(ksp, O, N, (PetscBool)!half, dots_now ? nd : 0, &sA, &sB, diagpc ? p2->D : NULL, pk->red.local));
+        c_ready = (PetscBool)(diagpc && !half);
+      }
       else
 #endif
         PetscCall(PKVecFused(pk, nu, u, dots_now ? nd : 0, d, pk->red.local));
@@ -607,6 +633,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       if (replace || redo) {
         PetscCall(Pipe2CGReplace(ksp, p2, gap)); /* the gap it removes and the new ||r_N||, in two more values */
         nd       = Pipe2CGDots(ksp, O, N, d);    /* r_N is another vector now */
+        c_ready  = PETSC_FALSE;                  /* q_N is new */
         ndp      = nd + 2;
         replaced = PETSC_TRUE;
         replace  = PETSC_FALSE;
@@ -619,7 +646,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
        pass, they are computed after the reduction, and only if it does go on (same operations, same results) */
     lazy = (PetscBool)(!redo && n < ksp->max_it && dpm4 > 0 && dpm2 > 0 && dpm2 * (dpm2 / dpm4) <= ps.ttol);
     PetscCall(PKReduceBegin(&pk->red, ndp)); /* nine products and the norms of n and n-1, for two iterations */
-    if (n < ksp->max_it && !lazy) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
+    if (n < ksp->max_it && !lazy && !c_ready) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
     if (n < ksp->max_it && !lazy) PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
     if (!redo) PetscCall(PKRecIterEnd(pk->rec, n - 1)); /* one row per iteration: the first PCApply + MatMult are n-1's */
     if (n < ksp->max_it && !lazy) PetscCall(PKPCApply(ksp, pk, N[VD], N[VG]));
@@ -686,7 +713,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       break;
     }
     if (lazy && !replace) { /* the prediction was wrong: the work that was not overlapped */
-      PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
+      if (!c_ready) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
       PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
       PetscCall(PKPCApply(ksp, pk, N[VD], N[VG]));
       PetscCall(PKMatMult(ksp, pk, N[VG], N[VH]));
@@ -731,10 +758,11 @@ static PetscErrorCode KSPSetUp_PKPIPE2CG(KSP ksp)
   KSP_PKPIPE2CG *p2 = (KSP_PKPIPE2CG *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCall(KSPSetWorkVecs(ksp, 17));
+  PetscCall(KSPSetWorkVecs(ksp, 18));
   for (PetscInt k = 0; k < 8; k++) p2->O[k] = ksp->work[k];
   p2->N[VX] = NULL;
   for (PetscInt k = VR; k <= VH; k++) p2->N[k] = ksp->work[7 + k];
+  p2->D = ksp->work[17];
   PetscCall(PKCGSetUp(ksp, &p2->pk, 13));
   PetscFunctionReturn(0);
 }
@@ -746,6 +774,7 @@ static PetscErrorCode KSPReset_PKPIPE2CG(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscMemzero(p2->O, sizeof(p2->O)));
   PetscCall(PetscMemzero(p2->N, sizeof(p2->N)));
+  p2->D = NULL;
   PetscCall(PKReset_Common(ksp, &p2->pk));
   PetscFunctionReturn(0);
 }
@@ -768,6 +797,7 @@ static PetscErrorCode KSPView_PKPIPE2CG(KSP ksp, PetscViewer viewer)
   PetscCall(PKView_Common(ksp, &p2->pk, viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
+  if (p2->fusedpc) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the diagonal preconditioner applied inside the fused vector pass\n"));
   if (p2->replace && p2->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations, earlier when the measured gap ||r - (b - A x)|| reaches %g x the tolerance, skipped while it stays far below\n", p2->replace, (double)p2->gaptol));
   else if (p2->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations\n", p2->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: off (accuracy degrades; the default is -ksp_pipe2cg_replace %d)\n", PIPE2CG_DEFAULT_REPLACE));
