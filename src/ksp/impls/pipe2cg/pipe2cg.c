@@ -23,10 +23,11 @@
      solve, stays below half the tolerance is not replaced at all, not even after k iterations;
    - otherwise it is replaced before its gap reaches gaptol x the tolerance (-ksp_pipe2cg_replace_gap, 0.1) and
      before its gap reaches 1e-4 ||r||, and at the latest after k iterations;
-   - the first probe comes after 16 iterations; the next where the gap, growing at most like the 5th power of the
-     window (measured 2-5, fastest early), would reach a threshold; after a replacement, where the last window's
-     measurement, scaled by the residual's decrease, predicts it.
-   So a short solve (poisson27, 40 iterations to 1e-8) makes one probe and no replacement, and the
+   - the first probe comes after 16 iterations for a relative tolerance of 1e-10 (later for looser ones, by the
+     growth law: 40 for 1e-8); the next where the gap, growing at most like the 5th power of the window (measured
+     2-5, fastest early), would reach a threshold; after a replacement, where the last window's measurement,
+     scaled by the residual's decrease, predicts it; none in a pass that the norms predict to be the last.
+   So a short solve (poisson27, 40 iterations to 1e-8) makes no probe and no replacement, and the
    variable-coefficient problem without preconditioner (2200 iterations) about 70 replacements. Every claimed
    convergence is checked against b - A x. A breakdown is first taken for drift: the chains are recomputed and the
    reduction redone once, and only a breakdown that persists, or that comes with a gap below 1e-6 ||r|| (no drift to
@@ -39,7 +40,7 @@
 #define PIPE2CG_NLAMBDA         9     /* inner products per reduction, before the norms */
 #define PIPE2CG_DEFAULT_REPLACE 100   /* longest period of residual replacement */
 #define PIPE2CG_DEFAULT_GAP     0.1   /* replace when the residual gap reaches this fraction of the tolerance */
-#define PIPE2CG_FIRST_PROBE     16    /* iterations into a solve at which the gap is first measured */
+#define PIPE2CG_FIRST_PROBE     16    /* iterations into a solve to 1e-10 at which the gap is first measured */
 #define PIPE2CG_MIN_PROBE       4     /* iterations into a window before which the gap is not measured */
 #define PIPE2CG_GAP_POWER       5.0   /* the gap grows at most about like the 5th power of the window (measured 2-5) */
 #define PIPE2CG_REL_GAP         1e-4  /* a replacement injects the gap into the recurrences: at most this relative to r */
@@ -552,7 +553,8 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     ps.ttolr  = ps.rstart * (ps.dp0 > 0 ? ps.ttol / ps.dp0 : ksp->rtol);
     if (!(ps.ttolr > 0)) adaptive = PETSC_FALSE; /* no tolerance (rtol = atol = 0, a fixed count): the fixed period */
     if (adaptive) {
-      ps.nextprobe = PetscMin(PIPE2CG_FIRST_PROBE, p2->replace);
+      /* the gap threatens a looser tolerance later: where the growth law puts it as close as at 16 for 1e-10 */
+      ps.nextprobe = (PetscInt)PetscMin((PetscReal)p2->replace, PetscMax((PetscReal)PIPE2CG_MIN_PROBE, PIPE2CG_FIRST_PROBE * PetscPowReal(ps.ttolr / ps.rstart / 1e-10, 1.0 / PIPE2CG_GAP_POWER)));
       ps.deadline  = p2->replace;
     }
   }
@@ -571,6 +573,8 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
 
   for (;;) {
     PetscBool replaced = PETSC_FALSE, probed = PETSC_FALSE, dots_now = PETSC_FALSE, lazy, c_ready = PETSC_FALSE;
+    /* the norms of the last two even iterates predict that this pass converges (then its overlapped work waits) */
+    const PetscBool last = (PetscBool)(dpm4 > 0 && dpm2 > 0 && dpm2 * (dpm2 / dpm4) <= ps.ttol);
     PetscInt  ndp      = nd;
 
     if (!redo) {
@@ -587,7 +591,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
         u[nu++] = (PKAxpbypcz){N[VX], e, O[VX], f, O[VZ], g};
         for (PetscInt k = VR; k <= VQ; k++) u[nu++] = (PKAxpbypcz){N[k], e, O[k], -f, O[k + 2], g};
         if (!adaptive && p2->replace > 0 && n + 2 - ps.lastrep >= p2->replace) replace = PETSC_TRUE;
-        probed = (PetscBool)(adaptive && !replace && n + 2 >= PetscMin(ps.nextprobe, ps.deadline));
+        probed = (PetscBool)(adaptive && !replace && !last && n + 2 >= PetscMin(ps.nextprobe, ps.deadline));
       }
       dots_now = (PetscBool)(!half && !replace);
 #if defined(PK_HAVE_V4D)
@@ -644,7 +648,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     }
     /* c, d, g, h of N are only needed if the solve goes on: when the norms so far predict convergence in this
        pass, they are computed after the reduction, and only if it does go on (same operations, same results) */
-    lazy = (PetscBool)(!redo && n < ksp->max_it && dpm4 > 0 && dpm2 > 0 && dpm2 * (dpm2 / dpm4) <= ps.ttol);
+    lazy = (PetscBool)(!redo && n < ksp->max_it && last);
     PetscCall(PKReduceBegin(&pk->red, ndp)); /* nine products and the norms of n and n-1, for two iterations */
     if (n < ksp->max_it && !lazy && !c_ready) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
     if (n < ksp->max_it && !lazy) PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
@@ -864,8 +868,8 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
    the solve predicted from the convergence rate so far, stays below half the tolerance is never replaced, not even
    after k iterations; any other window is replaced before its gap reaches f x the tolerance or 1e-4 ||r||, and
    at the latest after k iterations. The gap is measured for free at each replacement and with one MatMult in
-   between: first after 16 iterations, then where a growth like the 5th power of the window length (measured
-   2-5) would reach a threshold. A replacement costs about 6 PCG iterations' worth of operator applications;
+   between: first after 16 iterations for a relative tolerance of 1e-10 (40 for 1e-8), then where a growth like
+   the 5th power of the window length (measured 2-5) would reach a threshold. A replacement costs about 6 PCG iterations' worth of operator applications;
    -ksp_view shows how many the last solve made, how many were brought forward or skipped, how many
    measurements, and the largest gap.
 
