@@ -899,6 +899,7 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
 +  -ksp_pipe_chunks <n> - pieces the overlapped PCApply/MatMult/vector work is split into (default 8, 1 = no polling)
 .  -ksp_pipe2cg_replace <k> - residual replacement period (default 100, 0 = off), see `KSPPipe2CGSetReplacement()`
 .  -ksp_pipe2cg_replace_gap <f> - measure the gap ||r - (b - A x)||: replace earlier when it would reach f x the tolerance, skip replacements it shows unnecessary (default 0.1, 0 = fixed period)
+.  -ksp_pipe2cg_fused <bool> - steps A and B and the dots in one loop over the elements, a jacobi or none preconditioner applied in it (default true; false: the generic kernel and PCApply, same results)
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
 -  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
 
@@ -910,8 +911,16 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
 
    Iterations: ksp->its is the number of the iterate tested last; the first of the two iterates of a pass that
    converges stops the solve and is returned in the solution vector, so counts are PCG's (up to rounding), never
-   rounded up to even. The pipeline costs 4 PCApply + 5 MatMult to fill and two PCApply + MatMult beyond the
-   last iteration. Every convergence claim of the recursive residual is checked against the true residual (the
+   rounded up to even. The pipeline costs 4 PCApply + 4 MatMult to fill (one more MatMult for a nonzero initial
+   guess); the two PCApply + MatMult of the last pass wait until its reduction has confirmed that the solve goes
+   on whenever the norms of the last two passes predict convergence in it.
+
+   Cost: steps A and B of a pass and its dots are one loop over the elements (each of the 18 vectors read once,
+   14 written once; AVX2 where the CPU has it, without FMA, so the results do not depend on the CPU); with
+   PCJACOBI or PCNONE (and no null space) c = M q is written in the same loop instead of a separate PCApply, after
+   a check that it gives the same bits.
+
+   Every convergence claim of the recursive residual is checked against the true residual (the
    convergence test is called a second time for that iteration, with the true norm; monitors are not)
    b - A x in the same norm; a refuted claim replaces the residuals (restarting the recurrence, rho = 1, if the
    true residual is more than twice the recursive one) and the iteration continues (KSP_DIVERGED_BREAKDOWN if the
@@ -921,7 +930,8 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
    with ksp->its one past the last tested iterate: KSP_DIVERGED_INDEFINITE_PC ((r,z) changes sign),
    KSP_DIVERGED_INDEFINITE_MAT ((p,A p) = (z,A z)/rho zero or changing sign), KSP_DIVERGED_BREAKDOWN (rho
    undefined), KSP_DIVERGED_NANORINF, KSP_DIVERGED_PC_FAILED. Since drift can fake the first three, a breakdown
-   is reported only if it persists after the chains are recomputed from the iterates (then the recurrence restarts).
+   is reported only if it persists after the chains are recomputed from the iterates, or if the recomputation
+   shows a gap below 1e-6 ||r|| (no drift to speak of); otherwise the recurrence restarts.
    Left preconditioning only; operator and preconditioner symmetric positive definite. 17 work vectors.
 
    PETSc's KSPPIPECG2 (Tiwari and Vadhiyar) has the same communication pattern with two-term recurrences and no

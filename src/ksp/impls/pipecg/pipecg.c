@@ -461,11 +461,19 @@ PetscErrorCode KSPPipeCGSetReplacement(KSP ksp, PetscInt k)
    Options Database Keys:
 +  -ksp_pipe_chunks <n> - pieces the overlapped PCApply/MatMult/vector work is split into (default 8, 1 = no polling)
 .  -ksp_pipecg_replace <k> - residual replacement every k iterations (default 0 = off), see `KSPPipeCGSetReplacement()`
+.  -ksp_pipecg_fused <bool> - the updates and dots in one loop over the elements, a jacobi or none preconditioner applied in it (default true; false: the generic kernel and PCApply, same results)
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
 -  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
 
    Notes:
    This type replaces PETSc's KSPPIPECG once pipekrylov is loaded; PETSc's stays available as "petsc_pipecg".
+
+   Cost: the eight vector updates of an iteration and the next iteration's three dots are one loop over the
+   elements (each of ten vectors read once, eight written once; AVX2 where the CPU has it, without FMA, so the
+   results do not depend on the CPU); with PCJACOBI or PCNONE (and no null space) the next iteration's m = M w is
+   written in the same loop instead of a separate PCApply, after a check that it gives the same bits. When the
+   norms of the last two iterations predict that the current one converges, the overlapped PCApply and MatMult
+   wait until the reduction has confirmed that the solve goes on.
 
    Norms: all ride in the one reduction. Preconditioned (default): ||u|| = ||M r||, dot (u,u); unpreconditioned:
    ||r||, dot (r,r); natural: sqrt((r,u)), which the method computes anyway (2 values instead of 3); none: no
