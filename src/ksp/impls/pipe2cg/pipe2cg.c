@@ -19,16 +19,18 @@
    residual is the recursive one plus the gap) and, for what a replacement injects, against ||r||. So the gap is
    measured, for free at a replacement (the old r_N against the new) and with one MatMult in between (a probe,
    its norm riding in the pass's reduction), and the policy is: with -ksp_pipe2cg_replace k (default 100),
-   - a window (the iterations since the last replacement) whose gap, extrapolated to the predicted end of the
-     solve, stays below half the tolerance is not replaced at all, not even after k iterations;
-   - otherwise it is replaced before its gap reaches gaptol x the tolerance (-ksp_pipe2cg_replace_gap, 0.1) and
-     before its gap reaches 1e-4 ||r||, and at the latest after k iterations;
+   - a window (the iterations since the last replacement) is replaced after k iterations, as before;
+   - it is replaced earlier, before its gap reaches gaptol x the tolerance (-ksp_pipe2cg_replace_gap, 0.1) or
+     1e-4 ||r||, unless its gap extrapolated to the end of the solve (predicted from the convergence rate so
+     far) stays below half the tolerance;
    - the first probe comes after 16 iterations for a relative tolerance of 1e-10 (later for looser ones, by the
      growth law: 40 for 1e-8); the next where the gap, growing at most like the 5th power of the window (measured
-     2-5, fastest early), would reach a threshold; after a replacement, where the last window's measurement,
-     scaled by the residual's decrease, predicts it; none in a pass that the norms predict to be the last.
-   So a short solve (poisson27, 40 iterations to 1e-8) makes no probe and no replacement, and the
-   variable-coefficient problem without preconditioner (2200 iterations) about 70 replacements. Every claimed
+     2-5, fastest early), would reach a threshold; after a replacement, where the gap would reach it if it grew
+     as fast as in the window just closed; none in a pass that the norms predict to be the last.
+   So a short solve (poisson27, 40 iterations to 1e-8) makes no probe and no replacement, ex2 600x600 jacobi
+   (1014 iterations) 8, and the variable-coefficient problem without preconditioner (2200 iterations) about 80.
+   (Skipping periodic replacements where the gap stayed far below the tolerance, and predicting a new window's
+   gap from the residual's decrease, both cost that problem 5-7% more iterations at rtol 1e-6: not done.) Every claimed
    convergence is checked against b - A x. A breakdown is first taken for drift: the chains are recomputed and the
    reduction redone once, and only a breakdown that persists, or that comes with a gap below 1e-6 ||r|| (no drift to
    speak of), is reported.
@@ -81,7 +83,6 @@ typedef struct {
   PetscInt  nreplace;  /* residual replacements */
   PetscInt  nadaptive; /* of those, brought forward by the measured gap */
   PetscInt  nprobe;    /* gap measurements between replacements (one MatMult each) */
-  PetscInt  nskip;     /* periodic replacements found unnecessary by a measured gap */
   PetscReal maxgap;    /* the largest gap ||r - (b - A x)|| measured, relative to the tolerance */
   PetscInt  nfalse;    /* convergence claims refuted by the true residual */
   PetscInt  nrecover;  /* breakdowns that a replacement showed to be drift */
@@ -422,7 +423,6 @@ static PetscErrorCode Pipe2CGTest(KSP ksp, KSP_PKPIPE2CG *p2, PetscInt its, Vec 
 typedef struct {
   PetscInt  lastrep;   /* iteration of the last replacement (0: the start) */
   PetscInt  nextprobe; /* measure the gap at the first pass that reaches this iteration */
-  PetscInt  deadline;  /* periodic replacement due (lastrep + k), unless a measurement shows it unnecessary */
   PetscReal rstart;    /* ||r|| at lastrep */
   PetscReal relgap;    /* the last gap measured, relative to ||r|| */
   PetscReal ttolr;     /* the tolerance carried over to the 2-norm of r: ||r_0|| max(rtol, atol / norm_0) */
@@ -443,18 +443,17 @@ static PetscErrorCode Pipe2CGSchedule(KSP ksp, KSP_PKPIPE2CG *p2, P2Sched *ps, P
   if (ps->ttolr > 0) p2->maxgap = PetscMax(p2->maxgap, gap / ps->ttolr);
   ps->relgap = rn > 0 ? gap / rn : 0.0;
   if (replaced) {
-    /* the new window's gap starts in proportion to the residual it starts from, its relative gap alike */
-    const PetscReal g = G * (ps->rstart > 0 ? rn / ps->rstart : 1.0);
+    /* the new window's gap may grow as fast as this one's did (scaling it by the residual's decrease failed where
+       the residual stagnates: variable coefficients, no preconditioner) */
+    const PetscReal g = G;
 
     PetscCall(PetscInfo(ksp, "residual replacement at iteration %" PetscInt_FMT ", %" PetscInt_FMT " iterations after the previous one: gap %g x the tolerance, %g x ||r||\n", n, n - ps->lastrep, ps->ttolr > 0 ? (double)(gap / ps->ttolr) : 0.0, rn > 0 ? (double)(gap / rn) : 0.0));
     ps->lastrep   = n;
     ps->rstart    = rn;
-    ps->deadline  = n + p2->replace;
     next          = PetscMin(g > 0 ? L * PetscPowReal(1.0 / g, 1.0 / PIPE2CG_GAP_POWER) : big, R > 0 ? L * PetscPowReal(1.0 / R, 1.0 / PIPE2CG_GAP_POWER) : big);
     ps->nextprobe = n + (PetscInt)PetscMax((PetscReal)PIPE2CG_MIN_PROBE, PetscMin(next, big));
   } else {
-    const PetscBool due = (PetscBool)(n >= ps->deadline);
-    const PetscReal dp  = ksp->rnorm;
+    const PetscReal dp   = ksp->rnorm;
     PetscReal       rate = 0.0, rem = (PetscReal)(ksp->max_it - n), end;
 
     /* iterations left at the average rate so far (CG speeds up: an overestimate), and the gap then */
@@ -462,15 +461,10 @@ static PetscErrorCode Pipe2CGSchedule(KSP ksp, KSP_PKPIPE2CG *p2, P2Sched *ps, P
     if (rate > 0) rem = PetscMin(rem, PetscMax(0.0, PetscLogReal(dp / ps->ttol) / rate));
     end = G * p2->gaptol * PetscPowReal((L + rem) / L, PIPE2CG_GAP_POWER - 1.0);
     PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ", %" PetscInt_FMT " iterations after the last replacement: gap %g x the tolerance, %g x ||r||; predicted %g x the tolerance after %g more iterations\n", n, L, ps->ttolr > 0 ? (double)(gap / ps->ttolr) : 0.0, rn > 0 ? (double)(gap / rn) : 0.0, (double)end, (double)rem));
-    if (end < 0.5) { /* below half the tolerance up to the predicted end: no replacement needed, not even a periodic one */
-      if (due) {
-        p2->nskip++;
-        ps->deadline = n + p2->replace;
-      }
-      next = L + PetscMax(rem, (PetscReal)PIPE2CG_MIN_PROBE);
-    } else if (due || G >= 0.5 || R >= 0.5) {
-      *replace = PETSC_TRUE; /* near a threshold (or the period is over): replace now rather than measure again */
-      if (!due) p2->nadaptive++;
+    if (end < 0.5) next = L + PetscMax(rem, (PetscReal)PIPE2CG_MIN_PROBE); /* below half the tolerance up to the predicted end */
+    else if (G >= 0.5 || R >= 0.5) {
+      *replace = PETSC_TRUE; /* near a threshold: replace now rather than measure again */
+      p2->nadaptive++;
       next = big;
     } else next = PetscMin(L * PetscPowReal(1.0 / G, 1.0 / PIPE2CG_GAP_POWER), L * PetscPowReal(1.0 / R, 1.0 / PIPE2CG_GAP_POWER));
     if (!*replace) ps->nextprobe = PetscMax(n + 2, ps->lastrep + (PetscInt)PetscMin(PetscCeilReal(next), big));
@@ -487,13 +481,13 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   PKDot              d[11];
   PetscInt           n = 0, nd, stagnant = 0;
   PetscReal          lastfalse = PETSC_MAX_REAL, dpm2 = 0.0, dpm4 = 0.0; /* norms of the last two even iterates */
-  P2Sched            ps = {0, PETSC_MAX_INT, PETSC_MAX_INT, 0.0, 0.0, 0.0, 0.0, 0.0};
+  P2Sched            ps = {0, PETSC_MAX_INT, 0.0, 0.0, 0.0, 0.0, 0.0};
   PetscBool          replace = PETSC_FALSE, redo = PETSC_FALSE, first, adaptive, diagpc = PETSC_FALSE;
   KSPConvergedReason pending;
 
   PetscFunctionBegin;
   ksp->its     = 0;
-  p2->nreplace = p2->nadaptive = p2->nprobe = p2->nskip = p2->nfalse = p2->nrecover = p2->nrestart = p2->nlate = 0;
+  p2->nreplace = p2->nadaptive = p2->nprobe = p2->nfalse = p2->nrecover = p2->nrestart = p2->nlate = 0;
   p2->restart  = PETSC_FALSE;
   p2->maxgap   = 0.0;
   adaptive     = (PetscBool)(p2->replace > 0 && p2->gaptol > 0);
@@ -555,7 +549,6 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     if (adaptive) {
       /* the gap threatens a looser tolerance later: where the growth law puts it as close as at 16 for 1e-10 */
       ps.nextprobe = (PetscInt)PetscMin((PetscReal)p2->replace, PetscMax((PetscReal)PIPE2CG_MIN_PROBE, PIPE2CG_FIRST_PROBE * PetscPowReal(ps.ttolr / ps.rstart / 1e-10, 1.0 / PIPE2CG_GAP_POWER)));
-      ps.deadline  = p2->replace;
     }
   }
   sn.mu = l[6];
@@ -590,8 +583,8 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       if (!half) {
         u[nu++] = (PKAxpbypcz){N[VX], e, O[VX], f, O[VZ], g};
         for (PetscInt k = VR; k <= VQ; k++) u[nu++] = (PKAxpbypcz){N[k], e, O[k], -f, O[k + 2], g};
-        if (!adaptive && p2->replace > 0 && n + 2 - ps.lastrep >= p2->replace) replace = PETSC_TRUE;
-        probed = (PetscBool)(adaptive && !replace && !last && n + 2 >= PetscMin(ps.nextprobe, ps.deadline));
+        if (p2->replace > 0 && n + 2 - ps.lastrep >= p2->replace) replace = PETSC_TRUE; /* the period is over */
+        probed = (PetscBool)(adaptive && !replace && !last && n + 2 >= ps.nextprobe);
       }
       dots_now = (PetscBool)(!half && !replace);
 #if defined(PK_HAVE_V4D)
@@ -802,11 +795,11 @@ static PetscErrorCode KSPView_PKPIPE2CG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   if (p2->fusedpc) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the diagonal preconditioner applied inside the fused vector pass\n"));
-  if (p2->replace && p2->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations, earlier when the measured gap ||r - (b - A x)|| reaches %g x the tolerance, skipped while it stays far below\n", p2->replace, (double)p2->gaptol));
+  if (p2->replace && p2->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations, earlier when the measured gap ||r - (b - A x)|| would reach %g x the tolerance\n", p2->replace, (double)p2->gaptol));
   else if (p2->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations\n", p2->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: off (accuracy degrades; the default is -ksp_pipe2cg_replace %d)\n", PIPE2CG_DEFAULT_REPLACE));
   if (p2->nreplace || p2->nprobe || p2->nfalse || p2->nrecover) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements (%" PetscInt_FMT " brought forward by the gap, %" PetscInt_FMT " periodic ones skipped), %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", p2->nreplace, p2->nadaptive, p2->nskip, p2->nprobe, (double)p2->maxgap, p2->nfalse, p2->nrecover, p2->nrestart));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements (%" PetscInt_FMT " brought forward by the gap), %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", p2->nreplace, p2->nadaptive, p2->nprobe, (double)p2->maxgap, p2->nfalse, p2->nrecover, p2->nrestart));
   }
   PetscFunctionReturn(0);
 }
@@ -831,7 +824,7 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
   PetscCall(PetscOptionsInt("-ksp_pipe2cg_replace", "Recompute both iterates' vector chains from x every k iterations (0: off, not recommended)", "KSPPipe2CGSetReplacement", p2->replace, &k, &flg));
   if (flg) PetscCall(KSPPipe2CGSetReplacement_PKPIPE2CG(ksp, k));
   PetscCall(PetscOptionsBool("-ksp_pipe2cg_fused", "Steps A and B and their dots in one loop over the elements (else the generic fused kernel)", "", p2->fused, &p2->fused, NULL));
-  PetscCall(PetscOptionsReal("-ksp_pipe2cg_replace_gap", "Measure the gap ||r - (b - A x)||: replace before it reaches this fraction of the tolerance, skip periodic replacements it shows unnecessary (0: exactly every k iterations)", "KSPPipe2CGSetReplacement", p2->gaptol, &p2->gaptol, NULL));
+  PetscCall(PetscOptionsReal("-ksp_pipe2cg_replace_gap", "Measure the gap ||r - (b - A x)||: replace before it reaches this fraction of the tolerance (0: exactly every k iterations)", "KSPPipe2CGSetReplacement", p2->gaptol, &p2->gaptol, NULL));
   PetscCheck(p2->gaptol >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe2cg_replace_gap must be >= 0 (0 = exactly every k iterations), not %g", (double)p2->gaptol);
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
@@ -851,9 +844,8 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
 
    Options Database Keys:
 +  -ksp_pipe2cg_replace <k> - default 100; negative values are an error
--  -ksp_pipe2cg_replace_gap <f> - default 0.1: measure the gap ||r - (b - A x)|| (one MatMult per measurement),
-         replace earlier when it would reach f x the tolerance, skip a periodic replacement when it provably stays
-         below half the tolerance; 0 = exactly every k iterations, no measurements
+-  -ksp_pipe2cg_replace_gap <f> - default 0.1: measure the gap ||r - (b - A x)|| (one MatMult per measurement)
+         and replace earlier when it would reach f x the tolerance; 0 = exactly every k iterations, no measurements
 
    Notes:
    Without replacement the deep recurrence chain lets rounding errors grow in the residual: iteration counts
@@ -864,14 +856,13 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
    What the drift costs is measured by the gap g = r - (b - A x) of the newer iterate: at the end the true residual
    is the recursive one plus g, and a replacement injects g into the recurrences as a perturbation of relative size
    ||g|| / ||r||. With the gap measured (-ksp_pipe2cg_replace_gap f > 0), all in the 2-norm of r with the tolerance
-   carried over to it: a window (the iterations since the last replacement) whose gap, extrapolated to the end of
-   the solve predicted from the convergence rate so far, stays below half the tolerance is never replaced, not even
-   after k iterations; any other window is replaced before its gap reaches f x the tolerance or 1e-4 ||r||, and
-   at the latest after k iterations. The gap is measured for free at each replacement and with one MatMult in
-   between: first after 16 iterations for a relative tolerance of 1e-10 (40 for 1e-8), then where a growth like
-   the 5th power of the window length (measured 2-5) would reach a threshold. A replacement costs about 6 PCG iterations' worth of operator applications;
-   -ksp_view shows how many the last solve made, how many were brought forward or skipped, how many
-   measurements, and the largest gap.
+   carried over to it: a window (the iterations since the last replacement) is replaced after k iterations, and
+   earlier, before its gap reaches f x the tolerance or 1e-4 ||r||, unless its gap extrapolated to the end of the
+   solve (predicted from the convergence rate so far) stays below half the tolerance. The gap is measured for
+   free at each replacement and with one MatMult in between: first after 16 iterations for a relative tolerance
+   of 1e-10 (40 for 1e-8), then where a growth like the 5th power of the window length (measured 2-5) would
+   reach a threshold. A replacement costs about 6 PCG iterations' worth of operator applications; -ksp_view
+   shows how many the last solve made, how many were brought forward, how many measurements, and the largest gap.
 
    Independently of k, every convergence claim is checked against the true residual, and a refuted claim triggers
    one replacement.
@@ -898,7 +889,7 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
    Options Database Keys:
 +  -ksp_pipe_chunks <n> - pieces the overlapped PCApply/MatMult/vector work is split into (default 8, 1 = no polling)
 .  -ksp_pipe2cg_replace <k> - residual replacement period (default 100, 0 = off), see `KSPPipe2CGSetReplacement()`
-.  -ksp_pipe2cg_replace_gap <f> - measure the gap ||r - (b - A x)||: replace earlier when it would reach f x the tolerance, skip replacements it shows unnecessary (default 0.1, 0 = fixed period)
+.  -ksp_pipe2cg_replace_gap <f> - measure the gap ||r - (b - A x)||: replace earlier when it would reach f x the tolerance (default 0.1, 0 = fixed period)
 .  -ksp_pipe2cg_fused <bool> - steps A and B and the dots in one loop over the elements, a jacobi or none preconditioner applied in it (default true; false: the generic kernel and PCApply, same results)
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
 -  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
