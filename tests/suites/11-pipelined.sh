@@ -24,7 +24,7 @@ for np in 1 2 4; do
 done
 # fixed-period replacement for pipecg, and pipe2cg with the fixed period of ALGORITHMS.md 5.5 on Poisson
 t_mpi pipecg-replace-varcoef-jacobi-np2 2 $CMP -problem varcoef -n 48 -pc_type jacobi -types pipecg -ksp_pipecg_replace 25 -its_tol 2 -res_factor 1 -sol_rtol 1e-4
-t_mpi pipe2cg-replace-fixed-laplace2d-np2 2 $CMP -problem laplace2d -n 48 -pc_type jacobi -types pipe2cg -ksp_pipe2cg_replace 100 -ksp_pipe2cg_replace_drift 0 -its_tol 2 -res_factor 1
+t_mpi pipe2cg-replace-fixed-laplace2d-np2 2 $CMP -problem laplace2d -n 48 -pc_type jacobi -types pipe2cg -ksp_pipe2cg_replace 100 -ksp_pipe2cg_replace_gap 0 -its_tol 2 -res_factor 1
 
 # PETSc's unmodified tutorial ex2 loaded with the plugin: PETSc's pipecg2 stops at DIVERGED_ITS after 9998
 # iterations here; pipe2cg must converge within 2% of cg's count, measured in the same test (pipecg: 1014 as well,
@@ -83,10 +83,10 @@ pipe_norm_none() {
 export -f pipe_norm_none
 t pipe-norm-none-max-it bash -c pipe_norm_none
 t_fail pipe-bad-pipe2cg-replace "ksp_pipe2cg_replace must be >= 0.*not -1" $CMP -problem laplace2d -n 16 -types pipe2cg -ksp_pipe2cg_replace -1
-t_fail pipe-bad-pipe2cg-drift "ksp_pipe2cg_replace_drift must be >= 0" $CMP -problem laplace2d -n 16 -types pipe2cg -ksp_pipe2cg_replace_drift -1
+t_fail pipe-bad-pipe2cg-gap "ksp_pipe2cg_replace_gap must be >= 0" $CMP -problem laplace2d -n 16 -types pipe2cg -ksp_pipe2cg_replace_gap -1
 t_fail pipe-bad-pipecg-replace "ksp_pipecg_replace must be >= 0.*not -1" $CMP -problem laplace2d -n 16 -types pipecg -ksp_pipecg_replace -1
 # options are listed by -help and shown by -ksp_view; pipecg says that it replaces PETSc's
-t_grep pipe-help-options "ksp_pipe2cg_replace_drift.*KSPPipe2CGSetReplacement" sh -c "$PK_BUILD/examples/poisson27 -rows_per_rank 1000 -ksp_type pipe2cg -help | grep ksp_pipe2cg; $PK_BUILD/examples/poisson27 -rows_per_rank 1000 -ksp_type pipecg -help | grep ksp_pipecg_replace"
+t_grep pipe-help-options "ksp_pipe2cg_replace_gap.*KSPPipe2CGSetReplacement" sh -c "$PK_BUILD/examples/poisson27 -rows_per_rank 1000 -ksp_type pipe2cg -help | grep ksp_pipe2cg; $PK_BUILD/examples/poisson27 -rows_per_rank 1000 -ksp_type pipecg -help | grep ksp_pipecg_replace"
 t_grep pipe-view-pipecg "replaces PETSc's pipecg, which stays available as -ksp_type petsc_pipecg" $PK_BUILD/examples/poisson27 -rows_per_rank 1000 -ksp_type pipecg -ksp_view
 t_grep pipe-view-pipe2cg "true residual norm at exit: .*" $PK_BUILD/examples/poisson27 -rows_per_rank 1000 -ksp_type pipe2cg -ksp_view
 t_grep pipe-petsc-pipecg-reachable "type: petsc_pipecg" $PK_BUILD/examples/poisson27 -rows_per_rank 1000 -ksp_type petsc_pipecg -ksp_view

@@ -6,7 +6,8 @@ BK=$PK_BUILD/bench/krylov
 BK_TINY="-rows_per_rank 512 -its 20 -repeats 1 -min_repeats 1 -time_budget 0 -stream_n 100000"
 # a pairing row: label, ranks, time, reference, ratio, [q25, q75]
 t_grep bench-smoke-table '^pcg +1 +[0-9.]+ +cg +[0-9.]+ +\[[0-9.]+, [0-9.]+\]' $BK $BK_TINY
-t_grep bench-smoke-config-table '^cg +1 +20 +[0-9.]+ ' $BK $BK_TINY -configs "pcg;cg" -monitor_overhead 0
+t_grep bench-smoke-config-table '^cg +1 +[0-9]+ +[0-9.]+ .*CONVERGED_RTOL' $BK $BK_TINY -configs "pcg;cg" -monitor_overhead 0
+t_grep bench-smoke-fixed-its '^cg +1 +20 +[0-9.]+ ' $BK $BK_TINY -rtol 0 -configs "pcg;cg" -monitor_overhead 0
 t_grep bench-smoke-bytes 'pcg achieved: [0-9.]+ GB/s total' $BK $BK_TINY -configs "pcg;cg" -monitor_overhead 0
 t_grep bench-smoke-skip 'nosuchtype +1 .*skipped: KSPSetType' $BK $BK_TINY -configs "pcg;nosuchtype" -monitor_overhead 0 -stream_n 0
 t_grep bench-smoke-unknown-option 'cg +1 .*skipped: option -ksp_no_such_option' $BK $BK_TINY -configs "pcg;cg -ksp_no_such_option 3" -monitor_overhead 0 -stream_n 0

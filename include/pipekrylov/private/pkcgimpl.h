@@ -9,5 +9,7 @@
 PETSC_INTERN PetscErrorCode PKCGSetSupportedNorms(KSP);
 PETSC_INTERN PetscErrorCode PKCGSetUp(KSP, KSP_PK *, PetscInt);
 PETSC_INTERN PetscErrorCode PKCGInitialResidual(KSP, KSP_PK *, Vec);
+PETSC_INTERN PetscErrorCode PKCGDiagonalPC(KSP, Vec, Vec, PetscBool *);
+PETSC_INTERN PetscErrorCode PKCGDiagonalSame(Vec, Vec, Vec, PetscBool *);
 
 #endif

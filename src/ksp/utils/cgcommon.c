@@ -43,3 +43,52 @@ PetscErrorCode PKCGInitialResidual(KSP ksp, KSP_PK *pk, Vec R)
   } else PetscCall(VecCopy(ksp->vec_rhs, R));
   PetscFunctionReturn(0);
 }
+
+/* For a pointwise-diagonal preconditioner (PCJACOBI, PCNONE; no null space to remove after it, no transpose solve):
+   d = M 1 (the inverse diagonal, or ones), which the pipelined solvers apply inside their fused vector passes
+   instead of a separate PCApply; *isdiag = PETSC_FALSE otherwise. one is scratch. Whether M x = x .* d holds bit
+   for bit on this rank is for the solver to check on its first application (PKCGDiagonalSame). */
+PetscErrorCode PKCGDiagonalPC(KSP ksp, Vec one, Vec d, PetscBool *isdiag)
+{
+  PC           pc;
+  Mat          A;
+  MatNullSpace nsp = NULL;
+  PetscBool    flg;
+
+  PetscFunctionBegin;
+  *isdiag = PETSC_FALSE;
+  if (ksp->transpose_solve) PetscFunctionReturn(0);
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &flg, PCJACOBI, PCNONE, ""));
+  if (!flg) PetscFunctionReturn(0);
+  PetscCall(PCGetOperators(pc, &A, NULL));
+  PetscCall(MatGetNullSpace(A, &nsp));
+  if (nsp) PetscFunctionReturn(0);
+  PetscCall(VecSet(one, 1.0));
+  PetscCall(KSP_PCApply(ksp, one, d));
+  *isdiag = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* Whether y = x .* d on this rank, bit for bit (y = M x as the preconditioner computed it) */
+PetscErrorCode PKCGDiagonalSame(Vec d, Vec x, Vec y, PetscBool *same)
+{
+  const PetscScalar *a, *b, *c;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  *same = PETSC_TRUE;
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecGetArrayRead(d, &a));
+  PetscCall(VecGetArrayRead(x, &b));
+  PetscCall(VecGetArrayRead(y, &c));
+  for (PetscInt i = 0; i < n; i++)
+    if (c[i] != b[i] * a[i] && !(PetscIsNanScalar(c[i]) && PetscIsNanScalar(b[i] * a[i]))) {
+      *same = PETSC_FALSE;
+      break;
+    }
+  PetscCall(VecRestoreArrayRead(d, &a));
+  PetscCall(VecRestoreArrayRead(x, &b));
+  PetscCall(VecRestoreArrayRead(y, &c));
+  PetscFunctionReturn(0);
+}

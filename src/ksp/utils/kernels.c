@@ -7,6 +7,7 @@
    When a non-blocking reduction is outstanding, the pass is split into chunks with an MPI_Test between them.
 */
 #include <pipekrylov/private/pkkspimpl.h>
+#include <pipekrylov/private/pksimd.h>
 
 /* GCC's -O2 cost model ("very cheap") leaves these loops scalar because their trip counts need a remainder loop;
    vectorised they are 20-35% faster here (poisson27, 64000 rows). Element-wise updates and the four separate
@@ -15,7 +16,7 @@
   #pragma GCC optimize("vect-cost-model=dynamic")
 #endif
 
-#define PK_BLOCK 512 /* doubles per vector and block: 4 KiB, a dozen vectors fit in L1/L2 */
+#define PK_BLOCK PK_DOT_BLOCK /* doubles per vector and block: 4 KiB, a dozen vectors fit in L1/L2 */
 
 typedef struct {
   PetscScalar       *w;

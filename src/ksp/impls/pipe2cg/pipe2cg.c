@@ -13,22 +13,40 @@
    solve and is returned, so the count is the true one, never rounded to an even number. A max_it or a breakdown
    that falls on an odd iterate is handled by a last half pass (step A and one small reduction).
 
-   Accuracy: the deep chain propagates rounding errors into r (section 5.5), so O and N are recomputed from x_O and
-   x_N (residual replacement) at least every K iterations (default 100). How fast the drift grows depends on the
-   problem (on the variable-coefficient test problem a period of 70 already costs 8% more iterations, 60 does not),
-   so each replacement also measures the drift ||w - A z|| / ||w|| it removes, and the next period is chosen for
-   the drift to stay near 1e-10 (it grows about like the 4th power of the period; measured 4-6). Every claimed
+   Accuracy: the deep chain propagates rounding errors into r (section 5.5): the gap r - (b - A x) grows, and
+   when both sets are recomputed from x_O and x_N (residual replacement, 7 MatMult + 5 PCApply) the gap is injected
+   into the recurrences as a perturbation. What matters is the gap against the tolerance (at the end the true
+   residual is the recursive one plus the gap) and, for what a replacement injects, against ||r||. So the gap is
+   measured, for free at a replacement (the old r_N against the new) and with one MatMult in between (a probe,
+   its norm riding in the pass's reduction), and the policy is: with -ksp_pipe2cg_replace k (default 100),
+   - a window (the iterations since the last replacement) is replaced after k iterations, as before;
+   - it is replaced earlier, before its gap reaches gaptol x the tolerance (-ksp_pipe2cg_replace_gap, 0.1) or
+     1e-4 ||r||, unless its gap extrapolated to the end of the solve (predicted from the convergence rate so
+     far) stays below half the tolerance;
+   - the first probe comes after 16 iterations for a relative tolerance of 1e-10 (later for looser ones, by the
+     growth law: 40 for 1e-8); the next where the gap, growing at most like the 5th power of the window (measured
+     2-5, fastest early), would reach a threshold; after a replacement, where the gap would reach it if it grew
+     as fast as in the window just closed; none in a pass that the norms predict to be the last.
+   So a short solve (poisson27, 40 iterations to 1e-8) makes no probe and no replacement, ex2 600x600 jacobi
+   (1014 iterations) 8, and the variable-coefficient problem without preconditioner (2200 iterations) about 80.
+   (Skipping periodic replacements where the gap stayed far below the tolerance, and predicting a new window's
+   gap from the residual's decrease, both cost that problem 5-7% more iterations at rtol 1e-6: not done.) Every claimed
    convergence is checked against b - A x. A breakdown is first taken for drift: the chains are recomputed and the
-   reduction redone once, and only a breakdown that persists is reported.
+   reduction redone once, and only a breakdown that persists, or that comes with a gap below 1e-6 ||r|| (no drift to
+   speak of), is reported.
 */
 #include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkcgimpl.h>
+#include <pipekrylov/private/pksimd.h>
 
 #define PIPE2CG_NLAMBDA         9     /* inner products per reduction, before the norms */
 #define PIPE2CG_DEFAULT_REPLACE 100   /* longest period of residual replacement */
-#define PIPE2CG_DEFAULT_DRIFT   1e-10 /* drift ||w - A z|| / ||w|| the adaptive period aims at */
-#define PIPE2CG_FIRST_WINDOW    20    /* period before the first replacement has measured the drift */
-#define PIPE2CG_MIN_WINDOW      10    /* where rounding in A z itself dominates the drift, replace no more often */
+#define PIPE2CG_DEFAULT_GAP     0.1   /* replace when the residual gap reaches this fraction of the tolerance */
+#define PIPE2CG_FIRST_PROBE     16    /* iterations into a solve to 1e-10 at which the gap is first measured */
+#define PIPE2CG_MIN_PROBE       4     /* iterations into a window before which the gap is not measured */
+#define PIPE2CG_GAP_POWER       5.0   /* the gap grows at most about like the 5th power of the window (measured 2-5) */
+#define PIPE2CG_REL_GAP         1e-4  /* a replacement injects the gap into the recurrences: at most this relative to r */
+#define PIPE2CG_DRIFT_EVIDENCE  1e-6  /* a suspected breakdown is taken for drift only if the gap is at least this relative to r */
 #define PIPE2CG_MAX_STAGNATION  3     /* refuted claims without 10% progress of the true residual: stagnation */
 #define PIPE2CG_RESTART_GAP     2.0   /* a refuted claim whose true residual is this much larger restarts */
 
@@ -53,18 +71,23 @@ typedef struct {
 typedef struct {
   KSP_PK    pk;        /* must be first */
   PetscInt  replace;   /* -ksp_pipe2cg_replace: longest period of residual replacement, 0 = off */
-  PetscReal drifttol;  /* -ksp_pipe2cg_replace_drift: aim of the adaptive period, 0 = fixed period */
+  PetscReal gaptol;    /* -ksp_pipe2cg_replace_gap: replace when the gap reaches this fraction of the tolerance, 0 = fixed period */
   Vec       O[8];      /* index n-1 */
   Vec       N[10];     /* index n; N[VX] is ksp->vec_sol during a solve */
   Vec       xtest;     /* the iterate under test when it is not ksp->vec_sol (for KSPBuildSolution in monitors) */
   PetscBool restart;   /* restart (rho = 1) at the next replacement */
+  PetscBool fused;     /* -ksp_pipe2cg_fused: the one-loop kernel for steps A and B (else the generic PKVecFused) */
+  PetscBool fusedpc;   /* the last solve applied the (diagonal) preconditioner inside that kernel */
+  Vec       D;         /* the diagonal of a diagonal preconditioner */
   /* what happened in the last solve, for -ksp_view */
   PetscInt  nreplace;  /* residual replacements */
-  PetscInt  nadaptive; /* of those, brought forward by the measured drift */
-  PetscReal maxdrift;  /* the largest drift ||w - A z|| / ||w|| measured at a replacement */
+  PetscInt  nadaptive; /* of those, brought forward by the measured gap */
+  PetscInt  nprobe;    /* gap measurements between replacements (one MatMult each) */
+  PetscReal maxgap;    /* the largest gap ||r - (b - A x)|| measured, relative to the tolerance */
   PetscInt  nfalse;    /* convergence claims refuted by the true residual */
   PetscInt  nrecover;  /* breakdowns that a replacement showed to be drift */
   PetscInt  nrestart;  /* restarts after the recurrences had drifted too far */
+  PetscInt  nlate;     /* passes whose overlapped work was held back for a predicted convergence that did not come */
 } KSP_PKPIPE2CG;
 
 /* Scalars of a step from its mu and nu, given the previous step (NULL for step 0), with PETSc cg's breakdown tests:
@@ -127,19 +150,180 @@ static PetscErrorCode Pipe2CGTrueNorm(KSP ksp, KSP_PK *pk, Vec x, Vec r, Vec z, 
   PetscFunctionReturn(0);
 }
 
-/* Section 5.5: recompute both sets from x_O and x_N (7 MatMult + 5 PCApply, no reduction) */
-static PetscErrorCode Pipe2CGReplace(KSP ksp, KSP_PKPIPE2CG *p2)
+#if defined(PK_HAVE_V4D)
+/* Steps A and B of a pass and its inner products, in one loop over the elements: each element's 18 values are
+   loaded once, updated in registers and stored once (the generic PKVecFused walks 14 updates and 11 dots over
+   cache blocks, touching each vector several times). Same arithmetic per element as the generic path. */
+typedef struct {
+  PetscScalar *o[8], *n[10]; /* set O: x r z w p q c d; set N: x r z w p q c d g h */
+  const PetscScalar *dinv;   /* with step B, c_N = M q_N = q_N .* dinv (a diagonal preconditioner), or NULL */
+  PetscScalar  a, b, c;      /* step A: O_x = a N_x + b N_z + c O_x, O_v = a N_v - b N_v' + c O_v */
+  PetscScalar  e, f, g;      /* step B: N_x = e O_x + f O_z + g N_x, N_v = e O_v - f O_v' + g N_v */
+  PetscInt     len;
+  PetscBool    stepB;        /* else step A only (the last half pass), no dots */
+  PetscBool    dots;         /* the dots of the new sets (with step B) */
+  PetscInt     normv;        /* -1: no norms, else VZ or VR: lambda_9, 10 = norms of that vector of N and O */
+  PetscScalar  out[11];      /* lambda_0..8 [, 9, 10], local */
+} P2Fused;
+
+  #define P2_UPDATE(T, LD, ST, BC) \
+    do { \
+      const T a = BC(p->a), mb = BC(-p->b), b = BC(p->b), c = BC(p->c); \
+      T       nx = LD(n[VX]), nr = LD(n[VR]), nz = LD(n[VZ]), nw = LD(n[VW]), np = LD(n[VP]), nq = LD(n[VQ]); \
+      const T nc = LD(n[VC]), nd = LD(n[VD]), ng = LD(n[VG]), nh = LD(n[VH]); \
+      T       ox, or, oz, ow, op, oq, oc, od; \
+      if (readO) { \
+        ox = a * nx + b * nz + c * LD(o[VX]); \
+        or = a * nr + mb * nw + c * LD(o[VR]); \
+        oz = a * nz + mb * np + c * LD(o[VZ]); \
+        ow = a * nw + mb * nq + c * LD(o[VW]); \
+        op = a * np + mb * nc + c * LD(o[VP]); \
+        oq = a * nq + mb * nd + c * LD(o[VQ]); \
+        oc = a * nc + mb * ng + c * LD(o[VC]); \
+        od = a * nd + mb * nh + c * LD(o[VD]); \
+      } else { \
+        ox = a * nx + b * nz; \
+        or = a * nr + mb * nw; \
+        oz = a * nz + mb * np; \
+        ow = a * nw + mb * nq; \
+        op = a * np + mb * nc; \
+        oq = a * nq + mb * nd; \
+        oc = a * nc + mb * ng; \
+        od = a * nd + mb * nh; \
+      } \
+      ST(o[VX], ox); ST(o[VR], or); ST(o[VZ], oz); ST(o[VW], ow); ST(o[VP], op); ST(o[VQ], oq); ST(o[VC], oc); ST(o[VD], od); \
+      if (p->stepB) { \
+        const T e = BC(p->e), f = BC(p->f), mf = BC(-p->f), g = BC(p->g); \
+        if (readN) { \
+          nx = e * ox + f * oz + g * nx; \
+          nr = e * or + mf * ow + g * nr; \
+          nz = e * oz + mf * op + g * nz; \
+          nw = e * ow + mf * oq + g * nw; \
+          np = e * op + mf * oc + g * np; \
+          nq = e * oq + mf * od + g * nq; \
+        } else { \
+          nx = e * ox + f * oz; \
+          nr = e * or + mf * ow; \
+          nz = e * oz + mf * op; \
+          nw = e * ow + mf * oq; \
+          np = e * op + mf * oc; \
+          nq = e * oq + mf * od; \
+        } \
+        ST(n[VX], nx); ST(n[VR], nr); ST(n[VZ], nz); ST(n[VW], nw); ST(n[VP], np); ST(n[VQ], nq); \
+        if (p->dinv) ST(n[VC], nq * LD(p->dinv)); \
+        if (dots) { \
+          DOT(0, nz, nw); DOT(1, nz, nq); DOT(2, nz, ow); DOT(3, np, nq); DOT(4, np, ow); \
+          DOT(5, oz, ow); DOT(6, nz, nr); DOT(7, nz, or); DOT(8, oz, or); \
+          if (normv == VZ) { DOT(9, nz, nz); DOT(10, oz, oz); } \
+          else if (normv == VR) { DOT(9, nr, nr); DOT(10, or, or); } \
+        } \
+      } \
+    } while (0)
+
+  #define P2_LDV(q)    (*(const PKv4d *)((q) + i))
+  #define P2_STV(q, v) (*(PKv4d *)((q) + i) = (v))
+  #define P2_BCV(s)    ((PKv4d){(s), (s), (s), (s)})
+  #define P2_LDS(q)    ((q)[i])
+  #define P2_STS(q, v) ((q)[i] = (v))
+  #define P2_BCS(s)    (s)
+
+PK_SIMD_CLONES static void P2FusedKernel(P2Fused *p)
+{
+  PetscScalar *const *o = p->o, *const *n = p->n;
+  const PetscBool     readO = (PetscBool)(p->c != 0.0), readN = (PetscBool)(p->g != 0.0); /* 0 x garbage must not leak */
+  const PetscBool     dots  = p->dots;
+  const PetscInt      normv = p->normv, len = p->len;
+  PetscScalar         sum[11] = {0};
+
+  for (PetscInt b0 = 0; b0 < len; b0 += PK_DOT_BLOCK) {
+    const PetscInt b1 = PetscMin(len, b0 + PK_DOT_BLOCK);
+    PKv4d          acc[11];
+    PetscInt       i;
+
+    for (PetscInt k = 0; k < 11; k++) acc[k] = (PKv4d){0, 0, 0, 0};
+  #define DOT(k, x, y) (acc[k] += (x) * (y))
+    for (i = b0; i + 4 <= b1; i += 4) P2_UPDATE(PKv4d, P2_LDV, P2_STV, P2_BCV);
+  #undef DOT
+  #define DOT(k, x, y) (acc[k][0] += (x) * (y))
+    for (; i < b1; i++) P2_UPDATE(PetscScalar, P2_LDS, P2_STS, P2_BCS);
+  #undef DOT
+    if (dots)
+      for (PetscInt k = 0; k < 11; k++) sum[k] += (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
+  }
+  for (PetscInt k = 0; k < 11; k++) p->out[k] = sum[k];
+}
+
+/* The pass of steps A [and B] with the dots of the new sets [nd values into out] */
+static PetscErrorCode Pipe2CGFusedPass(KSP ksp, Vec *O, Vec *N, PetscBool stepB, PetscInt nd, const P2Step *sA, const P2Step *sB, Vec dinv, PetscScalar out[])
+{
+  P2Fused         p;
+  const PetscBool wc = (PetscBool)(stepB && dinv); /* c_N is written */
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < 8; k++) PetscCall(VecGetArray(O[k], &p.o[k]));
+  for (PetscInt k = 0; k < 10; k++) {
+    if (k <= VQ || (k == VC && wc)) PetscCall(VecGetArray(N[k], &p.n[k]));
+    else PetscCall(VecGetArrayRead(N[k], (const PetscScalar **)&p.n[k]));
+  }
+  if (wc) PetscCall(VecGetArrayRead(dinv, &p.dinv));
+  else p.dinv = NULL;
+  PetscCall(VecGetLocalSize(N[VR], &p.len));
+  p.a     = sA->rho;
+  p.b     = sA->rho * sA->gamma;
+  p.c     = 1.0 - sA->rho;
+  p.stepB = stepB;
+  p.dots  = (PetscBool)(stepB && nd > 0);
+  if (stepB) {
+    p.e = sB->rho;
+    p.f = sB->rho * sB->gamma;
+    p.g = 1.0 - sB->rho;
+  } else p.e = p.f = p.g = 0.0;
+  p.normv = nd > PIPE2CG_NLAMBDA ? (ksp->normtype == KSP_NORM_PRECONDITIONED ? VZ : VR) : -1;
+  PetscCall(PetscLogEventBegin(PK_Event_VecFused, 0, 0, 0, 0));
+  P2FusedKernel(&p);
+  PetscCall(PetscLogEventEnd(PK_Event_VecFused, 0, 0, 0, 0));
+  PetscCall(PetscLogFlops((stepB ? 14 * 5.0 + 2.0 * nd + (wc ? 1.0 : 0.0) : 8 * 5.0) * p.len));
+  for (PetscInt k = 0; k < nd; k++) out[k] = p.out[k];
+  if (wc) PetscCall(VecRestoreArrayRead(dinv, &p.dinv));
+  for (PetscInt k = 0; k < 8; k++) PetscCall(VecRestoreArray(O[k], &p.o[k]));
+  for (PetscInt k = 0; k < 10; k++) {
+    if (k <= VQ || (k == VC && wc)) PetscCall(VecRestoreArray(N[k], &p.n[k]));
+    else PetscCall(VecRestoreArrayRead(N[k], (const PetscScalar **)&p.n[k]));
+  }
+  PetscFunctionReturn(0);
+}
+#endif
+
+/* Section 5.5: recompute both sets from x_O and x_N (7 MatMult + 5 PCApply, no reduction). The new r_N is built in
+   the scratch g_N (stale until the overlapped work) so that the gap it removes, r_N - (b - A x_N), is measured in
+   the same pass over memory: gap[0] = local ||gap||^2, gap[1] = local ||b - A x_N||^2. */
+static PetscErrorCode Pipe2CGReplace(KSP ksp, KSP_PKPIPE2CG *p2, PetscScalar gap[2])
 {
   KSP_PK *pk = &p2->pk;
-  Vec    *O = p2->O, *N = p2->N;
+  Vec    *O = p2->O, *N = p2->N, t;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PK_Event_Replace, ksp, 0, 0, 0));
+  PetscCall(PKMatMult(ksp, pk, N[VX], N[VG]));
+  {
+    const PKAxpbypcz u[2] = {
+      {N[VG], 1.0, ksp->vec_rhs, 0.0, NULL, -1.0}, /* g = b - A x_N */
+      {N[VR], 1.0, N[VG],        0.0, NULL, -1.0}  /* r_N <- (b - A x_N) - r_N, the gap */
+    };
+    const PKDot d[2] = {
+      {N[VR], N[VR]},
+      {N[VG], N[VG]}
+    };
+    PetscCall(PKVecFused(pk, 2, u, 2, d, gap));
+  }
+  t     = N[VR]; /* the new residual takes the place of r_N; the gap vector becomes scratch */
+  N[VR] = N[VG];
+  N[VG] = t;
+  PetscCall(PKMatMult(ksp, pk, O[VX], O[VR]));
+  PetscCall(VecAYPX(O[VR], -1.0, ksp->vec_rhs));
   for (PetscInt s = 0; s < 2; s++) {
     Vec           *v    = s ? N : O;
     const PetscInt last = s ? VQ : VD;
-    PetscCall(PKMatMult(ksp, pk, v[VX], v[VR]));
-    PetscCall(VecAYPX(v[VR], -1.0, ksp->vec_rhs));
     for (PetscInt k = VZ; k <= last; k++) {
       if (k % 2 == 0) PetscCall(PKPCApply(ksp, pk, v[k - 1], v[k])); /* z, p, c = M (r, w, q) */
       else PetscCall(PKMatMult(ksp, pk, v[k - 1], v[k]));            /* w, q, d = A (z, p, c) */
@@ -147,6 +331,25 @@ static PetscErrorCode Pipe2CGReplace(KSP ksp, KSP_PKPIPE2CG *p2)
   }
   PetscCall(PetscLogEventEnd(PK_Event_Replace, ksp, 0, 0, 0));
   p2->nreplace++;
+  PetscFunctionReturn(0);
+}
+
+/* Measure the gap r_N - (b - A x_N) without replacing (1 MatMult, g_N as scratch): gap[0] = local ||gap||^2,
+   gap[1] = local ||r_N||^2 */
+static PetscErrorCode Pipe2CGProbe(KSP ksp, KSP_PKPIPE2CG *p2, PetscScalar gap[2])
+{
+  KSP_PK          *pk = &p2->pk;
+  Vec             *N  = p2->N;
+  const PKAxpbypcz u  = {N[VG], 1.0, ksp->vec_rhs, -1.0, N[VR], -1.0}; /* g = b - r_N - A x_N */
+  const PKDot      d[2] = {
+    {N[VG], N[VG]},
+    {N[VR], N[VR]}
+  };
+
+  PetscFunctionBegin;
+  PetscCall(PKMatMult(ksp, pk, N[VX], N[VG]));
+  PetscCall(PKVecFused(pk, 1, &u, 2, d, gap));
+  p2->nprobe++;
   PetscFunctionReturn(0);
 }
 
@@ -216,6 +419,59 @@ static PetscErrorCode Pipe2CGTest(KSP ksp, KSP_PKPIPE2CG *p2, PetscInt its, Vec 
   PetscFunctionReturn(0);
 }
 
+/* When to measure the gap r_N - (b - A x_N) and when to replace (section 5.5, and the policy in the header) */
+typedef struct {
+  PetscInt  lastrep;   /* iteration of the last replacement (0: the start) */
+  PetscInt  nextprobe; /* measure the gap at the first pass that reaches this iteration */
+  PetscReal rstart;    /* ||r|| at lastrep */
+  PetscReal relgap;    /* the last gap measured, relative to ||r|| */
+  PetscReal ttolr;     /* the tolerance carried over to the 2-norm of r: ||r_0|| max(rtol, atol / norm_0) */
+  PetscReal dp0, ttol; /* the convergence test's norm at iteration 0 and its tolerance */
+} P2Sched;
+
+/* After the gap has been measured at iteration n, by a probe or by the replacement that removed it (v[0] = ||gap||^2,
+   v[1] = ||r_N||^2): replace at the next pass or not, and when to measure next. See the header for the policy. */
+static PetscErrorCode Pipe2CGSchedule(KSP ksp, KSP_PKPIPE2CG *p2, P2Sched *ps, PetscInt n, PetscBool replaced, const PetscScalar v[], PetscBool *replace)
+{
+  const PetscReal big = (PetscReal)PETSC_MAX_INT / 4, gap = PetscSqrtReal(PetscAbsScalar(v[0])), rn = PetscSqrtReal(PetscAbsScalar(v[1]));
+  const PetscInt  L   = PetscMax(n - ps->lastrep, 1);
+  const PetscReal G   = ps->ttolr > 0 ? gap / (p2->gaptol * ps->ttolr) : big; /* 1: the gap at the replacement threshold */
+  const PetscReal R   = rn > 0 ? gap / (rn * PIPE2CG_REL_GAP) : big;          /* 1: the relative gap at its limit */
+  PetscReal       next;                                                       /* window length of the next measurement */
+
+  PetscFunctionBegin;
+  if (ps->ttolr > 0) p2->maxgap = PetscMax(p2->maxgap, gap / ps->ttolr);
+  ps->relgap = rn > 0 ? gap / rn : 0.0;
+  if (replaced) {
+    /* the new window's gap may grow as fast as this one's did (scaling it by the residual's decrease failed where
+       the residual stagnates: variable coefficients, no preconditioner) */
+    const PetscReal g = G;
+
+    PetscCall(PetscInfo(ksp, "residual replacement at iteration %" PetscInt_FMT ", %" PetscInt_FMT " iterations after the previous one: gap %g x the tolerance, %g x ||r||\n", n, n - ps->lastrep, ps->ttolr > 0 ? (double)(gap / ps->ttolr) : 0.0, rn > 0 ? (double)(gap / rn) : 0.0));
+    ps->lastrep   = n;
+    ps->rstart    = rn;
+    next          = PetscMin(g > 0 ? L * PetscPowReal(1.0 / g, 1.0 / PIPE2CG_GAP_POWER) : big, R > 0 ? L * PetscPowReal(1.0 / R, 1.0 / PIPE2CG_GAP_POWER) : big);
+    ps->nextprobe = n + (PetscInt)PetscMax((PetscReal)PIPE2CG_MIN_PROBE, PetscMin(next, big));
+  } else {
+    const PetscReal dp   = ksp->rnorm;
+    PetscReal       rate = 0.0, rem = (PetscReal)(ksp->max_it - n), end;
+
+    /* iterations left at the average rate so far (CG speeds up: an overestimate), and the gap then */
+    if (dp > 0 && ps->dp0 > dp && n > 0) rate = PetscLogReal(ps->dp0 / dp) / n;
+    if (rate > 0) rem = PetscMin(rem, PetscMax(0.0, PetscLogReal(dp / ps->ttol) / rate));
+    end = G * p2->gaptol * PetscPowReal((L + rem) / L, PIPE2CG_GAP_POWER - 1.0);
+    PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ", %" PetscInt_FMT " iterations after the last replacement: gap %g x the tolerance, %g x ||r||; predicted %g x the tolerance after %g more iterations\n", n, L, ps->ttolr > 0 ? (double)(gap / ps->ttolr) : 0.0, rn > 0 ? (double)(gap / rn) : 0.0, (double)end, (double)rem));
+    if (end < 0.5) next = L + PetscMax(rem, (PetscReal)PIPE2CG_MIN_PROBE); /* below half the tolerance up to the predicted end */
+    else if (G >= 0.5 || R >= 0.5) {
+      *replace = PETSC_TRUE; /* near a threshold: replace now rather than measure again */
+      p2->nadaptive++;
+      next = big;
+    } else next = PetscMin(L * PetscPowReal(1.0 / G, 1.0 / PIPE2CG_GAP_POWER), L * PetscPowReal(1.0 / R, 1.0 / PIPE2CG_GAP_POWER));
+    if (!*replace) ps->nextprobe = PetscMax(n + 2, ps->lastrep + (PetscInt)PetscMin(PetscCeilReal(next), big));
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
 {
   KSP_PK            *pk = &p2->pk;
@@ -223,39 +479,50 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   PetscScalar       *lam = pk->red.global, l[PIPE2CG_NLAMBDA];
   P2Step             sA, sB, sn, snext;
   PKDot              d[11];
-  PetscInt           n = 0, nd, stagnant = 0, lastrep = 0;
-  PetscReal          lastfalse = PETSC_MAX_REAL;
-  PetscInt           window;
-  PetscBool          replace = PETSC_FALSE, redo = PETSC_FALSE, first;
+  PetscInt           n = 0, nd, stagnant = 0;
+  PetscReal          lastfalse = PETSC_MAX_REAL, dpm2 = 0.0, dpm4 = 0.0; /* norms of the last two even iterates */
+  P2Sched            ps = {0, PETSC_MAX_INT, 0.0, 0.0, 0.0, 0.0, 0.0};
+  PetscBool          replace = PETSC_FALSE, redo = PETSC_FALSE, first, adaptive, diagpc = PETSC_FALSE;
   KSPConvergedReason pending;
 
   PetscFunctionBegin;
   ksp->its     = 0;
-  p2->nreplace = p2->nadaptive = p2->nfalse = p2->nrecover = p2->nrestart = 0;
+  p2->nreplace = p2->nadaptive = p2->nprobe = p2->nfalse = p2->nrecover = p2->nrestart = p2->nlate = 0;
   p2->restart  = PETSC_FALSE;
-  p2->maxdrift   = 0.0;
+  p2->maxgap   = 0.0;
+  adaptive     = (PetscBool)(p2->replace > 0 && p2->gaptol > 0);
   N[VX]        = ksp->vec_sol;
 
   /* pipeline fill: index 0 and its chain up to h */
   PetscCall(PKCGInitialResidual(ksp, pk, N[VR]));
   PetscCall(PKPCApply(ksp, pk, N[VR], N[VZ]));
+#if defined(PK_HAVE_V4D)
+  /* a diagonal preconditioner is applied inside the pass (c_N = M q_N), if it computes exactly what PCApply does:
+     checked on z = M r */
+  if (p2->fused) PetscCall(PKCGDiagonalPC(ksp, N[VG], p2->D, &diagpc));
+  if (diagpc) PetscCall(PKCGDiagonalSame(p2->D, N[VR], N[VZ], &diagpc));
+#endif
+  p2->fusedpc = diagpc;
   PetscCall(PKMatMult(ksp, pk, N[VZ], N[VW]));
   PetscCall(PKPCApply(ksp, pk, N[VW], N[VP]));
   PetscCall(PKMatMult(ksp, pk, N[VP], N[VQ]));
   {
-    PKDot    f[5] = {
+    PKDot    f[6] = {
       {N[VZ], N[VW]},
       {N[VZ], N[VQ]},
       {N[VP], N[VQ]},
       {N[VZ], N[VR]},
-      {N[VZ], N[VZ]}
+      {N[VZ], N[VZ]},
+      {N[VR], N[VR]}
     };
-    PetscInt nf = 4;
+    PetscInt nf = 4, nrr; /* and (r,r) for the scale of the gap */
     if (ksp->normtype == KSP_NORM_PRECONDITIONED) nf = 5;
     else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
       f[4].x = f[4].y = N[VR];
       nf              = 5;
     }
+    nrr = ksp->normtype == KSP_NORM_UNPRECONDITIONED ? 4 : nf;
+    if (nrr == nf) f[nf++] = (PKDot){N[VR], N[VR]};
     PetscCall(PKVecFused(pk, 0, NULL, nf, f, pk->red.local));
     PetscCall(PKReduceBegin(&pk->red, nf));
     if (ksp->max_it > 0) {
@@ -270,9 +537,19 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     l[3] = lam[2];
     l[6] = lam[3];
     l[2] = l[4] = l[5] = l[7] = l[8] = 0.0;
-    PetscCall(Pipe2CGTest(ksp, p2, 0, N[VX], nf > 4 ? lam[4] : 0.0, l[6], &lastfalse, &stagnant, &replace));
+    PetscCall(Pipe2CGTest(ksp, p2, 0, N[VX], ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED ? lam[4] : 0.0, l[6], &lastfalse, &stagnant, &replace));
     if (ksp->reason) PetscFunctionReturn(0);
     for (PetscInt k = 0; k < 4; k++) KSPCheckDot(ksp, lam[k]);
+    /* the gap r - (b - A x) is judged against the tolerance, carried over to the 2-norm of r */
+    ps.rstart = PetscSqrtReal(PetscAbsScalar(lam[nrr]));
+    ps.dp0    = ksp->rnorm;
+    ps.ttol   = PetscMax(ksp->rtol * ps.dp0, ksp->abstol);
+    ps.ttolr  = ps.rstart * (ps.dp0 > 0 ? ps.ttol / ps.dp0 : ksp->rtol);
+    if (!(ps.ttolr > 0)) adaptive = PETSC_FALSE; /* no tolerance (rtol = atol = 0, a fixed count): the fixed period */
+    if (adaptive) {
+      /* the gap threatens a looser tolerance later: where the growth law puts it as close as at 16 for 1e-10 */
+      ps.nextprobe = (PetscInt)PetscMin((PetscReal)p2->replace, PetscMax((PetscReal)PIPE2CG_MIN_PROBE, PIPE2CG_FIRST_PROBE * PetscPowReal(ps.ttolr / ps.rstart / 1e-10, 1.0 / PIPE2CG_GAP_POWER)));
+    }
   }
   sn.mu = l[6];
   sn.nu = l[0];
@@ -286,10 +563,11 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   sA      = sn;
   sB      = snext;
   nd      = Pipe2CGDots(ksp, O, N, d);
-  window  = p2->drifttol > 0 ? PetscMin(p2->replace, PIPE2CG_FIRST_WINDOW) : p2->replace;
 
   for (;;) {
-    PetscBool replaced = PETSC_FALSE, dots_now = PETSC_FALSE;
+    PetscBool replaced = PETSC_FALSE, probed = PETSC_FALSE, dots_now = PETSC_FALSE, lazy, c_ready = PETSC_FALSE;
+    /* the norms of the last two even iterates predict that this pass converges (then its overlapped work waits) */
+    const PetscBool last = (PetscBool)(dpm4 > 0 && dpm2 > 0 && dpm2 * (dpm2 / dpm4) <= ps.ttol);
     PetscInt  ndp      = nd;
 
     if (!redo) {
@@ -305,10 +583,18 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       if (!half) {
         u[nu++] = (PKAxpbypcz){N[VX], e, O[VX], f, O[VZ], g};
         for (PetscInt k = VR; k <= VQ; k++) u[nu++] = (PKAxpbypcz){N[k], e, O[k], -f, O[k + 2], g};
-        if (p2->replace > 0 && n + 2 - lastrep >= window) replace = PETSC_TRUE;
+        if (p2->replace > 0 && n + 2 - ps.lastrep >= p2->replace) replace = PETSC_TRUE; /* the period is over */
+        probed = (PetscBool)(adaptive && !replace && !last && n + 2 >= ps.nextprobe);
       }
       dots_now = (PetscBool)(!half && !replace);
-      PetscCall(PKVecFused(pk, nu, u, dots_now ? nd : 0, d, pk->red.local));
+#if defined(PK_HAVE_V4D)
+      if (p2->fused) {
+        PetscCall(Pipe2CGFusedPass(ksp, O, N, (PetscBool)!half, dots_now ? nd : 0, &sA, &sB, diagpc ? p2->D : NULL, pk->red.local));
+        c_ready = (PetscBool)(diagpc && !half);
+      }
+      else
+#endif
+        PetscCall(PKVecFused(pk, nu, u, dots_now ? nd : 0, d, pk->red.local));
       if (half) {
         /* last half pass: test n+1 with a small blocking reduction and stop */
         PKDot    h[2] = {
@@ -336,32 +622,32 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       }
       n += 2;
     }
-    if (!dots_now) {
-      PetscScalar drift[2] = {0.0, 0.0};
+    if (probed) { /* the gap of x_N and ||r_N||, in two more values of the reduction (g_N is stale until the overlap) */
+      PetscCall(Pipe2CGProbe(ksp, p2, &pk->red.local[nd]));
+      ndp = nd + 2;
+    } else if (!dots_now) {
+      PetscScalar gap[2] = {0.0, 0.0};
       if (replace || redo) {
-        /* how far w_N has drifted from A z_N, in two extra values of the reduction (h_N is stale until the overlap) */
-        PKDot dd[2] = {
-          {N[VH], N[VH]},
-          {N[VW], N[VW]}
-        };
-        PetscCall(PKMatMult(ksp, pk, N[VZ], N[VH]));
-        PetscCall(VecAXPY(N[VH], -1.0, N[VW]));
-        PetscCall(PKVecFused(pk, 0, NULL, 2, dd, drift));
-        PetscCall(Pipe2CGReplace(ksp, p2));
+        PetscCall(Pipe2CGReplace(ksp, p2, gap)); /* the gap it removes and the new ||r_N||, in two more values */
+        nd       = Pipe2CGDots(ksp, O, N, d);    /* r_N is another vector now */
+        c_ready  = PETSC_FALSE;                  /* q_N is new */
         ndp      = nd + 2;
         replaced = PETSC_TRUE;
         replace  = PETSC_FALSE;
       }
       PetscCall(PKVecFused(pk, 0, NULL, nd, d, pk->red.local));
-      pk->red.local[nd]     = drift[0];
-      pk->red.local[nd + 1] = drift[1];
+      pk->red.local[nd]     = gap[0];
+      pk->red.local[nd + 1] = gap[1];
     }
+    /* c, d, g, h of N are only needed if the solve goes on: when the norms so far predict convergence in this
+       pass, they are computed after the reduction, and only if it does go on (same operations, same results) */
+    lazy = (PetscBool)(!redo && n < ksp->max_it && last);
     PetscCall(PKReduceBegin(&pk->red, ndp)); /* nine products and the norms of n and n-1, for two iterations */
-    if (n < ksp->max_it) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
-    if (n < ksp->max_it) PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
+    if (n < ksp->max_it && !lazy && !c_ready) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
+    if (n < ksp->max_it && !lazy) PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
     if (!redo) PetscCall(PKRecIterEnd(pk->rec, n - 1)); /* one row per iteration: the first PCApply + MatMult are n-1's */
-    if (n < ksp->max_it) PetscCall(PKPCApply(ksp, pk, N[VD], N[VG]));
-    if (n < ksp->max_it) PetscCall(PKMatMult(ksp, pk, N[VG], N[VH]));
+    if (n < ksp->max_it && !lazy) PetscCall(PKPCApply(ksp, pk, N[VD], N[VG]));
+    if (n < ksp->max_it && !lazy) PetscCall(PKMatMult(ksp, pk, N[VG], N[VH]));
     PetscCall(PKReduceEnd(&pk->red));
 
     if (!redo) { /* a redone reduction belongs to iterates already tested */
@@ -373,28 +659,24 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       PetscCall(Pipe2CGTest(ksp, p2, n, N[VX], nd > 9 ? lam[9] : 0.0, lam[6], &lastfalse, &stagnant, &replace));
       PetscCall(PKRecIterEnd(pk->rec, n));
       if (ksp->reason) break;
+      dpm4 = dpm2;
+      dpm2 = ksp->rnorm;
     }
     for (PetscInt k = 0; k < ndp; k++) KSPCheckDot(ksp, lam[k]);
     for (PetscInt k = 0; k < PIPE2CG_NLAMBDA; k++) l[k] = lam[k];
-    if (replaced) {
-      /* the relative drift of w grows about like k^4 (errors climb the chain): aim the next window at the tolerance */
-      const PetscReal drift = PetscSqrtReal(PetscAbsScalar(lam[nd]) / PetscMax(PetscAbsScalar(lam[nd + 1]), PETSC_SMALL * PETSC_SMALL));
-      const PetscInt  k   = n - lastrep;
-      if (p2->drifttol > 0 && k > 0) {
-        const PetscReal next = drift > 0 ? k * PetscPowReal(p2->drifttol / drift, 0.25) : (PetscReal)p2->replace;
-        window               = (PetscInt)PetscMax(PIPE2CG_MIN_WINDOW, PetscMin((PetscReal)p2->replace, next));
-      }
-      p2->maxdrift = PetscMax(p2->maxdrift, drift);
-      PetscCall(PetscInfo(ksp, "residual replacement at iteration %" PetscInt_FMT ", %" PetscInt_FMT " iterations after the previous one: drift ||w - A z|| / ||w|| %g, next window %" PetscInt_FMT "\n", n, k, (double)drift, window));
-      if (k < p2->replace) p2->nadaptive++;
-      lastrep = n;
-    }
+    if (probed || replaced) PetscCall(Pipe2CGSchedule(ksp, p2, &ps, n, replaced, lam + nd, &replace));
 
     /* step n exactly (its predecessor is the step n-1 that was used), then step n+1 predicted; a breakdown of
        either is first taken for rounding: the chains are recomputed once and the reduction redone */
     sn.mu       = l[6];
     sn.nu       = l[0];
     first = (PetscBool)(replaced && p2->restart && !redo); /* rho_n = 1: x_{n+1} forgets x_{n-1} */
+    if (redo && ps.relgap < PIPE2CG_DRIFT_EVIDENCE) {
+      /* the recurrences had hardly drifted from b - A x: the breakdown is the operator's or the preconditioner's */
+      PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": the recomputed residual differs from the recursive one by only %g relative: not drift\n", n, (double)ps.relgap));
+      redo = PETSC_FALSE;
+      p2->nrecover--;
+    }
     if (redo) {
       /* judged on the recomputed vectors alone (the scalar history is what drifted): (r,z) of n-1 and n, and
          (z, A z) of n-1 and n; if they hold, the breakdown was drift, which has spoiled the recurrence: restart */
@@ -426,6 +708,13 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       ksp->its = n + 1; /* where cg reports it */
       PetscCall(PetscInfo(ksp, "stopping after iteration %" PetscInt_FMT ": %s\n", n, Pipe2CGReasonWhy(ksp->reason)));
       break;
+    }
+    if (lazy && !replace) { /* the prediction was wrong: the work that was not overlapped */
+      if (!c_ready) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
+      PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
+      PetscCall(PKPCApply(ksp, pk, N[VD], N[VG]));
+      PetscCall(PKMatMult(ksp, pk, N[VG], N[VH]));
+      p2->nlate++;
     }
     sA = sn;
     sB = snext;
@@ -466,10 +755,11 @@ static PetscErrorCode KSPSetUp_PKPIPE2CG(KSP ksp)
   KSP_PKPIPE2CG *p2 = (KSP_PKPIPE2CG *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCall(KSPSetWorkVecs(ksp, 17));
+  PetscCall(KSPSetWorkVecs(ksp, 18));
   for (PetscInt k = 0; k < 8; k++) p2->O[k] = ksp->work[k];
   p2->N[VX] = NULL;
   for (PetscInt k = VR; k <= VH; k++) p2->N[k] = ksp->work[7 + k];
+  p2->D = ksp->work[17];
   PetscCall(PKCGSetUp(ksp, &p2->pk, 13));
   PetscFunctionReturn(0);
 }
@@ -481,6 +771,7 @@ static PetscErrorCode KSPReset_PKPIPE2CG(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscMemzero(p2->O, sizeof(p2->O)));
   PetscCall(PetscMemzero(p2->N, sizeof(p2->N)));
+  p2->D = NULL;
   PetscCall(PKReset_Common(ksp, &p2->pk));
   PetscFunctionReturn(0);
 }
@@ -503,11 +794,12 @@ static PetscErrorCode KSPView_PKPIPE2CG(KSP ksp, PetscViewer viewer)
   PetscCall(PKView_Common(ksp, &p2->pk, viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  if (p2->replace && p2->drifttol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement at least every %" PetscInt_FMT " iterations, more often while the measured drift ||w - A z|| / ||w|| would exceed %g\n", p2->replace, (double)p2->drifttol));
+  if (p2->fusedpc) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the diagonal preconditioner applied inside the fused vector pass\n"));
+  if (p2->replace && p2->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations, earlier when the measured gap ||r - (b - A x)|| would reach %g x the tolerance\n", p2->replace, (double)p2->gaptol));
   else if (p2->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations\n", p2->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: off (accuracy degrades; the default is -ksp_pipe2cg_replace %d)\n", PIPE2CG_DEFAULT_REPLACE));
-  if (p2->nreplace || p2->nfalse || p2->nrecover) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements (%" PetscInt_FMT " brought forward by the drift, largest drift measured %.2e), %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", p2->nreplace, p2->nadaptive, (double)p2->maxdrift, p2->nfalse, p2->nrecover, p2->nrestart));
+  if (p2->nreplace || p2->nprobe || p2->nfalse || p2->nrecover) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements (%" PetscInt_FMT " brought forward by the gap), %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", p2->nreplace, p2->nadaptive, p2->nprobe, (double)p2->maxgap, p2->nfalse, p2->nrecover, p2->nrestart));
   }
   PetscFunctionReturn(0);
 }
@@ -531,37 +823,46 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
   PetscCall(PKSetFromOptions_Common(ksp, &p2->pk, PetscOptionsObject));
   PetscCall(PetscOptionsInt("-ksp_pipe2cg_replace", "Recompute both iterates' vector chains from x every k iterations (0: off, not recommended)", "KSPPipe2CGSetReplacement", p2->replace, &k, &flg));
   if (flg) PetscCall(KSPPipe2CGSetReplacement_PKPIPE2CG(ksp, k));
-  PetscCall(PetscOptionsReal("-ksp_pipe2cg_replace_drift", "Replace more often, so that the drift ||w - A z|| / ||w|| measured at replacements stays below this (0: every k iterations only)", "KSPPipe2CGSetReplacement", p2->drifttol, &p2->drifttol, NULL));
-  PetscCheck(p2->drifttol >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe2cg_replace_drift must be >= 0 (0 = every k iterations only), not %g", (double)p2->drifttol);
+  PetscCall(PetscOptionsBool("-ksp_pipe2cg_fused", "Steps A and B and their dots in one loop over the elements (else the generic fused kernel)", "", p2->fused, &p2->fused, NULL));
+  PetscCall(PetscOptionsReal("-ksp_pipe2cg_replace_gap", "Measure the gap ||r - (b - A x)||: replace before it reaches this fraction of the tolerance (0: exactly every k iterations)", "KSPPipe2CGSetReplacement", p2->gaptol, &p2->gaptol, NULL));
+  PetscCheck(p2->gaptol >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe2cg_replace_gap must be >= 0 (0 = exactly every k iterations), not %g", (double)p2->gaptol);
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
 
 /*@
-   KSPPipe2CGSetReplacement - Sets the longest period after which pipekrylov's pipe2cg recomputes its two sets of
+   KSPPipe2CGSetReplacement - Sets the period after which pipekrylov's pipe2cg recomputes its two sets of
    recursively updated vectors from the iterates: r = b - A x, z = M r, w = A z, p = M w, q = A p (and c = M q,
-   d = A c for the older iterate), 7 MatMult + 5 PCApply (+1 MatMult to measure the drift) per replacement.
+   d = A c for the older iterate), 7 MatMult + 5 PCApply per replacement.
 
    Logically Collective
 
    Input Parameters:
 +  ksp - the Krylov solver (ignored unless its type is pipe2cg)
--  k   - replace at least every k iterations; 0 turns replacement off (only refuted convergence claims and
-         suspected breakdowns then replace)
+-  k   - replacement period; 0 turns replacement off (only refuted convergence claims and suspected breakdowns
+         then replace)
 
    Options Database Keys:
 +  -ksp_pipe2cg_replace <k> - default 100; negative values are an error
--  -ksp_pipe2cg_replace_drift <tol> - default 1e-10: replace more often where the drift ||w - A z|| / ||w||
-         measured at a replacement shows it would exceed tol after k iterations; 0 = exactly every k iterations
+-  -ksp_pipe2cg_replace_gap <f> - default 0.1: measure the gap ||r - (b - A x)|| (one MatMult per measurement)
+         and replace earlier when it would reach f x the tolerance; 0 = exactly every k iterations, no measurements
 
    Notes:
    Without replacement the deep recurrence chain lets rounding errors grow in the residual: iteration counts
    can triple and the true residual stalls well above the recursive one (ALGORITHMS.md section 5.5). How fast
    depends on the problem: on the variable-coefficient problem of the tests (Jacobi) a fixed period of 70 costs 8%
-   more iterations than PCG and 60 does not, on Poisson 100 is plenty. Hence the adaptive period: the first
-   replacement comes after min(k, 20) iterations, each replacement measures the drift it removes and sets the next
-   period (between 10 and k iterations) so that the drift reaches about tol. Each replacement costs about 6 PCG
-   iterations' worth of operator applications; -ksp_view shows how many the last solve made.
+   more iterations than PCG and 40 does not, on a 40-iteration Poisson solve to 1e-8 no replacement is needed.
+
+   What the drift costs is measured by the gap g = r - (b - A x) of the newer iterate: at the end the true residual
+   is the recursive one plus g, and a replacement injects g into the recurrences as a perturbation of relative size
+   ||g|| / ||r||. With the gap measured (-ksp_pipe2cg_replace_gap f > 0), all in the 2-norm of r with the tolerance
+   carried over to it: a window (the iterations since the last replacement) is replaced after k iterations, and
+   earlier, before its gap reaches f x the tolerance or 1e-4 ||r||, unless its gap extrapolated to the end of the
+   solve (predicted from the convergence rate so far) stays below half the tolerance. The gap is measured for
+   free at each replacement and with one MatMult in between: first after 16 iterations for a relative tolerance
+   of 1e-10 (40 for 1e-8), then where a growth like the 5th power of the window length (measured 2-5) would
+   reach a threshold. A replacement costs about 6 PCG iterations' worth of operator applications; -ksp_view
+   shows how many the last solve made, how many were brought forward, how many measurements, and the largest gap.
 
    Independently of k, every convergence claim is checked against the true residual, and a refuted claim triggers
    one replacement.
@@ -587,8 +888,9 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
 
    Options Database Keys:
 +  -ksp_pipe_chunks <n> - pieces the overlapped PCApply/MatMult/vector work is split into (default 8, 1 = no polling)
-.  -ksp_pipe2cg_replace <k> - residual replacement at least every k iterations (default 100, 0 = off), see `KSPPipe2CGSetReplacement()`
-.  -ksp_pipe2cg_replace_drift <tol> - replace more often while the measured drift would exceed tol (default 1e-10, 0 = fixed period)
+.  -ksp_pipe2cg_replace <k> - residual replacement period (default 100, 0 = off), see `KSPPipe2CGSetReplacement()`
+.  -ksp_pipe2cg_replace_gap <f> - measure the gap ||r - (b - A x)||: replace earlier when it would reach f x the tolerance (default 0.1, 0 = fixed period)
+.  -ksp_pipe2cg_fused <bool> - steps A and B and the dots in one loop over the elements, a jacobi or none preconditioner applied in it (default true; false: the generic kernel and PCApply, same results)
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
 -  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
 
@@ -600,8 +902,16 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
 
    Iterations: ksp->its is the number of the iterate tested last; the first of the two iterates of a pass that
    converges stops the solve and is returned in the solution vector, so counts are PCG's (up to rounding), never
-   rounded up to even. The pipeline costs 4 PCApply + 5 MatMult to fill and two PCApply + MatMult beyond the
-   last iteration. Every convergence claim of the recursive residual is checked against the true residual (the
+   rounded up to even. The pipeline costs 4 PCApply + 4 MatMult to fill (one more MatMult for a nonzero initial
+   guess); the two PCApply + MatMult of the last pass wait until its reduction has confirmed that the solve goes
+   on whenever the norms of the last two passes predict convergence in it.
+
+   Cost: steps A and B of a pass and its dots are one loop over the elements (each of the 18 vectors read once,
+   14 written once; AVX2 where the CPU has it, without FMA, so the results do not depend on the CPU); with
+   PCJACOBI or PCNONE (and no null space) c = M q is written in the same loop instead of a separate PCApply, after
+   a check that it gives the same bits.
+
+   Every convergence claim of the recursive residual is checked against the true residual (the
    convergence test is called a second time for that iteration, with the true norm; monitors are not)
    b - A x in the same norm; a refuted claim replaces the residuals (restarting the recurrence, rho = 1, if the
    true residual is more than twice the recursive one) and the iteration continues (KSP_DIVERGED_BREAKDOWN if the
@@ -611,7 +921,8 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
    with ksp->its one past the last tested iterate: KSP_DIVERGED_INDEFINITE_PC ((r,z) changes sign),
    KSP_DIVERGED_INDEFINITE_MAT ((p,A p) = (z,A z)/rho zero or changing sign), KSP_DIVERGED_BREAKDOWN (rho
    undefined), KSP_DIVERGED_NANORINF, KSP_DIVERGED_PC_FAILED. Since drift can fake the first three, a breakdown
-   is reported only if it persists after the chains are recomputed from the iterates (then the recurrence restarts).
+   is reported only if it persists after the chains are recomputed from the iterates, or if the recomputation
+   shows a gap below 1e-6 ||r|| (no drift to speak of); otherwise the recurrence restarts.
    Left preconditioning only; operator and preconditioner symmetric positive definite. 17 work vectors.
 
    PETSc's KSPPIPECG2 (Tiwari and Vadhiyar) has the same communication pattern with two-term recurrences and no
@@ -632,7 +943,8 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
   PetscCall(PetscNew(&p2));
   ksp->data   = (void *)p2;
   p2->replace  = PIPE2CG_DEFAULT_REPLACE;
-  p2->drifttol = PIPE2CG_DEFAULT_DRIFT;
+  p2->gaptol   = PIPE2CG_DEFAULT_GAP;
+  p2->fused    = PETSC_TRUE;
   PetscCall(PKCreate_Common(ksp, &p2->pk, "two CG iterations per non-blocking reduction (three-term recurrences), overlapped with 2 PCApply + 2 MatMult", PETSC_FALSE, NULL));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKPIPE2CG;

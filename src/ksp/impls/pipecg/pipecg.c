@@ -13,6 +13,7 @@
 */
 #include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkcgimpl.h>
+#include <pipekrylov/private/pksimd.h>
 
 typedef struct {
   KSP_PK   pk;        /* must be first */
@@ -22,6 +23,9 @@ typedef struct {
   PetscInt nfalse;    /* convergence claims refuted by the true residual */
   PetscInt nrecover;  /* breakdowns that a replacement showed to be drift */
   PetscInt nrestart;  /* restarts (p = u) after the recurrences had drifted too far */
+  PetscInt nlate;     /* passes whose overlapped work was held back for a predicted convergence that did not come */
+  PetscBool fused;    /* -ksp_pipecg_fused: the one-loop update kernel, with a diagonal PC applied in it */
+  PetscBool fusedpc;  /* the last solve applied the (diagonal) preconditioner inside the update pass */
 } KSP_PKPIPECG;
 
 /* After this many refuted claims without the true residual dropping by 10%, the method has stagnated */
@@ -66,30 +70,142 @@ static PetscErrorCode PipeCGReplace(KSP ksp, KSP_PK *pk)
   PetscFunctionReturn(0);
 }
 
+#if defined(PK_HAVE_V4D)
+/* The eight updates of an iteration and the next iteration's dots in one loop over the elements, each element's
+   ten values loaded once and eight stored once; with a diagonal preconditioner also m = M w of the new w (the
+   overlapped PCApply of the next iteration). Same arithmetic per element as the generic path. */
+typedef struct {
+  PetscScalar       *x, *r, *u, *w, *m, *n, *z, *q, *s, *p;
+  const PetscScalar *dinv;   /* m = w .* dinv in the pass, or NULL */
+  PetscScalar        alpha, beta;
+  PetscBool          first;  /* z = n, q = m, s = w, p = u: a (re)start, never reading the old z, q, s, p */
+  PetscInt           ndots;  /* 0, 2: (u,r), (u,w); 3: and (u,u) or (r,r) */
+  PetscBool          normr;  /* the third dot is (r,r) */
+  PetscInt           len;
+  PetscScalar        out[3];
+} PCGFused;
+
+  #define PCG_UPDATE(T, LD, ST, BC) \
+    do { \
+      const T nn = LD(k->n), mm = LD(k->m), ww = LD(k->w), uu = LD(k->u), al = BC(k->alpha), mal = BC(-k->alpha); \
+      T       zz, qq, ss, pp, xx, rr, u2, w2; \
+      if (k->first || k->beta == 0.0) { \
+        zz = nn; qq = mm; ss = ww; pp = uu; \
+      } else { \
+        const T be = BC(k->beta); \
+        zz = nn + be * LD(k->z); qq = mm + be * LD(k->q); ss = ww + be * LD(k->s); pp = uu + be * LD(k->p); \
+      } \
+      xx = al * pp + LD(k->x); \
+      u2 = mal * qq + uu; \
+      w2 = mal * zz + ww; \
+      rr = mal * ss + LD(k->r); \
+      ST(k->z, zz); ST(k->q, qq); ST(k->s, ss); ST(k->p, pp); ST(k->x, xx); ST(k->u, u2); ST(k->w, w2); ST(k->r, rr); \
+      if (k->dinv) ST(k->m, w2 * LD(k->dinv)); \
+      if (nd) { \
+        DOT(0, u2, rr); DOT(1, u2, w2); \
+        if (nd > 2) { \
+          if (k->normr) DOT(2, rr, rr); \
+          else DOT(2, u2, u2); \
+        } \
+      } \
+    } while (0)
+
+  #define PCG_LDV(a)    (*(const PKv4d *)((a) + i))
+  #define PCG_STV(a, v) (*(PKv4d *)((a) + i) = (v))
+  #define PCG_BCV(c)    ((PKv4d){(c), (c), (c), (c)})
+  #define PCG_LDS(a)    ((a)[i])
+  #define PCG_STS(a, v) ((a)[i] = (v))
+  #define PCG_BCS(c)    (c)
+
+PK_SIMD_CLONES static void PipeCGFusedKernel(PCGFused *k)
+{
+  const PetscInt nd = k->ndots, len = k->len;
+  PetscScalar    sum[3] = {0, 0, 0};
+
+  for (PetscInt b0 = 0; b0 < len; b0 += PK_DOT_BLOCK) {
+    const PetscInt b1     = PetscMin(len, b0 + PK_DOT_BLOCK);
+    PKv4d          acc[3] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+    PetscInt       i;
+
+  #define DOT(j, a, b) (acc[j] += (a) * (b))
+    for (i = b0; i + 4 <= b1; i += 4) PCG_UPDATE(PKv4d, PCG_LDV, PCG_STV, PCG_BCV);
+  #undef DOT
+  #define DOT(j, a, b) (acc[j][0] += (a) * (b))
+    for (; i < b1; i++) PCG_UPDATE(PetscScalar, PCG_LDS, PCG_STS, PCG_BCS);
+  #undef DOT
+    for (PetscInt j = 0; j < nd; j++) sum[j] += (acc[j][0] + acc[j][1]) + (acc[j][2] + acc[j][3]);
+  }
+  for (PetscInt j = 0; j < 3; j++) k->out[j] = sum[j];
+}
+
+/* x += a p, etc. (see above) for the vectors of the solve: ksp->vec_sol, then work[0..8] = r u w m n z q s p */
+static PetscErrorCode PipeCGFusedPass(KSP ksp, PetscScalar alpha, PetscScalar beta, PetscBool first, Vec dinv, PetscInt nd, PetscScalar out[])
+{
+  PCGFused     k;
+  PetscScalar *a[10];
+  Vec          v[10] = {ksp->vec_sol, ksp->work[0], ksp->work[1], ksp->work[2], ksp->work[3], ksp->work[4], ksp->work[5], ksp->work[6], ksp->work[7], ksp->work[8]};
+
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < 10; j++) {
+    if (j == 5) PetscCall(VecGetArrayRead(v[j], (const PetscScalar **)&a[j])); /* n */
+    else PetscCall(VecGetArray(v[j], &a[j]));
+  }
+  k.x = a[0], k.r = a[1], k.u = a[2], k.w = a[3], k.m = a[4], k.n = a[5], k.z = a[6], k.q = a[7], k.s = a[8], k.p = a[9];
+  if (dinv) PetscCall(VecGetArrayRead(dinv, &k.dinv));
+  else k.dinv = NULL;
+  k.alpha = alpha;
+  k.beta  = beta;
+  k.first = first;
+  k.ndots = nd;
+  k.normr = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+  PetscCall(VecGetLocalSize(ksp->work[0], &k.len));
+  PetscCall(PetscLogEventBegin(PK_Event_VecFused, 0, 0, 0, 0));
+  PipeCGFusedKernel(&k);
+  PetscCall(PetscLogEventEnd(PK_Event_VecFused, 0, 0, 0, 0));
+  PetscCall(PetscLogFlops((16.0 + 2.0 * nd + (dinv ? 1.0 : 0.0)) * k.len));
+  for (PetscInt j = 0; j < nd; j++) out[j] = k.out[j];
+  if (dinv) PetscCall(VecRestoreArrayRead(dinv, &k.dinv));
+  for (PetscInt j = 0; j < 10; j++) {
+    if (j == 5) PetscCall(VecRestoreArrayRead(v[j], (const PetscScalar **)&a[j]));
+    else PetscCall(VecRestoreArray(v[j], &a[j]));
+  }
+  PetscFunctionReturn(0);
+}
+#endif
+
 static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
 {
   KSP_PK            *pk = &cg->pk;
   Vec                X = ksp->vec_sol, R = ksp->work[0], U = ksp->work[1], W = ksp->work[2], M = ksp->work[3], N = ksp->work[4];
-  Vec                Z = ksp->work[5], Q = ksp->work[6], S = ksp->work[7], P = ksp->work[8];
+  Vec                Z = ksp->work[5], Q = ksp->work[6], S = ksp->work[7], P = ksp->work[8], D = ksp->work[9];
   PetscScalar        gamma, delta, gammaold = 0.0, alpha = 0.0, alphaold = 0.0, beta = 0.0, pap = 0.0, papold = 0.0;
-  PetscReal          dp, truenorm, lastfalse = PETSC_MAX_REAL;
+  PetscReal          dp, truenorm, lastfalse = PETSC_MAX_REAL, ttol = 0.0, dpm1 = 0.0, dpm2 = 0.0;
   PetscInt           i = 0, nd, stagnant = 0;
   PetscBool          replace = PETSC_FALSE, replaced, dots_ready = PETSC_FALSE, redo = PETSC_FALSE, restart = PETSC_FALSE, first;
+  PetscBool          diagpc = PETSC_FALSE, m_ready = PETSC_FALSE, lazy;
   KSPConvergedReason breakdown;
   PKDot              d[5];
 
   PetscFunctionBegin;
   ksp->its     = 0;
-  cg->nreplace = cg->nfalse = cg->nrecover = cg->nrestart = 0;
+  cg->nreplace = cg->nfalse = cg->nrecover = cg->nrestart = cg->nlate = 0;
   nd           = PipeCGDots(ksp, R, U, W, d);
   PetscCall(PKCGInitialResidual(ksp, pk, R));
   PetscCall(PKPCApply(ksp, pk, R, U));
   PetscCall(PKMatMult(ksp, pk, U, W));
+#if defined(PK_HAVE_V4D)
+  /* a diagonal preconditioner is applied inside the update pass (m = M w of the next iteration), if it computes
+     exactly what PCApply does: checked on u = M r */
+  if (cg->fused) PetscCall(PKCGDiagonalPC(ksp, M, D, &diagpc));
+  if (diagpc) PetscCall(PKCGDiagonalSame(D, R, U, &diagpc));
+#endif
+  cg->fusedpc = diagpc;
 
   for (;;) {
     replaced = PETSC_FALSE;
     if (i > 0 && (replace || redo || (cg->replace > 0 && i % cg->replace == 0))) {
       PetscCall(PipeCGReplace(ksp, pk));
+      m_ready    = PETSC_FALSE; /* w is new */
       cg->nreplace++;
       replace    = PETSC_FALSE;
       replaced   = PETSC_TRUE;
@@ -107,10 +223,13 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
       }
     } else if (!dots_ready) PetscCall(PKVecFused(pk, 0, NULL, nd, d, pk->red.local));
     /* {(r,u), (w,u), norm [, (u,s), (p,s)]}, completed after the overlapped work */
+    /* m and n are only needed if the solve goes on: when the last norms predict that x_i converges, they are
+       computed after the reduction, and only if it does go on (same operations, same results) */
+    lazy = (PetscBool)(!redo && i < ksp->max_it && dpm2 > 0 && dpm1 > 0 && dpm1 * (dpm1 / dpm2) <= ttol);
     PetscCall(PKReduceBegin(&pk->red, replaced ? 5 : nd));
-    if (i < ksp->max_it) {                 /* pass max_it only tests x_max_it: nothing to prepare */
-      PetscCall(PKPCApply(ksp, pk, W, M)); /* m = M w */
-      PetscCall(PKMatMult(ksp, pk, M, N)); /* n = A m */
+    if (i < ksp->max_it && !lazy) {                    /* pass max_it only tests x_max_it: nothing to prepare */
+      if (!m_ready) PetscCall(PKPCApply(ksp, pk, W, M)); /* m = M w */
+      PetscCall(PKMatMult(ksp, pk, M, N));               /* n = A m */
     }
     PetscCall(PKReduceEnd(&pk->red));
     gamma = pk->red.global[0];
@@ -148,6 +267,14 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
       }
       if (ksp->reason) break;
       if (i >= ksp->max_it) break; /* KSP_DIVERGED_ITS, set by PKSolveEnd */
+      if (i == 0) ttol = PetscMax(ksp->rtol * dp, ksp->abstol);
+      dpm2 = dpm1;
+      dpm1 = dp;
+      if (lazy) { /* the prediction was wrong: the work that was not overlapped */
+        if (!m_ready) PetscCall(PKPCApply(ksp, pk, W, M));
+        PetscCall(PKMatMult(ksp, pk, M, N));
+        cg->nlate++;
+      }
     }
 
     /* scalars of iteration i, with PETSc cg's breakdown tests in cg's order */
@@ -205,7 +332,13 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
       };
       i++;
       dots_ready = (PetscBool)!(replace || (cg->replace > 0 && i % cg->replace == 0));
-      PetscCall(PKVecFused(pk, 8, u, dots_ready ? nd : 0, d, pk->red.local));
+#if defined(PK_HAVE_V4D)
+      if (cg->fused) {
+        PetscCall(PipeCGFusedPass(ksp, alpha, beta, first, diagpc ? D : NULL, dots_ready ? nd : 0, pk->red.local));
+        m_ready = diagpc;
+      } else
+#endif
+        PetscCall(PKVecFused(pk, 8, u, dots_ready ? nd : 0, d, pk->red.local));
     }
   }
   PetscFunctionReturn(0);
@@ -228,7 +361,7 @@ static PetscErrorCode KSPSolve_PKPIPECG(KSP ksp)
 static PetscErrorCode KSPSetUp_PKPIPECG(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPSetWorkVecs(ksp, 9));
+  PetscCall(KSPSetWorkVecs(ksp, 10)); /* and the diagonal of a diagonal preconditioner */
   PetscCall(PKCGSetUp(ksp, (KSP_PK *)ksp->data, 5));
   PetscFunctionReturn(0);
 }
@@ -258,6 +391,7 @@ static PetscErrorCode KSPView_PKPIPECG(KSP ksp, PetscViewer viewer)
   PetscCall(PKView_Common(ksp, &cg->pk, viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
+  if (cg->fusedpc) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the diagonal preconditioner applied inside the fused vector pass\n"));
   if (cg->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations\n", cg->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: off (-ksp_pipecg_replace <k> to turn on)\n"));
   if (cg->nreplace || cg->nfalse || cg->nrecover) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", cg->nreplace, cg->nfalse, cg->nrecover, cg->nrestart));
@@ -281,6 +415,7 @@ static PetscErrorCode KSPSetFromOptions_PKPIPECG(KSP ksp, PetscOptionItems *Pets
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP pipecg (pipekrylov) options");
   PetscCall(PKSetFromOptions_Common(ksp, &cg->pk, PetscOptionsObject));
+  PetscCall(PetscOptionsBool("-ksp_pipecg_fused", "The eight updates and the dots in one loop over the elements, with a diagonal preconditioner (jacobi, none) applied in it (else the generic fused kernel and PCApply)", "", cg->fused, &cg->fused, NULL));
   PetscCall(PetscOptionsInt("-ksp_pipecg_replace", "Recompute r, u, w, s, q, z from x and p every k iterations (0: off)", "KSPPipeCGSetReplacement", cg->replace, &k, &flg));
   if (flg) PetscCall(KSPPipeCGSetReplacement_PKPIPECG(ksp, k));
   PetscOptionsHeadEnd();
@@ -326,11 +461,19 @@ PetscErrorCode KSPPipeCGSetReplacement(KSP ksp, PetscInt k)
    Options Database Keys:
 +  -ksp_pipe_chunks <n> - pieces the overlapped PCApply/MatMult/vector work is split into (default 8, 1 = no polling)
 .  -ksp_pipecg_replace <k> - residual replacement every k iterations (default 0 = off), see `KSPPipeCGSetReplacement()`
+.  -ksp_pipecg_fused <bool> - the updates and dots in one loop over the elements, a jacobi or none preconditioner applied in it (default true; false: the generic kernel and PCApply, same results)
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
 -  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
 
    Notes:
    This type replaces PETSc's KSPPIPECG once pipekrylov is loaded; PETSc's stays available as "petsc_pipecg".
+
+   Cost: the eight vector updates of an iteration and the next iteration's three dots are one loop over the
+   elements (each of ten vectors read once, eight written once; AVX2 where the CPU has it, without FMA, so the
+   results do not depend on the CPU); with PCJACOBI or PCNONE (and no null space) the next iteration's m = M w is
+   written in the same loop instead of a separate PCApply, after a check that it gives the same bits. When the
+   norms of the last two iterations predict that the current one converges, the overlapped PCApply and MatMult
+   wait until the reduction has confirmed that the solve goes on.
 
    Norms: all ride in the one reduction. Preconditioned (default): ||u|| = ||M r||, dot (u,u); unpreconditioned:
    ||r||, dot (r,r); natural: sqrt((r,u)), which the method computes anyway (2 values instead of 3); none: no
@@ -371,6 +514,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscNew(&cg));
   ksp->data = (void *)cg;
+  cg->fused = PETSC_TRUE;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "pipelined CG (Ghysels-Vanroose), one non-blocking reduction per iteration overlapped with PCApply + MatMult", PETSC_TRUE, NULL));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKPIPECG;
