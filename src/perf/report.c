@@ -258,7 +258,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   if (d->have_stoch) {
     const PKStochResult *r = &d->stoch;
     PetscCall(PetscViewerASCIIPrintf(v, "  stochastic model (001): iteration times over ranks; P_eff = %g%s\n", (double)r->Peff, r->Peff < S->nranks ? " (the ranks of a node move together)" : ""));
-    PetscCall(PetscViewerASCIIPrintf(v, "    bulk JSU fit gamma %.3g delta %.3g xi %.2e lambda %.2e, KS D %.3f (5%%: %.3f) %s\n", (double)r->bulk.gamma, (double)r->bulk.delta, (double)r->bulk.xi, (double)r->bulk.lambda, (double)r->ks_D, (double)r->ks_crit, r->bulk_rejected ? "rejected" : "accepted"));
+    PetscCall(PetscViewerASCIIPrintf(v, "    bulk Johnson SU fit (gamma, delta, xi, lambda) = (%.3g, %.3g, %.3e, %.3e)\n      one-sample KS D %.3f, 5%% critical value %.3f: fit %s\n", (double)r->bulk.gamma, (double)r->bulk.delta, (double)r->bulk.xi, (double)r->bulk.lambda, (double)r->ks_D, (double)r->ks_crit, r->bulk_rejected ? "rejected" : "accepted"));
     if (r->bulk_rejected) PetscCall(PetscViewerASCIIPrintf(v, "    (E[T], E[T'] below from the sample's own distribution; the what-if from a normal law)\n"));
     PetscCall(PetscViewerASCIIPrintf(v, "    E[T]  stationary, synchronised every iteration (eq 3)      %10.3e s   gap %+6.1f%%\n", (double)r->ET, (double)PKGap(r->ET, d->rows_time)));
     PetscCall(PetscViewerASCIIPrintf(v, "    E[T'] stationary, not synchronised (eq 6)                  %10.3e s   gap %+6.1f%%\n", (double)r->ETp, (double)PKGap(r->ETp, d->rows_time)));
