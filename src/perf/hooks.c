@@ -258,7 +258,10 @@ static PetscErrorCode PKPerfPLE(PetscLogEvent e, int t, PetscObject o1, PetscObj
     PetscLogDouble now;
     PetscCall(PetscTime(&now));
     if (o1 && o1->classid == KSP_CLASSID) PetscCall(PKPerfCtxGet((KSP)o1, PETSC_FALSE, &c));
-    if (c && c->active) c->tend = now;
+    if (c && c->active) {
+      c->tend   = now;
+      c->cpuend = PKRecCPUTime();
+    }
     else c = NULL;
   } else if (pk_hook_top) PKPerfEventEnd(pk_hook_top, e);
   if (pk_prev_ple) PetscCall((*pk_prev_ple)(e, t, o1, o2, o3, o4));

@@ -70,38 +70,39 @@ static const struct {
 /*
    The embedded default profile, used when no -ksp_perfmodel_machine is given.
 
-   Measured with bin/pipekrylov-calibrate on the project's development machine on 2026-11-21 (UTC): 2 cores AMD
-   EPYC (32 MiB L3), 24 GiB, Linux 6.18, Open MPI 4.1.4 (vader shared memory, single-copy none, mpi_yield_when_idle
-   = 1 as tests/mpirun.sh runs it), PETSc 3.18.5; 2 ranks on one node. The machine was shared with other jobs (load
-   average 6 to 9 on its 2 cores), so every point kept the 0.2-quantile of 20 repeats (-quantile 0.2) rather than
-   the median:
-     - postal parameters: one run with -sweeps 5 (each size's median over 5 sweeps, then the piecewise-linear fit;
-       the short -> eager switch after 3072 bytes is vader's 4 KiB eager limit, seen in every run);
-     - every other parameter: the median over 5 separate runs (gamma 1.7..3.1e-9, mem_bw 3.0..4.4e9,
-       spmv_per_nnz 2.7..4.3e-9, noise_rate 350..950 /s in those runs).
-   This machine is one node, so the off-node parameters, R_N and delta are "not available" here; a profile
-   measured across emulated nodes (bin/pipekrylov-cluster) supplies them, see config/profiles/.
-   The noise values describe this shared machine, not a quiet one. Recalibrate on the target machine.
+   Measured with bin/pipekrylov-calibrate on the project's development machine on 2026-11-21 (UTC), with the
+   machine otherwise idle: 2 cores AMD EPYC (32 MiB L3), 24 GiB, Linux 6.18, Open MPI 4.1.4 (vader shared memory,
+   mpi_yield_when_idle = 1 as tests/mpirun.sh runs it), PETSc 3.18.5; 2 ranks on one node, one per core.
+     - postal and allreduce parameters, gamma: one full run (medians of 20 repeats per point; the short -> eager
+       switch after 3072 bytes is vader's 4 KiB eager limit). The protocol fit of this virtual machine varies from
+       run to run (rendezvous switch 3 to 48 KiB, on-node short latency 0.5 to 0.9 us, allreduce round 1.0 to
+       1.9 us over 5 runs);
+     - mem_bw, spmv_per_nnz, flop_time and the noise: medians over 4 runs (mem_bw 11.5 to 19.6 GB/s, spmv_per_nnz
+       0.74 to 1.02 ns, noise 390 to 550 detours/s).
+   An earlier calibration of the same machine under load (load average 6 to 9) gave 3 to 4 times slower memory and
+   latencies: a profile describes a machine in a state. This machine is one node, so the off-node parameters, R_N
+   and delta are "not available" here; config/profiles/ has a profile measured across emulated nodes
+   (bin/pipekrylov-cluster). Recalibrate on the target machine.
 */
-#define DEFAULT_PROFILE_NOTE "measured on the 2-core development machine, 2026-11-21, 2 ranks on one node, shared with other jobs"
+#define DEFAULT_PROFILE_NOTE "calibrated on the idle 2-core development machine, 2026-11-21, 2 ranks on one node"
 static const PKMachineParams PKDefaultParams = {
-  .alpha            = {{2.428e-6, 7.263e-6, 2.428e-6}, {0, 0, 0}},
-  .beta             = {{1.790e-10, 7.898e-11, 2.263e-10}, {0, 0, 0}},
+  .alpha            = {{6.811e-7, 3.705e-6, 3.484e-6}, {0, 0, 0}},
+  .beta             = {{7.822e-10, 2.433e-10, 7.453e-11}, {0, 0, 0}},
   .eager_limit      = {3072, 0},
-  .rendezvous_limit = {131072, 0},
+  .rendezvous_limit = {49152, 0},
   .RN               = 0,
-  .Rb               = {4.419e9, 0},
-  .gamma            = 2.48e-9,
+  .Rb               = {1.3418e10, 0},
+  .gamma            = 2.761e-9,
   .delta            = 0,
   .hop_latency      = 0,
-  .allreduce_alpha  = {3.241e-6, 0},
-  .allreduce_beta   = {8.375e-10, 0},
-  .mem_bw           = 3.711e9,
-  .spmv_per_nnz     = 3.801e-9,
-  .flop_time        = 1.900e-9,
-  .noise_rate       = 450.1,
-  .noise_mean       = 1.639e-3,
-  .noise_max        = 5.056e-2,
+  .allreduce_alpha  = {1.669e-6, 0},
+  .allreduce_beta   = {4.193e-10, 0},
+  .mem_bw           = 1.72e10,
+  .spmv_per_nnz     = 8.2e-10,
+  .flop_time        = 4.1e-10,
+  .noise_rate       = 420.0,
+  .noise_mean       = 4.7e-5,
+  .noise_max        = 3.5e-3,
   .ppn              = 2,
   .nodes            = 1,
 };

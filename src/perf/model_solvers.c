@@ -30,6 +30,7 @@ const PKTermInfo PKTermInfos[] = {
   {"sync",            "synchronization penalty",                       "000 5.8"        },
   {"overlap",         "reductions hidden by overlapped work",          "000 5.9, ALG 11"},
   {"init",            "start-up before the first iteration",           "000 5.3 T_init" },
+  {"oversub",         "ranks sharing a core (oversubscription)",       "pipekrylov"     },
 };
 
 /* PKAccumulateCycle maps the halo cost terms onto the PK_TERM_HALO_* block by offset */
@@ -446,6 +447,12 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
     res->status[PK_TERM_INIT] = PK_TERM_MODELLED;
   }
 
+  /* k ranks per core: the core also runs the other k - 1 ranks' compute in every iteration and start-up */
+  if (in->ranks_per_core > 1) {
+    PetscReal compute = res->t[PK_TERM_SPMV] + res->t[PK_TERM_PC] + res->t[PK_TERM_VEC] + tinit[PK_TERM_SPMV] + tinit[PK_TERM_PC] + tinit[PK_TERM_VEC];
+    res->t[PK_TERM_OVERSUB] = in->t_cpu >= 0 ? PetscMax(0, in->ranks_per_core * in->t_cpu - compute) : (in->ranks_per_core - 1) * compute;
+  }
+
   /* statuses: say which terms rest on data this run does not have */
   res->status[PK_TERM_SPMV] = res->status[PK_TERM_PC] = res->status[PK_TERM_VEC] = PK_TERM_MEASURED;
   for (PetscInt k = PK_TERM_HALO_POSTAL; k <= PK_TERM_ALLR_CONGESTION; k++) res->status[k] = PK_TERM_MODELLED;
@@ -460,6 +467,7 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   if (in->layout.P <= 1) res->status[PK_TERM_ALLR_COMM] = res->status[PK_TERM_ALLR_LOCAL] = PK_TERM_NOT_APPLICABLE;
   res->status[PK_TERM_SYNC] = in->layout.P <= 1 ? PK_TERM_NOT_APPLICABLE : (in->sync[blocking ? 0 : 1] < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MEASURED);
   res->status[PK_TERM_OVERLAP] = blocking ? PK_TERM_NOT_APPLICABLE : (in->theta < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MODELLED);
+  res->status[PK_TERM_OVERSUB] = in->ranks_per_core > 1 ? PK_TERM_MODELLED : PK_TERM_NOT_APPLICABLE;
 
   res->total = 0;
   for (PetscInt k = 0; k < PK_TERM_N; k++) res->total += res->t[k];

@@ -198,7 +198,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   }
   PetscCall(PetscViewerASCIIPrintf(v, "pipekrylov performance report: KSP %s (%s), solve %" PetscInt_FMT "\n", d->type, d->ours ? "pipekrylov" : "PETSc", S->solve));
   PetscCall(PetscViewerASCIIPrintf(v, "  %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros; %d ranks on %" PetscInt_FMT " node(s), up to %" PetscInt_FMT " per node; %" PetscInt_FMT " iterations, %s\n", d->nrows_global, d->nnz_global, S->nranks, S->nnodes, S->ppn, S->nits, KSPConvergedReasons[reason]));
-  PetscCall(PetscViewerASCIIPrintf(v, "  measured KSPSolve %.4e s (slowest rank)\n    = set-up %.3e s + iterations %.3e s + finish %.3e s\n", (double)d->measured, (double)S->setup_time, (double)d->rows_time, (double)S->finish_time));
+  PetscCall(PetscViewerASCIIPrintf(v, "  measured KSPSolve %.4e s (slowest rank): set-up %.2e s, iterations %.3e s, finish %.2e s\n", (double)d->measured, (double)S->setup_time, (double)d->rows_time, (double)S->finish_time));
   {
     PetscReal tot = 0;
     for (int j = 0; j < PK_PHASE_N; j++) tot += d->phase[j];
@@ -242,7 +242,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   PetscCall(PetscViewerASCIIPrintf(v, "    %-45s %9.2e %6.1f%%\n", "total", (double)d->model.total, 100.0));
   PetscCall(PetscViewerASCIIPrintf(v, "    gap to the measured KSPSolve: %+.1f%% (model %.4e s, measured %.4e s)\n", (double)PKGap(d->model.total, d->measured), (double)d->model.total, (double)d->measured));
   PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)d->in.t_spmv, (double)(S->nits ? (PetscReal)d->nspmv / S->nits : 0), (double)d->in.t_pc, (double)(S->nits ? (PetscReal)d->npc / S->nits : 0), (double)d->in.t_vec, d->vec_modelled ? " (modelled)" : ""));
-  if (d->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc's vector time includes its allreduces: modelled from streams and memory bandwidth)\n"));
+  if (d->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc's vector time includes its allreduces: modelled from its vector streams at the SpMV's bandwidth)\n"));
   if (d->have_halo && S->nranks > 1)
     PetscCall(PetscViewerASCIIPrintf(v, "    halo per SpMV, slowest rank: %.0f on-node + %.0f off-node messages, %.0f + %.0f bytes\n      (average rank %.1f + %.1f messages)\n", (double)d->halo_msgs[1][PK_ON_NODE], (double)d->halo_msgs[1][PK_OFF_NODE], (double)d->halo_bytes[1][PK_ON_NODE], (double)d->halo_bytes[1][PK_OFF_NODE], (double)d->halo_msgs[0][PK_ON_NODE], (double)d->halo_msgs[0][PK_OFF_NODE]));
   else if (!d->have_halo) PetscCall(PetscViewerASCIIPrintf(v, "    halo: %s\n", d->halo_why));
@@ -250,8 +250,10 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
     PKSolverShape shape;
     PetscCall(PKSolverShapeGet(&d->config, 1, &shape));
     PetscCall(PetscViewerASCIIPrintf(v, "    synchronization gap %.2e s per iteration = %s_k(max_p C_pk) - median_pk(C_pk) (000 5.8)\n", (double)(shape.nonblocking ? d->sync_raw[1] : d->sync_raw[0]), shape.nonblocking ? "Q1" : "median"));
+    if (d->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "      (C = SpMV + PC time: PETSc's vector phase holds its allreduce waits)\n"));
   }
   if (d->in.theta >= 0) PetscCall(PetscViewerASCIIPrintf(v, "    overlap theta %.2f (the fraction of reductions complete before their wait)\n", (double)d->in.theta));
+  if (d->in.ranks_per_core > 1) PetscCall(PetscViewerASCIIPrintf(v, "    %.3g ranks share each core: every iteration's compute runs %.3g times on a core\n", (double)d->in.ranks_per_core, (double)d->in.ranks_per_core));
 
   /* the stochastic model */
   PetscCall(PetscViewerASCIIPrintf(v, PK_RULE));
@@ -267,7 +269,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
     if (r->sim_rejected) PetscCall(PetscViewerASCIIPrintf(v, "    simulation from JSU fits of a_k, s_k (section 6): not done, a KS test rejects those fits\n"));
     else PetscCall(PetscViewerASCIIPrintf(v, "    simulated from JSU fits of a_k, s_k (section 6): E[T] %.3e +- %.1e s, E[T'] %.3e s\n", (double)r->sim_ET, (double)r->sim_ET_sd, (double)r->sim_ETp));
     PetscCall(PetscViewerASCIIPrintf(v, "    upper bounds of E[T]: Cramer (eq 9) %.3e s, Bertsimas (eq 10) %.3e s\n", (double)r->cramer, (double)r->bertsimas));
-    PetscCall(PetscViewerASCIIPrintf(v, "    measured iterations (sum of the slowest rank per iteration)  %.3e s\n", (double)d->rows_time));
+    PetscCall(PetscViewerASCIIPrintf(v, "    measured iterations (KSPSolve minus set-up and finish)        %.3e s\n", (double)d->rows_time));
     for (PetscInt p = 0; p < d->nks; p++)
       PetscCall(PetscViewerASCIIPrintf(v, "    KS ranks %d and %d%s: D %.3f (5%% critical %.3f): %s; correlation %.2f\n", d->ks_a[p], d->ks_b[p], d->ks_same_node[p] ? " (one node)" : "", (double)d->ks_D[p], (double)d->ks_crit[p], d->ks_D[p] > d->ks_crit[p] ? "different distributions" : "same distribution", (double)d->ks_corr[p]));
   } else PetscCall(PetscViewerASCIIPrintf(v, "  stochastic model: too few iterations (%" PetscInt_FMT ") to fit\n", S->nits));

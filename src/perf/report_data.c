@@ -7,12 +7,15 @@
    completed before their wait. Parameters come from the machine profile (-ksp_perfmodel_machine) or the embedded
    default.
 */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <pipekrylov/private/pkperfimpl.h>
 #include <pipekrylov/private/pkprofile.h>
 #include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkamg.h>
 #include <petsc/private/kspimpl.h>
 #include <petscsf.h>
+#include <sched.h>
+#include <unistd.h>
 
 /* The profile of this KSP (loaded once), with what it lacks filled in: a profile measured on one node has no
    off-node parameters; a run with off-node messages then uses the on-node ones and the report says so. */
@@ -166,6 +169,26 @@ PetscErrorCode PKReportFree(PKPerfCtx *c)
   PetscFunctionReturn(0);
 }
 
+/* Ranks per core on the busiest host: ranks of this host (MPI_COMM_TYPE_SHARED, whatever -ksp_perf_node_size
+   says: this is about real cores) over the cores this process may run on */
+static PetscErrorCode PKReportRanksPerCore(MPI_Comm comm, PetscReal *rpc)
+{
+  MPI_Comm    host;
+  PetscMPIInt nhost;
+  PetscReal   mine, cores = 0;
+  cpu_set_t   set;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host));
+  PetscCallMPI(MPI_Comm_size(host, &nhost));
+  PetscCallMPI(MPI_Comm_free(&host));
+  if (!sched_getaffinity(0, sizeof(set), &set)) cores = CPU_COUNT(&set);
+  if (cores <= 0) cores = (PetscReal)sysconf(_SC_NPROCESSORS_ONLN);
+  mine = cores > 0 ? nhost / cores : 1;
+  PetscCallMPI(MPI_Allreduce(&mine, rpc, 1, MPIU_REAL, MPIU_MAX, comm));
+  PetscFunctionReturn(0);
+}
+
 /* Pearson correlation of two series: do two ranks slow down together? */
 static PetscReal PKCorrelation(PetscInt n, const PetscReal *a, const PetscReal *b)
 {
@@ -236,7 +259,21 @@ static PetscErrorCode PKReportModels(const PKStats *S, PKReportData *d)
   PetscFunctionBegin;
   PetscCall(PKSolverShapeGet(&d->config, 1, &shape));
   nonblocking = shape.nonblocking;
-  if (K > 0) {
+  if (K > 0 && d->vec_modelled) {
+    /* PETSc's types: their vector phase holds the waits of the blocking allreduces inside VecDot/VecNorm, which
+       would count as compute imbalance; use the SpMV and PC phases alone (max and mean over ranks per iteration) */
+    PetscReal *cmx, *cmd;
+    PetscCall(PetscMalloc2(K, &cmx, K, &cmd));
+    for (PetscInt k = 0; k < K; k++) {
+      cmx[k] = S->phase_max[k * PK_PHASE_N + PK_PHASE_SPMV] + S->phase_max[k * PK_PHASE_N + PK_PHASE_PC];
+      cmd[k] = S->phase_mean[k * PK_PHASE_N + PK_PHASE_SPMV] + S->phase_mean[k * PK_PHASE_N + PK_PHASE_PC];
+    }
+    PetscCall(PKModelSyncPenalty(K, cmx, K, cmd, PETSC_FALSE, &d->sync_raw[0]));
+    PetscCall(PKModelSyncPenalty(K, cmx, K, cmd, PETSC_TRUE, &d->sync_raw[1]));
+    PetscCall(PetscFree2(cmx, cmd));
+    d->in.sync[0] = d->sync_raw[0];
+    d->in.sync[1] = d->sync_raw[1];
+  } else if (K > 0) {
     PetscCall(PKModelSyncPenalty(K, S->cmax, K, S->cmedian, PETSC_FALSE, &d->sync_raw[0]));
     PetscCall(PKModelSyncPenalty(K, S->cmax, K, S->cmedian, PETSC_TRUE, &d->sync_raw[1]));
     d->in.sync[0] = d->sync_raw[0];
@@ -342,22 +379,37 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   else {
     /* PETSc's VecDot/VecNorm include their MPI_Allreduce (not logged apart): model the vector work from the
        vector streams of the solver and the profile's memory bandwidth instead of double counting */
-    PetscReal nl = (PetscReal)nloc, gnl;
-    PetscCallMPI(MPI_Allreduce(&nl, &gnl, 1, MPIU_REAL, MPIU_MAX, comm));
-    d->in.t_vec        = PKSolverStreams(&d->config) * gnl * sizeof(PetscScalar) / d->eff.mem_bw;
-    d->vec_modelled    = PETSC_TRUE;
+    /* ... at the bandwidth the SpMV reached in this very run (same cache regime; STREAM is out of cache):
+       the SpMV moves 12 bytes per nonzero (value and column) and 20 per row (row pointer, x and y) */
+    MatInfo   linfo;
+    PetscReal b[2], gb[2];
+    PetscCall(MatGetInfo(A, MAT_LOCAL, &linfo));
+    b[0] = (PetscReal)nloc;
+    b[1] = (PetscReal)linfo.nz_used;
+    PetscCallMPI(MPI_Allreduce(b, gb, 2, MPIU_REAL, MPIU_SUM, comm));
+    if (d->in.t_spmv > 0 && gb[1] > 0) d->in.t_vec = d->in.t_spmv * PKSolverStreams(&d->config) * sizeof(PetscScalar) * gb[0] / (12.0 * gb[1] + 20.0 * gb[0]);
+    else d->in.t_vec = PKSolverStreams(&d->config) * b[0] * sizeof(PetscScalar) / d->eff.mem_bw;
+    d->vec_modelled = PETSC_TRUE;
   }
   d->in.t_init     = -1; /* modelled from the solver's start-up shape */
   d->in.halo_theta = 0;  /* 000's model: the halo is not hidden behind the SpMV */
   PKNetStateUnknown(&d->in.net);
+  PetscCall(PKReportRanksPerCore(comm, &d->in.ranks_per_core));
+  {
+    PetscReal cpu = (PetscReal)(c->cpuend - c->cpubegin), gcpu;
+    PetscCallMPI(MPI_Allreduce(&cpu, &gcpu, 1, MPIU_REAL, MPIU_SUM, comm));
+    d->in.t_cpu = gcpu / size;
+  }
   d->theta_counts = S->nreductions ? PKModelThetaFromCounts(S->nearly, S->nreductions) : -1;
   d->in.theta     = d->theta_counts;
   PetscCall(PKReportHalo(ksp, c, d->ours, d));
   /* AMG: the cycle model of 002 when the preconditioner is hypre BoomerAMG */
   PetscCall(PKAMGHierarchyFromPC(ksp->pc, PK_AMG_MAXLEVELS, d->amg_lev, &d->amg_L, &d->have_amg, d->amg_why, sizeof(d->amg_why)));
   if (!rank) {
+    /* the iterations' elapsed time: the sum of per-iteration maxima would overstate it when the slowest rank
+       changes from iteration to iteration */
+    d->rows_time = PetscMax(0, S->solve_time - S->setup_time - S->finish_time);
     for (PetscInt k = 0; k < K; k++) {
-      d->rows_time += S->tmax[k];
       for (int j = 0; j < PK_PHASE_N; j++) d->phase[j] += S->phase_mean[k * PK_PHASE_N + j];
     }
     PetscCall(PKReportModels(S, d));

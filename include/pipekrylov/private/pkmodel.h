@@ -215,6 +215,14 @@ typedef struct {
   PKNetState     net;        /* for the allreduces */
   PetscReal      sync[2];    /* synchronization gap per iteration, [0] blocking rule, [1] non-blocking; < 0: none */
   PetscReal      theta;      /* overlap of the non-blocking reductions, [0,1]; < 0: not measured (0, flagged) */
+  PetscReal      ranks_per_core; /* ranks sharing one core on the busiest host (<= 1: none). The papers run one
+                                    rank per core. With k ranks per core the core also runs the k - 1 others' work
+                                    in every iteration: a rank that waits gives its core to them (blocking
+                                    solvers: the waits absorb it), and a rank that polls with MPI_Test may give it
+                                    up inside its own compute (its measured compute then already holds it). The
+                                    term is k t_cpu minus the measured compute (spmv + pc + vec), at least 0 */
+  PetscReal      t_cpu;      /* CPU time one rank used during the solve (mean over ranks); < 0: unknown, then
+                                the term is (k - 1) times the measured compute */
 } PKSolveInput;
 
 typedef enum {
@@ -236,6 +244,7 @@ typedef enum {
   PK_TERM_SYNC,            /* synchronization penalty */
   PK_TERM_OVERLAP,         /* reductions hidden by overlapped work (<= 0) */
   PK_TERM_INIT,            /* start-up before the first iteration (pipeline fill) */
+  PK_TERM_OVERSUB,         /* ranks sharing a core: the others' compute while one waits (not in the papers) */
   PK_TERM_N
 } PKTermId;
 

@@ -57,6 +57,7 @@ typedef struct {
   PetscBool      rows_started; /* the monitor saw iteration 0: rows begin here, before it was set-up */
   PetscInt       solve, nits_prev;
   PetscLogDouble tbegin, trow0, tend; /* PetscTime at KSPSolve begin, start of the first row, KSPSolve end */
+  PetscLogDouble cpubegin, cpuend;    /* process CPU time at KSPSolve begin and end (the model's core sharing) */
   double         realbegin;           /* CLOCK_REALTIME at tbegin: comparable between ranks on a node */
   PetscInt       n, nalloc;
   PKRow         *rows;
@@ -105,6 +106,7 @@ PETSC_INTERN PetscErrorCode PKPerfView(KSP, PetscViewer);
 
 PETSC_INTERN PetscErrorCode PKRecSolveBegin(KSP, PKPerfCtx *);
 PETSC_INTERN void           PKRecClockStart(PKPerfCtx *);
+PETSC_INTERN PetscLogDouble PKRecCPUTime(void);
 PETSC_INTERN PetscErrorCode PKRecRowsStart(PKPerfCtx *);
 PETSC_INTERN PetscErrorCode PKRecSolveEnd(KSP, PKPerfCtx *);
 PETSC_INTERN PetscErrorCode PKRecFree(PKPerfCtx *);
