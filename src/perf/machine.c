@@ -84,7 +84,7 @@ static const struct {
    and delta are "not available" here; config/profiles/ has a profile measured across emulated nodes
    (bin/pipekrylov-cluster). Recalibrate on the target machine.
 */
-#define DEFAULT_PROFILE_NOTE "calibrated on the idle 2-core development machine, 2026-11-21, 2 ranks on one node"
+#define DEFAULT_PROFILE_NOTE "idle 2-core development machine, 2026-11-21, 2 ranks, one node"
 static const PKMachineParams PKDefaultParams = {
   .alpha            = {{6.811e-7, 3.705e-6, 3.484e-6}, {0, 0, 0}},
   .beta             = {{7.822e-10, 2.433e-10, 7.453e-11}, {0, 0, 0}},
@@ -461,7 +461,7 @@ PetscErrorCode PKMachineView(const PKMachine *m, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "Machine profile: %s\n", m->origin));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "Machine profile:\n  %s\n", m->origin));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%-22s %-13s %-8s %s\n", "parameter", "value", "unit", "source"));
   for (PetscInt i = 0; i < PKMachineNFields; i++) {

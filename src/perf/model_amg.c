@@ -1,6 +1,7 @@
 /*
    The AMG solve-cycle model of 002 section IV (Gahvari et al.): one V-cycle with one smoothing sweep down and one
-   up, per level i with C_i unknowns on P cores:
+   up, per level i with C_i unknowns on P cores (the 6 becomes the level's PKAMGLevel.smooth when the smoother
+   does more, e.g. hypre's default in PETSc, hybrid symmetric Gauss-Seidel: 10):
 
      T_smooth^i   = 6 (C_i/P) s_i t_i + 3 (p_i alpha + n_i beta)
      T_restrict^i = 2 (C_{i+1}/P) shat_i t_i + phat_i alpha + nhat_i beta             (i < L-1, else 0)
@@ -57,7 +58,7 @@ PetscErrorCode PKModelAMGCycle(const PKMachineParams *m, const PKAMGInput *in, P
     PetscReal ti = (lv[i].t > 0 ? lv[i].t : m->flop_time) * tm;
     PKAMGComm cs, cr, ci;
 
-    r->smooth_comp[i] = 6.0 * (lv[i].C / in->P) * lv[i].s * ti;
+    r->smooth_comp[i] = (lv[i].smooth > 0 ? lv[i].smooth : 6.0) * (lv[i].C / in->P) * lv[i].s * ti;
     PKAMGMessages(m, in, lv[i].p, lv[i].n, 3, &cs);
     cr.base = cr.distance = cr.bandwidth = cr.contention = 0;
     ci = cr;

@@ -198,7 +198,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   }
   PetscCall(PetscViewerASCIIPrintf(v, "pipekrylov performance report: KSP %s (%s), solve %" PetscInt_FMT "\n", d->type, d->ours ? "pipekrylov" : "PETSc", S->solve));
   PetscCall(PetscViewerASCIIPrintf(v, "  %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros; %d ranks on %" PetscInt_FMT " node(s), up to %" PetscInt_FMT " per node; %" PetscInt_FMT " iterations, %s\n", d->nrows_global, d->nnz_global, S->nranks, S->nnodes, S->ppn, S->nits, KSPConvergedReasons[reason]));
-  PetscCall(PetscViewerASCIIPrintf(v, "  measured KSPSolve %.4e s (slowest rank): set-up %.2e s, iterations %.3e s, finish %.2e s\n", (double)d->measured, (double)S->setup_time, (double)d->rows_time, (double)S->finish_time));
+  PetscCall(PetscViewerASCIIPrintf(v, "  measured KSPSolve %.4e s (slowest rank): set-up %.2e s,\n    iterations %.4e s, finish %.2e s\n", (double)d->measured, (double)S->setup_time, (double)d->rows_time, (double)S->finish_time));
   {
     PetscReal tot = 0;
     for (int j = 0; j < PK_PHASE_N; j++) tot += d->phase[j];
@@ -242,7 +242,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   PetscCall(PetscViewerASCIIPrintf(v, "    %-45s %9.2e %6.1f%%\n", "total", (double)d->model.total, 100.0));
   PetscCall(PetscViewerASCIIPrintf(v, "    gap to the measured KSPSolve: %+.1f%% (model %.4e s, measured %.4e s)\n", (double)PKGap(d->model.total, d->measured), (double)d->model.total, (double)d->measured));
   PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)d->in.t_spmv, (double)(S->nits ? (PetscReal)d->nspmv / S->nits : 0), (double)d->in.t_pc, (double)(S->nits ? (PetscReal)d->npc / S->nits : 0), (double)d->in.t_vec, d->vec_modelled ? " (modelled)" : ""));
-  if (d->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc's vector time includes its allreduces: modelled from its vector streams at the SpMV's bandwidth)\n"));
+  if (d->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc's vector time includes its allreduces: modelled from its streams at the SpMV bandwidth)\n"));
   if (d->have_halo && S->nranks > 1)
     PetscCall(PetscViewerASCIIPrintf(v, "    halo per SpMV, slowest rank: %.0f on-node + %.0f off-node messages, %.0f + %.0f bytes\n      (average rank %.1f + %.1f messages)\n", (double)d->halo_msgs[1][PK_ON_NODE], (double)d->halo_msgs[1][PK_OFF_NODE], (double)d->halo_bytes[1][PK_ON_NODE], (double)d->halo_bytes[1][PK_OFF_NODE], (double)d->halo_msgs[0][PK_ON_NODE], (double)d->halo_msgs[0][PK_OFF_NODE]));
   else if (!d->have_halo) PetscCall(PetscViewerASCIIPrintf(v, "    halo: %s\n", d->halo_why));
@@ -277,8 +277,8 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   /* AMG */
   if (d->have_amg) {
     PetscCall(PetscViewerASCIIPrintf(v, PK_RULE));
-    PetscCall(PetscViewerASCIIPrintf(v, "  AMG cycle model (002 IV), hypre BoomerAMG, %" PetscInt_FMT " levels: %.3e s per cycle, measured PC application %.3e s (gap %+.1f%%)\n", d->amg_L, (double)d->amg.total, (double)d->amg_measured, (double)PKGap(d->amg.total, d->amg_measured)));
-    PetscCall(PetscViewerASCIIPrintf(v, "    compute %.3e s, communication %.3e s, distance %.3e s, bandwidth %.3e s, contention %.3e s\n", (double)d->amg.comp, (double)d->amg.comm, (double)d->amg.distance, (double)d->amg.bandwidth, (double)d->amg.contention));
+    PetscCall(PetscViewerASCIIPrintf(v, "  AMG cycle model (002 IV), hypre BoomerAMG, %" PetscInt_FMT " levels: %.3e s per cycle\n    measured PC application %.3e s (gap %+.1f%%)\n", d->amg_L, (double)d->amg.total, (double)d->amg_measured, (double)PKGap(d->amg.total, d->amg_measured)));
+    PetscCall(PetscViewerASCIIPrintf(v, "    compute %.2e s, comm %.2e s, distance %.2e s, bandwidth %.2e s, contention %.2e s\n", (double)d->amg.comp, (double)d->amg.comm, (double)d->amg.distance, (double)d->amg.bandwidth, (double)d->amg.contention));
     if (fmt == PETSC_VIEWER_ASCII_INFO_DETAIL)
       for (PetscInt l = 0; l < d->amg_L; l++) PetscCall(PetscViewerASCIIPrintf(v, "    level %2" PetscInt_FMT ": %10.0f rows, %5.1f nnz/row, %4.0f msgs, %8.0f doubles sent: %.3e s\n", l, (double)d->amg_lev[l].C, (double)d->amg_lev[l].s, (double)d->amg_lev[l].p, (double)d->amg_lev[l].n, (double)d->amg.level[l]));
   } else if (d->amg_why[0] && fmt == PETSC_VIEWER_ASCII_INFO_DETAIL) PetscCall(PetscViewerASCIIPrintf(v, "  AMG cycle model: %s\n", d->amg_why));

@@ -291,6 +291,9 @@ typedef struct {
   PetscReal p, phat;    /* max messages sent by a process: A_i, P_i */
   PetscReal n, nhat;    /* max doubles sent by a process: A_i, P_i */
   PetscReal t;          /* s per flop on this level; <= 0: machine flop_time */
+  PetscReal smooth;     /* flops per nonzero of A_i for smoothing and the residual in one cycle; <= 0: 6 (002: one
+                           sweep down, the residual, one sweep up, 2 flops each); a symmetric smoother (forward and
+                           backward) sweeps twice: 10; a direct solve on the coarsest level: 2 (its solve) */
 } PKAMGLevel;
 
 typedef struct {
