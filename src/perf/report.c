@@ -278,7 +278,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   if (d->have_amg) {
     PetscCall(PetscViewerASCIIPrintf(v, PK_RULE));
     PetscCall(PetscViewerASCIIPrintf(v, "  AMG cycle model (002 IV), hypre BoomerAMG, %" PetscInt_FMT " levels: %.3e s per cycle\n    measured PC application %.3e s (gap %+.1f%%)\n", d->amg_L, (double)d->amg.total, (double)d->amg_measured, (double)PKGap(d->amg.total, d->amg_measured)));
-    PetscCall(PetscViewerASCIIPrintf(v, "    compute %.2e s, comm %.2e s; penalties %.2e (distance), %.2e (bandwidth), %.2e (contention)\n", (double)d->amg.comp, (double)d->amg.comm, (double)d->amg.distance, (double)d->amg.bandwidth, (double)d->amg.contention));
+    PetscCall(PetscViewerASCIIPrintf(v, "    compute %.2e s, communication %.2e s\n    penalties: distance %.2e s, bandwidth %.2e s, contention %.2e s\n", (double)d->amg.comp, (double)d->amg.comm, (double)d->amg.distance, (double)d->amg.bandwidth, (double)d->amg.contention));
     if (fmt == PETSC_VIEWER_ASCII_INFO_DETAIL)
       for (PetscInt l = 0; l < d->amg_L; l++) PetscCall(PetscViewerASCIIPrintf(v, "    level %2" PetscInt_FMT ": %10.0f rows, %5.1f nnz/row, %4.0f msgs, %8.0f doubles sent: %.3e s\n", l, (double)d->amg_lev[l].C, (double)d->amg_lev[l].s, (double)d->amg_lev[l].p, (double)d->amg_lev[l].n, (double)d->amg.level[l]));
   } else if (d->amg_why[0] && fmt == PETSC_VIEWER_ASCII_INFO_DETAIL) PetscCall(PetscViewerASCIIPrintf(v, "  AMG cycle model: %s\n", d->amg_why));
