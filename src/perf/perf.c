@@ -22,6 +22,26 @@ PetscErrorCode PKPerfInitializePackage(void)
   PetscFunctionReturn(0);
 }
 
+/* A KSP of ours being configured: its perf options may have been set after the package was registered (e.g.
+   PetscOptionsSetValue in the application), so look again, with its prefix */
+PetscErrorCode PKPerfInstallIfRequested(KSP ksp)
+{
+  const char *prefix;
+  const char *names[] = {"-ksp_perf_monitor", "-ksp_perf_trace", "-ksp_perfmodel_view"};
+  PetscBool   set;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
+  for (int i = 0; i < 3; i++) {
+    PetscCall(PetscOptionsHasName(NULL, prefix, names[i], &set));
+    if (set) {
+      PetscCall(PKPerfHooksInstall());
+      break;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode PKPerfFinalizePackage(void)
 {
   PetscFunctionBegin;

@@ -2,7 +2,8 @@
    The trace (-ksp_perf_trace <file>): CSV, one row per (solve, rank, iteration), columns documented in
    docs/trace.md. Written at the end of each solve with MPI-IO, so that it works at any rank count: each rank formats
    its rows, MPI_Exscan gives each rank its offset after the end of the file, one collective write. The first solve
-   to use a file in this run truncates it and rank 0 writes the header; later solves append.
+   to use a file in this run opens and truncates it and rank 0 writes the header; later solves append to the open
+   file (opening and closing it at every solve cost milliseconds); it is closed, complete, at PetscFinalize().
 
    A KSP on a smaller communicator than PETSC_COMM_WORLD (e.g. one per rank) writes <file>.<r>, r the world rank of
    its rank 0, so that KSPs on different communicators never write one file at once.
@@ -16,27 +17,44 @@
 typedef struct _n_PKTraceFile *PKTraceFile;
 struct _n_PKTraceFile {
   char       *name;
+  MPI_File    fh;   /* open until PetscFinalize */
+  MPI_Offset  end;  /* bytes written so far */
   PKTraceFile next;
 };
-static PKTraceFile pk_trace_files = NULL; /* files started (truncated, header written) in this run */
+static PKTraceFile pk_trace_files = NULL; /* files started (truncated, header written) in this run, newest first */
 
+/* Close the files in the order they were opened (the same on every rank that shares one: they open together) */
 PetscErrorCode PKTraceFinalize(void)
 {
+  PKTraceFile rev = NULL;
+
   PetscFunctionBegin;
   while (pk_trace_files) {
     PKTraceFile f  = pk_trace_files;
     pk_trace_files = f->next;
+    f->next        = rev;
+    rev            = f;
+  }
+  while (rev) {
+    PKTraceFile f = rev;
+    rev           = f->next;
+    if (MPI_File_close(&f->fh) != MPI_SUCCESS) PetscCall(PetscPrintf(PETSC_COMM_SELF, "ERROR pipekrylov: closing the trace file %s failed\n", f->name));
     PetscCall(PetscFree(f->name));
     PetscCall(PetscFree(f));
   }
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PKTraceStarted(const char name[], PetscBool *started)
+static PetscErrorCode PKTraceFind(const char name[], PKTraceFile *file)
 {
+  PetscBool eq = PETSC_FALSE;
+
   PetscFunctionBegin;
-  *started = PETSC_FALSE;
-  for (PKTraceFile f = pk_trace_files; f && !*started; f = f->next) PetscCall(PetscStrcmp(f->name, name, started));
+  *file = NULL;
+  for (PKTraceFile f = pk_trace_files; f && !eq; f = f->next) {
+    PetscCall(PetscStrcmp(f->name, name, &eq));
+    if (eq) *file = f;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -88,23 +106,22 @@ static PetscErrorCode PKTraceFail(MPI_Comm comm, PKPerfCtx *c, const char name[]
 PetscErrorCode PKTraceWrite(MPI_Comm comm, PKPerfCtx *c)
 {
   char        name[PETSC_MAX_PATH_LEN], *buf;
-  PetscBool   started;
+  PKTraceFile file;
   PetscMPIInt rank;
   PetscInt    K = c->n, np = c->nctr;
   size_t      cap, n = 0;
-  long long   len, off = 0;
-  MPI_Offset  base;
+  long long   len, off = 0, total = 0;
   MPI_File    fh;
   int         rc, bad, worst;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PKTraceName(comm, c->trace, name, sizeof(name)));
-  PetscCall(PKTraceStarted(name, &started));
+  PetscCall(PKTraceFind(name, &file));
 
   cap = (size_t)(K + 1) * (size_t)(32 * (24 + np)) + 4096;
   PetscCall(PetscMalloc1(cap, &buf));
-  if (!started && !rank) n += PKTraceHeader(buf, cap, np, PKPapiNames());
+  if (!file && !rank) n += PKTraceHeader(buf, cap, np, PKPapiNames());
   for (PetscInt k = 0; k < K; k++) {
     const PKRow   *row = &c->rows[k];
     PetscLogDouble t0  = PKRowStart(c, k);
@@ -118,39 +135,36 @@ PetscErrorCode PKTraceWrite(MPI_Comm comm, PKPerfCtx *c)
   }
   PetscCheck(n < cap && n < (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Trace buffer overflow (%zu bytes)", n);
 
-  rc  = MPI_File_open(comm, name, MPI_MODE_WRONLY | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
-  bad = rc != MPI_SUCCESS;
-  PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
-  if (worst) {
-    if (!bad) MPI_File_close(&fh);
-    PetscCall(PKTraceFail(comm, c, name, "open", bad ? rc : -1));
-    PetscCall(PetscFree(buf));
-    PetscFunctionReturn(0);
+  if (!file) { /* first use in this run: open, truncate, keep */
+    rc  = MPI_File_open(comm, name, MPI_MODE_WRONLY | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
+    bad = rc != MPI_SUCCESS;
+    PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
+    if (!worst) {
+      rc  = MPI_File_set_size(fh, 0);
+      bad = rc != MPI_SUCCESS;
+      PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
+      if (worst) MPI_File_close(&fh);
+    } else if (!bad) MPI_File_close(&fh);
+    if (worst) {
+      PetscCall(PKTraceFail(comm, c, name, "open", bad ? rc : -1));
+      PetscCall(PetscFree(buf));
+      PetscFunctionReturn(0);
+    }
+    PetscCall(PetscNew(&file));
+    PetscCall(PetscStrallocpy(name, &file->name));
+    file->fh       = fh;
+    file->next     = pk_trace_files;
+    pk_trace_files = file;
   }
-  rc = started ? MPI_SUCCESS : MPI_File_set_size(fh, 0);
-  if (rc == MPI_SUCCESS) rc = MPI_File_get_size(fh, &base);
-  bad = rc != MPI_SUCCESS;
-  PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
-  if (!worst) {
-    len = (long long)n;
-    PetscCallMPI(MPI_Exscan(&len, &off, 1, MPI_LONG_LONG, MPI_SUM, comm));
-    if (!rank) off = 0;
-    rc = MPI_File_write_at_all(fh, base + (MPI_Offset)off, buf, (int)n, MPI_CHAR, MPI_STATUS_IGNORE);
-  }
-  {
-    int rc2 = MPI_File_close(&fh);
-    if (rc == MPI_SUCCESS) rc = rc2;
-  }
+  len = (long long)n;
+  PetscCallMPI(MPI_Exscan(&len, &off, 1, MPI_LONG_LONG, MPI_SUM, comm));
+  if (!rank) off = 0;
+  PetscCallMPI(MPI_Allreduce(&len, &total, 1, MPI_LONG_LONG, MPI_SUM, comm));
+  rc = MPI_File_write_at_all(file->fh, file->end + (MPI_Offset)off, buf, (int)n, MPI_CHAR, MPI_STATUS_IGNORE);
+  file->end += (MPI_Offset)total;
   PetscCall(PetscFree(buf));
   bad = rc != MPI_SUCCESS;
   PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
   if (worst) PetscCall(PKTraceFail(comm, c, name, "write", bad ? rc : -1));
-  else if (!started) {
-    PKTraceFile f;
-    PetscCall(PetscNew(&f));
-    PetscCall(PetscStrallocpy(name, &f->name));
-    f->next        = pk_trace_files;
-    pk_trace_files = f;
-  }
   PetscFunctionReturn(0);
 }

@@ -103,6 +103,7 @@ PETSC_INTERN PetscErrorCode PKPerfHooksInstall(void);
 PETSC_INTERN PetscErrorCode PKPerfHooksRemove(void);
 PETSC_INTERN PetscErrorCode PKPerfCtxGet(KSP, PetscBool, PKPerfCtx **);
 PETSC_INTERN PetscErrorCode PKPerfView(KSP, PetscViewer);
+PETSC_INTERN PetscErrorCode PKPerfInstallIfRequested(KSP);
 
 PETSC_INTERN PetscErrorCode PKRecSolveBegin(KSP, PKPerfCtx *);
 PETSC_INTERN void           PKRecClockStart(PKPerfCtx *);

@@ -161,6 +161,7 @@ PetscErrorCode PKSetFromOptions_Common(KSP ksp, KSP_PK *pk, PetscOptionItems *Pe
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-ksp_pipe_chunks", "Pieces the work overlapped with a reduction is split into, with an MPI_Test between them (1: no polling)", "KSPPipeSetChunks", pk->chunks, &n, &flg));
   if (flg) PetscCall(KSPPipeSetChunks_PK(ksp, n));
+  PetscCall(PKPerfInstallIfRequested(ksp));
   if (pk->needs_spd) {
     PetscCall(PetscOptionsBool("-ksp_pipe_check_symmetry", "Check at set-up that the operator is symmetric (costs one transpose)", "KSPSetUp", pk->check_symmetry, &pk->check_symmetry, NULL));
     PetscCall(PetscOptionsReal("-ksp_pipe_check_symmetry_tol", "Tolerance of that check", "KSPSetUp", pk->symmetry_tol, &pk->symmetry_tol, NULL));
