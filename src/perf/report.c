@@ -203,13 +203,13 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
     PetscReal tot = 0;
     for (int j = 0; j < PK_PHASE_N; j++) tot += d->phase[j];
     PetscCall(PetscViewerASCIIPrintf(v, "    phases (mean over ranks):"));
-    for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, " %s %.1f%%", PKPhaseNames[j], (double)PKPct(d->phase[j], tot)));
+    for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, " %s %.0f%%", PKPhaseNames[j], (double)PKPct(d->phase[j], tot)));
     PetscCall(PetscViewerASCIIPrintf(v, "\n"));
     if (d->phase[PK_PHASE_OVERLAP] > 0) { /* the overlap window hides what was done in it: show that too */
       tot = 0;
       for (int j = 0; j < PK_PHASE_N; j++) tot += d->work[j];
       PetscCall(PetscViewerASCIIPrintf(v, "    by activity, in overlap too:"));
-      for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, " %s %.1f%%", j == PK_PHASE_OVERLAP ? "MPI-calls" : PKPhaseNames[j], (double)PKPct(d->work[j], tot)));
+      for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, " %s %.0f%%", j == PK_PHASE_OVERLAP ? "MPI-calls" : PKPhaseNames[j], (double)PKPct(d->work[j], tot)));
       PetscCall(PetscViewerASCIIPrintf(v, "\n"));
     }
   }
@@ -271,7 +271,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
     PetscCall(PetscViewerASCIIPrintf(v, "    upper bounds of E[T]: Cramer (eq 9) %.3e s, Bertsimas (eq 10) %.3e s\n", (double)r->cramer, (double)r->bertsimas));
     PetscCall(PetscViewerASCIIPrintf(v, "    measured iterations (KSPSolve minus set-up and finish)        %.3e s\n", (double)d->rows_time));
     for (PetscInt p = 0; p < d->nks; p++)
-      PetscCall(PetscViewerASCIIPrintf(v, "    KS ranks %d and %d%s: D %.3f (5%% critical %.3f): %s; correlation %.2f\n", d->ks_a[p], d->ks_b[p], d->ks_same_node[p] ? " (one node)" : "", (double)d->ks_D[p], (double)d->ks_crit[p], d->ks_D[p] > d->ks_crit[p] ? "different distributions" : "same distribution", (double)d->ks_corr[p]));
+      PetscCall(PetscViewerASCIIPrintf(v, "    KS ranks %d, %d%s: D %.3f, 5%% critical %.3f: %s; correlation %.2f\n", d->ks_a[p], d->ks_b[p], d->ks_same_node[p] ? " (one node)" : "", (double)d->ks_D[p], (double)d->ks_crit[p], d->ks_D[p] > d->ks_crit[p] ? "distributions differ" : "same distribution", (double)d->ks_corr[p]));
   } else PetscCall(PetscViewerASCIIPrintf(v, "  stochastic model: too few iterations (%" PetscInt_FMT ") to fit\n", S->nits));
 
   /* AMG */
