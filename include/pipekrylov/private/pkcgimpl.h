@@ -6,6 +6,45 @@
 
 #include <pipekrylov/private/pkkspimpl.h>
 
+/* The breakdown tests every CG variant makes, on the same quantities as PETSc's cg: gamma = (r, z) vanishing
+   means the iterate is the solution; (r, z) changing sign means an indefinite preconditioner; the curvature
+   (p, A p) vanishing or changing sign means an indefinite operator. 0: none. */
+static inline KSPConvergedReason PKCGCheckGamma(PetscScalar gamma, PetscScalar gammaold, PetscBool first)
+{
+  if (gamma == 0.0) return KSP_CONVERGED_ATOL;
+  if (!first && PetscRealPart(gamma * gammaold) < 0.0) return KSP_DIVERGED_INDEFINITE_PC;
+  return KSP_CONVERGED_ITERATING;
+}
+
+static inline KSPConvergedReason PKCGCheckCurvature(PetscScalar pap, PetscScalar papold, PetscBool first)
+{
+  if (pap == 0.0 || (!first && PetscRealPart(pap * papold) <= 0.0)) return KSP_DIVERGED_INDEFINITE_MAT;
+  return KSP_CONVERGED_ITERATING;
+}
+
+/* The dot the norm type needs besides (r, z): (z, z) preconditioned, (r, r) unpreconditioned; none for natural
+   and none. Returns whether there is one. */
+static inline PetscBool PKCGNormDot(KSP ksp, Vec R, Vec Z, PKDot *d)
+{
+  if (ksp->normtype == KSP_NORM_PRECONDITIONED) {
+    d->x = Z;
+    d->y = Z;
+    return PETSC_TRUE;
+  }
+  if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
+    d->x = R;
+    d->y = R;
+    return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+
+/* The convergence-test norm from the reduced (r, z) and, when the norm type needs it, the reduced norm dot */
+static inline PetscErrorCode PKCGNorm(KSP ksp, PetscScalar rz, const PetscScalar *normdot, PetscReal *norm)
+{
+  return PKNormFromDots(ksp, normdot ? *normdot : 0.0, normdot ? *normdot : 0.0, rz, norm);
+}
+
 PETSC_INTERN PetscErrorCode PKCGSetSupportedNorms(KSP);
 PETSC_INTERN PetscErrorCode PKCGSetUp(KSP, KSP_PK *, PetscInt);
 PETSC_INTERN PetscErrorCode PKCGInitialResidual(KSP, KSP_PK *, Vec);

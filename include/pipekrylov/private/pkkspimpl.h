@@ -156,7 +156,7 @@ PETSC_INTERN PetscErrorCode PKPCApply(KSP, KSP_PK *, Vec, Vec);
 PETSC_INTERN PetscErrorCode PKNormFromDots(KSP, PetscScalar, PetscScalar, PetscScalar, PetscReal *);
 
 /* ||b - A x|| in the solver's norm type (preconditioned: ||M(b - A x)||); the reference the pipelined solvers check */
-PETSC_INTERN PetscErrorCode PKTrueResidualNorm(KSP, KSP_PK *, Vec, Vec, PetscReal *);
+PETSC_INTERN PetscErrorCode PKTrueResidualNorm(KSP, KSP_PK *, Vec, Vec, Vec, PetscReal *);
 
 /* Log the norm, call the monitors and the convergence test for iteration ksp->its */
 PETSC_INTERN PetscErrorCode PKConvergenceStep(KSP, PetscReal);

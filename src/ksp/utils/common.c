@@ -252,13 +252,14 @@ PetscErrorCode PKNormFromDots(KSP ksp, PetscScalar rr, PetscScalar zz, PetscScal
   PetscFunctionReturn(0);
 }
 
-/* The norm of b - A x as the convergence test measures it: ||r||, ||M r|| or sqrt((r, M r)); r and z are work */
-PetscErrorCode PKTrueResidualNorm(KSP ksp, KSP_PK *pk, Vec r, Vec z, PetscReal *norm)
+/* The norm of b - A x as the convergence test measures it: ||r||, ||M r|| or sqrt((r, M r)); r and z are work
+   (x need not be ksp->vec_sol: pipe2cg checks the iterate a norm belongs to) */
+PetscErrorCode PKTrueResidualNorm(KSP ksp, KSP_PK *pk, Vec x, Vec r, Vec z, PetscReal *norm)
 {
   PetscScalar rz;
 
   PetscFunctionBegin;
-  PetscCall(PKSpMVApply(pk->spmv, ksp->vec_sol, r, 1, NULL, NULL));
+  PetscCall(PKSpMVApply(pk->spmv, x, r, 1, NULL, NULL));
   PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
   switch (ksp->normtype) {
   case KSP_NORM_PRECONDITIONED:

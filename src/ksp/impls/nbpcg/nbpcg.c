@@ -15,25 +15,7 @@ static PetscInt NBPCGRZDots(KSP ksp, Vec R, Vec Z, PKDot d[2])
 {
   d[0].x = Z;
   d[0].y = R;
-  if (ksp->normtype == KSP_NORM_PRECONDITIONED) {
-    d[1].x = Z;
-    d[1].y = Z;
-    return 2;
-  } else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
-    d[1].x = R;
-    d[1].y = R;
-    return 2;
-  }
-  return 1;
-}
-
-static PetscErrorCode NBPCGNorm(KSP ksp, KSP_PK *pk, PetscInt n, PetscReal *dp)
-{
-  PetscScalar *g = pk->red.global;
-
-  PetscFunctionBegin;
-  PetscCall(PKNormFromDots(ksp, n > 1 ? g[1] : 0.0, n > 1 ? g[1] : 0.0, g[0], dp));
-  PetscFunctionReturn(0);
+  return PKCGNormDot(ksp, R, Z, &d[1]) ? 2 : 1;
 }
 
 static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
@@ -59,19 +41,14 @@ static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
   PetscCall(PKReduceEnd(&pk->red));
   gamma = pk->red.global[0];
   KSPCheckDot(ksp, gamma);
-  PetscCall(NBPCGNorm(ksp, pk, n, &dp));
+  PetscCall(PKCGNorm(ksp, pk->red.global[0], n > 1 ? &pk->red.global[1] : NULL, &dp));
   PetscCall(PKConvergenceStep(ksp, dp));
   if (ksp->reason) PetscFunctionReturn(0);
 
   for (i = 0; i < ksp->max_it; i++) {
     ksp->its = i + 1;
-    if (gamma == 0.0) { /* r or z vanished exactly: the solution is x */
-      ksp->reason = KSP_CONVERGED_ATOL;
-      PetscCall(PetscInfo(ksp, "converged due to gamma = (r, z) = 0\n"));
-      break;
-    } else if (i > 0 && PetscRealPart(gamma * gammaold) < 0.0) {
-      ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
-      PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (r, z) %g, previous %g\n", (double)PetscRealPart(gamma), (double)PetscRealPart(gammaold)));
+    if ((ksp->reason = PKCGCheckGamma(gamma, gammaold, (PetscBool)!i))) {
+      PetscCall(PetscInfo(ksp, "stopped by (r, z) = %g (previous %g)\n", (double)PetscRealPart(gamma), (double)PetscRealPart(gammaold)));
       break;
     }
     {
@@ -89,8 +66,7 @@ static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
     dpiold = dpi;
     dpi    = pk->red.global[0];
     KSPCheckDot(ksp, dpi);
-    if (dpi == 0.0 || (i > 0 && PetscRealPart(dpi * dpiold) <= 0.0)) {
-      ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+    if ((ksp->reason = PKCGCheckCurvature(dpi, dpiold, (PetscBool)!i))) {
       PetscCall(PetscInfo(ksp, "diverging due to indefinite or negative definite matrix, (p, A p) = %g, previous %g\n", (double)PetscRealPart(dpi), (double)PetscRealPart(dpiold)));
       break;
     }
@@ -111,7 +87,7 @@ static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
     gammaold = gamma;
     gamma    = pk->red.global[0];
     KSPCheckDot(ksp, gamma);
-    PetscCall(NBPCGNorm(ksp, pk, n, &dp));
+    PetscCall(PKCGNorm(ksp, pk->red.global[0], n > 1 ? &pk->red.global[1] : NULL, &dp));
     PetscCall(PKConvergenceStep(ksp, dp));
     PetscCall(PKRecIterEnd(pk->rec, ksp->its));
     if (ksp->reason) break;

@@ -10,7 +10,7 @@ typedef struct {
   KSP_PK pk; /* must be first */
 } KSP_PKPCG;
 
-/* Local (r,z) and the norm's own dot, packed for one reduction: [0] = (r,z), [1] = norm dot */
+/* Local (r, z) and the norm's own dot, packed for one reduction: [0] = (r, z), [1] = the norm dot if any */
 static PetscErrorCode PCGRZAndNorm(KSP ksp, KSP_PK *pk, Vec R, Vec Z, PetscInt *n)
 {
   PKDot d[2] = {
@@ -19,23 +19,8 @@ static PetscErrorCode PCGRZAndNorm(KSP ksp, KSP_PK *pk, Vec R, Vec Z, PetscInt *
   };
 
   PetscFunctionBegin;
-  *n = 1;
-  if (ksp->normtype == KSP_NORM_PRECONDITIONED) *n = 2;
-  else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
-    d[1].x = R;
-    d[1].y = R;
-    *n     = 2;
-  }
+  *n = PKCGNormDot(ksp, R, Z, &d[1]) ? 2 : 1;
   PetscCall(PKVecFused(pk, 0, NULL, *n, d, pk->red.local));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCGNorm(KSP ksp, KSP_PK *pk, PetscInt n, PetscReal *dp)
-{
-  PetscScalar *g = pk->red.global;
-
-  PetscFunctionBegin;
-  PetscCall(PKNormFromDots(ksp, n > 1 ? g[1] : 0.0, n > 1 ? g[1] : 0.0, g[0], dp));
   PetscFunctionReturn(0);
 }
 
@@ -54,19 +39,14 @@ static PetscErrorCode KSPSolve_PKPCG_Private(KSP ksp, KSP_PK *pk)
   PetscCall(PKReduceAllreduce(&pk->red, n));
   beta = pk->red.global[0];
   KSPCheckDot(ksp, beta);
-  PetscCall(PCGNorm(ksp, pk, n, &dp));
+  PetscCall(PKCGNorm(ksp, pk->red.global[0], n > 1 ? &pk->red.global[1] : NULL, &dp));
   PetscCall(PKConvergenceStep(ksp, dp));
   if (ksp->reason) PetscFunctionReturn(0);
 
   for (i = 0; i < ksp->max_it; i++) {
     ksp->its = i + 1;
-    if (beta == 0.0) { /* r or z vanished exactly: the solution is x */
-      ksp->reason = KSP_CONVERGED_ATOL;
-      PetscCall(PetscInfo(ksp, "converged due to beta = 0\n"));
-      break;
-    } else if (i > 0 && PetscRealPart(beta * betaold) < 0.0) {
-      ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
-      PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, beta %g, betaold %g\n", (double)PetscRealPart(beta), (double)PetscRealPart(betaold)));
+    if ((ksp->reason = PKCGCheckGamma(beta, betaold, (PetscBool)!i))) {
+      PetscCall(PetscInfo(ksp, "stopped by (r, z) = %g (previous %g)\n", (double)PetscRealPart(beta), (double)PetscRealPart(betaold)));
       break;
     }
     if (!i) PetscCall(VecCopy(Z, P));
@@ -80,8 +60,7 @@ static PetscErrorCode KSPSolve_PKPCG_Private(KSP ksp, KSP_PK *pk)
     dpiold = dpi;
     dpi    = pk->red.global[0];
     KSPCheckDot(ksp, dpi);
-    if (dpi == 0.0 || (i > 0 && PetscRealPart(dpi * dpiold) <= 0.0)) {
-      ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+    if ((ksp->reason = PKCGCheckCurvature(dpi, dpiold, (PetscBool)!i))) {
       PetscCall(PetscInfo(ksp, "diverging due to indefinite or negative definite matrix, (p, A p) = %g\n", (double)PetscRealPart(dpi)));
       break;
     }
@@ -99,7 +78,7 @@ static PetscErrorCode KSPSolve_PKPCG_Private(KSP ksp, KSP_PK *pk)
     betaold = beta;
     beta    = pk->red.global[0];
     KSPCheckDot(ksp, beta);
-    PetscCall(PCGNorm(ksp, pk, n, &dp));
+    PetscCall(PKCGNorm(ksp, pk->red.global[0], n > 1 ? &pk->red.global[1] : NULL, &dp));
     PetscCall(PKConvergenceStep(ksp, dp));
     PetscCall(PKRecIterEnd(pk->rec, ksp->its));
     if (ksp->reason) break;

@@ -94,8 +94,9 @@ typedef struct {
    (r,z) changing sign = indefinite PC; (p,A p) = nu/rho zero or changing sign = indefinite operator. */
 static KSPConvergedReason Pipe2CGStep(const P2Step *prev, P2Step *cur)
 {
-  if (cur->mu == 0.0) return KSP_CONVERGED_ATOL; /* r or z vanishes exactly: the iterate is the solution */
-  if (prev && PetscRealPart(cur->mu * prev->mu) < 0.0) return KSP_DIVERGED_INDEFINITE_PC;
+  KSPConvergedReason r = PKCGCheckGamma(cur->mu, prev ? prev->mu : 0.0, (PetscBool)!prev);
+
+  if (r) return r; /* (r, z) = 0: the iterate is the solution; sign change: indefinite PC */
   if (cur->nu == 0.0) return KSP_DIVERGED_INDEFINITE_MAT;
   cur->gamma = cur->mu / cur->nu;
   if (!prev) cur->rho = 1.0;
@@ -131,24 +132,6 @@ static const char *Pipe2CGReasonWhy(KSPConvergedReason r)
   }
 }
 
-/* The norm of b - A x in the convergence test's norm, r and z scratch (x need not be ksp->vec_sol) */
-static PetscErrorCode Pipe2CGTrueNorm(KSP ksp, KSP_PK *pk, Vec x, Vec r, Vec z, PetscReal *norm)
-{
-  PetscScalar rz;
-
-  PetscFunctionBegin;
-  PetscCall(PKMatMult(ksp, pk, x, r));
-  PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
-  if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) PetscCall(VecNorm(r, NORM_2, norm));
-  else {
-    PetscCall(KSP_PCApply(ksp, r, z));
-    if (ksp->normtype == KSP_NORM_NATURAL) {
-      PetscCall(VecDot(r, z, &rz));
-      *norm = PetscSqrtReal(PetscAbsScalar(rz));
-    } else PetscCall(VecNorm(z, NORM_2, norm));
-  }
-  PetscFunctionReturn(0);
-}
 
 #if defined(PK_HAVE_V4D)
 /* Steps A and B of a pass and its inner products, in one loop over the elements: each element's 18 values are
@@ -395,7 +378,7 @@ static PetscErrorCode Pipe2CGTest(KSP ksp, KSP_PKPIPE2CG *p2, PetscInt its, Vec 
   if (ksp->reason > 0 && its > 0 && ksp->normtype != KSP_NORM_NONE) {
     KSPConvergedReason claimed = ksp->reason;
     /* g_N and h_N are scratch: after a refuted claim the next pass replaces everything they feed */
-    PetscCall(Pipe2CGTrueNorm(ksp, pk, x, p2->N[VG], p2->N[VH], &truenorm));
+    PetscCall(PKTrueResidualNorm(ksp, pk, x, p2->N[VG], p2->N[VH], &truenorm));
     pk->true_rnorm = truenorm;
     ksp->reason    = KSP_CONVERGED_ITERATING;
     PetscCall((*ksp->converged)(ksp, its, truenorm, &ksp->reason, ksp->cnvP));
@@ -732,7 +715,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG(KSP ksp)
   PetscCall(KSPSolve_PKPIPE2CG_Private(ksp, p2));
   p2->xtest = NULL;
   PetscCall(PKSolveEnd(ksp, pk));
-  if (pk->true_rnorm < 0 && ksp->normtype != KSP_NORM_NONE && ksp->reason != KSP_DIVERGED_NANORINF && ksp->reason != KSP_DIVERGED_PC_FAILED) PetscCall(PKTrueResidualNorm(ksp, pk, p2->N[VG], p2->N[VH], &pk->true_rnorm));
+  if (pk->true_rnorm < 0 && ksp->normtype != KSP_NORM_NONE && ksp->reason != KSP_DIVERGED_NANORINF && ksp->reason != KSP_DIVERGED_PC_FAILED) PetscCall(PKTrueResidualNorm(ksp, pk, ksp->vec_sol, p2->N[VG], p2->N[VH], &pk->true_rnorm));
   PetscFunctionReturn(0);
 }
 

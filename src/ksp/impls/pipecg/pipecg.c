@@ -239,13 +239,13 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
 
     if (!redo) { /* the norm is x_i's: test iteration i (a redone pass belongs to an iteration already tested) */
       ksp->its = i;
-      PetscCall(PKNormFromDots(ksp, nd > 2 ? pk->red.global[2] : 0.0, nd > 2 ? pk->red.global[2] : 0.0, gamma, &dp));
+      PetscCall(PKCGNorm(ksp, gamma, nd > 2 ? &pk->red.global[2] : NULL, &dp));
       PetscCall(PKConvergenceStep(ksp, dp));
       if (i > 0) PetscCall(PKRecIterEnd(pk->rec, i));
       if (ksp->reason > 0 && i > 0 && ksp->normtype != KSP_NORM_NONE) {
         KSPConvergedReason claimed = ksp->reason;
         /* r and s are scratch here: after a refuted claim the next pass replaces them (x and p are kept) */
-        PetscCall(PKTrueResidualNorm(ksp, pk, R, S, &truenorm));
+        PetscCall(PKTrueResidualNorm(ksp, pk, ksp->vec_sol, R, S, &truenorm));
         pk->true_rnorm = truenorm;
         ksp->reason    = KSP_CONVERGED_ITERATING;
         PetscCall((*ksp->converged)(ksp, i, truenorm, &ksp->reason, ksp->cnvP));
@@ -278,16 +278,14 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
     }
 
     /* scalars of iteration i, with PETSc cg's breakdown tests in cg's order */
-    breakdown = KSP_CONVERGED_ITERATING;
     first     = (PetscBool)(i == 0 || (restart && replaced && !redo)); /* a (re)start: p = u */
-    if (gamma == 0.0) breakdown = KSP_CONVERGED_ATOL;     /* r or u vanished exactly: x is the solution */
-    else if (!first && PetscRealPart(gamma * gammaold) < 0.0) breakdown = KSP_DIVERGED_INDEFINITE_PC;
-    else {
+    breakdown = PKCGCheckGamma(gamma, gammaold, first); /* (r, u) = 0: x is the solution; sign change: indefinite PC */
+    if (!breakdown) {
       beta = first ? 0.0 : gamma / gammaold;
       if (first) pap = delta;
       else if (replaced) pap = delta + 2.0 * beta * pk->red.global[3] + beta * beta * pk->red.global[4];
       else pap = delta - beta * gamma / alphaold; /* (p_i, A p_i) */
-      if (pap == 0.0 || (!first && PetscRealPart(pap * papold) <= 0.0)) breakdown = KSP_DIVERGED_INDEFINITE_MAT;
+      breakdown = PKCGCheckCurvature(pap, papold, first);
     }
     if (breakdown < 0 && i > 0 && !replaced && !replace) {
       /* in exact arithmetic impossible for SPD A and M: first rule out drift of the recurrences by recomputing
@@ -354,7 +352,7 @@ static PetscErrorCode KSPSolve_PKPIPECG(KSP ksp)
   PetscCall(KSPSolve_PKPIPECG_Private(ksp, cg));
   PetscCall(PKSolveEnd(ksp, pk));
   /* the true residual at exit, for -ksp_view and the user, unless a convergence check just computed it */
-  if (pk->true_rnorm < 0 && ksp->normtype != KSP_NORM_NONE && ksp->reason != KSP_DIVERGED_NANORINF && ksp->reason != KSP_DIVERGED_PC_FAILED) PetscCall(PKTrueResidualNorm(ksp, pk, ksp->work[0], ksp->work[7], &pk->true_rnorm));
+  if (pk->true_rnorm < 0 && ksp->normtype != KSP_NORM_NONE && ksp->reason != KSP_DIVERGED_NANORINF && ksp->reason != KSP_DIVERGED_PC_FAILED) PetscCall(PKTrueResidualNorm(ksp, pk, ksp->vec_sol, ksp->work[0], ksp->work[7], &pk->true_rnorm));
   PetscFunctionReturn(0);
 }
 

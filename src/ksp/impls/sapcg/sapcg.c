@@ -12,6 +12,7 @@ typedef struct {
 } KSP_PKSAPCG;
 
 /* Local [0] = (z, r), [1] = (z, A z), [2] = the norm's own dot (none for the natural norm or no norm) */
+/* The one reduction's local values: [0] = (z, r), [1] = (z, A z), [2] = the norm's own dot if any */
 static PetscErrorCode SAPCGDots(KSP ksp, KSP_PK *pk, Vec R, Vec Z, Vec S, PetscInt *n)
 {
   PKDot d[3] = {
@@ -21,23 +22,8 @@ static PetscErrorCode SAPCGDots(KSP ksp, KSP_PK *pk, Vec R, Vec Z, Vec S, PetscI
   };
 
   PetscFunctionBegin;
-  *n = 2;
-  if (ksp->normtype == KSP_NORM_PRECONDITIONED) *n = 3;
-  else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
-    d[2].x = R;
-    d[2].y = R;
-    *n     = 3;
-  }
+  *n = PKCGNormDot(ksp, R, Z, &d[2]) ? 3 : 2;
   PetscCall(PKVecFused(pk, 0, NULL, *n, d, pk->red.local));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode SAPCGNorm(KSP ksp, KSP_PK *pk, PetscInt n, PetscReal *dp)
-{
-  PetscScalar *g = pk->red.global;
-
-  PetscFunctionBegin;
-  PetscCall(PKNormFromDots(ksp, n > 2 ? g[2] : 0.0, n > 2 ? g[2] : 0.0, g[0], dp));
   PetscFunctionReturn(0);
 }
 
@@ -58,19 +44,14 @@ static PetscErrorCode KSPSolve_PKSAPCG_Private(KSP ksp, KSP_PK *pk)
   gamma = pk->red.global[0];
   delta = pk->red.global[1];
   KSPCheckDot(ksp, gamma);
-  PetscCall(SAPCGNorm(ksp, pk, n, &dp));
+  PetscCall(PKCGNorm(ksp, pk->red.global[0], n > 2 ? &pk->red.global[2] : NULL, &dp));
   PetscCall(PKConvergenceStep(ksp, dp));
   if (ksp->reason) PetscFunctionReturn(0);
 
   for (i = 0; i < ksp->max_it; i++) {
     ksp->its = i + 1;
-    if (gamma == 0.0) { /* r or z vanished exactly: the solution is x */
-      ksp->reason = KSP_CONVERGED_ATOL;
-      PetscCall(PetscInfo(ksp, "converged due to gamma = (z, r) = 0\n"));
-      break;
-    } else if (i > 0 && PetscRealPart(gamma * gammaold) < 0.0) {
-      ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
-      PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (z, r) %g, previous %g\n", (double)PetscRealPart(gamma), (double)PetscRealPart(gammaold)));
+    if ((ksp->reason = PKCGCheckGamma(gamma, gammaold, (PetscBool)!i))) {
+      PetscCall(PetscInfo(ksp, "stopped by (r, z) = %g (previous %g)\n", (double)PetscRealPart(gamma), (double)PetscRealPart(gammaold)));
       break;
     }
     dpiold = dpi;
@@ -82,8 +63,7 @@ static PetscErrorCode KSPSolve_PKSAPCG_Private(KSP ksp, KSP_PK *pk)
       dpi  = delta - beta * PetscConj(beta) * dpiold; /* (p, A p) by the Chronopoulos-Gear recurrence */
     }
     KSPCheckDot(ksp, dpi);
-    if (dpi == 0.0 || (i > 0 && PetscRealPart(dpi * dpiold) <= 0.0)) {
-      ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+    if ((ksp->reason = PKCGCheckCurvature(dpi, dpiold, (PetscBool)!i))) {
       PetscCall(PetscInfo(ksp, "diverging due to indefinite or negative definite matrix, (p, A p) = %g, previous %g\n", (double)PetscRealPart(dpi), (double)PetscRealPart(dpiold)));
       break;
     }
@@ -106,7 +86,7 @@ static PetscErrorCode KSPSolve_PKSAPCG_Private(KSP ksp, KSP_PK *pk)
     gamma    = pk->red.global[0];
     delta    = pk->red.global[1];
     KSPCheckDot(ksp, gamma);
-    PetscCall(SAPCGNorm(ksp, pk, n, &dp));
+    PetscCall(PKCGNorm(ksp, pk->red.global[0], n > 2 ? &pk->red.global[2] : NULL, &dp));
     PetscCall(PKConvergenceStep(ksp, dp));
     PetscCall(PKRecIterEnd(pk->rec, ksp->its));
     if (ksp->reason) break;
