@@ -27,8 +27,11 @@ HYPRE_LIB    := $(shell sed -n 's/^HYPRE_LIB *= *//p' $(PETSC_VARS) 2>/dev/null)
 CC            = $(if $(PETSC_CC),$(PETSC_CC),mpicc)
 # No -march=native and no -ffast-math: the chunked SpMV must be bit-for-bit equal to PETSc's MatMult.
 OPTFLAGS     ?= -O2 -g
-CFLAGS_ALL    = $(OPTFLAGS) -fPIC -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
-                -Iinclude $(PETSC_CFLAGS) $(HYPRE_INCLUDE) $(CFLAGS)
+# PETSc's and hypre's headers are system headers to us: their own warnings are not ours to fix
+PETSC_SYSINC  = $(patsubst -I%,-isystem %,$(PETSC_CFLAGS))
+HYPRE_SYSINC  = $(patsubst -I%,-isystem %,$(HYPRE_INCLUDE))
+CFLAGS_ALL    = $(OPTFLAGS) -fPIC -std=gnu11 -Wall -Wextra \
+                -Iinclude $(PETSC_SYSINC) $(HYPRE_SYSINC) $(CFLAGS)
 RPATH         = -Wl,-rpath,$(PETSC_LIBDIR)
 LIBS_ALL      = $(PETSC_LIBS) $(HYPRE_LIB) $(RPATH) -lpapi -lm
 LIB           = lib/libpipekrylov.so

@@ -114,6 +114,8 @@ static PetscErrorCode LoopTimer(KSP ksp, PetscInt its, PetscReal rnorm, void *ct
 {
   Config        *c = (Config *)ctx;
   PetscLogDouble t;
+  (void)ksp;
+  (void)rnorm;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t));

@@ -30,6 +30,7 @@ typedef struct {
 /* y = D x with D = +1 / -1 alternating in blocks: symmetric, indefinite */
 static PetscErrorCode PCApply_Indefinite(PC pc, Vec x, Vec y)
 {
+  (void)pc;
   PetscInt           n, lo;
   const PetscScalar *a;
   PetscScalar       *b;

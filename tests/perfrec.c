@@ -26,6 +26,7 @@ static PetscBool Early(PetscMPIInt rank, PetscInt i, PetscInt j)
 
 static PetscErrorCode KSPPipeGetChunks_Fake(KSP ksp, PetscInt *n)
 {
+  (void)ksp;
   *n = 1;
   return 0;
 }
@@ -75,6 +76,7 @@ static PetscErrorCode KSPSolve_Fake(KSP ksp)
 
 static PetscErrorCode KSPSetUp_Fake(KSP ksp)
 {
+  (void)ksp;
   return 0;
 }
 

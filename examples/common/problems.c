@@ -192,7 +192,7 @@ static PetscErrorCode PKSetExact(PKProblem *p)
 PetscErrorCode PKProblemCreate(MPI_Comm comm, const char prefix[], PKProblem *p)
 {
   PetscInt   n = 64, rows = 8000;
-  PK2DParams prm = {0, 0, 0, 0, PETSC_TRUE};
+  PK2DParams prm = {0, 0, 0, 0, PETSC_TRUE, PETSC_FALSE};
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(p, sizeof(*p)));
@@ -215,10 +215,10 @@ PetscErrorCode PKProblemCreate(MPI_Comm comm, const char prefix[], PKProblem *p)
   p->spd = PETSC_TRUE;
   if (!strcmp(p->name, "poisson27")) PetscCall(PKAssemblePoisson27(comm, p, rows));
   else if (!strcmp(p->name, "laplace2d")) {
-    PK2DParams q = {0, 0, 0, 0, PETSC_TRUE};
+    PK2DParams q = {0, 0, 0, 0, PETSC_TRUE, PETSC_FALSE};
     PetscCall(PKAssemble2D(comm, p, n, &q));
   } else if (!strcmp(p->name, "varcoef")) {
-    PK2DParams q = {prm.contrast, 0, 0, 0, PETSC_TRUE};
+    PK2DParams q = {prm.contrast, 0, 0, 0, PETSC_TRUE, PETSC_FALSE};
     PetscCall(PKAssemble2D(comm, p, n, &q));
   } else if (!strcmp(p->name, "convdiff")) {
     PK2DParams q = {0, 0, prm.eps, prm.wind, PETSC_TRUE, prm.rotating};
@@ -226,11 +226,11 @@ PetscErrorCode PKProblemCreate(MPI_Comm comm, const char prefix[], PKProblem *p)
     p->spd = PETSC_FALSE;
   } else if (!strcmp(p->name, "indefinite")) {
     /* the 5-point Laplacian has eigenvalues 8 sin^2 down to ~2 pi^2 h^2: a shift of sigma * 8 puts some below 0 */
-    PK2DParams q = {0, 8.0 * prm.sigma, 0, 0, PETSC_TRUE};
+    PK2DParams q = {0, 8.0 * prm.sigma, 0, 0, PETSC_TRUE, PETSC_FALSE};
     PetscCall(PKAssemble2D(comm, p, n, &q));
     p->spd = PETSC_FALSE;
   } else if (!strcmp(p->name, "nonsym")) {
-    PK2DParams q = {0, 0, 0, prm.wind * (n + 1), PETSC_TRUE};
+    PK2DParams q = {0, 0, 0, prm.wind * (n + 1), PETSC_TRUE, PETSC_FALSE};
     PetscCall(PKAssemble2D(comm, p, n, &q));
     p->spd = PETSC_FALSE;
   } else SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -problem %s: poisson27, laplace2d, varcoef, convdiff, indefinite or nonsym", p->name);

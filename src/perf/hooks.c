@@ -160,6 +160,8 @@ PetscErrorCode PKPerfView(KSP ksp, PetscViewer viewer)
 static PetscErrorCode PKPerfMonitor(KSP ksp, PetscInt its, PetscReal rnorm, void *ctx)
 {
   PKPerfCtx *c = (PKPerfCtx *)ctx;
+  (void)ksp;
+  (void)rnorm;
 
   PetscFunctionBegin;
   if (!c->active) PetscFunctionReturn(0);

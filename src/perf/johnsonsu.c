@@ -173,6 +173,7 @@ static PetscErrorCode PKJSUFitObjective(Tao tao, Vec X, PetscReal *f, void *ctx)
   PetscReal          vv[2], xi, lambda;
 
   PetscFunctionBegin;
+  (void)tao;
   PetscCall(VecGetArrayRead(X, &v));
   vv[0] = PetscRealPart(v[0]);
   vv[1] = PetscRealPart(v[1]);

@@ -100,7 +100,7 @@ static const char *PKHint(const PKReportData *d, PetscInt term)
   }
 }
 
-static PetscErrorCode PKReportCSV(PetscViewer v, KSP ksp, const PKStats *S, const PKReportData *d)
+static PetscErrorCode PKReportCSV(PetscViewer v, const PKStats *S, const PKReportData *d)
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(v, "section,name,value,unit,status\n"));
@@ -192,7 +192,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   if (rank) goto done; /* everything below prints on rank 0 only, where the per-iteration statistics are */
   PetscCall(PetscViewerPushFormat(v, fmt));
   if (fmt == PETSC_VIEWER_ASCII_CSV) {
-    PetscCall(PKReportCSV(v, ksp, S, d));
+    PetscCall(PKReportCSV(v, S, d));
     PetscCall(PetscViewerPopFormat(v));
     goto done;
   }

@@ -146,6 +146,7 @@ PETSC_INTERN PetscErrorCode PKVecMAXPYLocal(KSP_PK *, PKMultiWork *, Vec, PetscS
 /* y = A x with the solver's operator (chunked, progressing the outstanding reduction if there is one) */
 static inline PetscErrorCode PKMatMult(KSP ksp, KSP_PK *pk, Vec x, Vec y)
 {
+  (void)ksp; /* the same call shape as PKPCApply */
   return PKSpMVApply(pk->spmv, x, y, pk->chunks, &pk->red, pk->rec);
 }
 

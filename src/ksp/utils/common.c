@@ -136,6 +136,7 @@ PetscErrorCode PKSetUp_Common(KSP ksp, KSP_PK *pk, PetscInt nred)
 
 PetscErrorCode PKReset_Common(KSP ksp, KSP_PK *pk)
 {
+  (void)ksp;
   PetscFunctionBegin;
   PetscCall(PKSpMVDestroy(&pk->spmv));
   pk->spmv_mat = NULL;

@@ -123,6 +123,7 @@ static PetscErrorCode PGMRESUpdateAndDots(KSP ksp, KSP_PKPGMRES *pg, PetscInt it
   PKMDot       dot[2];
   PetscInt     nu = 0, nd = 0, nv = 0;
   PetscScalar *out = pk->red.local;
+  (void)ksp;
 
   PetscFunctionBegin;
   if (it > 1) {
