@@ -158,6 +158,7 @@ PETSC_INTERN PetscErrorCode PKNormFromDots(KSP, PetscScalar, PetscScalar, PetscS
 
 /* ||b - A x|| in the solver's norm type (preconditioned: ||M(b - A x)||); the reference the pipelined solvers check */
 PETSC_INTERN PetscErrorCode PKTrueResidualNorm(KSP, KSP_PK *, Vec, Vec, Vec, PetscReal *);
+PETSC_INTERN PetscErrorCode PKTrueResidualAtExit(KSP, KSP_PK *, Vec, Vec);
 
 /* Log the norm, call the monitors and the convergence test for iteration ksp->its */
 PETSC_INTERN PetscErrorCode PKConvergenceStep(KSP, PetscReal);

@@ -278,6 +278,16 @@ PetscErrorCode PKTrueResidualNorm(KSP ksp, KSP_PK *pk, Vec x, Vec r, Vec z, Pets
   PetscFunctionReturn(0);
 }
 
+/* The true residual at the end of a pipelined solve, for -ksp_view and the user, unless a convergence check has
+   computed it already or the solve ended in NaN/Inf or a failed preconditioner; r and z are work */
+PetscErrorCode PKTrueResidualAtExit(KSP ksp, KSP_PK *pk, Vec r, Vec z)
+{
+  PetscFunctionBegin;
+  if (pk->true_rnorm >= 0 || ksp->normtype == KSP_NORM_NONE || ksp->reason == KSP_DIVERGED_NANORINF || ksp->reason == KSP_DIVERGED_PC_FAILED) PetscFunctionReturn(0);
+  PetscCall(PKTrueResidualNorm(ksp, pk, ksp->vec_sol, r, z, &pk->true_rnorm));
+  PetscFunctionReturn(0);
+}
+
 /* Record the norm of iteration ksp->its, call the monitors and the convergence test */
 PetscErrorCode PKConvergenceStep(KSP ksp, PetscReal rnorm)
 {

@@ -715,7 +715,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG(KSP ksp)
   PetscCall(KSPSolve_PKPIPE2CG_Private(ksp, p2));
   p2->xtest = NULL;
   PetscCall(PKSolveEnd(ksp, pk));
-  if (pk->true_rnorm < 0 && ksp->normtype != KSP_NORM_NONE && ksp->reason != KSP_DIVERGED_NANORINF && ksp->reason != KSP_DIVERGED_PC_FAILED) PetscCall(PKTrueResidualNorm(ksp, pk, ksp->vec_sol, p2->N[VG], p2->N[VH], &pk->true_rnorm));
+  PetscCall(PKTrueResidualAtExit(ksp, pk, p2->N[VG], p2->N[VH]));
   PetscFunctionReturn(0);
 }
 

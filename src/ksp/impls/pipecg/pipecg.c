@@ -351,8 +351,7 @@ static PetscErrorCode KSPSolve_PKPIPECG(KSP ksp)
   PetscCall(PKSolveBegin(ksp, pk));
   PetscCall(KSPSolve_PKPIPECG_Private(ksp, cg));
   PetscCall(PKSolveEnd(ksp, pk));
-  /* the true residual at exit, for -ksp_view and the user, unless a convergence check just computed it */
-  if (pk->true_rnorm < 0 && ksp->normtype != KSP_NORM_NONE && ksp->reason != KSP_DIVERGED_NANORINF && ksp->reason != KSP_DIVERGED_PC_FAILED) PetscCall(PKTrueResidualNorm(ksp, pk, ksp->vec_sol, ksp->work[0], ksp->work[7], &pk->true_rnorm));
+  PetscCall(PKTrueResidualAtExit(ksp, pk, ksp->work[0], ksp->work[7]));
   PetscFunctionReturn(0);
 }
 
@@ -361,13 +360,6 @@ static PetscErrorCode KSPSetUp_PKPIPECG(KSP ksp)
   PetscFunctionBegin;
   PetscCall(KSPSetWorkVecs(ksp, 10)); /* and the diagonal of a diagonal preconditioner */
   PetscCall(PKCGSetUp(ksp, (KSP_PK *)ksp->data, 5));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode KSPReset_PKPIPECG(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(PKReset_Common(ksp, (KSP_PK *)ksp->data));
   PetscFunctionReturn(0);
 }
 
@@ -517,7 +509,6 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKPIPECG;
   ksp->ops->solve          = KSPSolve_PKPIPECG;
-  ksp->ops->reset          = KSPReset_PKPIPECG;
   ksp->ops->destroy        = KSPDestroy_PKPIPECG;
   ksp->ops->view           = KSPView_PKPIPECG;
   ksp->ops->setfromoptions = KSPSetFromOptions_PKPIPECG;
