@@ -53,7 +53,7 @@ HEADERS      := $(shell find include -name '*.h')
 
 # PETSc's own tutorials, built unmodified: real client applications for -dll_append tests.
 PETSC_EXAMPLES_DIR ?= /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials
-PETSC_TUTORIALS := ex2 ex23 ex45 ex50
+PETSC_TUTORIALS := ex2 ex9 ex23 ex45 ex50
 TUT_BIN      := $(PETSC_TUTORIALS:%=$(BUILD)/petsc-tutorials/%)
 
 .PHONY: all deps demo check bench install clean check-petsc

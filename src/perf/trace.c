@@ -8,17 +8,31 @@
    A KSP on a smaller communicator than PETSC_COMM_WORLD (e.g. one per rank) writes <file>.<r>, r the world rank of
    its rank 0, so that KSPs on different communicators never write one file at once.
 
+   Two KSPs that write one file are told apart by the `ksp` column (0 for the first KSP that wrote the file in this
+   run, 1 for the next, ...). Whether a file is already open is decided collectively: a file opened by a KSP on
+   another communicator is refused with a message, never half-reopened (ranks would enter different collectives).
+
    A trace that cannot be written is reported once (path and MPI's reason) and switched off for that KSP; nothing
    else changes: the solve, its statistics and the report go on.
 */
 #include <pipekrylov/private/pkperfimpl.h>
 #include <ctype.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+/* Open MPI 4.1's shared-file-pointer components (opened with every MPI-IO file, used or not) copy the path into
+   fixed buffers and abort with "buffer overflow detected" from about 245 characters on. A longer path is opened
+   through its directory's file descriptor, /proc/self/fd/<fd>/<basename>, which names the same file. */
+#define PK_TRACE_MPIIO_PATH_MAX 200
 
 typedef struct _n_PKTraceFile *PKTraceFile;
 struct _n_PKTraceFile {
   char       *name;
   MPI_File    fh;   /* open until PetscFinalize */
   MPI_Offset  end;  /* bytes written so far */
+  int         dirfd; /* >= 0: the directory held open for a long path (see PK_TRACE_MPIIO_PATH_MAX) */
+  const void *owner[16]; /* the perf contexts of the KSPs that wrote this file, by their `ksp` id */
+  int         nowner;
   PKTraceFile next;
 };
 static PKTraceFile pk_trace_files = NULL; /* files started (truncated, header written) in this run, newest first */
@@ -39,6 +53,7 @@ PetscErrorCode PKTraceFinalize(void)
     PKTraceFile f = rev;
     rev           = f->next;
     if (MPI_File_close(&f->fh) != MPI_SUCCESS) PetscCall(PetscPrintf(PETSC_COMM_SELF, "ERROR pipekrylov: closing the trace file %s failed\n", f->name));
+    if (f->dirfd >= 0) close(f->dirfd);
     PetscCall(PetscFree(f->name));
     PetscCall(PetscFree(f));
   }
@@ -79,7 +94,7 @@ static size_t PKTraceHeader(char *buf, size_t len, PetscInt np, const char *cons
 {
   size_t n = 0;
 
-  n += (size_t)snprintf(buf + n, len - n, "solve,rank,node,iter,t_begin_s,t_end_s,t_iter_s");
+  n += (size_t)snprintf(buf + n, len - n, "solve,ksp,rank,node,iter,t_begin_s,t_end_s,t_iter_s");
   for (int j = 0; j < PK_PHASE_N; j++) n += (size_t)snprintf(buf + n, len - n, ",t_%s_s", PKPhaseNames[j]);
   n += (size_t)snprintf(buf + n, len - n, ",red_n,red_early,red_tests,t_solve_s,t_enter_s");
   for (PetscInt j = 0; j < np; j++) {
@@ -88,6 +103,33 @@ static size_t PKTraceHeader(char *buf, size_t len, PetscInt np, const char *cons
   }
   n += (size_t)snprintf(buf + n, len - n, "\n");
   return n;
+}
+
+/* The name to give MPI_File_open: the path itself or, when it is too long for Open MPI, the same file reached
+   through a descriptor of its directory (*dirfd >= 0 then, to be closed after the file) */
+static PetscErrorCode PKTraceMPIName(const char path[], char mpiname[], size_t len, int *dirfd, PetscBool *ok)
+{
+  char        dir[PETSC_MAX_PATH_LEN] = ".";
+  const char *slash = strrchr(path, '/'), *file = slash ? slash + 1 : path;
+
+  PetscFunctionBegin;
+  *dirfd = -1;
+  *ok    = PETSC_TRUE;
+  if (strlen(path) <= PK_TRACE_MPIIO_PATH_MAX) {
+    PetscCall(PetscStrncpy(mpiname, path, len));
+    PetscFunctionReturn(0);
+  }
+  if (slash == path) PetscCall(PetscStrncpy(dir, "/", sizeof(dir)));
+  else if (slash) PetscCall(PetscStrncpy(dir, path, PetscMin(sizeof(dir), (size_t)(slash - path) + 1))); /* copies up to the slash */
+  *dirfd = open(dir, O_RDONLY | O_DIRECTORY);
+  if (*dirfd < 0 || strlen(file) > PK_TRACE_MPIIO_PATH_MAX - 32) { /* no such directory, or the name alone is too long */
+    *ok = PETSC_FALSE;
+    if (*dirfd >= 0) close(*dirfd);
+    *dirfd = -1;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscSNPrintf(mpiname, len, "/proc/self/fd/%d/%s", *dirfd, file));
+  PetscFunctionReturn(0);
 }
 
 /* Report a failure once, on rank 0 (the code is rank 0's own or, if rank 0 succeeded, -1) */
@@ -112,31 +154,37 @@ PetscErrorCode PKTraceWrite(MPI_Comm comm, PKPerfCtx *c)
   size_t      cap, n = 0;
   long long   len, off = 0, total = 0;
   MPI_File    fh;
-  int         rc, bad, worst;
+  int         rc, bad, worst, kspid;
+  PetscBool   fresh = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PKTraceName(comm, c->trace, name, sizeof(name)));
   PetscCall(PKTraceFind(name, &file));
-
-  cap = (size_t)(K + 1) * (size_t)(32 * (24 + np)) + 4096;
-  PetscCall(PetscMalloc1(cap, &buf));
-  if (!file && !rank) n += PKTraceHeader(buf, cap, np, PKPapiNames());
-  for (PetscInt k = 0; k < K; k++) {
-    const PKRow   *row = &c->rows[k];
-    PetscLogDouble t0  = PKRowStart(c, k);
-    int            ne  = PKEarlyCount(row->red_mask, row->red_n);
-
-    n += (size_t)snprintf(buf + n, cap - n, "%" PetscInt_FMT ",%d,%" PetscInt_FMT ",%" PetscInt_FMT ",%.9g,%.9g,%.9g", c->solve, rank, c->node, k + 1, t0 - c->tbegin, row->t1 - c->tbegin, row->t1 - t0);
-    for (int j = 0; j < PK_PHASE_N; j++) n += (size_t)snprintf(buf + n, cap - n, ",%.9g", row->ph[j]);
-    n += (size_t)snprintf(buf + n, cap - n, ",%d,%d,%d,%.9g,%.9g", row->red_n, ne, row->red_tests, c->tend - c->tbegin, c->t_enter);
-    for (PetscInt j = 0; j < np; j++) n += (size_t)snprintf(buf + n, cap - n, ",%lld", PKRowCounter(c, k, j));
-    n += (size_t)snprintf(buf + n, cap - n, "\n");
+  { /* open on every rank of comm or on none: otherwise a KSP on another communicator holds it */
+    int have[2] = {file ? 1 : 0, file ? 0 : 1}, any[2];
+    PetscCallMPI(MPI_Allreduce(have, any, 2, MPI_INT, MPI_MAX, comm));
+    if (any[0] && any[1]) {
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR, "ERROR pipekrylov: the trace file %s (-ksp_perf_trace) is already written by a KSP on another communicator; give this KSP a file of its own (with its options prefix). The solve is not affected; no trace is written for this KSP.\n", name));
+      c->trace_failed = PETSC_TRUE;
+      PetscFunctionReturn(0);
+    }
   }
-  PetscCheck(n < cap && n < (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Trace buffer overflow (%zu bytes)", n);
-
   if (!file) { /* first use in this run: open, truncate, keep */
-    rc  = MPI_File_open(comm, name, MPI_MODE_WRONLY | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
+    char      mpiname[PETSC_MAX_PATH_LEN];
+    int       dirfd;
+    PetscBool ok;
+
+    PetscCall(PKTraceMPIName(name, mpiname, sizeof(mpiname), &dirfd, &ok));
+    bad = !ok;
+    PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
+    if (worst) {
+      if (dirfd >= 0) close(dirfd);
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR, "ERROR pipekrylov: cannot open the trace file %s (-ksp_perf_trace): its directory does not exist or its name is longer than %d characters. The solve is not affected; no further trace is written for this KSP.\n", name, PK_TRACE_MPIIO_PATH_MAX - 32));
+      c->trace_failed = PETSC_TRUE;
+      PetscFunctionReturn(0);
+    }
+    rc  = MPI_File_open(comm, mpiname, MPI_MODE_WRONLY | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
     bad = rc != MPI_SUCCESS;
     PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
     if (!worst) {
@@ -146,16 +194,41 @@ PetscErrorCode PKTraceWrite(MPI_Comm comm, PKPerfCtx *c)
       if (worst) MPI_File_close(&fh);
     } else if (!bad) MPI_File_close(&fh);
     if (worst) {
+      if (dirfd >= 0) close(dirfd);
       PetscCall(PKTraceFail(comm, c, name, "open", bad ? rc : -1));
-      PetscCall(PetscFree(buf));
       PetscFunctionReturn(0);
     }
     PetscCall(PetscNew(&file));
     PetscCall(PetscStrallocpy(name, &file->name));
     file->fh       = fh;
+    file->dirfd    = dirfd;
     file->next     = pk_trace_files;
     pk_trace_files = file;
+    fresh          = PETSC_TRUE;
   }
+  /* which KSP writes: a context seen before keeps its id, unless this is its first solve (a new KSP whose context
+     reuses freed memory); the order of first writes is the same on every rank, so are the ids */
+  for (kspid = 0; kspid < file->nowner && (file->owner[kspid] != c || c->solve == 0); kspid++) { }
+  if (kspid == file->nowner) {
+    if (file->nowner < (int)PETSC_STATIC_ARRAY_LENGTH(file->owner)) file->owner[file->nowner++] = c;
+    else kspid = file->nowner; /* more KSPs than ids kept: they share the last id */
+  }
+
+  cap = (size_t)(K + 1) * (size_t)(32 * (24 + np)) + 4096;
+  PetscCall(PetscMalloc1(cap, &buf));
+  if (fresh && !rank) n += PKTraceHeader(buf, cap, np, PKPapiNames());
+  for (PetscInt k = 0; k < K; k++) {
+    const PKRow   *row = &c->rows[k];
+    PetscLogDouble t0  = PKRowStart(c, k);
+    int            ne  = PKEarlyCount(row->red_mask, row->red_n);
+
+    n += (size_t)snprintf(buf + n, cap - n, "%" PetscInt_FMT ",%d,%d,%" PetscInt_FMT ",%" PetscInt_FMT ",%.9g,%.9g,%.9g", c->solve, kspid, rank, c->node, k + 1, t0 - c->tbegin, row->t1 - c->tbegin, row->t1 - t0);
+    for (int j = 0; j < PK_PHASE_N; j++) n += (size_t)snprintf(buf + n, cap - n, ",%.9g", row->ph[j]);
+    n += (size_t)snprintf(buf + n, cap - n, ",%d,%d,%d,%.9g,%.9g", row->red_n, ne, row->red_tests, c->tend - c->tbegin, c->t_enter);
+    for (PetscInt j = 0; j < np; j++) n += (size_t)snprintf(buf + n, cap - n, ",%lld", PKRowCounter(c, k, j));
+    n += (size_t)snprintf(buf + n, cap - n, "\n");
+  }
+  PetscCheck(n < cap && n < (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Trace buffer overflow (%zu bytes)", n);
   len = (long long)n;
   PetscCallMPI(MPI_Exscan(&len, &off, 1, MPI_LONG_LONG, MPI_SUM, comm));
   if (!rank) off = 0;

@@ -62,7 +62,19 @@ t perf-unwritable-report "$P" once "pipekrylov performance report: KSP pcg" 3 \
 t perf-papi-unknown "$P" once "WARNING.*PAPI event NOSUCH_EVENT cannot be recorded" 1 \
   "$MPI" 2 "$PM" $PROB -nsolves 2 -ksp_perf_papi_events perf::TASK-CLOCK,NOSUCH_EVENT -ksp_perf_monitor -ksp_converged_reason -dump "$PT/papi.json"
 t perf-papi-unknown-trace "$P" run papi-unknown 2 $PROB -ksp_perf_papi_events NOSUCH_EVENT,perf::TASK-CLOCK
-t_grep perf-papi-none "^solve,rank,node,iter,t_begin_s,t_end_s,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s,red_n,red_early,red_tests,t_solve_s,t_enter_s$" \
+t_grep perf-papi-none "^solve,ksp,rank,node,iter,t_begin_s,t_end_s,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s,red_n,red_early,red_tests,t_solve_s,t_enter_s$" \
   "$P" head papi-none 1 $PROB -ksp_perf_papi_events none
 t_fail perf-bad-node-size "ksp_perf_node_size must be positive.*not -1" "$PM" $PROB -ksp_perf_monitor -ksp_perf_node_size -1
+# issue 9: a trace path longer than Open MPI's shared-file-pointer buffers (it aborted from 245 characters on)
+LONGDIR=$PT/$(printf 'd%.0s' $(seq 1 120))/$(printf 'e%.0s' $(seq 1 120))
+mkdir -p "$LONGDIR"
+t perf-trace-long-path bash -c "rm -f '$LONGDIR/t.csv' && '$MPI' 2 '$PK_BUILD/petsc-tutorials/ex2' -dll_append '$PK_LIB' -ksp_perf_trace '$LONGDIR/t.csv' && test \$(wc -l < '$LONGDIR/t.csv') -gt 2"
+mkdir -p "$PT/oc"
+# a file already open for a KSP on another communicator (the outer KSP names the file one block's KSP writes):
+# refused with one message on every rank at once (ranks used to enter different collectives and hang)
+t perf-trace-other-comm "$P" once "t.csv.0 \(-ksp_perf_trace\) is already written by a KSP on another communicator" 1 \
+  "$MPI" 2 "$PK_BUILD/petsc-tutorials/ex2" -dll_append "$PK_LIB" -pc_type bjacobi -sub_ksp_type cg -ksp_converged_reason \
+  -ksp_perf_trace "$PT/oc/t.csv.0" -sub_ksp_perf_trace "$PT/oc/t.csv"
+# two KSPs given one file (PETSc's ex9 solves two systems, the second with prefix s2_): the ksp column tells them apart
+t perf-trace-two-ksps bash -c "rm -f '$PT/two.csv' && '$MPI' 2 '$PK_BUILD/petsc-tutorials/ex9' -dll_append '$PK_LIB' -ksp_type pipecg -s2_ksp_type cg -ksp_perf_trace '$PT/two.csv' -s2_ksp_perf_trace '$PT/two.csv' && cut -d, -f2 '$PT/two.csv' | sort -u | tr '\n' ' ' | grep -qx '0 1 ksp '"
 t_fail perf-trace-no-file "ksp_perf_trace needs a file name" "$PM" $PROB -ksp_perf_trace
