@@ -20,7 +20,7 @@ PETSC_CFLAGS := $(shell $(PKGCONF) --cflags PETSc 2>/dev/null)
 PETSC_LIBS   := $(shell $(PKGCONF) --libs PETSc 2>/dev/null)
 PETSC_LIBDIR := $(shell $(PKGCONF) --variable=libdir PETSc 2>/dev/null)
 PETSC_CC     := $(shell $(PKGCONF) --variable=ccompiler PETSc 2>/dev/null)
-# hypre as PETSc was configured with it (empty without hypre): src/perf/amg_hierarchy.c reads BoomerAMG's levels
+# hypre as PETSc was configured with it (empty without hypre): src/perf/report/amg_hierarchy.c reads BoomerAMG's levels
 PETSC_VARS   := $(PETSC_LIBDIR)/petsc/conf/petscvariables
 HYPRE_INCLUDE:= $(shell sed -n 's/^HYPRE_INCLUDE *= *//p' $(PETSC_VARS) 2>/dev/null)
 HYPRE_LIB    := $(shell sed -n 's/^HYPRE_LIB *= *//p' $(PETSC_VARS) 2>/dev/null)

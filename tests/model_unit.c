@@ -1,4 +1,4 @@
-static const char help[] = "Unit tests of the performance models (src/perf/model_*.c, johnsonsu.c, stochastic.c, kstest.c).\n"
+static const char help[] = "Unit tests of the performance models (src/perf/models/model_*.c, johnsonsu.c, stochastic.c, kstest.c).\n"
                            "Single rank, no KSP. Every check states its hand computation. Exit status 1 if any check fails.\n"
                            "  -section <name>   run one section only (comm halo allreduce solvers amg normal jsu emax ks stoch table3 fit)\n"
                            "  -v                print every check, not only failures\n"

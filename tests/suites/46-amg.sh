@@ -1,4 +1,4 @@
-# PKAMGHierarchyFromPC (src/perf/amg_hierarchy.c): the BoomerAMG levels of a set-up PCHYPRE on poisson27, read from
+# PKAMGHierarchyFromPC (src/perf/report/amg_hierarchy.c): the BoomerAMG levels of a set-up PCHYPRE on poisson27, read from
 # hypre's own hierarchy. tests/amg.c checks them against the operator (C[0], s[0] of the 27-point stencil), against
 # an identical PC never read (bitwise equal PCApply), maxlevels and not-set-up refusals; here the levels are
 # compared with the table hypre itself prints (-pc_hypre_boomeramg_print_statistics) for the default and for

@@ -1,6 +1,6 @@
 /*
    The AMG hierarchy a PCHYPRE/BoomerAMG preconditioner actually uses, as the per-level inputs of the AMG solve-cycle
-   model of 002 section IV (PKAMGLevel, PKModelAMGCycle in pkmodel.h). src/perf/amg_hierarchy.c.
+   model of 002 section IV (PKAMGLevel, PKModelAMGCycle in pkmodel.h). src/perf/report/amg_hierarchy.c.
 
    Exported (PETSC_EXTERN) so that the report and tests/amg.c can call it; this header is not public API.
 */

@@ -1,5 +1,5 @@
 /*
-   What the six pipekrylov solvers share (src/ksp/utils): the common part of their KSP data, reductions that are
+   What the six pipekrylov solvers share (src/ksp/utils, src/core): the common part of their KSP data, reductions that are
    progressed by MPI_Test between chunks of overlapped work, the chunked SpMV and the chunk driver for fused
    vector kernels.
 

@@ -1,7 +1,7 @@
 /*
    The perf package: the logging monitor that records every KSPSolve, the trace, and the end-of-solve report.
 
-   How a solve is recorded (src/perf):
+   How a solve is recorded (src/perf/monitor unless said otherwise):
      perf.c      registration; installs PETSc's event hooks (PetscLogPLB/PLE, chained) when a perf option is present
      hooks.c     the hooks: KSP_Solve begin/end of any KSP, and for PETSc's own types the MatMult, PCApply, halo and
                  reduction events that split their iterations into phases; the per-KSP context and its options
@@ -9,7 +9,7 @@
      papi.c      the PAPI event set, read once per row
      stats.c     cross-rank statistics (PKStats) at the end of the solve
      trace.c     the CSV trace, written with MPI-IO
-     report.c    PKPerfReport: what -ksp_perfmodel_view prints
+     report.c    (src/perf/report) PKPerfReport: what -ksp_perfmodel_view prints
      monitor.c   the public interface (KSPPerfMonitorSet ...)
 */
 #ifndef PKPERFIMPL_H

@@ -1,6 +1,6 @@
 /*
    Machine profiles: the text file written by bin/pipekrylov-calibrate and read with -ksp_perfmodel_machine <file>,
-   and the embedded default profile (src/perf/machine.c).
+   and the embedded default profile (src/perf/models/machine.c).
 
    The file format (version 1), one setting per line:
 

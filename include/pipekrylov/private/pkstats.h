@@ -2,7 +2,7 @@
    Cross-rank statistics of one solve, as reduced by the recorder at the end of KSPSolve: O(iterations) numbers on
    rank 0, never ranks x iterations. This is what the models and the report read.
 
-   The per-iteration statistics over ranks are exact (src/perf/stats.c: the ranks x iterations records are
+   The per-iteration statistics over ranks are exact (src/perf/monitor/stats.c: the ranks x iterations records are
    transposed in blocks of iterations with one MPI_Alltoallv, so each rank sorts the full columns of the iterations
    it owns and holds O(iterations + ranks) values; rank 0 gathers only the results). Quantiles interpolate linearly between
    order statistics (numpy's default): level q of P values x_(0) <= ... <= x_(P-1) is x_(h) at h = q (P - 1).

@@ -1,6 +1,6 @@
 /*
    What -ksp_perfmodel_view needs from the run, gathered collectively at the end of the solve, and the models
-   evaluated on rank 0 (src/perf/model_*.c, stochastic.c). The counts come from the run itself: ranks and nodes
+   evaluated on rank 0 (src/perf/models/model_*.c, stochastic.c). The counts come from the run itself: ranks and nodes
    from the monitor's layout, the halo messages of every rank from the operator's actual scatter (classified on or
    off node), reductions from the solver's type, per-application SpMV and PC times and vector time from the
    recorder, the synchronization gap from the per-iteration compute times, the overlap from the reductions that
