@@ -98,7 +98,7 @@ $(BUILD)/petsc-tutorials/%: $(PETSC_EXAMPLES_DIR)/%.c
 # demo, check and bench install what is missing first, then build in a fresh make (so that pkg-config sees PETSc).
 demo: deps
 	@$(MAKE) --no-print-directory all
-	@sh tests/mpirun.sh 2 $(BUILD)/examples/poisson27 -ksp_type pipe2cg -pc_type jacobi -ksp_perfmodel_view -ksp_converged_reason
+	@sh tests/usermpi.sh 2 $(BUILD)/examples/poisson27 -ksp_type pipe2cg -pc_type jacobi -ksp_perfmodel_view -ksp_converged_reason
 
 check: deps
 	@$(MAKE) --no-print-directory all

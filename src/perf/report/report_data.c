@@ -169,22 +169,27 @@ PetscErrorCode PKReportFree(PKPerfCtx *c)
   PetscFunctionReturn(0);
 }
 
-/* Ranks per core on the busiest host: ranks of this host (MPI_COMM_TYPE_SHARED, whatever -ksp_perf_node_size
-   says: this is about real cores) over the cores this process may run on */
+/* Ranks per core on the busiest host: the ranks of this host (MPI_COMM_TYPE_SHARED, whatever -ksp_perf_node_size
+   says: this is about real cores) over the cores they may run on together, the union of their affinity masks.
+   Each rank's own mask is not enough: mpiexec binds each rank to its own core by default, and nhost ranks over one
+   core each would read as "nhost ranks share each core". */
 static PetscErrorCode PKReportRanksPerCore(MPI_Comm comm, PetscReal *rpc)
 {
   MPI_Comm    host;
   PetscMPIInt nhost;
   PetscReal   mine, cores = 0;
-  cpu_set_t   set;
+  cpu_set_t   set, all;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host));
   PetscCallMPI(MPI_Comm_size(host, &nhost));
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set)) CPU_ZERO(&set);
+  PetscCallMPI(MPI_Allreduce(&set, &all, (PetscMPIInt)sizeof(set), MPI_BYTE, MPI_BOR, host));
   PetscCallMPI(MPI_Comm_free(&host));
-  if (!sched_getaffinity(0, sizeof(set), &set)) cores = CPU_COUNT(&set);
+  cores = CPU_COUNT(&all);
   if (cores <= 0) cores = (PetscReal)sysconf(_SC_NPROCESSORS_ONLN);
-  mine = cores > 0 ? nhost / cores : 1;
+  mine = cores > 0 ? PetscMax(1.0, nhost / cores) : 1;
   PetscCallMPI(MPI_Allreduce(&mine, rpc, 1, MPIU_REAL, MPIU_MAX, comm));
   PetscFunctionReturn(0);
 }
