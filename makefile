@@ -55,6 +55,9 @@ HEADERS      := $(shell find include -name '*.h')
 PETSC_EXAMPLES_DIR ?= /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials
 PETSC_TUTORIALS := ex2 ex9 ex23 ex45 ex50
 TUT_BIN      := $(PETSC_TUTORIALS:%=$(BUILD)/petsc-tutorials/%)
+# and one nonlinear tutorial: SNES ex5 (a DMDA, and -snes_mf_operator gives a matrix-free operator)
+PETSC_SNES_EXAMPLES_DIR ?= $(PETSC_EXAMPLES_DIR)/../../../snes/tutorials
+TUT_BIN      += $(BUILD)/petsc-tutorials/snes-ex5
 
 .PHONY: all deps demo check bench install clean check-petsc
 all: check-petsc $(LIB) $(EX_BIN) $(TEST_BIN) $(BENCH_BIN) $(TOOL_BIN) $(TUT_BIN)
@@ -92,6 +95,9 @@ bin/%: bin/%.c $(LIB) $(HEADERS)
 
 # Unmodified PETSc tutorials: compiled exactly as PETSc ships them, linked against PETSc only (not pipekrylov).
 $(BUILD)/petsc-tutorials/%: $(PETSC_EXAMPLES_DIR)/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OPTFLAGS) $(PETSC_CFLAGS) -w $< -o $@ $(PETSC_LIBS) $(RPATH) -lm
+$(BUILD)/petsc-tutorials/snes-%: $(PETSC_SNES_EXAMPLES_DIR)/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(OPTFLAGS) $(PETSC_CFLAGS) -w $< -o $@ $(PETSC_LIBS) $(RPATH) -lm
 

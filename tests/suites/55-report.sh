@@ -24,6 +24,8 @@ done
 # must not say so; two ranks bound to one CPU do share it
 t report-plain-mpiexec sh -c "$PK_ROOT/tests/usermpi.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pipe2cg -pc_type jacobi -ksp_perfmodel_view > $PK_BUILD/tests/plain.out 2>&1 && grep -q 'gap to the measured KSPSolve' $PK_BUILD/tests/plain.out && ! grep -q 'share each core' $PK_BUILD/tests/plain.out"
 t_grep report-shared-core '2 ranks share each core' $PK_ROOT/tests/usermpi.sh 2 --oversubscribe --cpu-set 0 --bind-to core $EX/poisson27 -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_view
+# a matrix-free operator (SNES ex5 -snes_mf_operator): the report says what is unknown and every solve goes on
+t report-matrix-free sh -c "$PK_ROOT/tests/mpirun.sh 2 $PK_BUILD/petsc-tutorials/snes-ex5 -dll_append $PK_LIB -snes_mf_operator -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view -snes_converged_reason > $PK_BUILD/tests/mf.out 2>&1; cat $PK_BUILD/tests/mf.out; grep -q 'CONVERGED_FNORM' $PK_BUILD/tests/mf.out && grep -q 'matrix-free: its nonzeros and halo are unknown' $PK_BUILD/tests/mf.out && ! grep -q 'PETSC ERROR' $PK_BUILD/tests/mf.out"
 t_grep report-100-columns '^widest line [0-9]+: ok' sh -c "$PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type nbpcg -pc_type jacobi -ksp_perfmodel_view | awk '/pipekrylov performance report/{on=1} on && length > w {w = length} END {print \"widest line \" w \": \" (w <= 100 ? \"ok\" : \"too wide\")}'"
 t_grep report-info-format 'best change|largest overhead' $EX/poisson27 -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view ::ascii_info
 t_grep report-detail-format 'spmv_per_nnz' $EX/poisson27 -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view ::ascii_info_detail

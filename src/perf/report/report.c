@@ -177,6 +177,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   PKAdvice           adv[PK_SOLVER_NOURS + 2];
   PetscInt           nadv, big;
   PetscBool          model;
+  char               nnz[32] = "unknown";
 
   PetscFunctionBegin;
   PetscCall(PKPerfGetViewer(ksp, &v, &fmt));
@@ -197,7 +198,9 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
     goto done;
   }
   PetscCall(PetscViewerASCIIPrintf(v, "pipekrylov performance report: KSP %s (%s), solve %" PetscInt_FMT "\n", d->type, d->ours ? "pipekrylov" : "PETSc", S->solve));
-  PetscCall(PetscViewerASCIIPrintf(v, "  %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros; %d ranks on %" PetscInt_FMT " node(s), up to %" PetscInt_FMT " per node; %" PetscInt_FMT " iterations, %s\n", d->nrows_global, d->nnz_global, S->nranks, S->nnodes, S->ppn, S->nits, KSPConvergedReasons[reason]));
+  if (d->nnz_global < 0) PetscCall(PetscViewerASCIIPrintf(v, "  the operator is matrix-free: its nonzeros and halo are unknown, so are the terms built on them\n"));
+  if (d->nnz_global >= 0) PetscCall(PetscSNPrintf(nnz, sizeof(nnz), "%" PetscInt_FMT, d->nnz_global));
+  PetscCall(PetscViewerASCIIPrintf(v, "  %" PetscInt_FMT " rows, %s nonzeros; %d ranks on %" PetscInt_FMT " node(s), up to %" PetscInt_FMT " per node; %" PetscInt_FMT " iterations, %s\n", d->nrows_global, nnz, S->nranks, S->nnodes, S->ppn, S->nits, KSPConvergedReasons[reason]));
   PetscCall(PetscViewerASCIIPrintf(v, "  measured KSPSolve %.4e s (slowest rank): set-up %.2e s,\n    iterations %.4e s, finish %.2e s\n", (double)d->measured, (double)S->setup_time, (double)d->rows_time, (double)S->finish_time));
   {
     PetscReal tot = 0;

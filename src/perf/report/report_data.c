@@ -13,6 +13,7 @@
 #include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkamg.h>
 #include <petsc/private/kspimpl.h>
+#include <petsc/private/matimpl.h> /* ops->getinfo: whether the operator can count its nonzeros */
 #include <petscsf.h>
 #include <sched.h>
 #include <unistd.h>
@@ -363,8 +364,10 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
   PetscCall(MatGetSize(A, &d->nrows_global, NULL));
   PetscCall(MatGetLocalSize(A, &nloc, NULL));
-  PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
-  d->nnz_global = (PetscInt)info.nz_used;
+  if (A->ops->getinfo) { /* a matrix-free operator (MATMFFD, MATSHELL) has no nonzero count: the report says so */
+    PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
+    d->nnz_global = (PetscInt)info.nz_used;
+  } else d->nnz_global = -1;
   /* measured: per-application costs from the time by activity, averaged over ranks */
   for (int j = 0; j < PK_PHASE_N; j++) w[j] = h->work[j];
   PetscCallMPI(MPI_Allreduce(w, wsum, PK_PHASE_N, MPIU_REAL, MPIU_SUM, comm));
@@ -388,9 +391,12 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
        the SpMV moves 12 bytes per nonzero (value and column) and 20 per row (row pointer, x and y) */
     MatInfo   linfo;
     PetscReal b[2], gb[2];
-    PetscCall(MatGetInfo(A, MAT_LOCAL, &linfo));
     b[0] = (PetscReal)nloc;
-    b[1] = (PetscReal)linfo.nz_used;
+    b[1] = 0;
+    if (A->ops->getinfo) {
+      PetscCall(MatGetInfo(A, MAT_LOCAL, &linfo));
+      b[1] = (PetscReal)linfo.nz_used;
+    }
     PetscCallMPI(MPI_Allreduce(b, gb, 2, MPIU_REAL, MPIU_SUM, comm));
     if (d->in.t_spmv > 0 && gb[1] > 0) d->in.t_vec = d->in.t_spmv * PKSolverStreams(&d->config) * sizeof(PetscScalar) * gb[0] / (12.0 * gb[1] + 20.0 * gb[0]);
     else d->in.t_vec = PKSolverStreams(&d->config) * b[0] * sizeof(PetscScalar) / d->eff.mem_bw;
