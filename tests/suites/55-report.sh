@@ -39,3 +39,16 @@ t_fail report-profile-missing 'cannot open|Unable to open|not found|No such file
 # the issue's acceptance: PETSc's unmodified ex2 loaded with -dll_append prints the report
 t_grep report-ex2-dll-pipecg 'pipekrylov performance report: KSP pipecg' $PK_ROOT/tests/mpirun.sh 2 $PK_BUILD/petsc-tutorials/ex2 -dll_append $PK_LIB -ksp_type pipecg -ksp_perfmodel_view
 t_grep report-ex2-dll-cg 'pipekrylov performance report: KSP cg \(PETSc\)' $PK_ROOT/tests/mpirun.sh 2 $PK_BUILD/petsc-tutorials/ex2 -dll_append $PK_LIB -ksp_type cg -ksp_perfmodel_view
+# issue 9: what can fail is checked at KSPSetFromOptions, before any solve, with its own error (inside the 3.18 event
+# hooks every error read "out-of-range error code 1"); a bad profile is found without -ksp_perfmodel_view too
+early_error() { # REGEX options...: fails with REGEX, from KSPSetFromOptions, before any iteration, no "error code 1"
+  re=$1; shift
+  out=$("$PK_BUILD/petsc-tutorials/ex2" -dll_append "$PK_LIB" -ksp_monitor "$@" 2>&1) && { echo "$out"; echo "expected an error"; return 1; }
+  echo "$out"
+  echo "$out" | grep -Eq "$re" && echo "$out" | grep -q "KSPSetFromOptions" && ! echo "$out" | grep -q "error code 1" && ! echo "$out" | grep -q "KSP Residual norm"
+}
+t report-early-binary-viewer early_error 'supports ASCII viewers.*not binary' -ksp_perfmodel_view binary:$PK_BUILD/tests/x.bin
+t report-early-draw-viewer early_error 'supports ASCII viewers.*not draw' -ksp_perfmodel_view draw
+t report-early-xml-format early_error 'supports the formats.*not ASCII_XML' -ksp_perfmodel_view ::ascii_xml
+t report-early-profile-no-view early_error 'cannot read machine profile' -ksp_perfmodel_machine /nonexistent/machine.profile
+t report-early-node-size early_error 'ksp_perf_node_size must be positive' -ksp_perf_monitor -ksp_perf_node_size -3

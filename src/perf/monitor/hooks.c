@@ -14,6 +14,7 @@
    or VecNorm (PETSc does not log it apart), is vec. Rows end at the KSPMonitor calls.
 */
 #include <pipekrylov/private/pkperfimpl.h>
+#include <pipekrylov/private/pkprofile.h>
 #include <petsc/private/kspimpl.h>
 #include <petsc/private/matimpl.h>
 #include <petsc/private/pcimpl.h>
@@ -112,7 +113,47 @@ PetscErrorCode PKPerfCtxGet(KSP ksp, PetscBool create, PKPerfCtx **ctx)
   PetscFunctionReturn(0);
 }
 
-/* Read once, at the first solve, so that the KSP's options prefix is final */
+/* The monitor's options, inside an options block (the KSP's own, at KSPSetFromOptions, or one of ours) */
+static PetscErrorCode PKPerfOptionItems(PetscOptionItems *PetscOptionsObject, PKPerfCtx *c)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsBool("-ksp_perf_monitor", "Record per-iteration per-rank times and statistics (-ksp_perf_trace and -ksp_perfmodel_view turn it on too)", "KSPPerfMonitorSet", c->opt_monitor, &c->opt_monitor, NULL));
+  PetscCall(PetscOptionsString("-ksp_perf_trace", "Write the per-iteration per-rank trace to this CSV file (MPI-IO; appends solve after solve)", "KSPPerfMonitorSet", c->trace, c->trace, sizeof(c->trace), &c->opt_trace));
+  PetscCall(PetscOptionsName("-ksp_perfmodel_view", "Print the performance report at the end of each solve: -ksp_perfmodel_view [viewer]", "KSPPerfMonitorSet", &c->opt_report));
+  PetscCall(PetscOptionsString("-ksp_perf_papi_events", "PAPI events recorded per iteration: comma list, default, or none", "KSPPerfMonitorSet", c->papi_events, c->papi_events, sizeof(c->papi_events), NULL));
+  PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: the embedded profile", "KSPPerfMonitorSet", c->machine_path, c->machine_path, sizeof(c->machine_path), NULL));
+  PetscCall(PetscOptionsInt("-ksp_perf_node_size", "Treat every k consecutive ranks as one node (0: nodes from MPI_COMM_TYPE_SHARED)", "KSPPerfMonitorSet", c->node_size, &c->node_size, NULL));
+  PetscFunctionReturn(0);
+}
+
+/* What can fail later is checked now, before any solve, where errors keep their own code: inside the event hooks
+   of PETSc 3.18 every error turns into "error code 1". The profile is read even without -ksp_perfmodel_view, so
+   that a wrong path never goes unnoticed. */
+static PetscErrorCode PKPerfCheckOptions(KSP ksp, PKPerfCtx *c)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)ksp);
+  const char *prefix;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
+  PetscCheck(!c->opt_trace || c->trace[0], comm, PETSC_ERR_ARG_WRONG, "-%sksp_perf_trace needs a file name", prefix ? prefix : "");
+  PetscCheck(c->node_size >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%sksp_perf_node_size must be positive (or 0 for MPI_COMM_TYPE_SHARED), not %" PetscInt_FMT, prefix ? prefix : "", c->node_size);
+  PetscCall(PetscViewerDestroy(&c->viewer));
+  if (c->opt_report) {
+    PetscBool iascii;
+    PetscCall(PetscOptionsGetViewer(comm, ((PetscObject)ksp)->options, prefix, "-ksp_perfmodel_view", &c->viewer, &c->format, NULL));
+    PetscCall(PetscObjectTypeCompare((PetscObject)c->viewer, PETSCVIEWERASCII, &iascii));
+    PetscCheck(iascii, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports ASCII viewers (stdout, ascii:file, with ::ascii_info, ::ascii_info_detail or ::ascii_csv), not %s", prefix ? prefix : "", ((PetscObject)c->viewer)->type_name);
+    PetscCheck(c->format == PETSC_VIEWER_DEFAULT || c->format == PETSC_VIEWER_ASCII_INFO || c->format == PETSC_VIEWER_ASCII_INFO_DETAIL || c->format == PETSC_VIEWER_ASCII_CSV, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports the formats ascii_info, ascii_info_detail and ascii_csv, not %s", prefix ? prefix : "", PetscViewerFormats[c->format]);
+  }
+  if (c->machine_path[0] && !c->machine_loaded) {
+    PetscCall(PKMachineLoad(comm, c->machine_path, &c->machine));
+    c->machine_loaded = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* At the first solve of a KSP whose options were never read (no KSPSetFromOptions): the prefix is final then */
 static PetscErrorCode PKPerfReadOptions(KSP ksp, PKPerfCtx *c)
 {
   MPI_Comm    comm = PetscObjectComm((PetscObject)ksp);
@@ -121,17 +162,34 @@ static PetscErrorCode PKPerfReadOptions(KSP ksp, PKPerfCtx *c)
   PetscFunctionBegin;
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
   PetscOptionsBegin(comm, prefix, "KSP performance monitor (pipekrylov)", "KSP");
-  PetscCall(PetscOptionsBool("-ksp_perf_monitor", "Record per-iteration per-rank times and statistics (-ksp_perf_trace and -ksp_perfmodel_view turn it on too)", "KSPPerfMonitorSet", c->opt_monitor, &c->opt_monitor, NULL));
-  PetscCall(PetscOptionsString("-ksp_perf_trace", "Write the per-iteration per-rank trace to this CSV file (MPI-IO; appends solve after solve)", "KSPPerfMonitorSet", c->trace, c->trace, sizeof(c->trace), &c->opt_trace));
-  PetscCall(PetscOptionsName("-ksp_perfmodel_view", "Print the performance report at the end of each solve: -ksp_perfmodel_view [viewer]", "KSPPerfMonitorSet", &c->opt_report));
-  PetscCall(PetscOptionsString("-ksp_perf_papi_events", "PAPI events recorded per iteration: comma list, default, or none", "KSPPerfMonitorSet", c->papi_events, c->papi_events, sizeof(c->papi_events), NULL));
-  PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: the embedded profile", "KSPPerfMonitorSet", c->machine_path, c->machine_path, sizeof(c->machine_path), NULL));
-  PetscCall(PetscOptionsInt("-ksp_perf_node_size", "Treat every k consecutive ranks as one node (0: nodes from MPI_COMM_TYPE_SHARED)", "KSPPerfMonitorSet", c->node_size, &c->node_size, NULL));
+  PetscCall(PKPerfOptionItems(PetscOptionsObject, c));
   PetscOptionsEnd();
-  PetscCheck(!c->opt_trace || c->trace[0], comm, PETSC_ERR_ARG_WRONG, "-%sksp_perf_trace needs a file name", prefix ? prefix : "");
-  PetscCheck(c->node_size >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%sksp_perf_node_size must be positive (or 0 for MPI_COMM_TYPE_SHARED), not %" PetscInt_FMT, prefix ? prefix : "", c->node_size);
-  if (c->opt_report) PetscCall(PetscOptionsGetViewer(comm, ((PetscObject)ksp)->options, prefix, "-ksp_perfmodel_view", &c->viewer, &c->format, NULL));
+  PetscCall(PKPerfCheckOptions(ksp, c));
   c->options_read = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* KSPSetFromOptions of any KSP: the options are read, listed by -help, and checked, with the KSP's own */
+static PetscErrorCode PKPerfOptionsHandler(PetscObject obj, PetscOptionItems *PetscOptionsObject, void *unused)
+{
+  PKPerfCtx *c;
+
+  PetscFunctionBegin;
+  (void)unused;
+  PetscCall(PKPerfCtxGet((KSP)obj, PETSC_TRUE, &c));
+  PetscCall(PKPerfOptionItems(PetscOptionsObject, c));
+  PetscCall(PKPerfCheckOptions((KSP)obj, c));
+  c->options_read = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* Every new KSP gets the handler above, through PETSc's object-creation hook (chained like the event hooks) */
+static PetscErrorCode (*pk_prev_phc)(PetscObject) = NULL;
+static PetscErrorCode PKPerfPHC(PetscObject h)
+{
+  PetscFunctionBegin;
+  if (pk_prev_phc) PetscCall((*pk_prev_phc)(h));
+  if (h->classid == KSP_CLASSID) PetscCall(PetscObjectAddOptionsHandler(h, PKPerfOptionsHandler, NULL, NULL));
   PetscFunctionReturn(0);
 }
 
@@ -317,6 +375,10 @@ PetscErrorCode PKPerfHooksInstall(void)
   pk_prev_plb = PetscLogPLB == PKPerfPLB ? pk_prev_plb : PetscLogPLB;
   pk_prev_ple = PetscLogPLE == PKPerfPLE ? pk_prev_ple : PetscLogPLE;
   if (!pk_prev_plb && !pk_prev_ple && !pk_quiet) PetscCall(PKPerfQuietEvents());
+  if (PetscLogPHC != PKPerfPHC) {
+    pk_prev_phc = PetscLogPHC;
+    PetscLogPHC = PKPerfPHC;
+  }
   PetscLogPLB = PKPerfPLB;
   PetscLogPLE = PKPerfPLE;
   pk_hooks    = PETSC_TRUE;
@@ -329,6 +391,7 @@ PetscErrorCode PKPerfHooksRemove(void)
   if (!pk_hooks) PetscFunctionReturn(0);
   if (PetscLogPLB == PKPerfPLB) PetscLogPLB = pk_prev_plb;
   if (PetscLogPLE == PKPerfPLE) PetscLogPLE = pk_prev_ple;
+  if (PetscLogPHC == PKPerfPHC) PetscLogPHC = pk_prev_phc;
   pk_hooks    = PETSC_FALSE;
   pk_hook_top = NULL;
   for (PetscInt i = 0; i < pk_nquiet; i++) PetscCall(PetscLogEventSetActiveAll(pk_quiet[i], PETSC_TRUE));

@@ -2,7 +2,7 @@
    The perf package (monitor, trace, report): registration.
 
    Zero cost when off: the event hooks are installed only when a perf option is in the options database at
-   registration (any prefix: -ksp_perf_monitor, -ksp_perf_trace, -ksp_perfmodel_view; or -help, so that the options
+   registration (any prefix: -ksp_perf_monitor, -ksp_perf_trace, -ksp_perfmodel_view, -ksp_perfmodel_machine (checked even without a report); or -help, so that the options
    are listed) or later by KSPPerfMonitorSet(). They chain in front of -log_view's hooks when it is on, and do not
    turn PETSc's default logging on when it is off (hooks.c).
 */
@@ -15,7 +15,7 @@ PetscErrorCode PKPerfInitializePackage(void)
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetAll(NULL, &all));
-  on = (PetscBool)(strstr(all, "ksp_perf_monitor") || strstr(all, "ksp_perf_trace") || strstr(all, "ksp_perfmodel_view"));
+  on = (PetscBool)(strstr(all, "ksp_perf_monitor") || strstr(all, "ksp_perf_trace") || strstr(all, "ksp_perfmodel_view") || strstr(all, "ksp_perfmodel_machine"));
   PetscCall(PetscFree(all));
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (on || help) PetscCall(PKPerfHooksInstall());
