@@ -30,7 +30,7 @@
 
    Input Parameters:
 +  comm      - the communicator
--  node_size - k > 0: every k consecutive ranks are one node; 0: nodes from MPI_COMM_TYPE_SHARED;
+-  node_size - k > 0: every k consecutive ranks of PETSC_COMM_WORLD are one node (so a reordered comm keeps its nodes); 0: nodes from MPI_COMM_TYPE_SHARED;
                PETSC_DETERMINE: from the option -ksp_perf_node_size (default 0)
 
    Output Parameters:
@@ -54,24 +54,33 @@ PetscErrorCode PKCommGetNodes(MPI_Comm comm, PetscInt node_size, PetscMPIInt *nn
     PetscCall(PetscOptionsGetInt(NULL, NULL, "-ksp_perf_node_size", &node_size, NULL));
   }
   PetscCheck(node_size >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Node size must be positive (or 0 for MPI_COMM_TYPE_SHARED), not %" PetscInt_FMT, node_size);
-  if (node_size > 0) me = (PetscMPIInt)(rank / node_size);
-  else {
-    MPI_Comm    sh;
-    PetscMPIInt shrank, leader, idx = 0;
+  if (node_size > 0) {
+    /* a node is a property of the process, not of comm: k consecutive ranks of PETSC_COMM_WORLD */
+    PetscMPIInt wrank;
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &wrank));
+    me = (PetscMPIInt)(wrank / node_size);
+  } else {
+    MPI_Comm sh;
 
     PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &sh));
-    PetscCallMPI(MPI_Comm_rank(sh, &shrank));
-    leader = shrank == 0;
-    PetscCallMPI(MPI_Exscan(&leader, &idx, 1, MPI_INT, MPI_SUM, comm));
-    if (!rank) idx = 0; /* MPI_Exscan leaves rank 0's result undefined */
-    PetscCallMPI(MPI_Bcast(&idx, 1, MPI_INT, 0, sh));
+    PetscCallMPI(MPIU_Allreduce(&rank, &me, 1, MPI_INT, MPI_MIN, sh)); /* the node's lowest rank in comm */
     PetscCallMPI(MPI_Comm_free(&sh));
-    me = idx;
   }
   PetscCall(PetscMalloc1(size, &rn));
   PetscCallMPI(MPI_Allgather(&me, 1, MPI_INT, rn, 1, MPI_INT, comm));
-  *nnodes = 0;
-  for (PetscMPIInt r = 0; r < size; r++) *nnodes = PetscMax(*nnodes, rn[r] + 1);
+  {
+    /* renumber 0 .. nnodes-1 in the order of the nodes' lowest ranks in comm */
+    PetscMPIInt mx = 0, *map;
+    for (PetscMPIInt r = 0; r < size; r++) mx = PetscMax(mx, rn[r]);
+    PetscCall(PetscMalloc1(mx + 1, &map));
+    for (PetscMPIInt q = 0; q <= mx; q++) map[q] = -1;
+    *nnodes = 0;
+    for (PetscMPIInt r = 0; r < size; r++) {
+      if (map[rn[r]] < 0) map[rn[r]] = (*nnodes)++;
+      rn[r] = map[rn[r]];
+    }
+    PetscCall(PetscFree(map));
+  }
   *rank_node = rn;
   PetscFunctionReturn(0);
 }
