@@ -50,6 +50,8 @@ BENCH_BIN    := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 TOOL_SRC     := $(wildcard bin/*.c)
 TOOL_BIN     := $(TOOL_SRC:bin/%.c=bin/%)
 HEADERS      := $(shell find include -name '*.h')
+# a test plugin (-dll_append) that prints the halo counts of an unmodified application's operator
+TEST_PLUGIN  := $(BUILD)/tests/libpkhalotest.so
 
 # PETSc's own tutorials, built unmodified: real client applications for -dll_append tests.
 PETSC_EXAMPLES_DIR ?= /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials
@@ -60,7 +62,7 @@ PETSC_SNES_EXAMPLES_DIR ?= $(PETSC_EXAMPLES_DIR)/../../../snes/tutorials
 TUT_BIN      += $(BUILD)/petsc-tutorials/snes-ex5
 
 .PHONY: all deps demo check bench install clean check-petsc
-all: check-petsc $(LIB) $(EX_BIN) $(TEST_BIN) $(BENCH_BIN) $(TOOL_BIN) $(TUT_BIN)
+all: check-petsc $(LIB) $(EX_BIN) $(TEST_BIN) $(TEST_PLUGIN) $(BENCH_BIN) $(TOOL_BIN) $(TUT_BIN)
 
 check-petsc:
 	@test "$(HAVE_PETSC)" = yes || { echo "pipekrylov: PETSc not found by pkg-config (PETSc.pc). Run 'make deps' or set PKG_CONFIG_PATH / PETSC_DIR and PETSC_ARCH."; exit 1; }
@@ -85,6 +87,10 @@ $(BUILD)/examples/%: examples/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(EX_COMMON) $(LIB) $(HEADERS) $(wildcard tests/common/*.h) examples/common/problems.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/common -Iexamples/common $< $(TEST_COMMON) $(EX_COMMON) -o $@ $(LINK_PK)
+
+$(TEST_PLUGIN): tests/plugin/halotest.c $(LIB) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -shared -Wl,-soname,libpkhalotest.so $< -o $@ $(LINK_PK)
 
 $(BUILD)/bench/%: bench/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h
 	@mkdir -p $(dir $@)

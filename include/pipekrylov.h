@@ -47,4 +47,43 @@ PETSC_EXTERN PetscErrorCode KSPPerfMonitorSet(KSP, PetscBool);
 PETSC_EXTERN PetscErrorCode KSPPerfMonitorGetStats(KSP, const PKStats **);
 PETSC_EXTERN PetscErrorCode KSPPerfMonitorGetTimes(KSP, PetscInt *, PetscReal *, PetscReal *, PetscReal *);
 
+/* Nodes and halo messages (src/dm): node of every rank, and the on-node/off-node messages of one SpMV */
+#include <petscdmda.h>
+PETSC_EXTERN PetscErrorCode PKCommGetNodes(MPI_Comm, PetscInt, PetscMPIInt *, PetscMPIInt *[]);
+
+typedef struct {
+  PetscMPIInt nranks, nnodes;
+  /* this rank, per SpMV: messages it sends (and receives) to ranks of its own node and of other nodes, and bytes */
+  PetscInt    send_msgs_on, send_msgs_off, recv_msgs_on, recv_msgs_off;
+  PetscInt64  send_bytes_on, send_bytes_off, recv_bytes_on, recv_bytes_off;
+  /* all ranks, per SpMV: sums over ranks (every message counted once, at its sender) */
+  PetscInt64  msgs_on_total, msgs_off_total, bytes_on_total, bytes_off_total;
+  /* the largest number of messages one rank posts at once (sends + receives), its sends, its receives */
+  PetscInt    msgs_max, send_msgs_max, recv_msgs_max, send_msgs_off_max;
+  PetscInt64  bytes_off_node_max;  /* the most bytes leaving one node */
+  PetscInt64  msg_bytes_off_min, msg_bytes_off_max; /* smallest and largest off-node message (0 when none) */
+} PKHaloCounts;
+PETSC_EXTERN PetscErrorCode PKMatGetHaloCounts(Mat, const PetscMPIInt[], PKHaloCounts *);
+
+/* Node-aware DMDA placement (src/dm/placement.c) */
+typedef struct {
+  PetscInt   dim, M[3], s, dof;
+  DMDAStencilType stencil;
+  PetscInt   nnodes, ppn;           /* equal node sizes; ppn = 0 when nodes differ */
+  PetscInt   procs[3];              /* the process grid to pass to DMDACreate (1 for directions beyond dim) */
+  PetscInt   block[3];              /* ranks per node along each direction: each node owns a block of this shape */
+  PetscBool  placed;                /* PETSC_FALSE: the default layout is kept (see note) */
+  PetscInt   def_procs[3];          /* PETSc's default process grid (or the one given) */
+  /* halo messages and bytes of one ghost update, sums over ranks: default layout (x-fastest ranks, nodes as they
+     are) and placed layout */
+  PetscInt64 def_msgs_on, def_msgs_off, def_bytes_on, def_bytes_off;
+  PetscInt64 msgs_on, msgs_off, bytes_on, bytes_off;
+  char       note[256];
+} PKPlacement;
+PETSC_EXTERN PetscErrorCode PKDMDADefaultProcs(PetscInt, const PetscInt[], PetscMPIInt, const PetscInt[], PetscInt[]);
+PETSC_EXTERN PetscErrorCode PKDMDAPlacementCompute(PetscInt, const PetscInt[], DMDAStencilType, PetscInt, PetscInt, PetscInt, PetscInt, const PetscInt[], PKPlacement *);
+PETSC_EXTERN PetscErrorCode PKDMDAPlacementRankNode(const PKPlacement *, PetscInt, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode PKDMDACommCreateNodeAware(MPI_Comm, PetscInt, const PetscInt[], DMDAStencilType, PetscInt, const PetscInt[], MPI_Comm *, PetscInt[], PKPlacement *);
+PETSC_EXTERN PetscErrorCode DMDACreateNodeAware(MPI_Comm, PetscInt, DMBoundaryType, DMBoundaryType, DMBoundaryType, DMDAStencilType, PetscInt, PetscInt, PetscInt, PetscInt, PetscInt, DM *);
+
 #endif

@@ -3,6 +3,11 @@
    MPIAIJ (SeqAIJ on one rank) with the DMDA's natural halo.
 */
 #include "problems.h"
+#include <pipekrylov.h>
+
+/* -nodeaware: the DMDA is created node-aware (DMDACreateNodeAware: each node a compact block of the process grid,
+   on a reordered communicator; the global sizes stay those of the default layout) */
+static PetscBool pk_nodeaware = PETSC_FALSE;
 
 /* Cube root, rounded, of the rows per rank: the paper sizes poisson27 as k x k x k points per rank */
 static PetscInt PKCubeSide(PetscInt rows)
@@ -34,9 +39,12 @@ static PetscErrorCode PKAssemblePoisson27(MPI_Comm comm, PKProblem *p, PetscInt 
   M = side * m;
   N = side * n;
   P = side * q;
-  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, M, N, P, m, n, q, 1, 1, NULL, NULL, NULL, &p->da));
-  PetscCall(DMSetFromOptions(p->da));
-  PetscCall(DMSetUp(p->da));
+  if (pk_nodeaware) PetscCall(DMDACreateNodeAware(comm, 3, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, M, N, P, 1, 1, &p->da));
+  else {
+    PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, M, N, P, m, n, q, 1, 1, NULL, NULL, NULL, &p->da));
+    PetscCall(DMSetFromOptions(p->da));
+    PetscCall(DMSetUp(p->da));
+  }
   PetscCall(DMCreateMatrix(p->da, &p->A));
   PetscCall(DMDAGetCorners(p->da, &xs, &ys, &zs, &xm, &ym, &zm));
   PetscCall(DMDAGetInfo(p->da, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
@@ -90,9 +98,12 @@ static PetscErrorCode PKAssemble2D(MPI_Comm comm, PKProblem *p, PetscInt nside, 
   PetscScalar v[5];
 
   PetscFunctionBegin;
-  PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, nside, nside, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &p->da));
-  PetscCall(DMSetFromOptions(p->da));
-  PetscCall(DMSetUp(p->da));
+  if (pk_nodeaware) PetscCall(DMDACreateNodeAware(comm, 2, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, nside, nside, 1, 1, 1, &p->da));
+  else {
+    PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, nside, nside, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &p->da));
+    PetscCall(DMSetFromOptions(p->da));
+    PetscCall(DMSetUp(p->da));
+  }
   PetscCall(DMCreateMatrix(p->da, &p->A));
   PetscCall(DMDAGetCorners(p->da, &xs, &ys, NULL, &xm, &ym, NULL));
   for (PetscInt j = ys; j < ys + ym; j++)
@@ -210,6 +221,8 @@ PetscErrorCode PKProblemCreate(MPI_Comm comm, const char prefix[], PKProblem *p)
   prm.wind = 1.0;
   PetscCall(PetscOptionsReal("-wind", "wind (convdiff) or skew part (nonsym)", "", prm.wind, &prm.wind, NULL));
   PetscCall(PetscOptionsBool("-rotating", "recirculating wind w = wind (y - 1/2, 1/2 - x) (convdiff; much harder for GMRES)", "", prm.rotating, &prm.rotating, NULL));
+  pk_nodeaware = PETSC_FALSE;
+  PetscCall(PetscOptionsBool("-nodeaware", "node-aware DMDA (each node a compact block; the objects live on a reordered communicator: PetscObjectComm(A))", "DMDACreateNodeAware", pk_nodeaware, &pk_nodeaware, NULL));
   PetscOptionsEnd();
   PetscCheck(n > 1 && rows > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n must exceed 1 and -rows_per_rank must be positive");
   p->spd = PETSC_TRUE;

@@ -10,7 +10,8 @@
      nonsym     2-D Laplacian plus a skew part (non-symmetric, positive real part)
 
    Options (with the given prefix): -problem <name>, -n <points per direction> (2-D) , -rows_per_rank <k> (poisson27),
-   -sigma (indefinite), -eps, -wind and -rotating (convdiff), -contrast (varcoef).
+   -sigma (indefinite), -eps, -wind and -rotating (convdiff), -contrast (varcoef), -nodeaware (node-aware DMDA on a
+   reordered communicator: build the KSP on PetscObjectComm((PetscObject)A)).
 */
 #ifndef PK_PROBLEMS_H
 #define PK_PROBLEMS_H

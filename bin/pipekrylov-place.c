@@ -1,0 +1,149 @@
+static const char usage[] =
+  "usage: pipekrylov-place --nodes N --ppn K --grid MxN[xP] [--stencil star|box] [--width W] [--dof D]\n"
+  "                        [--procs mxn[xp]] [--hosts h0,h1,...] --rankfile FILE [--format openmpi|slurm]\n"
+  "\n"
+  "Node-aware placement for an unmodified PETSc application that uses a DMDA (the same optimum as\n"
+  "DMDACreateNodeAware): each node gets a compact block of the process grid, chosen to minimise off-node halo\n"
+  "bytes. PETSc numbers the DMDA's ranks x-fastest, so the placement is expressed as\n"
+  "  - FILE: which node each MPI rank runs on (Open MPI rankfile, 'rank R=host slot=S', for mpiexec --rankfile;\n"
+  "    or with --format slurm one host name per line, line R for rank R, for SLURM_HOSTFILE with\n"
+  "    srun --distribution=arbitrary),\n"
+  "  - standard output: the PETSc options fixing the process grid, on one line (-da_processors_x .. -da_processors_y ..).\n"
+  "Standard error: off-node halo messages and bytes per SpMV of the default layout (PETSc's grid, ranks x-fastest,\n"
+  "K consecutive ranks per node) and of the placed one.\n"
+  "  --grid     global grid points (the DMDA's M x N [x P])\n"
+  "  --stencil  DMDA stencil type (default star), --width its width (default 1), --dof unknowns per point (default 1)\n"
+  "  --procs    fix (parts of) the process grid; 0 = free (default: all free)\n"
+  "  --hosts    node host names (default: the emulated cluster's pknode0, pknode1, ...)\n";
+
+#include <errno.h>
+#include <pipekrylov.h>
+
+static int parse_dims(const char *s, PetscInt v[3])
+{
+  int  n = 0;
+  char buf[256], *tok, *save = NULL;
+  if (strlen(s) >= sizeof(buf)) return -1;
+  strcpy(buf, s);
+  for (tok = strtok_r(buf, "xX", &save); tok; tok = strtok_r(NULL, "xX", &save)) {
+    char *end;
+    long  x = strtol(tok, &end, 10);
+    if (*end || n == 3 || x < 0) return -1;
+    v[n++] = (PetscInt)x;
+  }
+  return n;
+}
+
+static void die(const char *msg, const char *arg)
+{
+  fprintf(stderr, "pipekrylov-place: %s%s\n\n%s", msg, arg ? arg : "", usage);
+  exit(2);
+}
+
+int main(int argc, char **argv)
+{
+  PetscInt    nodes = 0, ppn = 0, M[3] = {1, 1, 1}, procs[3] = {0, 0, 0}, width = 1, dof = 1, dim = 0, pdim = 0;
+  const char *rankfile = NULL, *format = "openmpi", *hosts = NULL, *stencil = "star";
+  char      **hostv = NULL;
+  PKPlacement pl;
+  FILE       *f;
+
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(usage, stdout);
+      return 0;
+    }
+    if (!v) die("missing value after ", a);
+    i++;
+    if (!strcmp(a, "--nodes")) nodes = atol(v);
+    else if (!strcmp(a, "--ppn")) ppn = atol(v);
+    else if (!strcmp(a, "--grid")) {
+      if ((dim = parse_dims(v, M)) < 1) die("--grid must be M, MxN or MxNxP, not ", v);
+    } else if (!strcmp(a, "--procs")) {
+      if ((pdim = parse_dims(v, procs)) < 1) die("--procs must be m, mxn or mxnxp, not ", v);
+    } else if (!strcmp(a, "--stencil")) stencil = v;
+    else if (!strcmp(a, "--width")) width = atol(v);
+    else if (!strcmp(a, "--dof")) dof = atol(v);
+    else if (!strcmp(a, "--hosts")) hosts = v;
+    else if (!strcmp(a, "--rankfile")) rankfile = v;
+    else if (!strcmp(a, "--format")) format = v;
+    else die("unknown option ", a);
+  }
+  if (nodes < 1) die("--nodes N (N >= 1) is required", NULL);
+  if (ppn < 1) die("--ppn K (K >= 1) is required", NULL);
+  if (!dim) die("--grid MxN[xP] is required", NULL);
+  if (!rankfile) die("--rankfile FILE is required", NULL);
+  if (pdim && pdim != dim) die("--procs must have as many entries as --grid", NULL);
+  if (strcmp(stencil, "star") && strcmp(stencil, "box")) die("--stencil must be star or box, not ", stencil);
+  if (strcmp(format, "openmpi") && strcmp(format, "slurm")) die("--format must be openmpi or slurm, not ", format);
+  if (width < 0 || dof < 1) die("--width must be >= 0 and --dof >= 1", NULL);
+  for (PetscInt d = 0; d < dim; d++)
+    if (M[d] < 1) die("--grid sizes must be >= 1", NULL);
+  hostv = (char **)calloc((size_t)nodes, sizeof(char *));
+  if (hosts) {
+    char    *buf = strdup(hosts), *save = NULL, *tok;
+    PetscInt n   = 0;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+      if (n == nodes) die("--hosts names more hosts than --nodes: ", hosts);
+      hostv[n++] = tok;
+    }
+    if (n != nodes) die("--hosts must name exactly --nodes hosts: ", hosts);
+  } else {
+    for (PetscInt n = 0; n < nodes; n++) {
+      hostv[n] = (char *)malloc(32);
+      snprintf(hostv[n], 32, "pknode%d", (int)n);
+    }
+  }
+  for (PetscInt d = 0; d < 3; d++)
+    if (procs[d] == 0) procs[d] = PETSC_DECIDE;
+
+  PetscCall(PetscInitializeNoArguments());
+  {
+    PetscErrorCode ierr;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = PKDMDAPlacementCompute(dim, M, strcmp(stencil, "box") ? DMDA_STENCIL_STAR : DMDA_STENCIL_BOX, width, dof, nodes, ppn, pdim ? procs : NULL, &pl);
+    PetscCall(PetscPopErrorHandler());
+    if (ierr) {
+      const char *text;
+      char       *specific;
+      PetscErrorMessage(ierr, &text, &specific);
+      fprintf(stderr, "pipekrylov-place: %s\n", specific ? specific : text);
+      PetscFinalize();
+      return 1;
+    }
+  }
+
+  if (!(f = fopen(rankfile, "w"))) {
+    fprintf(stderr, "pipekrylov-place: cannot write %s: %s\n", rankfile, strerror(errno));
+    PetscFinalize();
+    return 1;
+  }
+  for (PetscInt r = 0; r < nodes * ppn; r++) {
+    PetscInt node, slot;
+    PetscCall(PKDMDAPlacementRankNode(&pl, r, &node, &slot));
+    if (!strcmp(format, "slurm")) fprintf(f, "%s\n", hostv[node]);
+    else fprintf(f, "rank %d=%s slot=%d\n", (int)r, hostv[node], (int)slot);
+  }
+  if (fclose(f)) {
+    fprintf(stderr, "pipekrylov-place: cannot write %s: %s\n", rankfile, strerror(errno));
+    PetscFinalize();
+    return 1;
+  }
+
+  {
+    const char *ax[3] = {"x", "y", "z"};
+    for (PetscInt d = 0; d < dim; d++) printf("%s-da_processors_%s %d", d ? " " : "", ax[d], (int)pl.procs[d]);
+    printf("\n");
+  }
+  fprintf(stderr, "pipekrylov-place: %d nodes x %d ranks, grid %d", (int)nodes, (int)ppn, (int)M[0]);
+  for (PetscInt d = 1; d < dim; d++) fprintf(stderr, "x%d", (int)M[d]);
+  fprintf(stderr, ", %s stencil of width %d, %d dof\n", stencil, (int)width, (int)dof);
+  fprintf(stderr, "default: process grid %dx%dx%d, ranks x-fastest, %d consecutive ranks per node: %lld off-node messages, %lld bytes per SpMV (on node %lld messages, %lld bytes)\n", (int)pl.def_procs[0], (int)pl.def_procs[1], (int)pl.def_procs[2], (int)ppn, (long long)pl.def_msgs_off, (long long)pl.def_bytes_off, (long long)pl.def_msgs_on, (long long)pl.def_bytes_on);
+  if (pl.placed)
+    fprintf(stderr, "placed: process grid %dx%dx%d, each node a %dx%dx%d block: %lld off-node messages, %lld bytes per SpMV (on node %lld messages, %lld bytes)\n", (int)pl.procs[0], (int)pl.procs[1], (int)pl.procs[2], (int)pl.block[0], (int)pl.block[1], (int)pl.block[2], (long long)pl.msgs_off, (long long)pl.bytes_off, (long long)pl.msgs_on, (long long)pl.bytes_on);
+  else fprintf(stderr, "placed: %s\n", pl.note);
+  fprintf(stderr, "wrote %s (%s); run with %s\n", rankfile, format, !strcmp(format, "slurm") ? "SLURM_HOSTFILE=FILE srun --distribution=arbitrary" : "mpiexec --rankfile FILE");
+  PetscCall(PetscFinalize());
+  return 0;
+}

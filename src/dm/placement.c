@@ -1,0 +1,551 @@
+/*
+   Node-aware DMDA placement (docs/algorithms.md §6.2; paper docs/bibliography.md [000] §6.2).
+
+   PETSc's DMDA numbers ranks x-fastest over the process grid and knows nothing of nodes, and MPI libraries ignore
+   reorder in MPI_Cart_create: with K ranks per node, node k gets ranks kK..kK+K-1, a 1-wide row of the process
+   grid, and most halo messages leave the node. Here each node gets a compact block of a x b x c subdomains
+   (a b c = K, a | m, b | n, c | p) and the process grid (m, n, p) and the block shape are chosen together to
+   minimise the off-node halo bytes of one ghost update, counted exactly from the DMDA's own partition (PETSc's
+   lx[i] = M/m + (i < M % m)) and stencil: a face neighbour sends s x (the other local widths) points, an edge
+   neighbour (box stencil) s x s x (the remaining width), a corner neighbour s^3; times dof and sizeof(PetscScalar).
+   Ties go to fewer off-node messages, then fewer bytes in all, then PETSc's default grid.
+
+   The search enumerates every process grid and block shape and evaluates each layout in O(ranks): cheap up to some
+   thousands of ranks. Periodic boundaries are not counted (the DMDA's non-periodic ghost update is).
+
+   Three ways in:
+     PKDMDAPlacementCompute     pure, no communication: for bin/pipekrylov-place and the tests
+     PKDMDACommCreateNodeAware  a communicator whose rank order gives each node its block, and (m, n, p)
+     DMDACreateNodeAware        the DMDA itself, on that communicator
+*/
+#include <pipekrylov.h>
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* Nodes */
+
+/*@C
+   PKCommGetNodes - The node of every rank of a communicator.
+
+   Collective
+
+   Input Parameters:
++  comm      - the communicator
+-  node_size - k > 0: every k consecutive ranks of PETSC_COMM_WORLD are one node (so a reordered comm keeps its nodes); 0: nodes from MPI_COMM_TYPE_SHARED;
+               PETSC_DETERMINE: from the option -ksp_perf_node_size (default 0)
+
+   Output Parameters:
++  nnodes    - number of nodes
+-  rank_node - the node (0 .. nnodes-1, numbered in the order of their lowest ranks) of every rank; free with
+               PetscFree()
+
+   Level: intermediate
+
+.seealso: `PKMatGetHaloCounts()`, `PKDMDACommCreateNodeAware()`
+@*/
+PetscErrorCode PKCommGetNodes(MPI_Comm comm, PetscInt node_size, PetscMPIInt *nnodes, PetscMPIInt *rank_node[])
+{
+  PetscMPIInt rank, size, me, *rn;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (node_size == PETSC_DETERMINE) {
+    node_size = 0;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-ksp_perf_node_size", &node_size, NULL));
+  }
+  PetscCheck(node_size >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Node size must be positive (or 0 for MPI_COMM_TYPE_SHARED), not %" PetscInt_FMT, node_size);
+  if (node_size > 0) {
+    /* a node is a property of the process, not of comm: k consecutive ranks of PETSC_COMM_WORLD */
+    PetscMPIInt wrank;
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &wrank));
+    me = (PetscMPIInt)(wrank / node_size);
+  } else {
+    MPI_Comm sh;
+
+    PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &sh));
+    PetscCallMPI(MPIU_Allreduce(&rank, &me, 1, MPI_INT, MPI_MIN, sh)); /* the node's lowest rank in comm */
+    PetscCallMPI(MPI_Comm_free(&sh));
+  }
+  PetscCall(PetscMalloc1(size, &rn));
+  PetscCallMPI(MPI_Allgather(&me, 1, MPI_INT, rn, 1, MPI_INT, comm));
+  {
+    /* renumber 0 .. nnodes-1 in the order of the nodes' lowest ranks in comm */
+    PetscMPIInt mx = 0, *map;
+    for (PetscMPIInt r = 0; r < size; r++) mx = PetscMax(mx, rn[r]);
+    PetscCall(PetscMalloc1(mx + 1, &map));
+    for (PetscMPIInt q = 0; q <= mx; q++) map[q] = -1;
+    *nnodes = 0;
+    for (PetscMPIInt r = 0; r < size; r++) {
+      if (map[rn[r]] < 0) map[rn[r]] = (*nnodes)++;
+      rn[r] = map[rn[r]];
+    }
+    PetscCall(PetscFree(map));
+  }
+  *rank_node = rn;
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* PETSc's default process grid */
+
+/*@C
+   PKDMDADefaultProcs - The process grid DMDACreate1d/2d/3d() chooses for PETSC_DECIDE (the same rule as PETSc 3.18's
+   DMSetUp_DA_2D and DMSetUp_DA_3D: as square as possible, the larger count along the longer direction).
+
+   Not Collective
+
+   Input Parameters:
++  dim   - 1, 2 or 3
+.  M     - global sizes (dim entries)
+.  size  - number of ranks
+-  given - NULL, or dim entries each a count or PETSC_DECIDE
+
+   Output Parameter:
+.  procs - the grid (3 entries; 1 beyond dim)
+
+   Level: developer
+
+.seealso: `PKDMDAPlacementCompute()`
+@*/
+PetscErrorCode PKDMDADefaultProcs(PetscInt dim, const PetscInt M[], PetscMPIInt size, const PetscInt given[], PetscInt procs[])
+{
+  PetscInt m = PETSC_DECIDE, n = PETSC_DECIDE, p = PETSC_DECIDE;
+
+  PetscFunctionBegin;
+  PetscCheck(dim >= 1 && dim <= 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "dim must be 1, 2 or 3, not %" PetscInt_FMT, dim);
+  if (given) {
+    m = given[0];
+    if (dim > 1) n = given[1];
+    if (dim > 2) p = given[2];
+  }
+  procs[0] = procs[1] = procs[2] = 1;
+  if (dim == 1) {
+    procs[0] = size;
+  } else if (dim == 2) {
+    if (n != PETSC_DECIDE && m == PETSC_DECIDE) m = size / n;
+    else if (m != PETSC_DECIDE && n == PETSC_DECIDE) n = size / m;
+    else if (m == PETSC_DECIDE) {
+      m = (PetscInt)(0.5 + PetscSqrtReal(((PetscReal)M[0]) * ((PetscReal)size) / ((PetscReal)M[1])));
+      if (!m) m = 1;
+      while (m > 0) {
+        n = size / m;
+        if (m * n == size) break;
+        m--;
+      }
+      if (M[0] > M[1] && m < n) {
+        PetscInt t = m;
+        m          = n;
+        n          = t;
+      }
+    }
+    procs[0] = m;
+    procs[1] = n;
+  } else {
+    const PetscInt Mx = M[0], Ny = M[1], Pz = M[2];
+    if (m == PETSC_DECIDE && n != PETSC_DECIDE && p != PETSC_DECIDE) m = size / (n * p);
+    else if (m != PETSC_DECIDE && n == PETSC_DECIDE && p != PETSC_DECIDE) n = size / (m * p);
+    else if (m != PETSC_DECIDE && n != PETSC_DECIDE && p == PETSC_DECIDE) p = size / (m * n);
+    else if (m == PETSC_DECIDE && n == PETSC_DECIDE && p != PETSC_DECIDE) {
+      m = (PetscInt)(0.5 + PetscSqrtReal(((PetscReal)Mx) * ((PetscReal)size) / ((PetscReal)Ny * p)));
+      if (!m) m = 1;
+      while (m > 0) {
+        n = size / (m * p);
+        if (m * n * p == size) break;
+        m--;
+      }
+      if (Mx > Ny && m < n) { PetscInt t = m; m = n; n = t; }
+    } else if (m == PETSC_DECIDE && n != PETSC_DECIDE && p == PETSC_DECIDE) {
+      m = (PetscInt)(0.5 + PetscSqrtReal(((PetscReal)Mx) * ((PetscReal)size) / ((PetscReal)Pz * n)));
+      if (!m) m = 1;
+      while (m > 0) {
+        p = size / (m * n);
+        if (m * n * p == size) break;
+        m--;
+      }
+      if (Mx > Pz && m < p) { PetscInt t = m; m = p; p = t; }
+    } else if (m != PETSC_DECIDE && n == PETSC_DECIDE && p == PETSC_DECIDE) {
+      n = (PetscInt)(0.5 + PetscSqrtReal(((PetscReal)Ny) * ((PetscReal)size) / ((PetscReal)Pz * m)));
+      if (!n) n = 1;
+      while (n > 0) {
+        p = size / (m * n);
+        if (m * n * p == size) break;
+        n--;
+      }
+      if (Ny > Pz && n < p) { PetscInt t = n; n = p; p = t; }
+    } else if (m == PETSC_DECIDE && n == PETSC_DECIDE && p == PETSC_DECIDE) {
+      n = (PetscInt)(0.5 + PetscPowReal(((PetscReal)Ny * Ny) * ((PetscReal)size) / ((PetscReal)Pz * Mx), (PetscReal)(1. / 3.)));
+      if (!n) n = 1;
+      while (n > 0) {
+        if ((size / n) * n == size) break;
+        n--;
+      }
+      if (!n) n = 1;
+      m = (PetscInt)(0.5 + PetscSqrtReal(((PetscReal)Mx) * ((PetscReal)size) / ((PetscReal)Pz * n)));
+      if (!m) m = 1;
+      while (m > 0) {
+        p = size / (m * n);
+        if (m * n * p == size) break;
+        m--;
+      }
+      if (Mx > Pz && m < p) { PetscInt t = m; m = p; p = t; }
+    }
+    procs[0] = m;
+    procs[1] = n;
+    procs[2] = p;
+  }
+  PetscCheck(procs[0] * procs[1] * procs[2] == size, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "No process grid for %d ranks with the given counts", (int)size);
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------- */
+/* Exact halo of one ghost update for a layout */
+
+typedef struct {
+  PetscInt64 msgs_on, msgs_off, bytes_on, bytes_off;
+} PKHaloSums;
+
+/* Local width of part i of M split in m (PETSc's rule) */
+static inline PetscInt PKPart(PetscInt M, PetscInt m, PetscInt i)
+{
+  return M / m + ((M % m) > i);
+}
+
+/* Counts of the grid procs[] (x-fastest rank = position) where node_of_pos[rank] is the node of each position;
+   one message from each neighbour to each rank, sized by the stencil (received side, summed over ranks). */
+static void PKHaloEval(PetscInt dim, const PetscInt M[], DMDAStencilType st, PetscInt s, PetscInt dof, const PetscInt procs[], const PetscInt node_of_pos[], PKHaloSums *h)
+{
+  const PetscInt m = procs[0], n = procs[1], p = procs[2];
+  const PetscInt dz = dim > 2 ? 1 : 0, dy = dim > 1 ? 1 : 0;
+
+  h->msgs_on = h->msgs_off = h->bytes_on = h->bytes_off = 0;
+  for (PetscInt k = 0; k < p; k++)
+    for (PetscInt j = 0; j < n; j++)
+      for (PetscInt i = 0; i < m; i++) {
+        const PetscInt me = i + m * (j + n * k);
+        const PetscInt w[3] = {PKPart(M[0], m, i), dim > 1 ? PKPart(M[1], n, j) : 1, dim > 2 ? PKPart(M[2], p, k) : 1};
+        for (PetscInt ok = -dz; ok <= dz; ok++)
+          for (PetscInt oj = -dy; oj <= dy; oj++)
+            for (PetscInt oi = -1; oi <= 1; oi++) {
+              PetscInt nz = (oi != 0) + (oj != 0) + (ok != 0), ii = i + oi, jj = j + oj, kk = k + ok, other;
+              PetscInt64 vals;
+              if (!nz || (st == DMDA_STENCIL_STAR && nz > 1)) continue;
+              if (ii < 0 || jj < 0 || kk < 0 || ii >= m || jj >= n || kk >= p) continue;
+              other = ii + m * (jj + n * kk);
+              vals  = (PetscInt64)(oi ? s : w[0]) * (oj ? s : w[1]) * (ok ? s : w[2]) * dof;
+              if (node_of_pos[other] == node_of_pos[me]) {
+                h->msgs_on++;
+                h->bytes_on += vals * (PetscInt64)sizeof(PetscScalar);
+              } else {
+                h->msgs_off++;
+                h->bytes_off += vals * (PetscInt64)sizeof(PetscScalar);
+              }
+            }
+      }
+}
+
+/* node_of_pos for grid procs[] and block shape blk[]: the node owning the block containing each position */
+static void PKBlockNodes(const PetscInt procs[], const PetscInt blk[], PetscInt node_of_pos[])
+{
+  const PetscInt m = procs[0], n = procs[1], p = procs[2], bm = m / blk[0], bn = n / blk[1];
+  for (PetscInt k = 0; k < p; k++)
+    for (PetscInt j = 0; j < n; j++)
+      for (PetscInt i = 0; i < m; i++) node_of_pos[i + m * (j + n * k)] = i / blk[0] + bm * (j / blk[1] + bn * (k / blk[2]));
+}
+
+/* Is procs[] a valid DMDA grid for these sizes: every local width >= s where there is a neighbour */
+static PetscBool PKGridOK(PetscInt dim, const PetscInt M[], PetscInt s, const PetscInt procs[])
+{
+  for (PetscInt d = 0; d < dim; d++) {
+    if (procs[d] > M[d]) return PETSC_FALSE;
+    if (procs[d] > 1 && M[d] / procs[d] < s) return PETSC_FALSE;
+  }
+  for (PetscInt d = dim; d < 3; d++)
+    if (procs[d] != 1) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* better(a, b): off-node bytes, off-node messages, all bytes; 0 = tie */
+static int PKHaloCmp(const PKHaloSums *a, const PKHaloSums *b)
+{
+  if (a->bytes_off != b->bytes_off) return a->bytes_off < b->bytes_off ? -1 : 1;
+  if (a->msgs_off != b->msgs_off) return a->msgs_off < b->msgs_off ? -1 : 1;
+  if (a->bytes_on + a->bytes_off != b->bytes_on + b->bytes_off) return a->bytes_on + a->bytes_off < b->bytes_on + b->bytes_off ? -1 : 1;
+  return 0;
+}
+
+/* The search. rank_node (size ranks) gives the default layout's nodes; NULL: rank / ppn. ppn = 0: nodes differ. */
+static PetscErrorCode PKPlacementSearch(PetscInt dim, const PetscInt M[], DMDAStencilType st, PetscInt s, PetscInt dof, PetscInt nnodes, PetscInt ppn, PetscMPIInt size, const PetscMPIInt rank_node[], const PetscInt given[], PKPlacement *pl)
+{
+  PetscInt  *nop, gv[3] = {PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE};
+  PKHaloSums best = {0, 0, 0, 0}, def, cur;
+  PetscBool  found = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCheck(dim >= 1 && dim <= 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "dim must be 1, 2 or 3, not %" PetscInt_FMT, dim);
+  PetscCheck(s >= 0 && dof >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Stencil width must be >= 0 and dof >= 1");
+  PetscCheck(size >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "No ranks");
+  for (PetscInt d = 0; d < dim; d++) PetscCheck(M[d] >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Global size %" PetscInt_FMT " in direction %" PetscInt_FMT " must be >= 1", M[d], d);
+  if (given)
+    for (PetscInt d = 0; d < dim; d++) gv[d] = given[d] > 0 ? given[d] : PETSC_DECIDE;
+  PetscCall(PetscMemzero(pl, sizeof(*pl)));
+  pl->dim     = dim;
+  pl->s       = s;
+  pl->dof     = dof;
+  pl->stencil = st;
+  pl->nnodes  = nnodes;
+  pl->ppn     = ppn;
+  for (PetscInt d = 0; d < 3; d++) pl->M[d] = d < dim ? M[d] : 1;
+  PetscCall(PKDMDADefaultProcs(dim, M, size, gv, pl->def_procs));
+  PetscCheck(PKGridOK(dim, M, s, pl->def_procs), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The process grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " is too fine for the grid and stencil width %" PetscInt_FMT, pl->def_procs[0], pl->def_procs[1], pl->def_procs[2], s);
+  PetscCall(PetscMalloc1(size, &nop));
+  for (PetscMPIInt r = 0; r < size; r++) nop[r] = rank_node ? rank_node[r] : (ppn > 0 ? r / ppn : r);
+  PKHaloEval(dim, M, st, s, dof, pl->def_procs, nop, &def);
+  pl->def_msgs_on   = def.msgs_on;
+  pl->def_msgs_off  = def.msgs_off;
+  pl->def_bytes_on  = def.bytes_on;
+  pl->def_bytes_off = def.bytes_off;
+  if (ppn > 0 && ppn * nnodes == size) {
+    PetscInt pr[3], b[3];
+    for (pr[0] = 1; pr[0] <= size; pr[0]++) {
+      if (size % pr[0] || (gv[0] > 0 && pr[0] != gv[0])) continue;
+      for (pr[1] = 1; pr[1] <= size / pr[0]; pr[1]++) {
+        if ((size / pr[0]) % pr[1] || (gv[1] > 0 && pr[1] != gv[1])) continue;
+        pr[2] = size / (pr[0] * pr[1]);
+        if ((gv[2] > 0 && pr[2] != gv[2]) || !PKGridOK(dim, M, s, pr)) continue;
+        for (b[0] = 1; b[0] <= pr[0]; b[0]++) {
+          if (pr[0] % b[0] || ppn % b[0]) continue;
+          for (b[1] = 1; b[1] <= pr[1]; b[1]++) {
+            if (pr[1] % b[1] || (ppn / b[0]) % b[1]) continue;
+            b[2] = ppn / (b[0] * b[1]);
+            if (pr[2] % b[2]) continue;
+            PKBlockNodes(pr, b, nop);
+            PKHaloEval(dim, M, st, s, dof, pr, nop, &cur);
+            {
+              int       c     = found ? PKHaloCmp(&cur, &best) : -1;
+              PetscBool isdef = (PetscBool)(pr[0] == pl->def_procs[0] && pr[1] == pl->def_procs[1] && pr[2] == pl->def_procs[2]);
+              PetscBool bdef  = (PetscBool)(pl->procs[0] == pl->def_procs[0] && pl->procs[1] == pl->def_procs[1] && pl->procs[2] == pl->def_procs[2]);
+              if (c < 0 || (c == 0 && isdef && !bdef)) {
+                best  = cur;
+                found = PETSC_TRUE;
+                for (PetscInt d = 0; d < 3; d++) {
+                  pl->procs[d] = pr[d];
+                  pl->block[d] = b[d];
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  PetscCall(PetscFree(nop));
+  if (found) {
+    pl->placed = PETSC_TRUE;
+    pl->msgs_on   = best.msgs_on;
+    pl->msgs_off  = best.msgs_off;
+    pl->bytes_on  = best.bytes_on;
+    pl->bytes_off = best.bytes_off;
+  } else {
+    /* the default layout, with the reason */
+    pl->placed = PETSC_FALSE;
+    for (PetscInt d = 0; d < 3; d++) {
+      pl->procs[d] = pl->def_procs[d];
+      pl->block[d] = 0;
+    }
+    pl->msgs_on   = def.msgs_on;
+    pl->msgs_off  = def.msgs_off;
+    pl->bytes_on  = def.bytes_on;
+    pl->bytes_off = def.bytes_off;
+    if (ppn <= 0 || ppn * nnodes != size)
+      PetscCall(PetscSNPrintf(pl->note, sizeof(pl->note), "nodes differ in size (%" PetscInt_FMT " nodes for %d ranks): default layout kept", nnodes, (int)size));
+    else PetscCall(PetscSNPrintf(pl->note, sizeof(pl->note), "no process grid allowed here has a block of %" PetscInt_FMT " ranks per node: default layout kept", ppn));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PKDMDAPlacementCompute - The node-aware layout of a DMDA on nnodes nodes of ppn ranks each: the process grid
+   and the block of the grid each node owns, chosen to minimise the off-node bytes of one ghost update (exact; ties
+   go to fewer off-node messages, fewer bytes in all, then PETSc's default grid), with the counts of the default
+   layout (PETSc's grid, ranks x-fastest, rank r on node r / ppn) and of the placed one. No communication.
+
+   Not Collective
+
+   Input Parameters:
++  dim     - 1, 2 or 3
+.  M       - global sizes (dim entries)
+.  stencil - DMDA_STENCIL_STAR or DMDA_STENCIL_BOX
+.  s       - stencil width
+.  dof     - degrees of freedom per point
+.  nnodes  - number of nodes
+.  ppn     - ranks per node (0 if nodes differ in size: then the default layout is returned, with a note)
+-  procs   - NULL, or dim entries each a fixed count or PETSC_DECIDE
+
+   Output Parameter:
+.  pl - the placement (procs, block, placed, counts, note)
+
+   Level: intermediate
+
+   Note:
+   Counts are the DMDA's ghost update, one message per neighbour, periodic boundaries not counted; for an operator
+   assembled with the DMDA's stencil they are the messages of one MatMult (see PKMatGetHaloCounts()).
+
+.seealso: `PKDMDACommCreateNodeAware()`, `DMDACreateNodeAware()`, `PKDMDAPlacementRankNode()`
+@*/
+PetscErrorCode PKDMDAPlacementCompute(PetscInt dim, const PetscInt M[], DMDAStencilType stencil, PetscInt s, PetscInt dof, PetscInt nnodes, PetscInt ppn, const PetscInt procs[], PKPlacement *pl)
+{
+  PetscInt size = ppn > 0 ? nnodes * ppn : nnodes;
+
+  PetscFunctionBegin;
+  PetscCheck(nnodes >= 1 && ppn >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Need nnodes >= 1 and ppn >= 0");
+  PetscCall(PKPlacementSearch(dim, M, stencil, s, dof, nnodes, ppn, (PetscMPIInt)size, NULL, procs, pl));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PKDMDAPlacementRankNode - For an unmodified application: the node (and the slot within it) that rank r must run
+   on so that, with PETSc's x-fastest numbering of the placed process grid, each node holds its block.
+
+   Not Collective
+
+   Input Parameters:
++  pl - a placement from PKDMDAPlacementCompute()
+-  r  - an MPI rank of the application
+
+   Output Parameters:
++  node - the node of rank r
+-  slot - its index among the node's ranks (x-fastest within the block)
+
+   Level: intermediate
+
+.seealso: `PKDMDAPlacementCompute()`
+@*/
+PetscErrorCode PKDMDAPlacementRankNode(const PKPlacement *pl, PetscInt r, PetscInt *node, PetscInt *slot)
+{
+  const PetscInt m = pl->procs[0], n = pl->procs[1];
+  PetscInt       i, j, k;
+
+  PetscFunctionBegin;
+  PetscCheck(r >= 0 && r < pl->procs[0] * pl->procs[1] * pl->procs[2], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Rank %" PetscInt_FMT " outside the grid", r);
+  if (!pl->placed) { /* default: consecutive ranks per node */
+    if (node) *node = pl->ppn > 0 ? r / pl->ppn : 0;
+    if (slot) *slot = pl->ppn > 0 ? r % pl->ppn : r;
+    PetscFunctionReturn(0);
+  }
+  i = r % m;
+  j = (r / m) % n;
+  k = r / (m * n);
+  if (node) *node = i / pl->block[0] + (m / pl->block[0]) * (j / pl->block[1] + (n / pl->block[1]) * (k / pl->block[2]));
+  if (slot) *slot = i % pl->block[0] + pl->block[0] * (j % pl->block[1] + pl->block[1] * (k % pl->block[2]));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PKDMDACommCreateNodeAware - A communicator whose rank order gives each node a compact block of a DMDA's process
+   grid, and that grid, chosen to minimise off-node halo bytes (see PKDMDAPlacementCompute()). Nodes come from
+   -ksp_perf_node_size, else MPI_COMM_TYPE_SHARED. When the nodes differ in size the returned communicator has the
+   same order as comm and the grid is PETSc's default (pl->note says so, and -info too).
+
+   Collective
+
+   Input Parameters:
++  comm    - the communicator
+.  dim     - 1, 2 or 3
+.  M       - global sizes (dim entries)
+.  stencil - DMDA_STENCIL_STAR or DMDA_STENCIL_BOX
+.  s       - stencil width
+-  procs   - NULL, or dim entries each a fixed count or PETSC_DECIDE
+
+   Output Parameters:
++  newcomm - the reordered communicator (free it with MPI_Comm_free() once no object uses it)
+.  procs_out - the process grid (m, n, p) to pass to DMDACreate1d/2d/3d() with newcomm
+-  pl      - NULL, or the placement with the counts of the default and of the placed layout (dof 1)
+
+   Level: intermediate
+
+.seealso: `DMDACreateNodeAware()`, `PKDMDAPlacementCompute()`, `PKCommGetNodes()`
+@*/
+PetscErrorCode PKDMDACommCreateNodeAware(MPI_Comm comm, PetscInt dim, const PetscInt M[], DMDAStencilType stencil, PetscInt s, const PetscInt procs[], MPI_Comm *newcomm, PetscInt procs_out[], PKPlacement *pl)
+{
+  PetscMPIInt rank, size, nnodes, *rank_node, key = 0;
+  PetscInt   *count, ppn;
+  PKPlacement place;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PKCommGetNodes(comm, PETSC_DETERMINE, &nnodes, &rank_node));
+  PetscCall(PetscCalloc1(nnodes, &count));
+  for (PetscMPIInt r = 0; r < size; r++) count[rank_node[r]]++;
+  ppn = count[0];
+  for (PetscMPIInt q = 1; q < nnodes; q++)
+    if (count[q] != ppn) ppn = 0;
+  PetscCall(PKPlacementSearch(dim, M, stencil, s, 1, nnodes, ppn, size, rank_node, procs, &place));
+  if (place.placed) {
+    /* my slot: my index among the ranks of my node; my position: slot within my node's block */
+    PetscInt  slot = 0, node = rank_node[rank], bm = place.procs[0] / place.block[0], bn = place.procs[1] / place.block[1];
+    PetscInt  bi, bj, bk, li, lj, lk;
+    for (PetscMPIInt r = 0; r < rank; r++) slot += rank_node[r] == node;
+    bi  = node % bm;
+    bj  = (node / bm) % bn;
+    bk  = node / (bm * bn);
+    li  = slot % place.block[0];
+    lj  = (slot / place.block[0]) % place.block[1];
+    lk  = slot / (place.block[0] * place.block[1]);
+    key = (PetscMPIInt)((bi * place.block[0] + li) + place.procs[0] * ((bj * place.block[1] + lj) + place.procs[1] * (bk * place.block[2] + lk)));
+  } else {
+    key = rank;
+    PetscCall(PetscInfo(NULL, "%s\n", place.note));
+  }
+  PetscCallMPI(MPI_Comm_split(comm, 0, key, newcomm));
+  PetscCall(PetscFree(count));
+  PetscCall(PetscFree(rank_node));
+  for (PetscInt d = 0; d < 3; d++) procs_out[d] = place.procs[d];
+  if (pl) *pl = place;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   DMDACreateNodeAware - Creates a DMDA whose ranks are placed node-aware: each node owns a compact block of the
+   process grid, chosen to minimise off-node halo bytes (PKDMDACommCreateNodeAware()). The DMDA lives on a
+   reordered communicator: build the KSP and vectors on PetscObjectComm((PetscObject)da). The process grid can
+   still be fixed with -da_processors_x/y/z only if it keeps the placement's; the DMDA is set up (DMSetFromOptions()
+   and DMSetUp() are called).
+
+   Collective
+
+   Input Parameters:
++  comm     - the communicator
+.  dim      - 1, 2 or 3
+.  bx,by,bz - boundary types (periodic neighbours are not counted by the placement)
+.  stencil  - DMDA_STENCIL_STAR or DMDA_STENCIL_BOX
+.  M,N,P    - global sizes (1 beyond dim)
+.  dof      - degrees of freedom per point
+-  s        - stencil width
+
+   Output Parameter:
+.  da - the DMDA
+
+   Level: beginner
+
+.seealso: `PKDMDACommCreateNodeAware()`, `DMDACreate3d()`
+@*/
+PetscErrorCode DMDACreateNodeAware(MPI_Comm comm, PetscInt dim, DMBoundaryType bx, DMBoundaryType by, DMBoundaryType bz, DMDAStencilType stencil, PetscInt M, PetscInt N, PetscInt P, PetscInt dof, PetscInt s, DM *da)
+{
+  const PetscInt Ms[3] = {M, N, P};
+  PetscInt       procs[3];
+  MPI_Comm       nc;
+  PKPlacement    pl;
+
+  PetscFunctionBegin;
+  PetscCall(PKDMDACommCreateNodeAware(comm, dim, Ms, stencil, s, NULL, &nc, procs, &pl));
+  PetscCall(PetscInfo(NULL, "node-aware DMDA: grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", block %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", off-node bytes %" PetscInt64_FMT " (default %" PetscInt64_FMT ")\n", procs[0], procs[1], procs[2], pl.block[0], pl.block[1], pl.block[2], pl.bytes_off, pl.def_bytes_off));
+  if (dim == 1) PetscCall(DMDACreate1d(nc, bx, M, dof, s, NULL, da));
+  else if (dim == 2) PetscCall(DMDACreate2d(nc, bx, by, stencil, M, N, procs[0], procs[1], dof, s, NULL, NULL, da));
+  else PetscCall(DMDACreate3d(nc, bx, by, bz, stencil, M, N, P, procs[0], procs[1], procs[2], dof, s, NULL, NULL, NULL, da));
+  PetscCall(DMSetFromOptions(*da));
+  PetscCall(DMSetUp(*da));
+  /* PETSc keeps its own duplicate of nc, referenced by the DMDA and everything built from it */
+  PetscCallMPI(MPI_Comm_free(&nc));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,35 @@
+#!/bin/sh
+# An unmodified PETSc tutorial (ex50, 2-D DMDA, 64 x 64) on 4 emulated nodes x 2 ranks (bin/pipekrylov-cluster),
+# first with Open MPI's default mapping, then with the rankfile and options of bin/pipekrylov-place: the halo counts
+# the test plugin reads from the tutorial's own operator (nodes from MPI_COMM_TYPE_SHARED) must be the tool's
+# default and placed counts, and MPI_COMM_TYPE_SHARED must see the 4 emulated nodes.
+#   tests/place-cluster.sh OUTDIR
+# Uses its own names (prefix pkq, subnet 198.18.13) so that it never touches a cluster the user has up.
+set -u
+out=$1
+root=$(cd "$(dirname "$0")/.." && pwd)
+export PK_CLUSTER_PREFIX=pkq PK_CLUSTER_SUBNET=198.18.13 PK_CLUSTER_DIR=$out/cluster-state
+cl=$root/bin/pipekrylov-cluster
+mkdir -p "$out"
+trap '"$cl" down >/dev/null 2>&1' EXIT INT TERM
+"$cl" up 4 --rate 1gbit || exit 1
+app="$root/build/petsc-tutorials/ex50 -dll_append $root/build/tests/libpkhalotest.so -da_grid_x 64 -da_grid_y 64 -ksp_type cg -pc_type jacobi"
+"$root/bin/pipekrylov-place" --nodes 4 --ppn 2 --grid 64x64 --rankfile "$out/rankfile" >"$out/options" 2>"$out/place.txt" || { cat "$out/place.txt"; exit 1; }
+cat "$out/place.txt"
+echo "options: $(cat "$out/options")"
+# the tool's counts: "N off-node messages, B bytes"
+def=$(sed -n 's/^default:.*: \([0-9]*\) off-node messages, \([0-9]*\) bytes.*/\1 \2/p' "$out/place.txt")
+plc=$(sed -n 's/^placed:.*: \([0-9]*\) off-node messages, \([0-9]*\) bytes.*/\1 \2/p' "$out/place.txt")
+# shellcheck disable=SC2086
+"$cl" run 8 2 $app >"$out/default.txt" 2>&1 || { echo "FAIL: default run"; cat "$out/default.txt"; exit 1; }
+# shellcheck disable=SC2086,SC2046
+"$cl" run 8 2 --rankfile "$out/rankfile" $app $(cat "$out/options") >"$out/placed.txt" 2>&1 || { echo "FAIL: placed run"; cat "$out/placed.txt"; exit 1; }
+got() { sed -n 's/^halotest: .*off-node \([0-9]*\) messages \([0-9]*\) bytes.*/\1 \2/p' "$1"; }
+nodes() { sed -n 's/^halotest: [0-9]* ranks, \([0-9]*\) nodes.*/\1/p' "$1"; }
+echo "default: tool '$def', tutorial '$(got "$out/default.txt")', nodes seen $(nodes "$out/default.txt")"
+echo "placed:  tool '$plc', tutorial '$(got "$out/placed.txt")', nodes seen $(nodes "$out/placed.txt")"
+[ "$(nodes "$out/default.txt")" = 4 ] && [ "$(nodes "$out/placed.txt")" = 4 ] || { echo "FAIL: MPI_COMM_TYPE_SHARED does not see the 4 emulated nodes"; exit 1; }
+[ -n "$def" ] && [ "$(got "$out/default.txt")" = "$def" ] || { echo "FAIL: default counts differ from the tool's"; exit 1; }
+[ -n "$plc" ] && [ "$(got "$out/placed.txt")" = "$plc" ] || { echo "FAIL: placed counts differ from the tool's"; exit 1; }
+[ "$def" != "$plc" ] || { echo "FAIL: placement changed nothing"; exit 1; }
+echo "PASS: the unmodified tutorial reaches the placed counts; MPI_COMM_TYPE_SHARED sees 4 nodes"

@@ -1,0 +1,96 @@
+# Node-aware placement (src/dm) and halo accounting: counts against hand-computed values, bin/pipekrylov-place,
+# the same solve with and without placement, and an unmodified tutorial on the emulated cluster.
+H=$PK_BUILD/tests/halo
+PL=$PK_ROOT/bin/pipekrylov-place
+PLD=$PK_BUILD/tests/place
+mkdir -p "$PLD"
+export H PL PLD
+t_mpi_halo() { np=$1; shift; "$PK_ROOT/tests/mpirun.sh" "$np" "$H" "$@"; }
+
+# 2-D 64 x 64, 5-point, 16 ranks as 4 nodes x 4, PETSc's grid 4 x 4 of 16 x 16 subdomains. Default: node k owns
+# the 4 x 1 row k, so all 12 vertical neighbour pairs cross nodes: 24 messages of 16 values (128 bytes); the 24
+# horizontal ones stay on node. Node-aware: 2 x 2 blocks, the two cuts cross 4 pairs each: 16 messages.
+t_grep halo-2d-default 'offnode_msgs 24 offnode_bytes 3072 onnode_msgs 24 onnode_bytes 3072 offnode_msg_bytes 128\.\.128' t_mpi_halo 16 -ksp_perf_node_size 4
+t_grep halo-2d-nodeaware 'offnode_msgs 16 offnode_bytes 2048 onnode_msgs 32 onnode_bytes 4096 offnode_msg_bytes 128\.\.128' t_mpi_halo 16 -ksp_perf_node_size 4 -nodeaware
+# 3-D 16^3, 27-point (box), 16 ranks as 4 nodes x 4 on a fixed 4 x 4 x 1 grid of 4 x 4 x 16 subdomains: faces
+# carry 64 values, the xy-diagonal (edge) neighbours 16. Default (rows): the 12 y-face pairs and all 18 diagonal
+# pairs cross: 24 x 64 + 36 x 16 values = 16896 bytes in 60 messages. 2 x 2 blocks: 8 face pairs and 10 of the 18
+# diagonal pairs cross: 16 x 64 + 20 x 16 values = 10752 bytes in 36 messages.
+B3="-dim 3 -M 16 -N 16 -P 16 -stencil box -da_processors_x 4 -da_processors_y 4 -da_processors_z 1"
+t_grep halo-3d-box-default 'offnode_msgs 60 offnode_bytes 16896 onnode_msgs 24 onnode_bytes 12288' t_mpi_halo 16 -ksp_perf_node_size 4 $B3
+t_grep halo-3d-box-nodeaware 'offnode_msgs 36 offnode_bytes 10752 onnode_msgs 48 onnode_bytes 18432' t_mpi_halo 16 -ksp_perf_node_size 4 $B3 -nodeaware
+# the same grid with the process grid free: the operator's counts equal the model's (the program checks)
+t_grep halo-3d-free-grid 'model matches the operator' t_mpi_halo 16 -ksp_perf_node_size 4 -dim 3 -M 16 -N 16 -P 16 -stencil box -nodeaware
+# Unequal nodes: 6 ranks, nodes of 4 and 2; PETSc's grid 2 x 3 (32 x 22/21/21). Node 0 = rows 0-1, node 1 = row 2:
+# off node the 2 vertical pairs between rows 1 and 2 (4 messages of 32 values); on node 3 horizontal pairs
+# (2 x (22+21+21) values) and 2 vertical pairs (4 x 32): 10 messages, 2048 bytes. Placement keeps the default.
+t_grep halo-unequal-nodes 'offnode_msgs 4 offnode_bytes 1024 onnode_msgs 10 onnode_bytes 2048 offnode_msg_bytes 256\.\.256' t_mpi_halo 6 -ksp_perf_node_size 4
+t_grep halo-unequal-nodes-note 'nodes differ in size \(2 nodes for 6 ranks\): default layout kept' t_mpi_halo 6 -ksp_perf_node_size 4 -nodeaware
+
+# bin/pipekrylov-place
+place_2d() { "$PL" --nodes 4 --ppn 4 --grid 64x64 --rankfile "$PLD/rf-2d" 2>&1; }
+t_grep place-options '^-da_processors_x 4 -da_processors_y 4$' place_2d
+t_grep place-default-counts '^default: process grid 4x4x1.*: 24 off-node messages, 3072 bytes per SpMV' place_2d
+t_grep place-placed-counts '^placed: process grid 4x4x1, each node a 2x2x1 block: 16 off-node messages, 2048 bytes per SpMV' place_2d
+place_rankfile() {
+  "$PL" --nodes 4 --ppn 4 --grid 64x64 --rankfile "$PLD/rf" >/dev/null 2>&1 || return 1
+  # rank r = grid position (r % 4, r / 4); node = its 2 x 2 block, slot = its place in the block, x-fastest
+  printf 'rank %d=pknode%d slot=%d\n' 0 0 0 1 0 1 2 1 0 3 1 1 4 0 2 5 0 3 6 1 2 7 1 3 \
+    8 2 0 9 2 1 10 3 0 11 3 1 12 2 2 13 2 3 14 3 2 15 3 3 >"$PLD/rf-expected"
+  diff "$PLD/rf-expected" "$PLD/rf" && echo "rankfile as expected"
+}
+t_grep place-rankfile-openmpi 'rankfile as expected' place_rankfile
+place_slurm() {
+  "$PL" --nodes 4 --ppn 2 --grid 64x64 --hosts n0,n1,n2,n3 --format slurm --rankfile "$PLD/hl" >/dev/null 2>&1 || return 1
+  # grid 2 x 4, blocks 1 x 2 (columns of 2): ranks 0 2 on n0, 1 3 on n1, 4 6 on n2, 5 7 on n3
+  printf '%s\n' n0 n1 n0 n1 n2 n3 n2 n3 >"$PLD/hl-expected"
+  diff "$PLD/hl-expected" "$PLD/hl" && echo "host list as expected"
+}
+t_grep place-slurm-hostlist 'host list as expected' place_slurm
+t_grep place-3d-box '^-da_processors_x 1 -da_processors_y 1 -da_processors_z 4$' "$PL" --nodes 2 --ppn 2 --grid 20x40x40 --stencil box --rankfile "$PLD/rf-3d"
+t_fail place-missing-rankfile '--rankfile FILE is required' "$PL" --nodes 2 --ppn 2 --grid 8x8
+t_fail place-bad-grid '--grid must be M, MxN or MxNxP' "$PL" --nodes 2 --ppn 2 --grid 8y8 --rankfile "$PLD/never"
+t_fail place-bad-hosts '--hosts must name exactly --nodes hosts' "$PL" --nodes 2 --ppn 2 --grid 8x8 --hosts a --rankfile "$PLD/never"
+t_fail place-too-fine 'too fine' "$PL" --nodes 2 --ppn 2 --grid 3x3 --procs 4x1 --rankfile "$PLD/never"
+
+# An unmodified tutorial (ex50) with the tool's host list as node map and its options reaches the placed counts
+tut_hostlist() {
+  "$PL" --nodes 4 --ppn 4 --grid 64x64 --format slurm --rankfile "$PLD/tut-hl" >"$PLD/tut-opts" 2>/dev/null || return 1
+  # shellcheck disable=SC2046
+  "$PK_ROOT/tests/mpirun.sh" 16 "$PK_BUILD/petsc-tutorials/ex50" -dll_append "$PK_BUILD/tests/libpkhalotest.so" \
+    -pk_halotest_hostfile "$PLD/tut-hl" -da_grid_x 64 -da_grid_y 64 $(cat "$PLD/tut-opts") -ksp_type cg -pc_type jacobi
+}
+t_grep place-tutorial-hostlist 'halotest: 16 ranks, 4 nodes; off-node 16 messages 2048 bytes' tut_hostlist
+t_grep place-tutorial-default 'halotest: 16 ranks, 4 nodes; off-node 24 messages 3072 bytes' \
+  "$PK_ROOT/tests/mpirun.sh" 16 "$PK_BUILD/petsc-tutorials/ex50" -dll_append "$PK_BUILD/tests/libpkhalotest.so" -ksp_perf_node_size 4 -da_grid_x 64 -da_grid_y 64 -ksp_type cg -pc_type jacobi
+
+# The same solve with and without placement: same iterations, same error (to rounding)
+same_solve() { # NP ARGS...
+  np=$1; shift
+  a=$("$PK_ROOT/tests/mpirun.sh" "$np" "$PK_BUILD/examples/poisson27" -halo_view "$@") || return 1
+  b=$("$PK_ROOT/tests/mpirun.sh" "$np" "$PK_BUILD/examples/poisson27" -halo_view -nodeaware "$@") || return 1
+  echo "$a"; echo "$b"
+  ia=$(echo "$a" | sed -n 's/.* \([0-9]*\) iterations, relative error \([^,]*\),.*/\1 \2/p')
+  ib=$(echo "$b" | sed -n 's/.* \([0-9]*\) iterations, relative error \([^,]*\),.*/\1 \2/p')
+  # shellcheck disable=SC2086
+  set -- $ia $ib
+  [ $# = 4 ] || return 1
+  awk -v i1="$1" -v e1="$2" -v i2="$3" -v e2="$4" 'BEGIN { d = (e2 - e1) / e1; if (d < 0) d = -d;
+    ok = i1 == i2 && d < 1e-6; printf "iterations %d and %d, error %g and %g: %s\n", i1, i2, e1, e2, ok ? "same" : "DIFFERENT"; exit !ok }'
+}
+t_grep place-same-solve-poisson27 'same$' same_solve 4 -ksp_perf_node_size 2 -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi
+t_grep place-same-solve-laplace2d 'same$' same_solve 16 -ksp_perf_node_size 4 -problem laplace2d -n 64 -ksp_type pcg -pc_type jacobi
+t_grep poisson27-nodeaware-help 'nodeaware' "$PK_BUILD/examples/poisson27" -help
+
+# On the emulated cluster (root, network namespaces)
+if [ "$(id -u)" != 0 ]; then
+  skip place-cluster-tutorial "not root: the emulated cluster needs root for network namespaces"
+elif ! command -v ip >/dev/null 2>&1 || ! command -v tc >/dev/null 2>&1; then
+  skip place-cluster-tutorial "iproute2 (ip, tc) is not installed"
+elif ! ip netns add pkq-probe >/dev/null 2>&1; then
+  skip place-cluster-tutorial "network namespaces cannot be created here"
+else
+  ip netns del pkq-probe
+  t_grep place-cluster-tutorial 'PASS: the unmodified tutorial reaches the placed counts' "$PK_ROOT/tests/place-cluster.sh" "$PLD/cluster"
+fi
+t_fail cluster-run-bad-rankfile 'cannot read the rankfile|is not up|needs root' env PK_CLUSTER_DIR="$PLD/no-cluster" "$PK_ROOT/bin/pipekrylov-cluster" run 2 1 --rankfile /nonexistent true
