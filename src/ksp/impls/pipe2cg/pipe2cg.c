@@ -46,8 +46,6 @@
 #define PIPE2CG_MIN_PROBE       4     /* iterations into a window before which the gap is not measured */
 #define PIPE2CG_GAP_POWER       5.0   /* the gap grows at most about like the 5th power of the window (measured 2-5) */
 #define PIPE2CG_REL_GAP         1e-4  /* a replacement injects the gap into the recurrences: at most this relative to r */
-#define PIPE2CG_DRIFT_EVIDENCE  1e-6  /* a suspected breakdown is taken for drift only if the gap is at least this relative to r */
-#define PIPE2CG_MAX_STAGNATION  3     /* refuted claims without 10% progress of the true residual: stagnation */
 #define PIPE2CG_RESTART_GAP     2.0   /* a refuted claim whose true residual is this much larger restarts */
 
 /* Work vectors: set O = x r z w p q c d, set N = r z w p q c d g h (x_N is ksp->vec_sol) */
@@ -364,7 +362,7 @@ static PetscInt Pipe2CGDots(KSP ksp, Vec *O, Vec *N, PKDot d[])
 
 /* Test iterate `its`; nrm2 is its norm's dot, rz its (r,z). On a claimed convergence the true residual of x decides;
    a refuted claim sets *replace. Returns with ksp->reason set when the solve must stop at this iterate. */
-static PetscErrorCode Pipe2CGTest(KSP ksp, KSP_PKPIPE2CG *p2, PetscInt its, Vec x, PetscScalar nrm2, PetscScalar rz, PetscReal *lastfalse, PetscInt *stagnant, PetscBool *replace)
+static PetscErrorCode Pipe2CGTest(KSP ksp, KSP_PKPIPE2CG *p2, PetscInt its, Vec x, PetscScalar nrm2, PetscScalar rz, PetscBool *replace)
 {
   KSP_PK   *pk = &p2->pk;
   PetscReal dp, truenorm;
@@ -375,28 +373,15 @@ static PetscErrorCode Pipe2CGTest(KSP ksp, KSP_PKPIPE2CG *p2, PetscInt its, Vec 
   PetscCall(PKNormFromDots(ksp, nrm2, nrm2, rz, &dp));
   PetscCall(PKConvergenceStep(ksp, dp));
   p2->xtest = NULL;
-  if (ksp->reason > 0 && its > 0 && ksp->normtype != KSP_NORM_NONE) {
-    KSPConvergedReason claimed = ksp->reason;
+  if (its > 0) {
+    PetscBool refuted = PETSC_FALSE;
     /* g_N and h_N are scratch: after a refuted claim the next pass replaces everything they feed */
-    PetscCall(PKTrueResidualNorm(ksp, pk, x, p2->N[VG], p2->N[VH], &truenorm));
-    pk->true_rnorm = truenorm;
-    ksp->reason    = KSP_CONVERGED_ITERATING;
-    PetscCall((*ksp->converged)(ksp, its, truenorm, &ksp->reason, ksp->cnvP));
-    if (ksp->reason <= 0) {
-      p2->nfalse++;
-      PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": recursive residual %g claims convergence, true residual %g does not; replacing the residual\n", its, (double)dp, (double)truenorm));
-      *stagnant  = truenorm > 0.9 * *lastfalse ? *stagnant + 1 : 0;
-      *lastfalse = truenorm;
-      if (*stagnant >= PIPE2CG_MAX_STAGNATION) {
-        ksp->reason = KSP_DIVERGED_BREAKDOWN;
-        PetscCall(PetscInfo(ksp, "true residual %g stagnates above the tolerance (attainable accuracy reached)\n", (double)truenorm));
-      } else {
-        ksp->reason = KSP_CONVERGED_ITERATING;
-        *replace    = PETSC_TRUE;
-        /* a recursive residual that far off has lost the three-term recurrence too: restart from x */
-        if (truenorm > PIPE2CG_RESTART_GAP * dp) p2->restart = PETSC_TRUE;
-      }
-    } else ksp->reason = claimed;
+    PetscCall(PKCGCheckClaim(ksp, pk, its, x, dp, p2->N[VG], p2->N[VH], &p2->nfalse, &refuted, &truenorm));
+    if (refuted) {
+      *replace = PETSC_TRUE;
+      /* a recursive residual that far off has lost the three-term recurrence too: restart from x */
+      if (truenorm > PIPE2CG_RESTART_GAP * dp) p2->restart = PETSC_TRUE;
+    }
   }
   if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
   PetscFunctionReturn(0);
@@ -462,8 +447,8 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   PetscScalar       *lam = pk->red.global, l[PIPE2CG_NLAMBDA];
   P2Step             sA, sB, sn, snext;
   PKDot              d[11];
-  PetscInt           n = 0, nd, stagnant = 0;
-  PetscReal          lastfalse = PETSC_MAX_REAL, dpm2 = 0.0, dpm4 = 0.0; /* norms of the last two even iterates */
+  PetscInt           n = 0, nd;
+  PetscReal          dpm2 = 0.0, dpm4 = 0.0; /* norms of the last two even iterates */
   P2Sched            ps = {0, PETSC_MAX_INT, 0.0, 0.0, 0.0, 0.0, 0.0};
   PetscBool          replace = PETSC_FALSE, redo = PETSC_FALSE, first, adaptive, diagpc = PETSC_FALSE;
   KSPConvergedReason pending;
@@ -520,7 +505,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     l[3] = lam[2];
     l[6] = lam[3];
     l[2] = l[4] = l[5] = l[7] = l[8] = 0.0;
-    PetscCall(Pipe2CGTest(ksp, p2, 0, N[VX], ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED ? lam[4] : 0.0, l[6], &lastfalse, &stagnant, &replace));
+    PetscCall(Pipe2CGTest(ksp, p2, 0, N[VX], ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED ? lam[4] : 0.0, l[6], &replace));
     if (ksp->reason) PetscFunctionReturn(0);
     for (PetscInt k = 0; k < 4; k++) KSPCheckDot(ksp, lam[k]);
     /* the gap r - (b - A x) is judged against the tolerance, carried over to the 2-norm of r */
@@ -593,7 +578,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
         PetscCall(PKVecFused(pk, 0, NULL, nh, h, pk->red.local));
         PetscCall(PKReduceAllreduce(&pk->red, nh));
         KSPCheckDot(ksp, lam[0]);
-        PetscCall(Pipe2CGTest(ksp, p2, n + 1, O[VX], nh > 1 ? lam[1] : 0.0, lam[0], &lastfalse, &stagnant, &replace));
+        PetscCall(Pipe2CGTest(ksp, p2, n + 1, O[VX], nh > 1 ? lam[1] : 0.0, lam[0], &replace));
         PetscCall(PKRecIterEnd(pk->rec, n + 1));
         PetscCall(VecCopy(O[VX], ksp->vec_sol));
         if (ksp->reason <= 0 && pending) {
@@ -634,12 +619,12 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     PetscCall(PKReduceEnd(&pk->red));
 
     if (!redo) { /* a redone reduction belongs to iterates already tested */
-      PetscCall(Pipe2CGTest(ksp, p2, n - 1, O[VX], nd > 10 ? lam[10] : 0.0, lam[8], &lastfalse, &stagnant, &replace));
+      PetscCall(Pipe2CGTest(ksp, p2, n - 1, O[VX], nd > 10 ? lam[10] : 0.0, lam[8], &replace));
       if (ksp->reason) {
         PetscCall(VecCopy(O[VX], ksp->vec_sol));
         break;
       }
-      PetscCall(Pipe2CGTest(ksp, p2, n, N[VX], nd > 9 ? lam[9] : 0.0, lam[6], &lastfalse, &stagnant, &replace));
+      PetscCall(Pipe2CGTest(ksp, p2, n, N[VX], nd > 9 ? lam[9] : 0.0, lam[6], &replace));
       PetscCall(PKRecIterEnd(pk->rec, n));
       if (ksp->reason) break;
       dpm4 = dpm2;
@@ -653,26 +638,30 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
        either is first taken for rounding: the chains are recomputed once and the reduction redone */
     sn.mu       = l[6];
     sn.nu       = l[0];
-    first = (PetscBool)(replaced && p2->restart && !redo); /* rho_n = 1: x_{n+1} forgets x_{n-1} */
-    if (redo && ps.relgap < PIPE2CG_DRIFT_EVIDENCE) {
-      /* the recurrences had hardly drifted from b - A x: the breakdown is the operator's or the preconditioner's */
-      PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": the recomputed residual differs from the recursive one by only %g relative: not drift\n", n, (double)ps.relgap));
-      redo = PETSC_FALSE;
-      p2->nrecover--;
-    }
-    if (redo) {
-      /* judged on the recomputed vectors alone (the scalar history is what drifted): (r,z) of n-1 and n, and
-         (z, A z) of n-1 and n; if they hold, the breakdown was drift, which has spoiled the recurrence: restart */
+    first       = (PetscBool)(replaced && p2->restart && !redo); /* rho_n = 1: x_{n+1} forgets x_{n-1} */
+    ksp->reason = redo ? KSP_DIVERGED_BREAKDOWN : Pipe2CGStep(first ? NULL : &sB, &sn);
+    if (ksp->reason < 0 && replaced) {
+      /* every vector is fresh: judged on the recomputed vectors alone (the scalar history is what drifted), (r,z)
+         of n-1 and n, and (z, A z) of n-1 and n; if they hold, the breakdown was drift, which has spoiled the
+         recurrence: restart (docs/algorithms.md §5.5) */
       if (PetscRealPart(l[6] * l[8]) < 0.0) ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
       else if (l[0] == 0.0 || PetscRealPart(l[0] * l[5]) <= 0.0) ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
       else {
         first       = PETSC_TRUE;
         ksp->reason = Pipe2CGStep(NULL, &sn);
       }
-    } else ksp->reason = Pipe2CGStep(first ? NULL : &sB, &sn);
+    }
     if (!ksp->reason) {
       Pipe2CGPredict(l, sn.rho, sn.rho * sn.gamma, 1.0 - sn.rho, &snext);
       pending = Pipe2CGStep(&sn, &snext); /* reported after n+1 is tested, as cg does */
+      if (pending < 0 && replaced && !PetscIsInfOrNanScalar(snext.rho) && !PetscIsInfOrNanScalar(snext.gamma)) {
+        /* predicted from fresh vectors, the step n+1 fails only through the rounding of the prediction near the
+           attainable accuracy: take it, then recompute and restart at the next pass */
+        PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s predicted from fresh vectors; recomputing and restarting at the next pass\n", n + 1, Pipe2CGReasonWhy(pending)));
+        pending     = KSP_CONVERGED_ITERATING;
+        replace     = PETSC_TRUE;
+        p2->restart = PETSC_TRUE;
+      }
     }
     if ((ksp->reason || pending) && !replaced && ksp->reason != KSP_CONVERGED_ATOL && pending != KSP_CONVERGED_ATOL) {
       PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s; recomputing the vector chains to rule out rounding\n", n, Pipe2CGReasonWhy(ksp->reason ? ksp->reason : pending)));
