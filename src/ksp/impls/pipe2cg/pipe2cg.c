@@ -46,6 +46,7 @@
 #define PIPE2CG_MIN_PROBE       4     /* iterations into a window before which the gap is not measured */
 #define PIPE2CG_GAP_POWER       5.0   /* the gap grows at most about like the 5th power of the window (measured 2-5) */
 #define PIPE2CG_REL_GAP         1e-4  /* a replacement injects the gap into the recurrences: at most this relative to r */
+#define PIPE2CG_DRIFT_EVIDENCE  1e-6  /* a suspected breakdown is taken for drift only if the gap is at least this relative to r */
 #define PIPE2CG_RESTART_GAP     2.0   /* a refuted claim whose true residual is this much larger restarts */
 
 /* Work vectors: set O = x r z w p q c d, set N = r z w p q c d g h (x_N is ksp->vec_sol) */
@@ -639,8 +640,14 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     sn.mu       = l[6];
     sn.nu       = l[0];
     first       = (PetscBool)(replaced && p2->restart && !redo); /* rho_n = 1: x_{n+1} forgets x_{n-1} */
-    ksp->reason = redo ? KSP_DIVERGED_BREAKDOWN : Pipe2CGStep(first ? NULL : &sB, &sn);
-    if (ksp->reason < 0 && replaced) {
+    if (redo && ps.relgap < PIPE2CG_DRIFT_EVIDENCE) {
+      /* the recurrences had hardly drifted from b - A x: the breakdown is the operator's or the preconditioner's */
+      PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": the recomputed residual differs from the recursive one by only %g relative: not drift\n", n, (double)ps.relgap));
+      redo = PETSC_FALSE;
+      p2->nrecover--;
+      ksp->reason = Pipe2CGStep(first ? NULL : &sB, &sn);
+    } else ksp->reason = redo ? KSP_DIVERGED_BREAKDOWN : Pipe2CGStep(first ? NULL : &sB, &sn);
+    if (ksp->reason < 0 && (redo || (replaced && ps.relgap >= PIPE2CG_DRIFT_EVIDENCE))) {
       /* every vector is fresh: judged on the recomputed vectors alone (the scalar history is what drifted), (r,z)
          of n-1 and n, and (z, A z) of n-1 and n; if they hold, the breakdown was drift, which has spoiled the
          recurrence: restart (docs/algorithms.md §5.5) */
@@ -654,7 +661,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     if (!ksp->reason) {
       Pipe2CGPredict(l, sn.rho, sn.rho * sn.gamma, 1.0 - sn.rho, &snext);
       pending = Pipe2CGStep(&sn, &snext); /* reported after n+1 is tested, as cg does */
-      if (pending < 0 && replaced && !PetscIsInfOrNanScalar(snext.rho) && !PetscIsInfOrNanScalar(snext.gamma)) {
+      if (pending < 0 && replaced && ps.relgap >= PIPE2CG_DRIFT_EVIDENCE && !PetscIsInfOrNanScalar(snext.rho) && !PetscIsInfOrNanScalar(snext.gamma)) {
         /* predicted from fresh vectors, the step n+1 fails only through the rounding of the prediction near the
            attainable accuracy: take it, then recompute and restart at the next pass */
         PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s predicted from fresh vectors; recomputing and restarting at the next pass\n", n + 1, Pipe2CGReasonWhy(pending)));

@@ -22,7 +22,6 @@ typedef struct {
   PetscInt nreplace;  /* residual replacements */
   PetscInt nfalse;    /* convergence claims refuted by the true residual */
   PetscInt nrecover;  /* breakdowns that a replacement showed to be drift */
-  PetscInt nrestart;  /* restarts (p = u) where a breakdown persisted after a replacement */
   PetscInt nprobe;    /* measurements of the gap r - (b - A x) (one MatMult each) */
   PetscReal maxgap;   /* the largest gap measured, relative to the tolerance (2-norm) */
   PetscReal gaptol;   /* -ksp_pipecg_replace_gap: replace before the gap reaches this fraction of the tolerance, 0 = off */
@@ -258,7 +257,7 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
 
   PetscFunctionBegin;
   ksp->its     = 0;
-  cg->nreplace = cg->nfalse = cg->nrecover = cg->nrestart = cg->nlate = cg->nprobe = 0;
+  cg->nreplace = cg->nfalse = cg->nrecover = cg->nlate = cg->nprobe = 0;
   cg->maxgap   = 0.0;
   adaptive     = (PetscBool)(cg->gaptol > 0 && ksp->normtype != KSP_NORM_NONE);
   nd           = PipeCGDots(ksp, R, U, W, d);
@@ -349,19 +348,8 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
       redo = PETSC_TRUE;
       continue;
     }
-    if (breakdown < 0 && i > 0) {
-      /* it persists with every vector fresh: restart (p = u), whose scalars are dots of fresh vectors, (r, M r) and
-         (u, A u); only if they too show it (against the signs so far) is the operator or PC indefinite */
-      first     = PETSC_TRUE;
-      beta      = 0.0;
-      pap       = delta;
-      breakdown = PKCGCheckGamma(gamma, gammaold, PETSC_FALSE);
-      if (!breakdown) breakdown = PKCGCheckCurvature(pap, papold, PETSC_FALSE);
-      if (!breakdown) {
-        cg->nrestart++;
-        PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": the breakdown persists after the replacement but not after a restart: restarting\n", i));
-      }
-    }
+    /* with every vector fresh, (p, A p) is computed from s = A p: a negative value is evidence of an indefinite
+       operator (a restart, p = u, would hide it: steepest descent can stay in the positive part) */
     redo = PETSC_FALSE;
     if (breakdown) {
       ksp->reason = breakdown;
@@ -442,7 +430,7 @@ static PetscErrorCode KSPView_PKPIPECG(KSP ksp, PetscViewer viewer)
   if (cg->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement when the measured gap ||r - (b - A x)|| would reach %g x the tolerance or %g x ||r|| (-ksp_pipecg_replace_gap)\n", (double)cg->gaptol, (double)PIPECG_REL_GAP));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  gap-driven residual replacement: off (-ksp_pipecg_replace_gap %g to turn on)\n", (double)PIPECG_DEFAULT_GAP));
   if (cg->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  periodic residual replacement every %" PetscInt_FMT " iterations\n", cg->replace));
-  if (cg->nreplace || cg->nprobe || cg->nfalse || cg->nrecover) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements, %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", cg->nreplace, cg->nprobe, (double)cg->maxgap, cg->nfalse, cg->nrecover, cg->nrestart));
+  if (cg->nreplace || cg->nprobe || cg->nfalse || cg->nrecover) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements, %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding\n", cg->nreplace, cg->nprobe, (double)cg->maxgap, cg->nfalse, cg->nrecover));
   PetscFunctionReturn(0);
 }
 
