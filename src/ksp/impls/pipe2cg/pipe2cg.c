@@ -774,8 +774,9 @@ static PetscErrorCode KSPView_PKPIPE2CG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   if (p2->fusedpc) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the diagonal preconditioner applied inside the fused vector pass\n"));
-  if (p2->replace && p2->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations, earlier when the measured gap ||r - (b - A x)|| would reach %g x the tolerance\n", p2->replace, (double)p2->gaptol));
-  else if (p2->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations\n", p2->replace));
+  /* a pass makes two iterations: the period is k rounded up to even (k + 1 for odd k) */
+  if (p2->replace && p2->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations%s, earlier when the measured gap ||r - (b - A x)|| would reach %g x the tolerance\n", p2->replace + p2->replace % 2, p2->replace % 2 ? " (-ksp_pipe2cg_replace rounded up to even: two iterations per pass)" : "", (double)p2->gaptol));
+  else if (p2->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations%s\n", p2->replace + p2->replace % 2, p2->replace % 2 ? " (-ksp_pipe2cg_replace rounded up to even: two iterations per pass)" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: off (accuracy degrades; the default is -ksp_pipe2cg_replace %d)\n", PIPE2CG_DEFAULT_REPLACE));
   if (p2->nreplace || p2->nprobe || p2->nfalse || p2->nrecover) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements (%" PetscInt_FMT " brought forward by the gap), %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", p2->nreplace, p2->nadaptive, p2->nprobe, (double)p2->maxgap, p2->nfalse, p2->nrecover, p2->nrestart));
@@ -822,7 +823,8 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
          then replace)
 
    Options Database Keys:
-+  -ksp_pipe2cg_replace <k> - default 100; negative values are an error
++  -ksp_pipe2cg_replace <k> - default 100; negative values are an error. A pass makes two iterations, so the period
+         is k rounded up to an even number: an odd k replaces every k + 1 iterations (-ksp_view prints the period used)
 -  -ksp_pipe2cg_replace_gap <f> - default 0.1: measure the gap ||r - (b - A x)|| (one MatMult per measurement)
          and replace earlier when it would reach f x the tolerance; 0 = exactly every k iterations, no measurements
 
