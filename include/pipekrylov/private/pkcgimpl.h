@@ -50,5 +50,6 @@ PETSC_INTERN PetscErrorCode PKCGSetUp(KSP, KSP_PK *, PetscInt);
 PETSC_INTERN PetscErrorCode PKCGInitialResidual(KSP, KSP_PK *, Vec);
 PETSC_INTERN PetscErrorCode PKCGDiagonalPC(KSP, Vec, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode PKCGDiagonalSame(Vec, Vec, Vec, PetscBool *);
+PETSC_INTERN PetscErrorCode PKCGCheckClaim(KSP, KSP_PK *, PetscInt, Vec, PetscReal, Vec, Vec, PetscInt *, PetscBool *, PetscReal *);
 
 #endif

@@ -92,3 +92,33 @@ PetscErrorCode PKCGDiagonalSame(Vec d, Vec x, Vec y, PetscBool *same)
   PetscCall(VecRestoreArrayRead(y, &c));
   PetscFunctionReturn(0);
 }
+
+/* A convergence claim of the recursive residual of iterate x (iteration its, norm dp) is checked against the true
+   residual b - A x in the same norm: the convergence test is called again with the true norm (monitors are not).
+   If it refutes the claim, ksp->reason is reset, *nfalse counted and *replace set: the caller recomputes its
+   recurrences from x and goes on, as cg would, until the tolerance or -ksp_max_it (never a breakdown reason: below
+   the attainable accuracy both stop with KSP_DIVERGED_ITS). r and z are scratch. truenorm (may be NULL) gets the
+   true norm, or -1 when nothing was checked. */
+PetscErrorCode PKCGCheckClaim(KSP ksp, KSP_PK *pk, PetscInt its, Vec x, PetscReal dp, Vec r, Vec z, PetscInt *nfalse, PetscBool *replace, PetscReal *truenorm)
+{
+  KSPConvergedReason claimed = ksp->reason;
+  PetscReal          tn;
+
+  PetscFunctionBegin;
+  if (truenorm) *truenorm = -1.0;
+  if (claimed <= 0 || ksp->normtype == KSP_NORM_NONE || ksp->converged == KSPConvergedSkip) PetscFunctionReturn(0);
+  PetscCall(PKTrueResidualNorm(ksp, pk, x, r, z, &tn));
+  pk->true_rnorm = tn;
+  if (truenorm) *truenorm = tn;
+  ksp->reason = KSP_CONVERGED_ITERATING;
+  PetscCall((*ksp->converged)(ksp, its, tn, &ksp->reason, ksp->cnvP));
+  if (ksp->reason > 0) {
+    ksp->reason = claimed;
+    PetscFunctionReturn(0);
+  }
+  (*nfalse)++;
+  PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": recursive residual %g claims convergence, true residual %g does not; replacing the residual\n", its, (double)dp, (double)tn));
+  ksp->reason = KSP_CONVERGED_ITERATING;
+  *replace    = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}

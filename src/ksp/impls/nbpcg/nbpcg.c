@@ -18,14 +18,44 @@ static PetscInt NBPCGRZDots(KSP ksp, Vec R, Vec Z, PKDot d[2])
   return PKCGNormDot(ksp, R, Z, &d[1]) ? 2 : 1;
 }
 
+/* Restart from x: r = b - A x, z = M r, p = z, s = A p, M s, and (r, z), (p, s) in one (blocking) reduction. The
+   recurrences for z = M r and s = A p drift; at the attainable accuracy the recurred (r, z) or (p, s) can change
+   sign on an SPD problem. Fresh vectors tell that apart from a really indefinite operator or preconditioner. */
+static PetscErrorCode NBPCGRestart(KSP ksp, KSP_PK *pk, PetscScalar *gamma, PetscScalar *dpi)
+{
+  Vec   X = ksp->vec_sol, R = ksp->work[0], Z = ksp->work[1], P = ksp->work[2], S = ksp->work[3], MS = ksp->work[4];
+  PKDot d[2] = {
+    {Z, R},
+    {S, P}
+  };
+
+  PetscFunctionBegin;
+  PetscCall(PKMatMult(ksp, pk, X, R));
+  PetscCall(VecAYPX(R, -1.0, ksp->vec_rhs));
+  PetscCall(PKPCApply(ksp, pk, R, Z));
+  PetscCall(VecCopy(Z, P));
+  PetscCall(PKMatMult(ksp, pk, P, S));
+  PetscCall(PKVecFused(pk, 0, NULL, 2, d, pk->red.local));
+  PetscCall(PKReduceBegin(&pk->red, 2));
+  PetscCall(PKPCApply(ksp, pk, S, MS));
+  PetscCall(PKReduceEnd(&pk->red));
+  *gamma = pk->red.global[0];
+  *dpi   = pk->red.global[1];
+  KSPCheckDot(ksp, *gamma);
+  KSPCheckDot(ksp, *dpi);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
 {
-  Vec         X = ksp->vec_sol, R = ksp->work[0], Z = ksp->work[1], P = ksp->work[2], S = ksp->work[3];
-  Vec         MS = ksp->work[4], AZ = ksp->work[5]; /* M s and A z */
-  PetscScalar gamma, gammaold = 1.0, dpi = 0.0, dpiold, beta, alpha;
-  PetscReal   dp;
-  PetscInt    i, n;
-  PKDot       d[2];
+  Vec                X = ksp->vec_sol, R = ksp->work[0], Z = ksp->work[1], P = ksp->work[2], S = ksp->work[3];
+  Vec                MS = ksp->work[4], AZ = ksp->work[5]; /* M s and A z */
+  PetscScalar        gamma, gammaold = 1.0, dpi = 0.0, dpiold = 0.0, beta, alpha;
+  PetscReal          dp;
+  PetscInt           i, n;
+  PetscBool          fresh = PETSC_TRUE; /* p = z and s = A p computed, not updated: the start or a restart */
+  KSPConvergedReason br;
+  PKDot              d[2];
 
   PetscFunctionBegin;
   ksp->its = 0;
@@ -47,30 +77,37 @@ static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
 
   for (i = 0; i < ksp->max_it; i++) {
     ksp->its = i + 1;
-    if ((ksp->reason = PKCGCheckGamma(gamma, gammaold, (PetscBool)!i))) {
-      PetscCall(PetscInfo(ksp, "stopped by (r, z) = %g (previous %g)\n", (double)PetscRealPart(gamma), (double)PetscRealPart(gammaold)));
-      break;
-    }
-    {
-      /* p = z + b p and s = A z + b s (= A p), then the local (p, s), in one pass; at i = 0 p and s are ready */
+    br       = PKCGCheckGamma(gamma, gammaold, (PetscBool)!i);
+    if (!br) {
+      /* p = z + b p and s = A z + b s (= A p), then the local (p, s), in one pass; after a (re)start p and s are ready */
       PKAxpbypcz u[2];
       PKDot      ps = {S, P};
-      beta           = i ? gamma / gammaold : 0.0;
+      beta           = fresh ? 0.0 : gamma / gammaold;
       u[0]           = (PKAxpbypcz){P, 1.0, Z, 0, NULL, beta};
       u[1]           = (PKAxpbypcz){S, 1.0, AZ, 0, NULL, beta};
-      PetscCall(PKVecFused(pk, i ? 2 : 0, u, 1, &ps, pk->red.local));
+      PetscCall(PKVecFused(pk, fresh ? 0 : 2, u, 1, &ps, pk->red.local));
+      PetscCall(PKReduceBegin(&pk->red, 1)); /* reduction 1: (p, A p) */
+      PetscCall(PKPCApply(ksp, pk, S, MS));  /* overlapped: M s */
+      PetscCall(PKReduceEnd(&pk->red));
+      dpi = pk->red.global[0];
+      KSPCheckDot(ksp, dpi);
+      br = PKCGCheckCurvature(dpi, dpiold, (PetscBool)!i);
     }
-    PetscCall(PKReduceBegin(&pk->red, 1)); /* reduction 1: (p, A p) */
-    PetscCall(PKPCApply(ksp, pk, S, MS));  /* overlapped: M s */
-    PetscCall(PKReduceEnd(&pk->red));
-    dpiold = dpi;
-    dpi    = pk->red.global[0];
-    KSPCheckDot(ksp, dpi);
-    if ((ksp->reason = PKCGCheckCurvature(dpi, dpiold, (PetscBool)!i))) {
-      PetscCall(PetscInfo(ksp, "diverging due to indefinite or negative definite matrix, (p, A p) = %g, previous %g\n", (double)PetscRealPart(dpi), (double)PetscRealPart(dpiold)));
+    if (br < 0 && !fresh) {
+      /* impossible in exact arithmetic for SPD A and M: restart from x, and report only what fresh vectors show */
+      PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s from the recurrences; restarting from x to rule out rounding\n", i, KSPConvergedReasons[br]));
+      PetscCall(NBPCGRestart(ksp, pk, &gamma, &dpi));
+      fresh = PETSC_TRUE;
+      br    = PKCGCheckGamma(gamma, gammaold, PETSC_FALSE);
+      if (!br) br = PKCGCheckCurvature(dpi, dpiold, PETSC_FALSE);
+    }
+    if ((ksp->reason = br)) {
+      PetscCall(PetscInfo(ksp, "stopped by (r, z) = %g (previous %g), (p, A p) = %g (previous %g)\n", (double)PetscRealPart(gamma), (double)PetscRealPart(gammaold), (double)PetscRealPart(dpi), (double)PetscRealPart(dpiold)));
       break;
     }
-    alpha = gamma / dpi;
+    fresh  = PETSC_FALSE;
+    dpiold = dpi;
+    alpha  = gamma / dpi;
     {
       /* x += a p, r -= a s, z -= a M s, then the local (r, z) and the norm's dot, in one pass */
       PKAxpbypcz u[3] = {

@@ -47,7 +47,6 @@
 #define PIPE2CG_GAP_POWER       5.0   /* the gap grows at most about like the 5th power of the window (measured 2-5) */
 #define PIPE2CG_REL_GAP         1e-4  /* a replacement injects the gap into the recurrences: at most this relative to r */
 #define PIPE2CG_DRIFT_EVIDENCE  1e-6  /* a suspected breakdown is taken for drift only if the gap is at least this relative to r */
-#define PIPE2CG_MAX_STAGNATION  3     /* refuted claims without 10% progress of the true residual: stagnation */
 #define PIPE2CG_RESTART_GAP     2.0   /* a refuted claim whose true residual is this much larger restarts */
 
 /* Work vectors: set O = x r z w p q c d, set N = r z w p q c d g h (x_N is ksp->vec_sol) */
@@ -364,7 +363,7 @@ static PetscInt Pipe2CGDots(KSP ksp, Vec *O, Vec *N, PKDot d[])
 
 /* Test iterate `its`; nrm2 is its norm's dot, rz its (r,z). On a claimed convergence the true residual of x decides;
    a refuted claim sets *replace. Returns with ksp->reason set when the solve must stop at this iterate. */
-static PetscErrorCode Pipe2CGTest(KSP ksp, KSP_PKPIPE2CG *p2, PetscInt its, Vec x, PetscScalar nrm2, PetscScalar rz, PetscReal *lastfalse, PetscInt *stagnant, PetscBool *replace)
+static PetscErrorCode Pipe2CGTest(KSP ksp, KSP_PKPIPE2CG *p2, PetscInt its, Vec x, PetscScalar nrm2, PetscScalar rz, PetscBool *replace)
 {
   KSP_PK   *pk = &p2->pk;
   PetscReal dp, truenorm;
@@ -375,28 +374,15 @@ static PetscErrorCode Pipe2CGTest(KSP ksp, KSP_PKPIPE2CG *p2, PetscInt its, Vec 
   PetscCall(PKNormFromDots(ksp, nrm2, nrm2, rz, &dp));
   PetscCall(PKConvergenceStep(ksp, dp));
   p2->xtest = NULL;
-  if (ksp->reason > 0 && its > 0 && ksp->normtype != KSP_NORM_NONE) {
-    KSPConvergedReason claimed = ksp->reason;
+  if (its > 0) {
+    PetscBool refuted = PETSC_FALSE;
     /* g_N and h_N are scratch: after a refuted claim the next pass replaces everything they feed */
-    PetscCall(PKTrueResidualNorm(ksp, pk, x, p2->N[VG], p2->N[VH], &truenorm));
-    pk->true_rnorm = truenorm;
-    ksp->reason    = KSP_CONVERGED_ITERATING;
-    PetscCall((*ksp->converged)(ksp, its, truenorm, &ksp->reason, ksp->cnvP));
-    if (ksp->reason <= 0) {
-      p2->nfalse++;
-      PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": recursive residual %g claims convergence, true residual %g does not; replacing the residual\n", its, (double)dp, (double)truenorm));
-      *stagnant  = truenorm > 0.9 * *lastfalse ? *stagnant + 1 : 0;
-      *lastfalse = truenorm;
-      if (*stagnant >= PIPE2CG_MAX_STAGNATION) {
-        ksp->reason = KSP_DIVERGED_BREAKDOWN;
-        PetscCall(PetscInfo(ksp, "true residual %g stagnates above the tolerance (attainable accuracy reached)\n", (double)truenorm));
-      } else {
-        ksp->reason = KSP_CONVERGED_ITERATING;
-        *replace    = PETSC_TRUE;
-        /* a recursive residual that far off has lost the three-term recurrence too: restart from x */
-        if (truenorm > PIPE2CG_RESTART_GAP * dp) p2->restart = PETSC_TRUE;
-      }
-    } else ksp->reason = claimed;
+    PetscCall(PKCGCheckClaim(ksp, pk, its, x, dp, p2->N[VG], p2->N[VH], &p2->nfalse, &refuted, &truenorm));
+    if (refuted) {
+      *replace = PETSC_TRUE;
+      /* a recursive residual that far off has lost the three-term recurrence too: restart from x */
+      if (truenorm > PIPE2CG_RESTART_GAP * dp) p2->restart = PETSC_TRUE;
+    }
   }
   if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
   PetscFunctionReturn(0);
@@ -462,8 +448,8 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   PetscScalar       *lam = pk->red.global, l[PIPE2CG_NLAMBDA];
   P2Step             sA, sB, sn, snext;
   PKDot              d[11];
-  PetscInt           n = 0, nd, stagnant = 0;
-  PetscReal          lastfalse = PETSC_MAX_REAL, dpm2 = 0.0, dpm4 = 0.0; /* norms of the last two even iterates */
+  PetscInt           n = 0, nd;
+  PetscReal          dpm2 = 0.0, dpm4 = 0.0; /* norms of the last two even iterates */
   P2Sched            ps = {0, PETSC_MAX_INT, 0.0, 0.0, 0.0, 0.0, 0.0};
   PetscBool          replace = PETSC_FALSE, redo = PETSC_FALSE, first, adaptive, diagpc = PETSC_FALSE;
   KSPConvergedReason pending;
@@ -520,7 +506,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     l[3] = lam[2];
     l[6] = lam[3];
     l[2] = l[4] = l[5] = l[7] = l[8] = 0.0;
-    PetscCall(Pipe2CGTest(ksp, p2, 0, N[VX], ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED ? lam[4] : 0.0, l[6], &lastfalse, &stagnant, &replace));
+    PetscCall(Pipe2CGTest(ksp, p2, 0, N[VX], ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED ? lam[4] : 0.0, l[6], &replace));
     if (ksp->reason) PetscFunctionReturn(0);
     for (PetscInt k = 0; k < 4; k++) KSPCheckDot(ksp, lam[k]);
     /* the gap r - (b - A x) is judged against the tolerance, carried over to the 2-norm of r */
@@ -593,7 +579,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
         PetscCall(PKVecFused(pk, 0, NULL, nh, h, pk->red.local));
         PetscCall(PKReduceAllreduce(&pk->red, nh));
         KSPCheckDot(ksp, lam[0]);
-        PetscCall(Pipe2CGTest(ksp, p2, n + 1, O[VX], nh > 1 ? lam[1] : 0.0, lam[0], &lastfalse, &stagnant, &replace));
+        PetscCall(Pipe2CGTest(ksp, p2, n + 1, O[VX], nh > 1 ? lam[1] : 0.0, lam[0], &replace));
         PetscCall(PKRecIterEnd(pk->rec, n + 1));
         PetscCall(VecCopy(O[VX], ksp->vec_sol));
         if (ksp->reason <= 0 && pending) {
@@ -634,12 +620,12 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     PetscCall(PKReduceEnd(&pk->red));
 
     if (!redo) { /* a redone reduction belongs to iterates already tested */
-      PetscCall(Pipe2CGTest(ksp, p2, n - 1, O[VX], nd > 10 ? lam[10] : 0.0, lam[8], &lastfalse, &stagnant, &replace));
+      PetscCall(Pipe2CGTest(ksp, p2, n - 1, O[VX], nd > 10 ? lam[10] : 0.0, lam[8], &replace));
       if (ksp->reason) {
         PetscCall(VecCopy(O[VX], ksp->vec_sol));
         break;
       }
-      PetscCall(Pipe2CGTest(ksp, p2, n, N[VX], nd > 9 ? lam[9] : 0.0, lam[6], &lastfalse, &stagnant, &replace));
+      PetscCall(Pipe2CGTest(ksp, p2, n, N[VX], nd > 9 ? lam[9] : 0.0, lam[6], &replace));
       PetscCall(PKRecIterEnd(pk->rec, n));
       if (ksp->reason) break;
       dpm4 = dpm2;
@@ -653,26 +639,36 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
        either is first taken for rounding: the chains are recomputed once and the reduction redone */
     sn.mu       = l[6];
     sn.nu       = l[0];
-    first = (PetscBool)(replaced && p2->restart && !redo); /* rho_n = 1: x_{n+1} forgets x_{n-1} */
+    first       = (PetscBool)(replaced && p2->restart && !redo); /* rho_n = 1: x_{n+1} forgets x_{n-1} */
     if (redo && ps.relgap < PIPE2CG_DRIFT_EVIDENCE) {
       /* the recurrences had hardly drifted from b - A x: the breakdown is the operator's or the preconditioner's */
       PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": the recomputed residual differs from the recursive one by only %g relative: not drift\n", n, (double)ps.relgap));
       redo = PETSC_FALSE;
       p2->nrecover--;
-    }
-    if (redo) {
-      /* judged on the recomputed vectors alone (the scalar history is what drifted): (r,z) of n-1 and n, and
-         (z, A z) of n-1 and n; if they hold, the breakdown was drift, which has spoiled the recurrence: restart */
+      ksp->reason = Pipe2CGStep(first ? NULL : &sB, &sn);
+    } else ksp->reason = redo ? KSP_DIVERGED_BREAKDOWN : Pipe2CGStep(first ? NULL : &sB, &sn);
+    if (ksp->reason < 0 && (redo || (replaced && ps.relgap >= PIPE2CG_DRIFT_EVIDENCE))) {
+      /* every vector is fresh: judged on the recomputed vectors alone (the scalar history is what drifted), (r,z)
+         of n-1 and n, and (z, A z) of n-1 and n; if they hold, the breakdown was drift, which has spoiled the
+         recurrence: restart (docs/algorithms.md §5.5) */
       if (PetscRealPart(l[6] * l[8]) < 0.0) ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
       else if (l[0] == 0.0 || PetscRealPart(l[0] * l[5]) <= 0.0) ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
       else {
         first       = PETSC_TRUE;
         ksp->reason = Pipe2CGStep(NULL, &sn);
       }
-    } else ksp->reason = Pipe2CGStep(first ? NULL : &sB, &sn);
+    }
     if (!ksp->reason) {
       Pipe2CGPredict(l, sn.rho, sn.rho * sn.gamma, 1.0 - sn.rho, &snext);
       pending = Pipe2CGStep(&sn, &snext); /* reported after n+1 is tested, as cg does */
+      if (pending < 0 && replaced && ps.relgap >= PIPE2CG_DRIFT_EVIDENCE && !PetscIsInfOrNanScalar(snext.rho) && !PetscIsInfOrNanScalar(snext.gamma)) {
+        /* predicted from fresh vectors, the step n+1 fails only through the rounding of the prediction near the
+           attainable accuracy: take it, then recompute and restart at the next pass */
+        PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s predicted from fresh vectors; recomputing and restarting at the next pass\n", n + 1, Pipe2CGReasonWhy(pending)));
+        pending     = KSP_CONVERGED_ITERATING;
+        replace     = PETSC_TRUE;
+        p2->restart = PETSC_TRUE;
+      }
     }
     if ((ksp->reason || pending) && !replaced && ksp->reason != KSP_CONVERGED_ATOL && pending != KSP_CONVERGED_ATOL) {
       PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s; recomputing the vector chains to rule out rounding\n", n, Pipe2CGReasonWhy(ksp->reason ? ksp->reason : pending)));
@@ -778,8 +774,9 @@ static PetscErrorCode KSPView_PKPIPE2CG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   if (p2->fusedpc) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the diagonal preconditioner applied inside the fused vector pass\n"));
-  if (p2->replace && p2->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations, earlier when the measured gap ||r - (b - A x)|| would reach %g x the tolerance\n", p2->replace, (double)p2->gaptol));
-  else if (p2->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations\n", p2->replace));
+  /* a pass makes two iterations: the period is k rounded up to even (k + 1 for odd k) */
+  if (p2->replace && p2->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations%s, earlier when the measured gap ||r - (b - A x)|| would reach %g x the tolerance\n", p2->replace + p2->replace % 2, p2->replace % 2 ? " (-ksp_pipe2cg_replace rounded up to even: two iterations per pass)" : "", (double)p2->gaptol));
+  else if (p2->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations%s\n", p2->replace + p2->replace % 2, p2->replace % 2 ? " (-ksp_pipe2cg_replace rounded up to even: two iterations per pass)" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: off (accuracy degrades; the default is -ksp_pipe2cg_replace %d)\n", PIPE2CG_DEFAULT_REPLACE));
   if (p2->nreplace || p2->nprobe || p2->nfalse || p2->nrecover) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements (%" PetscInt_FMT " brought forward by the gap), %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", p2->nreplace, p2->nadaptive, p2->nprobe, (double)p2->maxgap, p2->nfalse, p2->nrecover, p2->nrestart));
@@ -826,7 +823,8 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
          then replace)
 
    Options Database Keys:
-+  -ksp_pipe2cg_replace <k> - default 100; negative values are an error
++  -ksp_pipe2cg_replace <k> - default 100; negative values are an error. A pass makes two iterations, so the period
+         is k rounded up to an even number: an odd k replaces every k + 1 iterations (-ksp_view prints the period used)
 -  -ksp_pipe2cg_replace_gap <f> - default 0.1: measure the gap ||r - (b - A x)|| (one MatMult per measurement)
          and replace earlier when it would reach f x the tolerance; 0 = exactly every k iterations, no measurements
 

@@ -22,16 +22,20 @@ typedef struct {
   PetscInt nreplace;  /* residual replacements */
   PetscInt nfalse;    /* convergence claims refuted by the true residual */
   PetscInt nrecover;  /* breakdowns that a replacement showed to be drift */
-  PetscInt nrestart;  /* restarts (p = u) after the recurrences had drifted too far */
+  PetscInt nprobe;    /* measurements of the gap r - (b - A x) (one MatMult each) */
+  PetscReal maxgap;   /* the largest gap measured, relative to the tolerance (2-norm) */
+  PetscReal gaptol;   /* -ksp_pipecg_replace_gap: replace before the gap reaches this fraction of the tolerance, 0 = off */
   PetscInt nlate;     /* passes whose overlapped work was held back for a predicted convergence that did not come */
   PetscBool fused;    /* -ksp_pipecg_fused: the one-loop update kernel, with a diagonal PC applied in it */
   PetscBool fusedpc;  /* the last solve applied the (diagonal) preconditioner inside the update pass */
 } KSP_PKPIPECG;
 
-/* After this many refuted claims without the true residual dropping by 10%, the method has stagnated */
-#define PIPECG_MAX_STAGNATION 3
-/* A refuted claim whose true residual exceeds the recursive one by this factor restarts the recurrence */
-#define PIPECG_RESTART_GAP 2.0
+#define PIPECG_DEFAULT_GAP  0.1  /* replace before the gap r - (b - A x) reaches this fraction of the tolerance */
+#define PIPECG_REL_GAP      1e-5 /* ... or this fraction of ||r||: beyond, the drift delays convergence */
+#define PIPECG_FIRST_PROBE  20   /* iteration of the first measurement of the gap, and the first after a replacement */
+#define PIPECG_MIN_PROBE    4    /* a replacement is brought forward rather than measure again sooner than this */
+#define PIPECG_MAX_PROBE    100  /* longest interval between two measurements */
+#define PIPECG_GAP_POWER    4.0  /* the gap of a window of L iterations grows about like L^4 (measured 3-5 on ex2) */
 
 /* Local dots of pass i into red.local: [0] = (r,u), [1] = (w,u), [2] = norm dot; returns their number */
 static PetscInt PipeCGDots(KSP ksp, Vec R, Vec U, Vec W, PKDot d[])
@@ -50,6 +54,34 @@ static PetscInt PipeCGDots(KSP ksp, Vec R, Vec U, Vec W, PKDot d[])
     return 3;
   }
   return 2; /* natural norm = sqrt((r,u)); none */
+}
+
+/* Values of the one reduction per iteration */
+#define PIPECG_NRED 5
+
+/* After the (optional) updates u[8], the local values of pass i+1 into out[0..4]: (r,u), (w,u), the norm dot (0 if
+   the norm needs none), and, if curv, (u_{i+1}, s_i) and (p_i, s_i) (else 0). With them the curvature
+   (p_{i+1}, A p_{i+1}) = (u,w) + 2 beta (u,s) + beta^2 (p,s) (A symmetric, s = A p) is computed from the vectors
+   rather than recurred as (u,w) - beta gamma / alpha, as Chen and Carson's predict-and-recompute variants do
+   (docs/algorithms.md §5.6, docs/bibliography.md [004]): the recurred value loses all its digits to cancellation
+   once ||r|| is small, turns negative and fakes an indefinite operator, where the computed one stays positive.
+   The two extra dots cost two multiply-adds per element in the pass that reads u, s and p anyway. */
+static PetscErrorCode PipeCGLocalDots(KSP_PK *pk, PetscInt nd, PetscBool curv, PKDot d[], const PKAxpbypcz *u, PetscScalar out[])
+{
+  const PetscInt nu = u ? 8 : 0;
+
+  PetscFunctionBegin;
+  if (!nd) {
+    PetscCall(PKVecFused(pk, nu, u, 0, NULL, out));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PKVecFused(pk, nu, u, curv ? nd + 2 : nd, d, out));
+  if (nd == 2) { /* no norm dot: the curvature dots move to [3] and [4] */
+    out[4] = curv ? out[3] : 0.0;
+    out[3] = curv ? out[2] : 0.0;
+    out[2] = 0.0;
+  } else if (!curv) out[3] = out[4] = 0.0;
+  PetscFunctionReturn(0);
 }
 
 /* r = b - A x, u = M r, w = A u, s = A p, q = M s, z = A q: the recurrence vectors recomputed from x and p */
@@ -79,10 +111,10 @@ typedef struct {
   const PetscScalar *dinv;   /* m = w .* dinv in the pass, or NULL */
   PetscScalar        alpha, beta;
   PetscBool          first;  /* z = n, q = m, s = w, p = u: a (re)start, never reading the old z, q, s, p */
-  PetscInt           ndots;  /* 0, 2: (u,r), (u,w); 3: and (u,u) or (r,r) */
+  PetscInt           ndots;  /* 0, 2: (u,r), (u,w); 3: and (u,u) or (r,r); with dots, also (u,s) and (p,s) in out[3..4] */
   PetscBool          normr;  /* the third dot is (r,r) */
   PetscInt           len;
-  PetscScalar        out[3];
+  PetscScalar        out[5];
 } PCGFused;
 
   #define PCG_UPDATE(T, LD, ST, BC) \
@@ -107,6 +139,7 @@ typedef struct {
           if (k->normr) DOT(2, rr, rr); \
           else DOT(2, u2, u2); \
         } \
+        DOT(3, u2, ss); DOT(4, pp, ss); \
       } \
     } while (0)
 
@@ -120,11 +153,11 @@ typedef struct {
 PK_SIMD_CLONES static void PipeCGFusedKernel(PCGFused *k)
 {
   const PetscInt nd = k->ndots, len = k->len;
-  PetscScalar    sum[3] = {0, 0, 0};
+  PetscScalar    sum[5] = {0, 0, 0, 0, 0};
 
   for (PetscInt b0 = 0; b0 < len; b0 += PK_DOT_BLOCK) {
     const PetscInt b1     = PetscMin(len, b0 + PK_DOT_BLOCK);
-    PKv4d          acc[3] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+    PKv4d          acc[5] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
     PetscInt       i;
 
   #define DOT(j, a, b) (acc[j] += (a) * (b))
@@ -133,9 +166,9 @@ PK_SIMD_CLONES static void PipeCGFusedKernel(PCGFused *k)
   #define DOT(j, a, b) (acc[j][0] += (a) * (b))
     for (; i < b1; i++) PCG_UPDATE(PetscScalar, PCG_LDS, PCG_STS, PCG_BCS);
   #undef DOT
-    for (PetscInt j = 0; j < nd; j++) sum[j] += (acc[j][0] + acc[j][1]) + (acc[j][2] + acc[j][3]);
+    for (PetscInt j = 0; j < 5; j++) sum[j] += (acc[j][0] + acc[j][1]) + (acc[j][2] + acc[j][3]);
   }
-  for (PetscInt j = 0; j < 3; j++) k->out[j] = sum[j];
+  for (PetscInt j = 0; j < 5; j++) k->out[j] = sum[j];
 }
 
 /* x += a p, etc. (see above) for the vectors of the solve: ksp->vec_sol, then work[0..8] = r u w m n z q s p */
@@ -162,8 +195,8 @@ static PetscErrorCode PipeCGFusedPass(KSP ksp, PetscScalar alpha, PetscScalar be
   PetscCall(PetscLogEventBegin(PK_Event_VecFused, 0, 0, 0, 0));
   PipeCGFusedKernel(&k);
   PetscCall(PetscLogEventEnd(PK_Event_VecFused, 0, 0, 0, 0));
-  PetscCall(PetscLogFlops((16.0 + 2.0 * nd + (dinv ? 1.0 : 0.0)) * k.len));
-  for (PetscInt j = 0; j < nd; j++) out[j] = k.out[j];
+  PetscCall(PetscLogFlops((16.0 + 2.0 * (nd ? nd + 2 : 0) + (dinv ? 1.0 : 0.0)) * k.len));
+  if (nd) for (PetscInt j = 0; j < PIPECG_NRED; j++) out[j] = k.out[j];
   if (dinv) PetscCall(VecRestoreArrayRead(dinv, &k.dinv));
   for (PetscInt j = 0; j < 10; j++) {
     if (j == 5) PetscCall(VecRestoreArrayRead(v[j], (const PetscScalar **)&a[j]));
@@ -173,23 +206,63 @@ static PetscErrorCode PipeCGFusedPass(KSP ksp, PetscScalar alpha, PetscScalar be
 }
 #endif
 
+/* The gap between the recursive residual and b - A x, measured at the start of pass i (one MatMult into n, free
+   until the overlapped work): local ||b - A x - r||^2 and ||r||^2 into out[0], out[1] */
+static PetscErrorCode PipeCGProbe(KSP ksp, KSP_PK *pk, PetscScalar out[2])
+{
+  Vec              R = ksp->work[0], N = ksp->work[4];
+  const PKAxpbypcz g = {N, 1.0, ksp->vec_rhs, -1.0, R, -1.0}; /* n = b - r - A x */
+  const PKDot      d[2] = {
+    {N, N},
+    {R, R}
+  };
+
+  PetscFunctionBegin;
+  PetscCall(PKMatMult(ksp, pk, ksp->vec_sol, N));
+  PetscCall(PKVecFused(pk, 1, &g, 2, d, out));
+  PetscFunctionReturn(0);
+}
+
+/* After a probe at iteration i (gap and ||r|| in the 2-norm, tolerance carried over to it): whether to replace at
+   the next pass, and the iteration of the next probe. The gap of a window (the iterations since the last
+   replacement, of length L) grows at most about like L^PIPECG_GAP_POWER (docs/algorithms.md §5.5); replace
+   when it has reached, or would reach before a probe PIPECG_MIN_PROBE iterations on, the threshold. */
+static void PipeCGSchedule(KSP_PKPIPECG *cg, PetscInt i, PetscInt lastrep, PetscReal gap, PetscReal rn, PetscReal ttolr, PetscBool *replace, PetscInt *nextprobe)
+{
+  const PetscReal thr = PetscMin(cg->gaptol * ttolr, PIPECG_REL_GAP * rn), L = (PetscReal)PetscMax(i - lastrep, 1);
+  PetscReal       wait;
+
+  cg->maxgap = ttolr > 0 ? PetscMax(cg->maxgap, gap / ttolr) : cg->maxgap;
+  if (gap >= thr) wait = 0;
+  else if (gap <= 0) wait = PIPECG_MAX_PROBE;
+  else wait = L * PetscPowReal(thr / gap, 1.0 / PIPECG_GAP_POWER) - L;
+  if (wait < PIPECG_MIN_PROBE) {
+    *replace   = PETSC_TRUE;
+    *nextprobe = i + 1 + PIPECG_FIRST_PROBE;
+  } else *nextprobe = i + (PetscInt)PetscMin(wait, (PetscReal)PIPECG_MAX_PROBE);
+}
+
 static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
 {
   KSP_PK            *pk = &cg->pk;
   Vec                X = ksp->vec_sol, R = ksp->work[0], U = ksp->work[1], W = ksp->work[2], M = ksp->work[3], N = ksp->work[4];
   Vec                Z = ksp->work[5], Q = ksp->work[6], S = ksp->work[7], P = ksp->work[8], D = ksp->work[9];
-  PetscScalar        gamma, delta, gammaold = 0.0, alpha = 0.0, alphaold = 0.0, beta = 0.0, pap = 0.0, papold = 0.0;
-  PetscReal          dp, truenorm, lastfalse = PETSC_MAX_REAL, ttol = 0.0, dpm1 = 0.0, dpm2 = 0.0;
-  PetscInt           i = 0, nd, stagnant = 0;
-  PetscBool          replace = PETSC_FALSE, replaced, dots_ready = PETSC_FALSE, redo = PETSC_FALSE, restart = PETSC_FALSE, first;
-  PetscBool          diagpc = PETSC_FALSE, m_ready = PETSC_FALSE, lazy;
+  PetscScalar        gamma, delta, gammaold = 0.0, alpha = 0.0, beta = 0.0, pap = 0.0, papold = 0.0;
+  PetscReal          dp, ttol = 0.0, dpm1 = 0.0, dpm2 = 0.0;
+  PetscInt           i = 0, nd, nextprobe = PIPECG_FIRST_PROBE, lastrep = 0;
+  PetscBool          replace = PETSC_FALSE, replaced, probed, dots_ready = PETSC_FALSE, redo = PETSC_FALSE, first;
+  PetscBool          diagpc = PETSC_FALSE, m_ready = PETSC_FALSE, lazy, adaptive;
   KSPConvergedReason breakdown;
   PKDot              d[5];
 
   PetscFunctionBegin;
   ksp->its     = 0;
-  cg->nreplace = cg->nfalse = cg->nrecover = cg->nrestart = cg->nlate = 0;
+  cg->nreplace = cg->nfalse = cg->nrecover = cg->nlate = cg->nprobe = 0;
+  cg->maxgap   = 0.0;
+  adaptive     = (PetscBool)(cg->gaptol > 0 && ksp->normtype != KSP_NORM_NONE);
   nd           = PipeCGDots(ksp, R, U, W, d);
+  d[nd]        = (PKDot){S, U}; /* the curvature dots, see PipeCGLocalDots */
+  d[nd + 1]    = (PKDot){S, P};
   PetscCall(PKCGInitialResidual(ksp, pk, R));
   PetscCall(PKPCApply(ksp, pk, R, U));
   PetscCall(PKMatMult(ksp, pk, U, W));
@@ -202,31 +275,29 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
   cg->fusedpc = diagpc;
 
   for (;;) {
-    replaced = PETSC_FALSE;
-    if (i > 0 && (replace || redo || (cg->replace > 0 && i % cg->replace == 0))) {
+    /* recompute r, u, w, s, q, z from x and p: periodically (-ksp_pipecg_replace), when the measured gap asks for
+       it, after a refuted convergence claim, or to tell a suspected breakdown from drift (redo) */
+    replaced = (PetscBool)(i > 0 && (replace || redo || (cg->replace > 0 && i - lastrep >= cg->replace)));
+    if (replaced) {
       PetscCall(PipeCGReplace(ksp, pk));
       m_ready    = PETSC_FALSE; /* w is new */
       cg->nreplace++;
       replace    = PETSC_FALSE;
-      replaced   = PETSC_TRUE;
       dots_ready = PETSC_FALSE;
+      lastrep    = i;
     }
-    if (replaced) {
-      /* with s = A p fresh, (p, A p) is computed rather than recurred: (u,w) + 2 b (u,s) + b^2 (p,s) */
-      d[nd]     = (PKDot){S, U};
-      d[nd + 1] = (PKDot){S, P};
-      PetscCall(PKVecFused(pk, 0, NULL, nd + 2, d, pk->red.local));
-      if (nd == 2) { /* keep the two extra values at [3] and [4] */
-        pk->red.local[4] = pk->red.local[3];
-        pk->red.local[3] = pk->red.local[2];
-        pk->red.local[2] = 0.0;
-      }
-    } else if (!dots_ready) PetscCall(PKVecFused(pk, 0, NULL, nd, d, pk->red.local));
-    /* {(r,u), (w,u), norm [, (u,s), (p,s)]}, completed after the overlapped work */
+    if (!dots_ready) PetscCall(PipeCGLocalDots(pk, nd, i > 0, d, NULL, pk->red.local));
+    /* the gap, in two more values of the same reduction */
+    probed = (PetscBool)(adaptive && !replaced && !redo && i >= nextprobe && i < ksp->max_it);
+    if (probed) {
+      PetscCall(PipeCGProbe(ksp, pk, pk->red.local + PIPECG_NRED));
+      cg->nprobe++;
+    }
+    /* {(r,u), (w,u), norm, (u,s), (p,s) [, gap, (r,r)]}, completed after the overlapped work */
     /* m and n are only needed if the solve goes on: when the last norms predict that x_i converges, they are
        computed after the reduction, and only if it does go on (same operations, same results) */
     lazy = (PetscBool)(!redo && i < ksp->max_it && dpm2 > 0 && dpm1 > 0 && dpm1 * (dpm1 / dpm2) <= ttol);
-    PetscCall(PKReduceBegin(&pk->red, replaced ? 5 : nd));
+    PetscCall(PKReduceBegin(&pk->red, probed ? PIPECG_NRED + 2 : PIPECG_NRED));
     if (i < ksp->max_it && !lazy) {                    /* pass max_it only tests x_max_it: nothing to prepare */
       if (!m_ready) PetscCall(PKPCApply(ksp, pk, W, M)); /* m = M w */
       PetscCall(PKMatMult(ksp, pk, M, N));               /* n = A m */
@@ -242,32 +313,16 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
       PetscCall(PKCGNorm(ksp, gamma, nd > 2 ? &pk->red.global[2] : NULL, &dp));
       PetscCall(PKConvergenceStep(ksp, dp));
       if (i > 0) PetscCall(PKRecIterEnd(pk->rec, i));
-      if (ksp->reason > 0 && i > 0 && ksp->normtype != KSP_NORM_NONE) {
-        KSPConvergedReason claimed = ksp->reason;
-        /* r and s are scratch here: after a refuted claim the next pass replaces them (x and p are kept) */
-        PetscCall(PKTrueResidualNorm(ksp, pk, ksp->vec_sol, R, S, &truenorm));
-        pk->true_rnorm = truenorm;
-        ksp->reason    = KSP_CONVERGED_ITERATING;
-        PetscCall((*ksp->converged)(ksp, i, truenorm, &ksp->reason, ksp->cnvP));
-        if (ksp->reason <= 0) {
-          cg->nfalse++;
-          PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": recursive residual %g claims convergence, true residual %g does not; replacing the residual\n", i, (double)dp, (double)truenorm));
-          stagnant  = truenorm > 0.9 * lastfalse ? stagnant + 1 : 0;
-          lastfalse = truenorm;
-          if (stagnant >= PIPECG_MAX_STAGNATION) {
-            ksp->reason = KSP_DIVERGED_BREAKDOWN;
-            PetscCall(PetscInfo(ksp, "true residual %g stagnates above the tolerance (attainable accuracy reached)\n", (double)truenorm));
-            break;
-          }
-          ksp->reason = KSP_CONVERGED_ITERATING;
-          replace     = PETSC_TRUE;
-          /* a recursive residual that far off has lost the Krylov recurrence too: restart from x */
-          if (truenorm > PIPECG_RESTART_GAP * dp) restart = PETSC_TRUE;
-        } else ksp->reason = claimed;
-      }
+      /* r and s are scratch for the check: after a refuted claim the next pass replaces them (x and p are kept) */
+      if (i > 0) PetscCall(PKCGCheckClaim(ksp, pk, i, X, dp, R, S, &cg->nfalse, &replace, NULL));
       if (ksp->reason) break;
       if (i >= ksp->max_it) break; /* KSP_DIVERGED_ITS, set by PKSolveEnd */
       if (i == 0) ttol = PetscMax(ksp->rtol * dp, ksp->abstol);
+      if (probed) {
+        const PetscReal gap = PetscSqrtReal(PetscAbsScalar(pk->red.global[PIPECG_NRED])), rn = PetscSqrtReal(PetscAbsScalar(pk->red.global[PIPECG_NRED + 1]));
+        PipeCGSchedule(cg, i, lastrep, gap, rn, dp > 0 ? ttol * rn / dp : 0.0, &replace, &nextprobe);
+        PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ", %" PetscInt_FMT " after the last replacement: gap %g, %g x the tolerance, %g x ||r||%s; next measurement at %" PetscInt_FMT "\n", i, i - lastrep, (double)gap, dp > 0 && ttol > 0 ? (double)(gap * dp / (ttol * rn)) : 0.0, rn > 0 ? (double)(gap / rn) : 0.0, replace ? ": replacing" : "", nextprobe));
+      }
       dpm2 = dpm1;
       dpm1 = dp;
       if (lazy) { /* the prediction was wrong: the work that was not overlapped */
@@ -278,33 +333,24 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
     }
 
     /* scalars of iteration i, with PETSc cg's breakdown tests in cg's order */
-    first     = (PetscBool)(i == 0 || (restart && replaced && !redo)); /* a (re)start: p = u */
+    first     = (PetscBool)(i == 0); /* p = u */
     breakdown = PKCGCheckGamma(gamma, gammaold, first); /* (r, u) = 0: x is the solution; sign change: indefinite PC */
     if (!breakdown) {
-      beta = first ? 0.0 : gamma / gammaold;
-      if (first) pap = delta;
-      else if (replaced) pap = delta + 2.0 * beta * pk->red.global[3] + beta * beta * pk->red.global[4];
-      else pap = delta - beta * gamma / alphaold; /* (p_i, A p_i) */
+      beta      = first ? 0.0 : gamma / gammaold;
+      pap       = first ? delta : delta + 2.0 * beta * pk->red.global[3] + beta * beta * pk->red.global[4]; /* (p_i, s_i), see PipeCGLocalDots */
       breakdown = PKCGCheckCurvature(pap, papold, first);
     }
-    if (breakdown < 0 && i > 0 && !replaced && !replace) {
+    if (breakdown < 0 && i > 0 && !replaced) {
       /* in exact arithmetic impossible for SPD A and M: first rule out drift of the recurrences by recomputing
-         them from x and p and redoing the reduction */
+         them from x and p and redoing the reduction; (p, A p) is then computed from s = A p fresh */
       PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s; recomputing the residuals to rule out rounding\n", i, KSPConvergedReasons[breakdown]));
       cg->nrecover++;
       redo = PETSC_TRUE;
       continue;
     }
-    if (redo && !breakdown) { /* the breakdown was drift, which has spoiled the recurrence of p too: restart */
-      first = PETSC_TRUE;
-      beta  = 0.0;
-      pap   = delta;
-    }
+    /* with every vector fresh, (p, A p) is computed from s = A p: a negative value is evidence of an indefinite
+       operator (a restart, p = u, would hide it: steepest descent can stay in the positive part) */
     redo = PETSC_FALSE;
-    if (first && i > 0) {
-      cg->nrestart++;
-      restart = PETSC_FALSE;
-    }
     if (breakdown) {
       ksp->reason = breakdown;
       ksp->its    = i + 1; /* as cg reports it: the iteration the breakdown prevents */
@@ -313,7 +359,6 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
     }
     alpha    = gamma / pap;
     gammaold = gamma;
-    alphaold = alpha;
     papold   = pap;
     {
       /* the eight updates of iteration i and, unless the next pass replaces the vectors, its three dots */
@@ -329,14 +374,14 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
         {R, -alpha, S, 0, NULL, 1.0}  /* r -= a s */
       };
       i++;
-      dots_ready = (PetscBool)!(replace || (cg->replace > 0 && i % cg->replace == 0));
+      dots_ready = (PetscBool)!(replace || (cg->replace > 0 && i - lastrep >= cg->replace));
 #if defined(PK_HAVE_V4D)
       if (cg->fused) {
         PetscCall(PipeCGFusedPass(ksp, alpha, beta, first, diagpc ? D : NULL, dots_ready ? nd : 0, pk->red.local));
         m_ready = diagpc;
       } else
 #endif
-        PetscCall(PKVecFused(pk, 8, u, dots_ready ? nd : 0, d, pk->red.local));
+        PetscCall(PipeCGLocalDots(pk, dots_ready ? nd : 0, PETSC_TRUE, d, u, pk->red.local));
     }
   }
   PetscFunctionReturn(0);
@@ -359,7 +404,7 @@ static PetscErrorCode KSPSetUp_PKPIPECG(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPSetWorkVecs(ksp, 10)); /* and the diagonal of a diagonal preconditioner */
-  PetscCall(PKCGSetUp(ksp, (KSP_PK *)ksp->data, 5));
+  PetscCall(PKCGSetUp(ksp, (KSP_PK *)ksp->data, PIPECG_NRED + 2));
   PetscFunctionReturn(0);
 }
 
@@ -382,9 +427,10 @@ static PetscErrorCode KSPView_PKPIPECG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   if (cg->fusedpc) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the diagonal preconditioner applied inside the fused vector pass\n"));
-  if (cg->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations\n", cg->replace));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: off (-ksp_pipecg_replace <k> to turn on)\n"));
-  if (cg->nreplace || cg->nfalse || cg->nrecover) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", cg->nreplace, cg->nfalse, cg->nrecover, cg->nrestart));
+  if (cg->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement when the measured gap ||r - (b - A x)|| would reach %g x the tolerance or %g x ||r|| (-ksp_pipecg_replace_gap)\n", (double)cg->gaptol, (double)PIPECG_REL_GAP));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  gap-driven residual replacement: off (-ksp_pipecg_replace_gap %g to turn on)\n", (double)PIPECG_DEFAULT_GAP));
+  if (cg->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  periodic residual replacement every %" PetscInt_FMT " iterations\n", cg->replace));
+  if (cg->nreplace || cg->nprobe || cg->nfalse || cg->nrecover) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements, %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding\n", cg->nreplace, cg->nprobe, (double)cg->maxgap, cg->nfalse, cg->nrecover));
   PetscFunctionReturn(0);
 }
 
@@ -408,6 +454,8 @@ static PetscErrorCode KSPSetFromOptions_PKPIPECG(KSP ksp, PetscOptionItems *Pets
   PetscCall(PetscOptionsBool("-ksp_pipecg_fused", "The eight updates and the dots in one loop over the elements, with a diagonal preconditioner (jacobi, none) applied in it (else the generic fused kernel and PCApply)", "", cg->fused, &cg->fused, NULL));
   PetscCall(PetscOptionsInt("-ksp_pipecg_replace", "Recompute r, u, w, s, q, z from x and p every k iterations (0: off)", "KSPPipeCGSetReplacement", cg->replace, &k, &flg));
   if (flg) PetscCall(KSPPipeCGSetReplacement_PKPIPECG(ksp, k));
+  PetscCall(PetscOptionsReal("-ksp_pipecg_replace_gap", "Measure the gap ||r - (b - A x)|| (one MatMult per measurement) and replace before it reaches this fraction of the tolerance (0: off)", "KSPPipeCGSetReplacement", cg->gaptol, &cg->gaptol, NULL));
+  PetscCheck(cg->gaptol >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipecg_replace_gap must be >= 0 (0 = off), not %g", (double)cg->gaptol);
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
@@ -504,7 +552,8 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscNew(&cg));
   ksp->data = (void *)cg;
-  cg->fused = PETSC_TRUE;
+  cg->fused  = PETSC_TRUE;
+  cg->gaptol = PIPECG_DEFAULT_GAP;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "pipelined CG (Ghysels-Vanroose), one non-blocking reduction per iteration overlapped with PCApply + MatMult", PETSC_TRUE, NULL));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKPIPECG;
