@@ -75,15 +75,15 @@ $(LIB): $(LIB_OBJ)
 
 LINK_PK = -Llib -Wl,-rpath,$(CURDIR)/lib -lpipekrylov $(LIBS_ALL)
 
-$(BUILD)/examples/%: examples/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h
+$(BUILD)/examples/%: examples/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h examples/common/report_csv.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Iexamples/common $< $(EX_COMMON) -o $@ $(LINK_PK)
 
-$(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(EX_COMMON) $(LIB) $(HEADERS) $(wildcard tests/common/*.h) examples/common/problems.h
+$(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(EX_COMMON) $(LIB) $(HEADERS) $(wildcard tests/common/*.h) examples/common/problems.h examples/common/report_csv.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/common -Iexamples/common $< $(TEST_COMMON) $(EX_COMMON) -o $@ $(LINK_PK)
 
-$(BUILD)/bench/%: bench/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h
+$(BUILD)/bench/%: bench/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h examples/common/report_csv.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Iexamples/common $< $(EX_COMMON) -o $@ $(LINK_PK)
 
