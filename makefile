@@ -41,6 +41,10 @@ LIB_SRC      := $(shell find src -name '*.c' | sort)
 LIB_OBJ      := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 EX_COMMON    := $(wildcard examples/common/*.c)
 EX_SRC       := $(wildcard examples/*.c)
+# examples/hypre_pcg.c calls hypre directly: built only when PETSc was configured with hypre
+ifeq ($(strip $(HYPRE_LIB)),)
+  EX_SRC     := $(filter-out examples/hypre_pcg.c,$(EX_SRC))
+endif
 EX_BIN       := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 TEST_COMMON  := $(wildcard tests/common/*.c)
 TEST_SRC     := $(wildcard tests/*.c)
