@@ -12,7 +12,7 @@ plot_inputs() {
     "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi \
       -ksp_perfmodel_view "ascii:$d/r2.csv:ascii_csv" -ksp_perf_papi_events none >/dev/null || return 1
     "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/kernels" -its 2 -tests 1 -sizes 8,4096,65536 -wait_us 20 -csv "$d/k.csv" >/dev/null || return 1
-    printf 'solver,level,slowdown_measured,slowdown_predicted,duration_us,frequency_hz\npcg,50us@100Hz,1.02,1.03,50,100\npcg,1ms@50Hz,1.12,1.10,1000,50\npipecg,50us@100Hz,1.01,1.01,50,100\npipecg,1ms@50Hz,1.05,1.06,1000,50\n' > "$d/n.csv"
+    printf 'problem,config,solver,level,slowdown_measured,slowdown_predicted,duration_us,frequency_hz\np27,2 ranks,pcg,50us@100Hz,1.02,1.03,50,100\np27,2 ranks,pcg,1ms@50Hz,1.12,1.10,1000,50\np27,2 nodes,pcg,1ms@50Hz,1.2,1.1,1000,50\nl1d,2 ranks,pipecg,50us@100Hz,1.01,1.01,50,100\nl1d,2 ranks,pipecg,1ms@50Hz,1.05,1.06,1000,50\n' > "$d/n.csv"
     printf 'solver,level,slowdown_measured,slowdown_predicted\ngmres,low,1.1,1.2\ngmres,high,1.5,1.4\n' > "$d/n2.csv"
     touch "$d/ok"
   fi
