@@ -41,6 +41,10 @@ LIB_SRC      := $(shell find src -name '*.c' | sort)
 LIB_OBJ      := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 EX_COMMON    := $(wildcard examples/common/*.c)
 EX_SRC       := $(wildcard examples/*.c)
+# examples/hypre_pcg.c calls hypre directly: built only when PETSc was configured with hypre
+ifeq ($(strip $(HYPRE_LIB)),)
+  EX_SRC     := $(filter-out examples/hypre_pcg.c,$(EX_SRC))
+endif
 EX_BIN       := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 TEST_COMMON  := $(wildcard tests/common/*.c)
 TEST_SRC     := $(wildcard tests/*.c)
@@ -80,11 +84,11 @@ $(LIB): $(LIB_OBJ)
 
 LINK_PK = -Llib -Wl,-rpath,$(CURDIR)/lib -lpipekrylov $(LIBS_ALL)
 
-$(BUILD)/examples/%: examples/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h
+$(BUILD)/examples/%: examples/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h examples/common/report_csv.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Iexamples/common $< $(EX_COMMON) -o $@ $(LINK_PK)
 
-$(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(EX_COMMON) $(LIB) $(HEADERS) $(wildcard tests/common/*.h) examples/common/problems.h
+$(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(EX_COMMON) $(LIB) $(HEADERS) $(wildcard tests/common/*.h) examples/common/problems.h examples/common/report_csv.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests/common -Iexamples/common $< $(TEST_COMMON) $(EX_COMMON) -o $@ $(LINK_PK)
 
@@ -92,7 +96,7 @@ $(TEST_PLUGIN): tests/plugin/halotest.c $(LIB) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -shared -Wl,-soname,libpkhalotest.so $< -o $@ $(LINK_PK)
 
-$(BUILD)/bench/%: bench/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h
+$(BUILD)/bench/%: bench/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h examples/common/report_csv.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Iexamples/common $< $(EX_COMMON) -o $@ $(LINK_PK)
 

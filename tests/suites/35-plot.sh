@@ -1,14 +1,96 @@
-# bin/pipekrylov-plot draws a trace; a file that is not a trace, or a missing one, gives a clear error.
-plot_trace() {
-  d=$(mktemp -d)
-  "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type pipecg -nsolves 2 -ksp_perf_trace "$d/t.csv" >/dev/null || return 1
-  "$PK_ROOT/bin/pipekrylov-plot" "$d/t.csv" -o "$d/t.png" && file "$d/t.png" | grep -q PNG && echo "png written"; rc=$?
-  rm -rf "$d"; return $rc
+# bin/pipekrylov-plot: every figure is drawn from small inputs (a 2-rank trace and its report's CSV, the kernels
+# example's CSV, a noise CSV) as PNG and SVG, and the files are checked (exist, non-empty, PNG magic / SVG root);
+# a file that is not a trace, a missing one, an empty one and a non-numeric solve column give clear errors.
+
+# Inputs, made once per build into build/tests/plot-inputs (remade when the library is newer)
+plot_inputs() {
+  local d=$PK_BUILD/tests/plot-inputs
+  if [ ! -f "$d/ok" ] || [ "$PK_LIB" -nt "$d/ok" ] || [ "$PK_ROOT/bin/pipekrylov-plot" -nt "$d/ok" ]; then
+    rm -rf "$d" && mkdir -p "$d" || return 1
+    "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -nsolves 2 \
+      -ksp_perf_trace "$d/t.csv" -ksp_perfmodel_view "ascii:$d/r.csv:ascii_csv" -ksp_perf_papi_events none >/dev/null || return 1
+    "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi \
+      -ksp_perfmodel_view "ascii:$d/r2.csv:ascii_csv" -ksp_perf_papi_events none >/dev/null || return 1
+    "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/kernels" -its 2 -tests 1 -sizes 8,4096,65536 -wait_us 20 -csv "$d/k.csv" >/dev/null || return 1
+    printf 'problem,config,solver,level,slowdown_measured,slowdown_predicted,duration_us,frequency_hz\np27,2 ranks,pcg,50us@100Hz,1.02,1.03,50,100\np27,2 ranks,pcg,1ms@50Hz,1.12,1.10,1000,50\np27,2 nodes,pcg,1ms@50Hz,1.2,1.1,1000,50\nl1d,2 ranks,pipecg,50us@100Hz,1.01,1.01,50,100\nl1d,2 ranks,pipecg,1ms@50Hz,1.05,1.06,1000,50\n' > "$d/n.csv"
+    printf 'solver,level,slowdown_measured,slowdown_predicted\ngmres,low,1.1,1.2\ngmres,high,1.5,1.4\n' > "$d/n2.csv"
+    touch "$d/ok"
+  fi
+  echo "$d"
 }
+# png_ok FILE / svg_ok FILE: exists, non-empty, PNG signature / an <svg> root element
+png_ok() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || { echo "bad PNG: $1"; return 1; }; }
+svg_ok() { [ -s "$1" ] && head -c 4096 "$1" | grep -q '<svg' && tail -c 100 "$1" | grep -q '</svg>' || { echo "bad SVG: $1"; return 1; }; }
+export -f plot_inputs png_ok svg_ok
+
+plot_trace() {
+  d=$(plot_inputs) || return 1; o=$(mktemp -d)
+  "$PK_ROOT/bin/pipekrylov-plot" "$d/t.csv" -o "$o/t.png" && png_ok "$o/t.png" && echo "png written"; rc=$?
+  rm -rf "$o"; return $rc
+}
+# every figure into a directory, PNG and SVG
+plot_all() {
+  d=$(plot_inputs) || return 1; o=$(mktemp -d)/figs
+  "$PK_ROOT/bin/pipekrylov-plot" "$d/t.csv" --report "$d/r.csv" --report "$d/r2.csv" --kernels "$d/k.csv" --noise "$d/n.csv" --figure all -o "$o" || return 1
+  for f in overview heatmap distribution overlap model kernels noise; do png_ok "$o/$f.png" && svg_ok "$o/$f.svg" || return 1; done
+  echo "7 figures, png and svg"; rm -rf "$(dirname "$o")"
+}
+# one figure to a named file, its format from the extension
+plot_one() {
+  d=$(plot_inputs) || return 1; o=$(mktemp -d); fig=$1; ext=$2; shift 2
+  "$PK_ROOT/bin/pipekrylov-plot" "$@" --figure "$fig" -o "$o/x.$ext" || return 1
+  if [ "$ext" = png ]; then png_ok "$o/x.$ext"; else svg_ok "$o/x.$ext"; fi || return 1
+  [ "$(ls "$o")" = "x.$ext" ] && echo "$fig: one $ext"; rc=$?; rm -rf "$o"; return $rc
+}
+plot_one_in() { d=$(plot_inputs) || return 1; f=$1; e=$2; shift 2; plot_one "$f" "$e" $(echo "$@" | sed "s|@|$d/|g"); }
+# the node of each rank from --node-size when asked (the heatmap's labels say n<k>)
+plot_node_size() {
+  d=$(plot_inputs) || return 1; o=$(mktemp -d)
+  "$PK_ROOT/bin/pipekrylov-plot" "$d/t.csv" --figure heatmap --node-size 1 -o "$o/h.svg" && grep -q '1 (n1)' "$o/h.svg" && echo "rank 1 on node 1"; rc=$?
+  rm -rf "$o"; return $rc
+}
+# integer rank ticks: the rank axes of the overview (panel 4) and of the heatmap show whole ranks only
+plot_rank_ticks() {
+  d=$(plot_inputs) || return 1
+  /usr/bin/python3 - "$PK_ROOT/bin/pipekrylov-plot" "$d/t.csv" <<'PY'
+import runpy, sys
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+figs = []
+plt.Figure.savefig = lambda self, *a, **k: figs.append(self)
+script, trace = sys.argv[1], sys.argv[2]
+sys.argv = ["pipekrylov-plot", trace, "--figure", "overview,heatmap", "-o", "/nonexistent-dir-not-written"]
+import os
+os.makedirs = lambda *a, **k: None
+runpy.run_path(script)
+axes = [figs[0].axes[3].xaxis, figs[1].axes[0].yaxis]
+for ax in axes:
+    lo, hi = sorted(ax.get_view_interval())
+    ticks = [t for t in ax.get_majorticklocs() if lo <= t <= hi]
+    assert ticks and all(float(t).is_integer() for t in ticks), ticks
+print("integer rank ticks")
+PY
+}
+export -f plot_one plot_one_in
 if /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null; then
   t_grep plot-trace 'png written' plot_trace
+  t_grep plot-all-figures '7 figures, png and svg' plot_all
+  t_grep plot-distribution-svg 'distribution: one svg' plot_one_in distribution svg @t.csv --report @r.csv
+  t_grep plot-model-svg 'model: one svg' plot_one_in model svg --report @r.csv --report @r2.csv
+  t_grep plot-kernels-png 'kernels: one png' plot_one_in kernels png --kernels @k.csv
+  t_grep plot-noise-labels 'noise: one png' plot_one_in noise png --noise @n2.csv
+  t_grep plot-node-size 'rank 1 on node 1' plot_node_size
+  t_grep plot-rank-ticks 'integer rank ticks' plot_rank_ticks
   t_fail plot-not-a-trace 'is not a pipekrylov trace' sh -c "f=\$(mktemp); echo 'a,b' > \$f; echo '1,2' >> \$f; $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
-  t_fail plot-missing-file 'cannot read the trace' $PK_ROOT/bin/pipekrylov-plot /nonexistent/trace.csv
+  t_fail plot-missing-file 'cannot read the pipekrylov trace' $PK_ROOT/bin/pipekrylov-plot /nonexistent/trace.csv
+  t_fail plot-empty-file 'is empty' sh -c "f=\$(mktemp); $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
+  t_fail plot-header-only 'has a header but no rows' sh -c "f=\$(mktemp); printf 'solve,rank,node,iter,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s\n' > \$f; $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
+  t_fail plot-nan-solve 'line 3: the solve column is not a number' sh -c "f=\$(mktemp); printf 'solve,rank,node,iter,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s\n0,0,0,1,1e-4,0,0,0,0,0,0\nnan,0,0,2,1e-4,0,0,0,0,0,0\n' > \$f; $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
+  t_fail plot-unknown-figure "unknown figure 'pie'" $PK_ROOT/bin/pipekrylov-plot --noise /dev/null --figure pie
+  t_fail plot-figure-needs-input "figure 'model' needs --report" sh -c "d=\$(mktemp -d); printf 'solver,level,slowdown_measured,slowdown_predicted\na,1,1,1\n' > \$d/n.csv; $PK_ROOT/bin/pipekrylov-plot --noise \$d/n.csv --figure model; rc=\$?; rm -rf \$d; exit \$rc"
+  t_fail plot-not-a-report 'is not a pipekrylov report in CSV form' sh -c "f=\$(mktemp); echo 'x,y' > \$f; $PK_ROOT/bin/pipekrylov-plot --report \$f; rc=\$?; rm -f \$f; exit \$rc"
+  t_fail plot-bad-extension 'must end in .png or .svg' sh -c "d=\$(mktemp -d); printf 'solver,level,slowdown_measured,slowdown_predicted\na,1,1,1\n' > \$d/n.csv; $PK_ROOT/bin/pipekrylov-plot --noise \$d/n.csv -o \$d/x.jpg; rc=\$?; rm -rf \$d; exit \$rc"
 else
   skip plot-trace "python3-numpy or python3-matplotlib not installed (make deps installs them)"
 fi

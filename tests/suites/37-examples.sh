@@ -1,0 +1,45 @@
+# The papers' experiments as examples (README "Examples"): each runs tiny and prints its model beside its
+# measurement. Times are never checked, only that both are printed and the counts are right.
+EXB=$PK_BUILD/examples
+# laplace1d: exactly the forced count, with the norm none where the type supports it, and the report's model read back
+t_grep ex-laplace1d-pgmres 'pgmres, norm PRECONDITIONED, 20 iterations \(forced, DIVERGED_ITS\)[^$]*$' "$PK_ROOT/tests/mpirun.sh" 2 $EXB/laplace1d -ksp_type pgmres -its 20 -rows_per_rank 200
+t_grep ex-laplace1d-model 'model: +analytic [0-9.e+-]+ s \(gap' "$PK_ROOT/tests/mpirun.sh" 2 $EXB/laplace1d -ksp_type pgmres -its 20 -rows_per_rank 200
+t_grep ex-laplace1d-stochastic "model: +stochastic E\[T\] [0-9.e+-]+ s \(blocking\), E\[T'\] [0-9.e+-]+ s" "$PK_ROOT/tests/mpirun.sh" 2 $EXB/laplace1d -ksp_type gmres -its 20 -rows_per_rank 200
+t_grep ex-laplace1d-gmres-right 'gmres, norm NONE, 15 iterations \(forced, DIVERGED_ITS\)' "$PK_ROOT/tests/mpirun.sh" 2 $EXB/laplace1d -ksp_type gmres -ksp_pc_side right -its 15 -rows_per_rank 200
+t_grep ex-laplace1d-pcg-none 'pcg, norm NONE, 12 iterations \(forced, DIVERGED_ITS\)' $EXB/laplace1d -ksp_type pcg -its 12 -n 500
+t_grep ex-laplace1d-norm-kept 'pcg, norm NATURAL, 12 iterations' $EXB/laplace1d -ksp_type pcg -its 12 -n 500 -ksp_norm_type natural
+t_grep ex-laplace1d-converge 'CONVERGED_RTOL' $EXB/laplace1d -its 0 -n 100
+t_grep ex-laplace1d-user-report 'the model is in the report' sh -c "f=\$(mktemp); $EXB/laplace1d -its 5 -n 100 -ksp_perfmodel_view ascii:\$f:ascii_csv; rc=\$?; grep -q '^analytic,total' \$f || rc=1; rm -f \$f; exit \$rc"
+t_fail ex-laplace1d-bad-its '-its must be >= 0' $EXB/laplace1d -its -3
+
+# kernels: every kernel and mode prints measured and modelled times; the CSV has a row for each
+KTINY="-its 2 -tests 1 -wait_us 20 -sizes 8,4096"
+t_grep ex-kernels-allreduce '^  allreduce +nonblocking +4096 +1 +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% ' "$PK_ROOT/tests/mpirun.sh" 2 $EXB/kernels $KTINY
+t_grep ex-kernels-halo3d '^  halo3d +blocking +8 +1 +[0-9.]+ +[0-9.]+ ' "$PK_ROOT/tests/mpirun.sh" 2 $EXB/kernels $KTINY -kernel halo3d
+t_grep ex-kernels-halo2d-np4 '^  halo2d +blocking +8 +2 ' "$PK_ROOT/tests/mpirun.sh" 4 $EXB/kernels $KTINY -kernel halo2d -mode blocking
+t_grep ex-kernels-one-rank '^  allreduce +blocking +8 +1 +[0-9.]+ +[0-9.]+ ' $EXB/kernels $KTINY -kernel allreduce
+ex_kernels_csv() {
+  f=$(mktemp) && "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/kernels" -its 2 -tests 1 -wait_us 20 -sizes 8,4096 -csv "$f" >/dev/null || return 1
+  head -1 "$f" | grep -q '^kernel,mode,bytes,msgs,ranks,nodes,wait_s,post_s,t_iter_s,t_model_s,t_comm_s,t_comm_model_s,overlap,early$' && [ "$(wc -l < "$f")" = 13 ] && echo "12 rows"; rc=$?
+  rm -f "$f"; return $rc
+}
+t_grep ex-kernels-csv '12 rows' ex_kernels_csv
+# the model from a profile with off-node parameters, 2 ranks as 2 nodes: the halo goes off node, max-rate applies
+t_grep ex-kernels-profile 'from profile .*emulated-2node-1gbit.profile$' "$PK_ROOT/tests/mpirun.sh" 2 $EXB/kernels $KTINY -kernel allreduce -machine $PK_ROOT/config/profiles/emulated-2node-1gbit.profile -node_size 1
+t_grep ex-kernels-no-offnode 'no off-node parameters: on-node values used off node' $EXB/kernels $KTINY -kernel allreduce
+t_fail ex-kernels-bad-kernel '-kernel ring: allreduce, halo2d or halo3d' $EXB/kernels -kernel ring
+t_fail ex-kernels-bad-profile 'Cannot open the machine profile /nonexistent' $EXB/kernels -machine /nonexistent
+
+# hypre_pcg: the same iteration count on the three sides, and our model beside our measurement
+if [ -x $EXB/hypre_pcg ]; then
+  ex_hypre_pcg() {
+    out=$("$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/hypre_pcg" -rows_per_rank 1000 -nsolves 1) || return 1
+    echo "$out"
+    h=$(echo "$out" | awk '$1 == "hypre" {print $3}'); p=$(echo "$out" | awk '$1 == "pcg" {print $2}'); n=$(echo "$out" | awk '$1 == "nbpcg" {print $2}')
+    [ -n "$h" ] && [ "$h" = "$p" ] && [ "$p" = "$n" ] && echo "same iterations: $h"
+  }
+  t_grep ex-hypre-pcg-iterations 'same iterations: [0-9]+' ex_hypre_pcg
+  t_grep ex-hypre-pcg-model '^  nbpcg +[0-9]+ +[0-9.e+-]+ +[0-9.]+ +[0-9.e+-]+ +[0-9.e+-]+ +[-+][0-9.]+% ' "$PK_ROOT/tests/mpirun.sh" 2 $EXB/hypre_pcg -rows_per_rank 1000 -nsolves 1
+else
+  skip ex-hypre-pcg "PETSc has no hypre: examples/hypre_pcg is not built"
+fi
