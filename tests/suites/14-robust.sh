@@ -56,3 +56,20 @@ t_mpi pgmres-restart-100-np2 2 $CMP -problem convdiff -rotating $PGREF -ksp_gmre
 pgmres_oom() { ulimit -v 2000000; "$PK_BUILD/examples/convdiff" -ksp_type pgmres -ksp_gmres_restart 100000000; }
 t_fail pgmres-restart-out-of-memory "pgmres: out of memory for the bookkeeping of restart 100000000 \([0-9.]+ MB\): use a smaller -ksp_gmres_restart" pgmres_oom
 t_fail pgmres-restart-too-large "pgmres restart 2000000000 \(-ksp_gmres_restart\) exceeds" $PK_BUILD/examples/convdiff -ksp_type pgmres -ksp_gmres_restart 2000000000
+
+# bin/pipekrylov-calibrate checks its output before measuring (nothing measured: no "On-node" line)
+
+cal_unwritable() { # EXPECTED-REGEX -o FILE: fails at once, with the reason, before any measurement
+  local re=$1; shift
+  local out
+  out=$("$PK_ROOT/bin/pipekrylov-calibrate" -quick "$@" 2>&1) && { echo "$out"; echo "succeeded"; return 1; }
+  echo "$out"
+  echo "$out" | grep -Eq "$re" && ! echo "$out" | grep -q "On-node"
+}
+t cal-output-no-dir cal_unwritable "cannot write the profile '/nonexistent-pk-dir/m.profile' \(-o\): No such file or directory. Nothing was measured" -o /nonexistent-pk-dir/m.profile
+t cal-output-is-dir cal_unwritable "cannot write the profile '/tmp' \(-o\): Is a directory" -o /tmp
+if [ "$(id -u)" != 0 ]; then
+  t cal-output-no-permission cal_unwritable "Permission denied" -o /m.profile
+else
+  t cal-output-no-permission cal_unwritable "cannot write the profile '/proc/version'" -o /proc/version
+fi
