@@ -20,15 +20,24 @@ variant_dir() {
     *) return 1 ;;
   esac
 }
-# check NAME LOG CMD...: run CMD (a time limit of 120 s), pass if it exits 0
+# limited CMD...: CMD (a program or a function of this script) with a time limit of 120 s
+limited() {
+  if declare -F "$1" >/dev/null; then
+    export -f "$1"
+    timeout --kill-after=10 120 bash -c '"$@"' _ "$@"
+  else
+    timeout --kill-after=10 120 "$@"
+  fi
+}
+# check NAME LOG CMD...: pass if CMD exits 0
 check() {
   local name=$1 log=$2; shift 2
-  if timeout --kill-after=10 120 "$@" >"$log" 2>&1; then ok "$name"; else ko "$name" "exit status $?" "$log"; fi
+  if limited "$@" >"$log" 2>&1; then ok "$name"; else ko "$name" "exit status $?" "$log"; fi
 }
 # check_grep NAME LOG REGEX CMD...
 check_grep() {
   local name=$1 log=$2 re=$3; shift 3
-  if ! timeout --kill-after=10 120 "$@" >"$log" 2>&1; then ko "$name" "exit status $?" "$log"
+  if ! limited "$@" >"$log" 2>&1; then ko "$name" "exit status $?" "$log"
   elif ! grep -Eq -- "$re" "$log"; then ko "$name" "output does not match /$re/" "$log"
   else ok "$name"; fi
 }
