@@ -4,6 +4,7 @@
 #   make deps       install the Debian packages it needs (as root), or say what is missing
 #   make demo       poisson27 on 2 ranks with pipe2cg and the performance report
 #   make check      every test; last line "N passed, N failed"   (TESTS=regex selects some)
+#   make check-variants   build against Debian's 64-bit-index and complex PETSc too, run a core subset
 #   make bench      side-by-side benchmarks against PETSc's own solvers
 #   make install PREFIX=/usr/local
 #   make clean
@@ -11,10 +12,14 @@
 # PETSc is found with pkg-config (PETSc.pc). PETSC_DIR/PETSC_ARCH, when set, are searched first.
 
 PREFIX       ?= /usr/local
+# make 4.3 does not pass variables exported from the makefile to $(shell ...): give the path on the command itself
 ifneq ($(PETSC_DIR),)
-  export PKG_CONFIG_PATH := $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig:$(PETSC_DIR)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+  PK_PKG_CONFIG_PATH := $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig:$(PETSC_DIR)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+  export PKG_CONFIG_PATH := $(PK_PKG_CONFIG_PATH)
+  PKGCONF      := PKG_CONFIG_PATH='$(PK_PKG_CONFIG_PATH)' pkg-config
+else
+  PKGCONF      := pkg-config
 endif
-PKGCONF      := pkg-config
 HAVE_PETSC   := $(shell $(PKGCONF) --exists PETSc 2>/dev/null && echo yes)
 PETSC_CFLAGS := $(shell $(PKGCONF) --cflags PETSc 2>/dev/null)
 PETSC_LIBS   := $(shell $(PKGCONF) --libs PETSc 2>/dev/null)
@@ -34,8 +39,9 @@ CFLAGS_ALL    = $(OPTFLAGS) -fPIC -std=gnu11 -Wall -Wextra \
                 -Iinclude $(PETSC_SYSINC) $(HYPRE_SYSINC) $(CFLAGS)
 RPATH         = -Wl,-rpath,$(PETSC_LIBDIR)
 LIBS_ALL      = $(PETSC_LIBS) $(HYPRE_LIB) $(RPATH) -lpapi -lm
-LIB           = lib/libpipekrylov.so
-BUILD         = build
+# LIB and BUILD may be given elsewhere (make check-variants builds each Debian PETSc variant in build/variants/)
+LIB          ?= lib/libpipekrylov.so
+BUILD        ?= build
 
 LIB_SRC      := $(shell find src -name '*.c' | sort)
 LIB_OBJ      := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -65,7 +71,7 @@ TUT_BIN      := $(PETSC_TUTORIALS:%=$(BUILD)/petsc-tutorials/%)
 PETSC_SNES_EXAMPLES_DIR ?= $(PETSC_EXAMPLES_DIR)/../../../snes/tutorials
 TUT_BIN      += $(BUILD)/petsc-tutorials/snes-ex5
 
-.PHONY: all deps demo check bench install clean check-petsc
+.PHONY: all deps demo check bench install clean check-petsc check-variants variant-build
 all: check-petsc $(LIB) $(EX_BIN) $(TEST_BIN) $(TEST_PLUGIN) $(BENCH_BIN) $(TOOL_BIN) $(TUT_BIN)
 
 check-petsc:
@@ -79,10 +85,10 @@ $(BUILD)/obj/%.o: %.c $(HEADERS)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
-	@mkdir -p lib
+	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libpipekrylov.so -o $@ $(LIB_OBJ) $(LIBS_ALL)
 
-LINK_PK = -Llib -Wl,-rpath,$(CURDIR)/lib -lpipekrylov $(LIBS_ALL)
+LINK_PK = -L$(dir $(LIB)) -Wl,-rpath,$(abspath $(dir $(LIB))) -lpipekrylov $(LIBS_ALL)
 
 $(BUILD)/examples/%: examples/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h examples/common/report_csv.h
 	@mkdir -p $(dir $@)
@@ -119,6 +125,14 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory all
 	@bash tests/run $(if $(TESTS),-k '$(TESTS)')
+
+# Each Debian PETSc variant (64-bit indices, complex) in its own build/variants/<name>, with a core subset of the
+# tests (the six solvers against PETSc's on ex2, the report, the trace); a variant not installed is skipped.
+check-variants:
+	@bash tests/variants.sh
+
+# what tests/variants.sh builds in a variant's directory
+variant-build: check-petsc $(LIB) $(BUILD)/examples/poisson27 $(BUILD)/petsc-tutorials/ex2 $(BUILD)/petsc-tutorials/ex23
 
 bench: deps
 	@$(MAKE) --no-print-directory all

@@ -22,6 +22,8 @@ static const char help[] =
 #include <pipekrylov.h>
 #include <pipekrylov/private/pkprofile.h>
 #include <petscdmda.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -939,6 +941,38 @@ static PetscErrorCode Noise(Calib *c)
   PetscFunctionReturn(0);
 }
 
+/*
+   CheckOutput - before measuring: rank 0 (which writes the profile) opens the output for appending (an existing
+   file is not changed; one created by the check is removed), so that a wrong -o fails at once, not after minutes.
+*/
+static PetscErrorCode CheckOutput(MPI_Comm comm, const char out[])
+{
+  PetscMPIInt rank;
+  int         err = 0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    struct stat st;
+    const int   existed = stat(out, &st) == 0;
+
+    if (!out[0]) err = ENOENT;
+    else if (existed && S_ISDIR(st.st_mode)) err = EISDIR;
+    else {
+      FILE *f = fopen(out, "a");
+
+      if (!f) err = errno;
+      else {
+        if (fclose(f)) err = errno;
+        if (!existed) (void)unlink(out);
+      }
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, comm));
+  PetscCheck(!err, comm, PETSC_ERR_FILE_OPEN, "pipekrylov-calibrate: cannot write the profile '%s' (-o): %s. Nothing was measured; choose a writable -o", out, strerror(err));
+  PetscFunctionReturn(0);
+}
+
 /* ---------------------------------------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -979,6 +1013,7 @@ int main(int argc, char **argv)
   PetscCheck(c.q >= 0 && c.q <= 1, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-quantile %g must be in [0, 1]", (double)c.q);
   PetscCheck(c.sweeps >= 1, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-sweeps %" PetscInt_FMT " must be >= 1", c.sweeps);
   PetscCheck(c.reps >= 1, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-repeats %" PetscInt_FMT " must be >= 1", c.reps);
+  PetscCall(CheckOutput(c.comm, out));
   if (c.q == 0.5) PetscCall(PetscStrncpy(qname, "median", sizeof(qname)));
   else PetscCall(PetscSNPrintf(qname, sizeof(qname), "%g-quantile", (double)c.q));
   c.maxit  = c.quick ? 10 : 20;

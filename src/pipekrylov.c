@@ -20,6 +20,42 @@ PetscLogEvent PK_Event_SpMV, PK_Event_Reduce, PK_Event_Wait, PK_Event_VecFused, 
 
 static PetscBool PipeKrylovPackageInitialized = PETSC_FALSE;
 
+/* "32-bit PetscInt, real double PetscScalar" for the sizes given */
+static void PKConfigName(char buf[], size_t len, size_t isize, PetscDataType scalar, size_t rsize)
+{
+  (void)snprintf(buf, len, "%d-bit PetscInt, %s %s PetscScalar", (int)(8 * isize), scalar == PETSC_COMPLEX ? "complex" : "real", rsize == 4 ? "single" : rsize == 8 ? "double" : rsize == 16 ? "quad" : rsize == 2 ? "half" : "unknown-precision");
+}
+
+/*
+   PKCheckPETScConfiguration - the running libpetsc must have the PetscInt, PetscScalar and PetscReal this
+   library was compiled for: a plugin built against Debian's 32-bit-index PETSc and loaded (-dll_append) into an
+   application of its 64-bit-index or complex PETSc would misread every integer or scalar it is given and crash.
+   The sizes are asked of the running library (PetscDataTypeGetSize() and PetscDataTypeFromString("scalar") answer
+   from the libpetsc the application runs), and only functions whose arguments do not depend on them are called.
+*/
+static PetscErrorCode PKCheckPETScConfiguration(void)
+{
+  size_t        isize = 0, ssize = 0, rsize = 0;
+  PetscDataType stype = PETSC_DATATYPE_UNKNOWN, rtype = PETSC_DATATYPE_UNKNOWN;
+  PetscBool     found = PETSC_FALSE;
+  const char   *dir   = NULL;
+  char          arch[256] = "", have[128], want[128];
+
+  PetscFunctionBegin;
+  PetscCall(PetscDataTypeGetSize(PETSC_INT, &isize));
+  PetscCall(PetscDataTypeFromString("scalar", &stype, &found));
+  if (found) PetscCall(PetscDataTypeGetSize(stype, &ssize));
+  PetscCall(PetscDataTypeFromString("real", &rtype, &found));
+  if (found) PetscCall(PetscDataTypeGetSize(rtype, &rsize));
+  if (isize == sizeof(PetscInt) && ssize == sizeof(PetscScalar) && rsize == sizeof(PetscReal) && stype == PETSC_SCALAR) PetscFunctionReturn(0);
+  PKConfigName(have, sizeof(have), isize, stype, rsize);
+  PKConfigName(want, sizeof(want), sizeof(PetscInt), PETSC_SCALAR, sizeof(PetscReal));
+  PetscCall(PetscGetPetscDir(&dir));
+  PetscCall(PetscGetArchType(arch, sizeof(arch)));
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "pipekrylov was built for a PETSc with %s, but the running PETSc (%s%s%s) has %s. Rebuild pipekrylov against the running PETSc: make clean && PKG_CONFIG_PATH=%s%s%s/lib/pkgconfig make (see README.md, \"Building against another PETSc\")", want, dir ? dir : "?", arch[0] ? "/" : "", arch, have,
+          dir ? dir : "<PETSC_DIR>", arch[0] ? "/" : "", arch);
+}
+
 /*@C
    PipeKrylovFinalizePackage - Called by PetscFinalize(); undoes PipeKrylovInitializePackage().
 
@@ -40,6 +76,8 @@ PetscErrorCode PipeKrylovFinalizePackage(void)
    keeps PETSc's pipecg and pgmres reachable as petsc_pipecg and petsc_pgmres, registers the logging events and
    the performance monitor. Call it after PetscInitialize() in an application that links libpipekrylov; the
    plugin entry point PetscDLLibraryRegister_pipekrylov() calls it for -dll_append. Calling it again does nothing.
+   It first checks that the running PETSc has the PetscInt, PetscScalar and PetscReal pipekrylov was built for,
+   and refuses with an error that says how to rebuild otherwise (PETSC_ERR_LIB).
 
    Not Collective
 
@@ -51,6 +89,7 @@ PetscErrorCode PipeKrylovInitializePackage(void)
 {
   PetscFunctionBegin;
   if (PipeKrylovPackageInitialized) PetscFunctionReturn(0);
+  PetscCall(PKCheckPETScConfiguration()); /* first: nothing else is safe with a PETSc of other sizes */
   PipeKrylovPackageInitialized = PETSC_TRUE;
   /* KSP's own registration first, so that it cannot run later and put PETSc's pipecg and pgmres back */
   PetscCall(KSPInitializePackage());

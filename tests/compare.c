@@ -15,7 +15,8 @@ static const char help[] = "Solve one model problem with PETSc's reference solve
                            "  -nonzero_guess            start from a nonzero initial guess\n"
                            "  -rhs_zero, -rhs_nan, -rhs_inf    bad right-hand sides\n"
                            "  -pc_indefinite            a shell preconditioner with both signs (an indefinite PC)\n"
-                           "  -mark_nonsymmetric        MatSetOption(A, MAT_SYMMETRIC, PETSC_FALSE)\n\n";
+                           "  -mark_nonsymmetric        MatSetOption(A, MAT_SYMMETRIC, PETSC_FALSE)\n"
+                           "  -empty_ranks              redistribute the problem so that the odd ranks own no rows\n\n";
 
 #include <pipekrylov.h>
 #include "problems.h"
@@ -65,6 +66,44 @@ static PetscErrorCode MakeKSP(PKProblem *p, const char *type, const Checks *c, K
   PetscFunctionReturn(0);
 }
 
+/* The same problem with the rows of the odd ranks moved to the even ones: ranks that own no rows */
+static PetscErrorCode EmptyOddRanks(PKProblem *p)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)p->A);
+  PetscMPIInt rank, size;
+  PetscInt    N, nloc = 0, lo = 0, neven;
+  IS          is;
+  Mat         B;
+  Vec         b, x;
+  VecScatter  sc;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(MatGetSize(p->A, &N, NULL));
+  neven = (size + 1) / 2;
+  if (rank % 2 == 0) nloc = N / neven + (rank / 2 < N % neven ? 1 : 0);
+  PetscCallMPI(MPI_Scan(&nloc, &lo, 1, MPIU_INT, MPI_SUM, comm));
+  lo -= nloc;
+  PetscCall(ISCreateStride(comm, nloc, lo, 1, &is));
+  PetscCall(MatCreateSubMatrix(p->A, is, is, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatCreateVecs(B, &x, &b));
+  PetscCall(VecScatterCreate(p->b, is, b, NULL, &sc));
+  PetscCall(VecScatterBegin(sc, p->b, b, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sc, p->b, b, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterBegin(sc, p->xexact, x, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sc, p->xexact, x, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterDestroy(&sc));
+  PetscCall(ISDestroy(&is));
+  PetscCall(MatDestroy(&p->A));
+  PetscCall(VecDestroy(&p->b));
+  PetscCall(VecDestroy(&p->xexact));
+  p->A      = B;
+  p->b      = b;
+  p->xexact = x;
+  PetscFunctionReturn(0);
+}
+
 /* The true residual in the norm the KSP's convergence test uses, and the limit it must satisfy */
 static PetscErrorCode TrueResidual(KSP ksp, Vec b, Vec x, PetscReal *res, PetscReal *limit)
 {
@@ -110,7 +149,7 @@ int main(int argc, char **argv)
   Checks             c = {1, -1, 0.0, 2.0, 1e-6, "", PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
   char               reftype[64] = "cg", *types[16] = {NULL};
   PetscInt           ntypes = 16, nsolves = 1, failures = 0;
-  PetscBool          settypes = PETSC_FALSE, change_op = PETSC_FALSE, rhs_zero = PETSC_FALSE, rhs_nan = PETSC_FALSE, rhs_inf = PETSC_FALSE, mark_nonsym = PETSC_FALSE;
+  PetscBool          settypes = PETSC_FALSE, change_op = PETSC_FALSE, rhs_zero = PETSC_FALSE, rhs_nan = PETSC_FALSE, rhs_inf = PETSC_FALSE, mark_nonsym = PETSC_FALSE, empty_ranks = PETSC_FALSE;
   PetscMPIInt        size;
   KSP                ref, test[16];
   Vec                xref, xt, x0;
@@ -137,12 +176,14 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-rhs_inf", "an Inf in b", "", rhs_inf, &rhs_inf, NULL));
   PetscCall(PetscOptionsBool("-pc_indefinite", "indefinite shell PC", "", c.pc_indefinite, &c.pc_indefinite, NULL));
   PetscCall(PetscOptionsBool("-mark_nonsymmetric", "MAT_SYMMETRIC false", "", mark_nonsym, &mark_nonsym, NULL));
+  PetscCall(PetscOptionsBool("-empty_ranks", "the odd ranks own no rows", "", empty_ranks, &empty_ranks, NULL));
   PetscOptionsEnd();
   if (!settypes || !ntypes) { /* default: pcg */
     PetscCall(PetscStrallocpy("pcg", &types[0]));
     ntypes = 1;
   }
   PetscCall(PKProblemCreate(PETSC_COMM_WORLD, NULL, &prob));
+  if (empty_ranks) PetscCall(EmptyOddRanks(&prob));
   if (rhs_zero) PetscCall(VecSet(prob.b, 0.0));
   if (rhs_nan || rhs_inf) {
     PetscInt lo;

@@ -7,7 +7,7 @@
 set -u
 mode=$1 np=$2 exe=$3 ref=$4 typ=$5 itol=$6 etol=$7; shift 7
 root=$(cd "$(dirname "$0")/.." && pwd)
-lib=$root/lib/libpipekrylov.so
+lib=${PK_LIB:-$root/lib/libpipekrylov.so}
 run() { # run TYPE load|noload ARGS...
   t=$1 how=$2; shift 2
   if [ "$how" = load ] && [ "$mode" = env ]; then

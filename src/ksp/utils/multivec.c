@@ -263,12 +263,13 @@ PetscErrorCode PKVecMaxpyMDot(KSP_PK *pk, PKMultiWork *w, PetscInt nupd, const P
   ctx.nupd = nupd;
   ctx.ndot = ndot;
   for (PetscInt u = 0; u < nupd; u++) {
+    const PetscInt ry = nr; /* compare vectors, not arrays: on a rank with no rows every array may be NULL */
     ctx.upd[u].y     = (PetscScalar *)w->ref[nr++];
     ctx.upd[u].alpha = upd[u].alpha;
     ctx.upd[u].n     = upd[u].n;
     ctx.upd[u].a     = upd[u].a;
     ctx.upd[u].x     = w->ref + nr;
-    for (PetscInt k = 0; k < upd[u].n; k++) PetscCheck(w->ref[nr + k] != ctx.upd[u].y, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "Multi-vector kernel: an update's target is one of its own sources");
+    for (PetscInt k = 0; k < upd[u].n; k++) PetscCheck(w->ridx[nr + k] != w->ridx[ry], PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "Multi-vector kernel: an update's target is one of its own sources");
     nr += upd[u].n;
     flops += (2.0 * upd[u].n + (upd[u].alpha != 1.0 ? 1.0 : 0.0)) * n;
   }

@@ -160,6 +160,7 @@ typedef struct {
   PetscReal        xi0, lambda0;
 } PKJSUFitCtx;
 
+#if !defined(PETSC_USE_COMPLEX) /* TAO is real-only: a complex PETSc keeps the percentile start (PKJSUFit) */
 static void PKJSUFitUnscale(const PKJSUFitCtx *c, const PetscReal v[2], PetscReal *xi, PetscReal *lambda)
 {
   *xi     = c->xi0 + 0.1 * c->lambda0 * v[0];
@@ -183,14 +184,12 @@ static PetscErrorCode PKJSUFitObjective(Tao tao, Vec X, PetscReal *f, void *ctx)
   if (PetscIsInfOrNanReal(*f)) *f = PETSC_MAX_REAL; /* outside the domain: worst vertex, never chosen */
   PetscFunctionReturn(0);
 }
+#endif
 
 PetscErrorCode PKJSUFit(PetscInt n, const PetscReal x[], PKJSU *j, PKJSUFitInfo *info)
 {
   PetscReal  *s, mean = 0, var = 0, xi, lambda, nll;
   PKJSUFitCtx ctx;
-  Tao         tao;
-  Vec         X;
-  PetscScalar *v;
   PKJSUFitInfo dummy;
 
   PetscFunctionBegin;
@@ -226,6 +225,13 @@ PetscErrorCode PKJSUFit(PetscInt n, const PetscReal x[], PKJSU *j, PKJSUFitInfo 
   ctx.lambda0 = info->start.lambda;
   PetscCall(PKJSUProfileNLL(n, s, ctx.xi0, ctx.lambda0, &info->nll_start, NULL));
 
+#if defined(PETSC_USE_COMPLEX)
+  xi     = ctx.xi0;
+  lambda = ctx.lambda0;
+#else
+  Tao          tao;
+  Vec          X;
+  PetscScalar *v;
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2, &X));
   PetscCall(VecSet(X, 0.0));
   PetscCall(TaoCreate(PETSC_COMM_SELF, &tao));
@@ -245,6 +251,7 @@ PetscErrorCode PKJSUFit(PetscInt n, const PetscReal x[], PKJSU *j, PKJSUFitInfo 
   PetscCall(VecRestoreArray(X, &v));
   PetscCall(TaoDestroy(&tao));
   PetscCall(VecDestroy(&X));
+#endif
   PetscCall(PKJSUProfileNLL(n, s, xi, lambda, &nll, j));
   if (!(nll <= info->nll_start)) { /* cannot happen with Nelder-Mead (it keeps its best vertex); keep the start */
     PetscCall(PKJSUProfileNLL(n, s, ctx.xi0, ctx.lambda0, &nll, j));

@@ -13,6 +13,7 @@
 #include "pgmresimpl.h"
 
 #define PGMRES_DEFAULT_RESTART 30
+#define PGMRES_BASIS_BLOCK     32 /* basis vectors allocated at set-up and at least per later block */
 
 /* KSPCheckNorm() returns from the function it is used in: keep it in its own; the caller checks ksp->reason */
 static PetscErrorCode PGMRESCheckNorm(KSP ksp, PetscReal nrm)
@@ -177,6 +178,43 @@ static PetscErrorCode PGMRESUpdateAndDots(KSP ksp, KSP_PKPGMRES *pg, PetscInt it
 }
 
 /*
+   PGMRESAddBasis - n more basis vectors V[nV..nV+n-1], one VecDuplicateVecs() block (PETSc's GMRES allocates its
+   basis the same way); an out-of-memory is reported in pgmres's terms.
+*/
+static PetscErrorCode PGMRESAddBasis(KSP ksp, KSP_PKPGMRES *pg, Vec model, PetscInt n)
+{
+  PetscErrorCode ierr;
+  Vec           *blk = NULL;
+  PetscInt       nloc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = VecDuplicateVecs(model, n, &blk);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr) {
+    PetscCall(VecGetLocalSize(model, &nloc));
+    SETERRQ(PETSC_COMM_SELF, ierr == PETSC_ERR_MEM ? PETSC_ERR_MEM : ierr, "pgmres: could not allocate Krylov basis vectors %" PetscInt_FMT "..%" PetscInt_FMT " of restart %" PetscInt_FMT " (%.4g MB each on this rank)%s: use a smaller -ksp_gmres_restart", pg->nV, pg->nV + n - 1, pg->max_k,
+            (double)nloc * sizeof(PetscScalar) / 1048576.0, ierr == PETSC_ERR_MEM ? ", out of memory" : "");
+  }
+  (void)ksp;
+  for (PetscInt i = 0; i < n; i++) pg->V[pg->nV + i] = blk[i];
+  pg->Vblock[pg->nblock]   = blk;
+  pg->Vblock_n[pg->nblock] = n;
+  pg->nblock++;
+  pg->nV += n;
+  PetscFunctionReturn(0);
+}
+
+/* V[0..j] exist: adds a block of at least PGMRES_BASIS_BLOCK vectors (or half the basis so far) when V[j] does not */
+static PetscErrorCode PGMRESEnsureBasis(KSP ksp, KSP_PKPGMRES *pg, PetscInt j)
+{
+  PetscFunctionBegin;
+  if (j < pg->nV) PetscFunctionReturn(0);
+  PetscCall(PGMRESAddBasis(ksp, pg, pg->V[0], PetscMin(pg->max_k + 1, PetscMax(j + 1, pg->nV + PetscMax(PGMRES_BASIS_BLOCK, pg->nV / 2))) - pg->nV));
+  PetscFunctionReturn(0);
+}
+
+/*
    One restart cycle. On entry ksp->its counts the steps done so far; on exit *ncols steps were added, and
    ksp->vec_sol holds the cycle's solution (not updated when a NaN/Inf stopped the cycle, as in KSPGMRES).
 */
@@ -227,7 +265,11 @@ static PetscErrorCode PGMRESCycle(KSP ksp, KSP_PKPGMRES *pg, PetscBool guess_zer
     const PetscBool next = (PetscBool)(it < m && base + it < ksp->max_it);
     PetscInt        nvals = 0;
 
-    if (next) PetscCall(PGMRESApplyOp(ksp, pk, V[it], V[it + 1], ksp->work[0]));
+    if (next) {
+      PetscCall(PGMRESEnsureBasis(ksp, pg, it + 1));
+      PetscCall(PKHessEnsure(hs, it));
+      PetscCall(PGMRESApplyOp(ksp, pk, V[it], V[it + 1], ksp->work[0]));
+    }
     if (it > 0) {
       const PetscScalar *g = pk->red.global;
 
@@ -333,10 +375,10 @@ static PetscErrorCode KSPBuildSolution_PKPGMRES(KSP ksp, Vec ptr, Vec *result)
 static PetscErrorCode PGMRESFreeBasis(KSP_PKPGMRES *pg)
 {
   PetscFunctionBegin;
-  if (pg->nV) PetscCall(VecDestroyVecs(pg->nV, &pg->V));
-  pg->nV = 0;
+  for (PetscInt b = 0; b < pg->nblock; b++) PetscCall(VecDestroyVecs(pg->Vblock_n[b], &pg->Vblock[b]));
+  PetscCall(PetscFree4(pg->V, pg->Vblock, pg->Vblock_n, pg->coef));
+  pg->nV = pg->nblock = 0;
   PetscCall(PKHessDestroy(&pg->hs));
-  PetscCall(PetscFree(pg->coef));
   PetscCall(PKMultiWorkDestroy(&pg->mw));
   PetscCall(VecDestroy(&pg->sol_temp));
   PetscFunctionReturn(0);
@@ -351,10 +393,24 @@ static PetscErrorCode KSPSetUp_PKPGMRES(KSP ksp)
   PetscCheck(ksp->pc_side == PC_LEFT || ksp->pc_side == PC_RIGHT, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pgmres supports left and right preconditioning only, not symmetric");
   PetscCall(PGMRESFreeBasis(pg));
   PetscCall(KSPSetWorkVecs(ksp, 2));
-  PetscCall(KSPCreateVecs(ksp, m + 1, &pg->V, 0, NULL));
-  pg->nV = m + 1;
+  /* the O(m) bookkeeping now; the basis (O(m) vectors) and the Hessenberg matrix (O(m^2)) in blocks as the
+     cycles reach them, so that a restart far above the steps a solve takes costs nothing */
+  PetscCheck(m <= (PETSC_MAX_INT - 15) / 5, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "pgmres restart %" PetscInt_FMT " (-ksp_gmres_restart) exceeds %" PetscInt_FMT, m, (PetscInt)((PETSC_MAX_INT - 15) / 5));
+  {
+    PetscErrorCode ierr;
+
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = PetscCalloc4((size_t)m + 1, &pg->V, (size_t)m + 1, &pg->Vblock, (size_t)m + 1, &pg->Vblock_n, 2 * ((size_t)m + 2), &pg->coef);
+    PetscCall(PetscPopErrorHandler());
+    PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_MEM, "pgmres: out of memory for the bookkeeping of restart %" PetscInt_FMT " (%.4g MB): use a smaller -ksp_gmres_restart", m, ((double)m + 2) * (3 * sizeof(void *) + 2 * sizeof(PetscScalar)) / 1048576.0);
+  }
+  pg->Vblock[0] = NULL;
+  PetscCall(KSPCreateVecs(ksp, 1, &pg->Vblock[0], 0, NULL));
+  pg->Vblock_n[0] = 1;
+  pg->V[0]        = pg->Vblock[0][0];
+  pg->nblock = pg->nV = 1;
+  PetscCall(PGMRESEnsureBasis(ksp, pg, PetscMin(m, PGMRES_BASIS_BLOCK)));
   PetscCall(PKHessCreate(m, &pg->hs));
-  PetscCall(PetscMalloc1(2 * (m + 2), &pg->coef));
   /* distinct vectors: the basis, x and a target; references: 3 updates and 2 dots of at most m + 2 vectors each */
   PetscCall(PKMultiWorkCreate(m + 4, 5 * (m + 3), &pg->mw));
   PetscCall(PKSetUp_Common(ksp, &pg->pk, m + 2)); /* it+1 dots and a norm per pass, it <= m */
@@ -499,6 +555,10 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPGMRES(KSP ksp)
   PetscCall(PKCreate_Common(ksp, &pg->pk, "pipelined GMRES(m), p(1)-GMRES: one non-blocking reduction per Krylov step, overlapped with the next PCApply and MatMult", PETSC_TRUE, NULL));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
+  /* as PETSc's GMRES: PCMG and GAMG set KSP_NORM_NONE on smoothers and coarse solvers (the least-squares residual
+     estimate comes free with the Hessenberg matrix; the convergence test decides whether it is used) */
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
   ksp->ops->setup          = KSPSetUp_PKPGMRES;
   ksp->ops->solve          = KSPSolve_PKPGMRES;
   ksp->ops->reset          = KSPReset_PKPGMRES;

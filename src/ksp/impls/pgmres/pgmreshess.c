@@ -8,21 +8,77 @@
 */
 #include "pgmresimpl.h"
 
+/* Room for the columns in bytes, for messages */
+static double PKHessBytes(PetscInt ncol)
+{
+  return 2.0 * sizeof(PetscScalar) * (double)PKHOFF(ncol);
+}
+
+/* Allocation that reports an out-of-memory in pgmres's terms instead of PetscMallocAlign()'s */
+static PetscErrorCode PKHessAlloc(PKHess *h, PetscInt ncol, PetscScalar **hh, PetscScalar **hes)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PetscCalloc2(PKHOFF(ncol), hh, PKHOFF(ncol), hes);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_MEM, "pgmres: out of memory for the Hessenberg matrix of %" PetscInt_FMT " Krylov steps (%.4g MB) of restart %" PetscInt_FMT ": use a smaller -ksp_gmres_restart", ncol, PKHessBytes(ncol) / 1048576.0, h->m);
+  PetscFunctionReturn(0);
+}
+
+/*
+   PKHessCreate - the least-squares problem of restart length m: the O(m) vectors now, the Hessenberg columns
+   (O(m^2)) as they are reached (PKHessEnsure).
+*/
 PetscErrorCode PKHessCreate(PetscInt m, PKHess *h)
 {
+  PetscErrorCode ierr;
+
   PetscFunctionBegin;
-  h->m  = m;
-  h->ld = m + 2;
-  PetscCall(PetscCalloc6(h->ld * (m + 1), &h->hh, h->ld * (m + 1), &h->hes, m + 2, &h->rs, m + 1, &h->cc, m + 1, &h->ss, m + 1, &h->y));
+  PetscCheck(m >= 1 && m <= PETSC_MAX_INT - 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "pgmres: restart %" PetscInt_FMT " out of range", m);
+  h->m    = m;
+  h->ncol = 0;
+  h->hh = h->hes = NULL;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PetscCalloc4((size_t)m + 2, &h->rs, (size_t)m + 1, &h->cc, (size_t)m + 1, &h->ss, (size_t)m + 1, &h->y);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_MEM, "pgmres: out of memory for the rotations of restart %" PetscInt_FMT " (%.4g MB): use a smaller -ksp_gmres_restart", m, 4.0 * sizeof(PetscScalar) * ((double)m + 2) / 1048576.0);
+  PetscCall(PKHessEnsure(h, PetscMin(m, 32) - 1));
+  PetscFunctionReturn(0);
+}
+
+/*
+   PKHessEnsure - columns 0..j exist (j < m); grows the packed storage by at least half, keeping the columns
+   already filled.
+*/
+PetscErrorCode PKHessEnsure(PKHess *h, PetscInt j)
+{
+  PetscScalar *hh, *hes;
+  PetscInt     ncol;
+
+  PetscFunctionBegin;
+  if (j < h->ncol) PetscFunctionReturn(0);
+  ncol = PetscMin(h->m, PetscMax(j + 1, h->ncol + h->ncol / 2));
+  PetscCall(PKHessAlloc(h, ncol, &hh, &hes));
+  if (h->ncol) {
+    PetscCall(PetscArraycpy(hh, h->hh, PKHOFF(h->ncol)));
+    PetscCall(PetscArraycpy(hes, h->hes, PKHOFF(h->ncol)));
+    PetscCall(PetscFree2(h->hh, h->hes));
+  }
+  h->hh   = hh;
+  h->hes  = hes;
+  h->ncol = ncol;
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode PKHessDestroy(PKHess *h)
 {
   PetscFunctionBegin;
-  if (h->hh) PetscCall(PetscFree6(h->hh, h->hes, h->rs, h->cc, h->ss, h->y));
-  h->hh = NULL;
-  h->m  = 0;
+  if (h->ncol) PetscCall(PetscFree2(h->hh, h->hes));
+  if (h->rs) PetscCall(PetscFree4(h->rs, h->cc, h->ss, h->y));
+  h->hh = h->hes = h->rs = NULL;
+  h->m = h->ncol = 0;
   PetscFunctionReturn(0);
 }
 
@@ -45,7 +101,7 @@ PetscErrorCode PKHessStart(PKHess *h, PetscReal beta)
 */
 PetscErrorCode PKHessFinishColumn(PKHess *h, PetscInt j, PetscReal haptol, PetscBool *happy, PetscBool *null, PetscReal *res)
 {
-  PetscScalar *col = h->hh + j * h->ld, *rs = h->rs;
+  PetscScalar *col = h->hh + PKHOFF(j), *rs = h->rs;
   PetscReal    sub = PetscAbsScalar(col[j + 1]), bnd;
 
   PetscFunctionBegin;

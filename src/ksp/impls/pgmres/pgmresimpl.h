@@ -8,22 +8,27 @@
 #include <pipekrylov/private/pkkspimpl.h>
 
 /* The least-squares problem of one restart cycle of GMRES(m): the (m+1) x m Hessenberg matrix, reduced column by
-   column to upper triangular form by Givens rotations, and the rotated right-hand side beta e_1. */
+   column to upper triangular form by Givens rotations, and the rotated right-hand side beta e_1. Column j has rows
+   0..j+1 only: columns are packed (column j starts at j (j + 3) / 2) and allocated as the cycle reaches them
+   (PKHessEnsure), so that a large restart costs only the columns a solve uses, as PETSc's GMRES allocates its
+   basis in blocks. */
 typedef struct {
-  PetscInt     m;   /* restart length: columns 0..m-1 */
-  PetscInt     ld;  /* leading dimension of hh and hes: m + 2 */
-  PetscScalar *hh;  /* columns as they are filled; finished columns are rotated to upper triangular form */
-  PetscScalar *hes; /* finished columns before rotation (pgmres's basis correction needs them) */
-  PetscScalar *rs;  /* rotated right-hand side, m + 1 entries used */
-  PetscScalar *cc;  /* rotation cosines */
-  PetscScalar *ss;  /* rotation sines */
-  PetscScalar *y;   /* least-squares solution */
+  PetscInt     m;    /* restart length: columns 0..m-1 */
+  PetscInt     ncol; /* columns allocated in hh and hes */
+  PetscScalar *hh;   /* columns as they are filled; finished columns are rotated to upper triangular form */
+  PetscScalar *hes;  /* finished columns before rotation (pgmres's basis correction needs them) */
+  PetscScalar *rs;   /* rotated right-hand side, m + 1 entries used */
+  PetscScalar *cc;   /* rotation cosines */
+  PetscScalar *ss;   /* rotation sines */
+  PetscScalar *y;    /* least-squares solution */
 } PKHess;
 
-#define PKHH(h, i, j)  ((h)->hh[(j) * (h)->ld + (i)])
-#define PKHES(h, i, j) ((h)->hes[(j) * (h)->ld + (i)])
+#define PKHOFF(j)      (((size_t)(j) * ((size_t)(j) + 3)) / 2)
+#define PKHH(h, i, j)  ((h)->hh[PKHOFF(j) + (size_t)(i)])
+#define PKHES(h, i, j) ((h)->hes[PKHOFF(j) + (size_t)(i)])
 
 PETSC_INTERN PetscErrorCode PKHessCreate(PetscInt, PKHess *);
+PETSC_INTERN PetscErrorCode PKHessEnsure(PKHess *, PetscInt);
 PETSC_INTERN PetscErrorCode PKHessDestroy(PKHess *);
 PETSC_INTERN PetscErrorCode PKHessStart(PKHess *, PetscReal);
 PETSC_INTERN PetscErrorCode PKHessFinishColumn(PKHess *, PetscInt, PetscReal, PetscBool *, PetscBool *, PetscReal *);
@@ -34,8 +39,11 @@ typedef struct {
   PetscInt    max_k;        /* restart length m (-ksp_gmres_restart) */
   PetscReal   haptol;       /* happy breakdown tolerance (-ksp_gmres_haptol) */
   PetscReal   breakdowntol; /* restart check of the recursive against the true residual (-ksp_gmres_breakdown_tolerance) */
-  Vec        *V;            /* basis V[0..m]: V[j+1] = Op V[j] while V[j] is still being orthogonalised */
-  PetscInt    nV;           /* basis vectors allocated */
+  Vec        *V;            /* basis V[0..m] (m + 1 slots): V[j+1] = Op V[j] while V[j] is still being orthogonalised */
+  PetscInt    nV;           /* basis vectors allocated, V[0..nV-1]; more are added in blocks as a cycle needs them */
+  Vec       **Vblock;       /* the blocks of VecDuplicateVecs() that V[] points into, nblock of them */
+  PetscInt   *Vblock_n;     /* vectors in each block */
+  PetscInt    nblock;
   PKHess      hs;
   PetscScalar *coef;        /* kernel coefficients, 2 (m + 2) */
   PKMultiWork mw;

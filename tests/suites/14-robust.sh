@@ -1,0 +1,75 @@
+# Robustness of the solvers on the user's path (issue 9): ranks that own no rows, the norm PCMG and GAMG set on
+# smoothers and coarse solvers (KSP_NORM_NONE), restarts far above the steps a solve takes, out of memory.
+CMP=$PK_BUILD/tests/compare
+TUT=$PK_BUILD/petsc-tutorials
+P27=$PK_BUILD/examples/poisson27
+CGTYPES=pcg,sapcg,nbpcg,pipecg,pipe2cg
+PGREF="-ref_type gmres -types pgmres -its_tol 0"
+
+# Ranks that own no rows: every array of theirs is NULL (the fused kernels, multi-vectors and chunked SpMV run
+# with zero local rows). The odd ranks own nothing; same iterations and solution as PETSc's cg and gmres.
+for np in 2 3 4; do
+  t_mpi empty-ranks-cg-np$np $np $CMP -empty_ranks -problem laplace2d -n 30 -ref_type cg -types $CGTYPES -its_tol 2 -pc_type jacobi
+  t_mpi empty-ranks-pgmres-np$np $np $CMP -empty_ranks -problem convdiff -n 30 $PGREF -pc_type jacobi
+done
+t_mpi empty-ranks-pgmres-right-np3 3 $CMP -empty_ranks -problem convdiff -n 30 $PGREF -pc_type jacobi -ksp_pc_side right -ksp_norm_type unpreconditioned -ksp_gmres_restart 10
+t_mpi empty-ranks-unfused-np3 3 $CMP -empty_ranks -problem laplace2d -n 30 -ref_type cg -types pcg,pipecg,pipe2cg -its_tol 2 -pc_type jacobi -ksp_pipecg_fused 0 -ksp_pipe2cg_fused 0 -ksp_pipe_chunks 1
+t_mpi empty-ranks-monitor-np3 3 $CMP -empty_ranks -problem laplace2d -n 30 -ref_type cg -types pipe2cg,pcg -its_tol 2 -pc_type jacobi -ksp_perfmodel_view
+# PETSc's unmodified ex2 with 2 rows on 3 ranks (the case of the issue), every type
+if [ -x "$TUT/ex2" ]; then
+  for typ in pcg sapcg nbpcg pipecg pipe2cg pgmres; do
+    t_grep empty-ranks-ex2-$typ-np3 "Norm of error [0-9.e+-]+ iterations 1" "$PK_ROOT/tests/mpirun.sh" 3 "$TUT/ex2" -m 1 -n 2 -dll_append "$PK_LIB" -ksp_type $typ
+  done
+else
+  skip empty-ranks-ex2 "PETSc's tutorials were not built"
+fi
+# GAMG's coarse solver lives on fewer ranks than the fine grid: each type as the coarse solver on 3 ranks
+for typ in pcg sapcg nbpcg pipecg pipe2cg pgmres; do
+  t_grep gamg-coarse-$typ-np3 "CONVERGED_RTOL, 8 iterations" "$PK_ROOT/tests/mpirun.sh" 3 $P27 -rows_per_rank 1000 -ksp_type cg -pc_type gamg -mg_coarse_ksp_type $typ -mg_coarse_pc_type jacobi -mg_coarse_ksp_max_it 5
+done
+
+# KSP_NORM_NONE in pgmres, as PETSc's gmres: the usual max_it stop, same iterate
+t pgmres-norm-none $CMP -problem convdiff $PGREF -pc_type jacobi -ksp_norm_type none -ksp_max_it 40 -expect_reason DIVERGED_ITS -sol_always
+t pgmres-norm-none-right $CMP -problem convdiff $PGREF -pc_type jacobi -ksp_pc_side right -ksp_norm_type none -ksp_max_it 40 -expect_reason DIVERGED_ITS -sol_always
+# pgmres as the smoother of PCMG (PETSc's unmodified ex45) and GAMG: the same output as with gmres
+mg_levels_same() { # NP PROG ARGS...: -mg_levels_ksp_type gmres without the plugin, pgmres with it
+  local np=$1 prog=$2; shift 2
+  local a b
+  a=$("$PK_ROOT/tests/mpirun.sh" "$np" "$prog" "$@" -mg_levels_ksp_type gmres 2>&1) || { echo "$a"; return 1; }
+  b=$("$PK_ROOT/tests/mpirun.sh" "$np" "$prog" "$@" -mg_levels_ksp_type pgmres -dll_append "$PK_LIB" 2>&1) || { echo "$b"; return 1; }
+  echo "== gmres"; echo "$a"; echo "== pgmres"; echo "$b"
+  [ "$(echo "$a" | grep -E 'iterations|norm|error' | sed 's/KSPSolve.*//')" = "$(echo "$b" | grep -E 'iterations|norm|error' | sed 's/KSPSolve.*//')" ]
+}
+if [ -x "$TUT/ex45" ]; then
+  t pgmres-mg-levels-ex45-np2 mg_levels_same 2 "$TUT/ex45" -ksp_type cg -pc_type mg -pc_mg_levels 3 -da_grid_x 9 -da_grid_y 9 -da_grid_z 9 -ksp_converged_reason
+else
+  skip pgmres-mg-levels-ex45-np2 "PETSc's tutorials were not built"
+fi
+t pgmres-gamg-levels-np3 mg_levels_same 3 $P27 -dll_append "$PK_LIB" -rows_per_rank 1000 -ksp_type cg -pc_type gamg -ksp_converged_reason
+
+# A restart far above the steps taken: the basis and the Hessenberg matrix grow in blocks (464 steps: 8 growths).
+# Against gmres at restart 2000 (PETSc's GMRES allocates its whole Hessenberg matrix: at 100000 it takes minutes).
+t pgmres-restart-2000 $CMP -problem convdiff -rotating $PGREF -ksp_gmres_restart 2000 -pc_type jacobi
+t pgmres-restart-2000-right $CMP -problem convdiff -rotating $PGREF -ksp_gmres_restart 2000 -pc_type jacobi -ksp_pc_side right -ksp_norm_type unpreconditioned
+t_grep pgmres-restart-100000 "pgmres, CONVERGED_RTOL, 464 iterations" $PK_BUILD/examples/convdiff -rotating -ksp_type pgmres -ksp_gmres_restart 100000 -pc_type jacobi -ksp_rtol 1e-10
+t_mpi pgmres-restart-100-np2 2 $CMP -problem convdiff -rotating $PGREF -ksp_gmres_restart 100 -pc_type jacobi
+pgmres_oom() { ulimit -v 2000000; "$PK_BUILD/examples/convdiff" -ksp_type pgmres -ksp_gmres_restart 100000000; }
+t_fail pgmres-restart-out-of-memory "pgmres: out of memory for the bookkeeping of restart 100000000 \([0-9.]+ MB\): use a smaller -ksp_gmres_restart" pgmres_oom
+t_fail pgmres-restart-too-large "pgmres restart 2000000000 \(-ksp_gmres_restart\) exceeds" $PK_BUILD/examples/convdiff -ksp_type pgmres -ksp_gmres_restart 2000000000
+
+# bin/pipekrylov-calibrate checks its output before measuring (nothing measured: no "On-node" line)
+
+cal_unwritable() { # EXPECTED-REGEX -o FILE: fails at once, with the reason, before any measurement
+  local re=$1; shift
+  local out
+  out=$("$PK_ROOT/bin/pipekrylov-calibrate" -quick "$@" 2>&1) && { echo "$out"; echo "succeeded"; return 1; }
+  echo "$out"
+  echo "$out" | grep -Eq "$re" && ! echo "$out" | grep -q "On-node"
+}
+t cal-output-no-dir cal_unwritable "cannot write the profile '/nonexistent-pk-dir/m.profile' \(-o\): No such file or directory. Nothing was measured" -o /nonexistent-pk-dir/m.profile
+t cal-output-is-dir cal_unwritable "cannot write the profile '/tmp' \(-o\): Is a directory" -o /tmp
+if [ "$(id -u)" != 0 ]; then
+  t cal-output-no-permission cal_unwritable "Permission denied" -o /m.profile
+else
+  t cal-output-no-permission cal_unwritable "cannot write the profile '/proc/version'" -o /proc/version
+fi
