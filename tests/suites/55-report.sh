@@ -52,3 +52,10 @@ t report-early-draw-viewer early_error 'supports ASCII viewers.*not draw' -ksp_p
 t report-early-xml-format early_error 'supports the formats.*not ASCII_XML' -ksp_perfmodel_view ::ascii_xml
 t report-early-profile-no-view early_error 'cannot read machine profile' -ksp_perfmodel_machine /nonexistent/machine.profile
 t report-early-node-size early_error 'ksp_perf_node_size must be positive' -ksp_perf_monitor -ksp_perf_node_size -3
+# issue 11: the report's halo accounting from the operator's actual scatter, against hand-computed values. 2-D 64 x 64,
+# 5-point, 16 ranks as 4 nodes x 4 (-ksp_perf_node_size 4): PETSc's 4 x 4 grid puts a 4 x 1 row of 16 x 16 blocks on
+# each node: 3 node boundaries x 4 columns x 2 directions = 24 off-node messages of 16 values (128 bytes); a 2 x 2
+# block per node: 2 boundaries x 4 x 2 = 16. All 24 neighbour pairs exchange both ways: 48 messages in all.
+halo_rows() { "$PK_ROOT/tests/mpirun.sh" 16 "$PK_BUILD/tests/perfmon" -problem laplace2d -n 64 -ksp_type pcg -ksp_perf_node_size 4 -nsolves 1 -ksp_perfmodel_view ::ascii_csv -dump "$PK_BUILD/tests/halo.json" "$@" | grep -E '^(halo|run,nodes)' | sort -u | tr '\n' ' '; }
+t_grep report-halo-default 'halo,offnode_bytes_total,3072,.*halo,offnode_msgs_total,24,.*halo,onnode_bytes_total,3072,.*halo,onnode_msgs_total,24,.*run,nodes,4,' halo_rows
+t_grep report-halo-nodeaware 'halo,offnode_bytes_total,2048,.*halo,offnode_msgs_total,16,.*halo,onnode_msgs_total,32,.*run,nodes,4,' halo_rows -nodeaware

@@ -144,6 +144,8 @@ typedef struct {
   char           halo_why[128];
   PetscReal      halo_msgs[2][PK_NLOC], halo_bytes[2][PK_NLOC]; /* [0] average, [1] slowest rank */
   PetscReal      halo_avg_total;
+  PetscReal      halo_total_msgs[PK_NLOC], halo_total_bytes[PK_NLOC]; /* sums over ranks, one SpMV */
+  PetscInt       halo_max_posted;                                    /* most messages one rank sends per SpMV */
   /* machine */
   PKMachineParams eff;        /* the profile with unavailable off-node values replaced (see notes) */
   PetscBool       offnode_substituted;

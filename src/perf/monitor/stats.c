@@ -36,7 +36,9 @@ PetscErrorCode PKStatsDestroy(PKStats *S)
   PetscFunctionReturn(0);
 }
 
-/* Nodes: -ksp_perf_node_size k, else MPI_COMM_TYPE_SHARED (node index = order of the nodes' lowest ranks) */
+/* Nodes: -ksp_perf_node_size k (k consecutive ranks of PETSC_COMM_WORLD form a node: a communicator whose ranks were
+   reordered, e.g. for a node-aware DMDA, keeps each process on its node), else MPI_COMM_TYPE_SHARED; node index =
+   order of the nodes' lowest ranks in comm */
 PetscErrorCode PKStatsLayout(MPI_Comm comm, PKPerfCtx *c)
 {
   PetscMPIInt rank, size;
@@ -44,15 +46,14 @@ PetscErrorCode PKStatsLayout(MPI_Comm comm, PKPerfCtx *c)
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  if (c->node_size > 0) {
-    c->node   = rank / c->node_size;
-    c->nnodes = (size + c->node_size - 1) / c->node_size;
-    c->ppn    = PetscMin(c->node_size, size);
-  } else {
+  {
     MPI_Comm    sh;
-    PetscMPIInt shrank, shsize, leader, idx = 0, nn, mx;
+    PetscMPIInt shrank, shsize, leader, idx = 0, nn, mx, wrank;
 
-    PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &sh));
+    if (c->node_size > 0) {
+      PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &wrank));
+      PetscCallMPI(MPI_Comm_split(comm, (PetscMPIInt)(wrank / c->node_size), rank, &sh));
+    } else PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &sh));
     PetscCallMPI(MPI_Comm_rank(sh, &shrank));
     PetscCallMPI(MPI_Comm_size(sh, &shsize));
     leader = shrank == 0;

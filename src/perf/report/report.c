@@ -105,6 +105,8 @@ static PetscErrorCode PKReportCSV(PetscViewer v, const PKStats *S, const PKRepor
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(v, "section,name,value,unit,status\n"));
   PetscCall(PetscViewerASCIIPrintf(v, "run,type,%s,,%s\nrun,solve,%" PetscInt_FMT ",,\nrun,ranks,%d,,\nrun,nodes,%" PetscInt_FMT ",,\nrun,iterations,%" PetscInt_FMT ",,\n", d->type, d->ours ? "pipekrylov" : "petsc", S->solve, S->nranks, S->nnodes, S->nits));
+  if (d->have_halo) /* the operator's actual scatter, one SpMV: sums over ranks, and the most one rank posts */
+    PetscCall(PetscViewerASCIIPrintf(v, "halo,onnode_msgs_total,%.0f,messages,measured\nhalo,offnode_msgs_total,%.0f,messages,measured\nhalo,onnode_bytes_total,%.0f,bytes,measured\nhalo,offnode_bytes_total,%.0f,bytes,measured\nhalo,max_msgs_per_rank,%" PetscInt_FMT ",messages,measured\n", (double)d->halo_total_msgs[PK_ON_NODE], (double)d->halo_total_msgs[PK_OFF_NODE], (double)d->halo_total_bytes[PK_ON_NODE], (double)d->halo_total_bytes[PK_OFF_NODE], d->halo_max_posted));
   PetscCall(PetscViewerASCIIPrintf(v, "measured,ksp_solve,%.9e,s,measured\nmeasured,setup,%.9e,s,measured\nmeasured,finish,%.9e,s,measured\n", (double)d->measured, (double)S->setup_time, (double)S->finish_time));
   for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, "measured,phase.%s,%.9e,s,measured\n", PKPhaseNames[j], (double)d->phase[j]));
   PetscCall(PetscViewerASCIIPrintf(v, "measured,reductions.nonblocking,%" PetscInt_FMT ",,measured\nmeasured,reductions.early,%" PetscInt_FMT ",,measured\n", S->nreductions, S->nearly));
@@ -247,7 +249,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)d->in.t_spmv, (double)(S->nits ? (PetscReal)d->nspmv / S->nits : 0), (double)d->in.t_pc, (double)(S->nits ? (PetscReal)d->npc / S->nits : 0), (double)d->in.t_vec, d->vec_modelled ? " (modelled)" : ""));
   if (d->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc's vector time includes its allreduces: modelled from its streams at the SpMV bandwidth)\n"));
   if (d->have_halo && S->nranks > 1)
-    PetscCall(PetscViewerASCIIPrintf(v, "    halo per SpMV, slowest rank: %.0f on-node + %.0f off-node messages, %.0f + %.0f bytes\n      (average rank %.1f + %.1f messages)\n", (double)d->halo_msgs[1][PK_ON_NODE], (double)d->halo_msgs[1][PK_OFF_NODE], (double)d->halo_bytes[1][PK_ON_NODE], (double)d->halo_bytes[1][PK_OFF_NODE], (double)d->halo_msgs[0][PK_ON_NODE], (double)d->halo_msgs[0][PK_OFF_NODE]));
+    PetscCall(PetscViewerASCIIPrintf(v, "    halo per SpMV, slowest rank: %.0f on-node + %.0f off-node messages, %.0f + %.0f bytes\n      (average rank %.1f + %.1f messages; all ranks %.0f + %.0f messages, %.0f + %.0f bytes;\n      at most %" PetscInt_FMT " messages posted by one rank)\n", (double)d->halo_msgs[1][PK_ON_NODE], (double)d->halo_msgs[1][PK_OFF_NODE], (double)d->halo_bytes[1][PK_ON_NODE], (double)d->halo_bytes[1][PK_OFF_NODE], (double)d->halo_msgs[0][PK_ON_NODE], (double)d->halo_msgs[0][PK_OFF_NODE], (double)d->halo_total_msgs[PK_ON_NODE], (double)d->halo_total_msgs[PK_OFF_NODE], (double)d->halo_total_bytes[PK_ON_NODE], (double)d->halo_total_bytes[PK_OFF_NODE], d->halo_max_posted));
   else if (!d->have_halo) PetscCall(PetscViewerASCIIPrintf(v, "    halo: %s\n", d->halo_why));
   {
     PKSolverShape shape;

@@ -89,6 +89,7 @@ static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PetscBool ours, PKRepo
   PetscInt        nir = 0, n = 0, flag, gflag;
   const PetscInt *ioff = NULL, *iloc;
   const PetscMPIInt *iranks = NULL;
+  PetscMPIInt      *kranks = NULL;
   PetscReal      *bytes = NULL;
   PKLocality     *loc   = NULL;
   PKHaloPattern   pat;
@@ -118,11 +119,27 @@ static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PetscBool ours, PKRepo
   }
   PetscCall(PetscSFSetUp(sf));
   PetscCall(PetscSFGetLeafRanks(sf, &nir, &iranks, &ioff, &iloc)); /* the ranks this rank sends to */
-  PetscCall(PetscMalloc2(nir, &bytes, nir, &loc));
+  PetscCall(PetscMalloc3(nir, &bytes, nir, &loc, nir, &kranks));
+  { /* the scatter's ranks are ranks of the operator's communicator, the nodes are known by rank of the KSP's: the two
+       differ when the operator lives on a reordered copy (a node-aware DMDA) */
+    MPI_Comm  mcomm = PetscObjectComm((PetscObject)sf);
+    MPI_Group mg, kg;
+    int       cmp;
+    PetscCallMPI(MPI_Comm_compare(mcomm, comm, &cmp));
+    if (cmp == MPI_IDENT || cmp == MPI_CONGRUENT) {
+      for (PetscInt i = 0; i < nir; i++) kranks[i] = iranks[i];
+    } else {
+      PetscCallMPI(MPI_Comm_group(mcomm, &mg));
+      PetscCallMPI(MPI_Comm_group(comm, &kg));
+      PetscCallMPI(MPI_Group_translate_ranks(mg, (PetscMPIInt)nir, iranks, kg, kranks));
+      PetscCallMPI(MPI_Group_free(&mg));
+      PetscCallMPI(MPI_Group_free(&kg));
+    }
+  }
   for (PetscInt i = 0; i < nir; i++) {
-    if (iranks[i] == rank) continue;
+    if (kranks[i] == rank || kranks[i] == MPI_UNDEFINED) continue;
     bytes[n] = (PetscReal)(ioff[i + 1] - ioff[i]) * sizeof(PetscScalar);
-    loc[n++] = c->rank_node[iranks[i]] == c->rank_node[rank] ? PK_ON_NODE : PK_OFF_NODE;
+    loc[n++] = c->rank_node[kranks[i]] == c->rank_node[rank] ? PK_ON_NODE : PK_OFF_NODE;
   }
   pat.n         = n;
   pat.bytes     = bytes;
@@ -132,7 +149,7 @@ static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PetscBool ours, PKRepo
   pat.pipelined = PETSC_TRUE;
   PKNetStateUnknown(&net);
   PetscCall(PKModelHalo(&d->eff, &pat, &net, &mine));
-  PetscCall(PetscFree2(bytes, loc));
+  PetscCall(PetscFree3(bytes, loc, kranks));
   /* the slowest rank's terms and message counts; the average rank's counts */
   in.v = (double)mine.total;
   in.r = rank;
@@ -146,8 +163,11 @@ static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PetscBool ours, PKRepo
     for (int p = 0; p < PK_NPROTO; p++) sums[1 + l] += mine.nmsg[l][p];
   }
   PetscCallMPI(MPI_Allreduce(sums, gsums, 1 + 2 * PK_NLOC, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(&n, &d->halo_max_posted, 1, MPIU_INT, MPI_MAX, comm));
   d->halo_avg_total = gsums[0] / size;
   for (int l = 0; l < PK_NLOC; l++) {
+    d->halo_total_msgs[l]  = gsums[1 + l];
+    d->halo_total_bytes[l] = gsums[1 + PK_NLOC + l];
     d->halo_msgs[0][l]  = gsums[1 + l] / size;
     d->halo_bytes[0][l] = gsums[1 + PK_NLOC + l] / size;
     d->halo_msgs[1][l]  = 0;
