@@ -141,6 +141,11 @@ typedef struct {
   PetscInt       nrows_global, nnz_global;
   /* halo of the slowest and of the average rank */
   PetscBool      have_halo;
+  /* a node-aware layout of the operator's DMDA (src/dm) that would cut off-node bytes: its saving per SpMV on the
+     slowest rank (model), off-node bytes per SpMV of this run and of the placement, and the commands */
+  PetscBool      have_place;
+  PetscReal      place_saving, place_bytes_off[2];
+  char           place_what[160], place_cmd[320];
   char           halo_why[128];
   PetscReal      halo_msgs[2][PK_NLOC], halo_bytes[2][PK_NLOC]; /* [0] average, [1] slowest rank */
   PetscReal      halo_avg_total;

@@ -61,6 +61,10 @@ static PetscInt PKReportAdvice(const PKReportData *d, PKAdvice adv[], PetscInt n
     PetscSNPrintf(adv[n].what, sizeof(adv[n].what), "full overlap of the reductions (more -ksp_pipe_chunks)");
     adv[n++].t = d->chunks_full.total;
   }
+  if (d->have_place && n < nmax) {
+    PetscSNPrintf(adv[n].what, sizeof(adv[n].what), "%s", d->place_what);
+    adv[n++].t = PetscMax(0, d->model.total - d->nspmv * d->place_saving);
+  }
   qsort(adv, (size_t)n, sizeof(PKAdvice), PKAdviceCmp);
   return n;
 }
@@ -176,7 +180,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   PKPerfCtx         *c;
   PKReportData      *d;
   KSPConvergedReason reason;
-  PKAdvice           adv[PK_SOLVER_NOURS + 2];
+  PKAdvice           adv[PK_SOLVER_NOURS + 3];
   PetscInt           nadv, big;
   PetscBool          model;
   char               nnz[32] = "unknown";
@@ -231,7 +235,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
     if (d->have_stoch) PetscCall(PetscViewerASCIIPrintf(v, "; stochastic E[T] %.4e s, E[T'] %.4e s (iterations)", (double)d->stoch.ET, (double)d->stoch.ETp));
     PetscCall(PetscViewerASCIIPrintf(v, "\n"));
     if (big >= 0) PetscCall(PetscViewerASCIIPrintf(v, "  largest overhead: %s, %.1f%% of the model\n", PKTermInfos[big].label, (double)PKPct(d->model.t[big], d->model.total)));
-    nadv = PKReportAdvice(d, adv, PK_SOLVER_NOURS + 2);
+    nadv = PKReportAdvice(d, adv, PK_SOLVER_NOURS + 3);
     if (nadv && adv[0].t < d->model.total) PetscCall(PetscViewerASCIIPrintf(v, "  best change: %s, predicted %.4e s (%.2fx)\n", adv[0].what, (double)adv[0].t, (double)(d->model.total / adv[0].t)));
     PetscCall(PetscViewerPopFormat(v));
     goto done;
@@ -292,9 +296,10 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   PetscCall(PetscViewerASCIIPrintf(v, PK_RULE));
   big = PKLargestOverhead(&d->model);
   if (big >= 0) PetscCall(PetscViewerASCIIPrintf(v, "  largest overhead: %s, %.1f%% of the model:\n    %s\n", PKTermInfos[big].label, (double)PKPct(d->model.t[big], d->model.total), PKHint(d, big)));
-  nadv = PKReportAdvice(d, adv, PK_SOLVER_NOURS + 2);
+  nadv = PKReportAdvice(d, adv, PK_SOLVER_NOURS + 3);
   PetscCall(PetscViewerASCIIPrintf(v, "  predicted KSPSolve time of each change (same iterations; ranked):\n"));
   for (PetscInt i = 0; i < nadv; i++) PetscCall(PetscViewerASCIIPrintf(v, "    %2" PetscInt_FMT ". %-55s %10.3e s  %5.2fx %s\n", i + 1, adv[i].what, (double)adv[i].t, (double)(d->model.total / adv[i].t), adv[i].t < d->model.total ? "faster" : "slower"));
+  if (d->have_place) PetscCall(PetscViewerASCIIPrintf(v, "    node-aware layout:\n      %s\n", d->place_cmd));
   PetscCall(PetscViewerASCIIPrintf(v, "  what-if larger runs (weak scaling: same rows per rank and ranks per node):\n"));
   PetscCall(PetscViewerASCIIPrintf(v, "    %10s %14s %14s %14s\n", "ranks", "analytic (s)", "E[T] (s)", "E[T'] (s)"));
   PetscCall(PetscViewerASCIIPrintf(v, "    %10d %14.3e %14.3e %14.3e   (this run, modelled)\n", S->nranks, (double)d->model.total, d->have_stoch ? (double)d->stoch.ET : 0.0, d->have_stoch ? (double)d->stoch.ETp : 0.0));

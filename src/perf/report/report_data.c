@@ -178,6 +178,89 @@ static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PetscBool ours, PKRepo
   PetscFunctionReturn(0);
 }
 
+/* Node blocks of PETSc's default layout (ranks x-fastest, ppn consecutive ranks per node) when they are boxes */
+static PetscBool PKDefaultNodeBlock(const PetscInt procs[3], PetscInt ppn, PetscInt q[3])
+{
+  q[0] = q[1] = q[2] = 1;
+  if (procs[0] % ppn == 0) q[0] = ppn;
+  else if (ppn % procs[0] == 0 && procs[1] % (ppn / procs[0]) == 0) {
+    q[0] = procs[0];
+    q[1] = ppn / procs[0];
+  } else if (ppn % (procs[0] * procs[1]) == 0 && procs[2] % (ppn / (procs[0] * procs[1])) == 0) {
+    q[0] = procs[0];
+    q[1] = procs[1];
+    q[2] = ppn / (procs[0] * procs[1]);
+  } else return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* When the operator comes from a DMDA laid out as PETSc does by default and the nodes are equal, the node-aware
+   layout of src/dm, and what it would save: the halo of both layouts by the grid model (000 5.3), the difference
+   per SpMV on the slowest rank */
+static PetscErrorCode PKReportPlacement(KSP ksp, const PKStats *S, PKReportData *d)
+{
+  Mat             A;
+  DM              dm;
+  PetscBool       isda;
+  PetscInt        dim, M[3], procs[3], dof, sw, q[3];
+  DMDAStencilType st;
+  PKPlacement     pl;
+  PKGrid3d        g;
+  PKCommCost      avg, slow[2];
+
+  PetscFunctionBegin;
+  d->have_place = PETSC_FALSE;
+  if (!d->have_halo || S->nnodes < 2 || S->ppn * S->nnodes != S->nranks || d->halo_total_bytes[PK_OFF_NODE] <= 0) PetscFunctionReturn(0);
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(MatGetDM(A, &dm));
+  if (!dm) PetscFunctionReturn(0);
+  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (!isda) PetscFunctionReturn(0);
+  PetscCall(DMDAGetInfo(dm, &dim, &M[0], &M[1], &M[2], &procs[0], &procs[1], &procs[2], &dof, &sw, NULL, NULL, NULL, &st));
+  PetscCall(PKDMDAPlacementCompute(dim, M, st, sw, dof, S->nnodes, S->ppn, NULL, &pl));
+  /* only a layout this run does not already have, that cuts what this run measured */
+  if (!pl.placed || pl.bytes_off >= 0.99 * d->halo_total_bytes[PK_OFF_NODE]) PetscFunctionReturn(0);
+  if (procs[0] != pl.def_procs[0] || procs[1] != pl.def_procs[1] || procs[2] != pl.def_procs[2] || !PKDefaultNodeBlock(procs, S->ppn, q)) PetscFunctionReturn(0);
+  PetscCall(PetscMemzero(&g, sizeof(g)));
+  g.dof          = dof * sw; /* a halo of width w carries w layers */
+  g.stencil      = st == DMDA_STENCIL_BOX ? 27 : 7;
+  g.scalar_bytes = sizeof(PetscScalar);
+  g.pipelined    = PETSC_TRUE;
+  for (int k = 0; k < 2; k++) {
+    const PetscInt *pg = k ? pl.procs : procs, *qn = k ? pl.block : q;
+    for (int j = 0; j < 3; j++) {
+      g.pgrid[j] = j < dim ? pg[j] : 1;
+      g.qnode[j] = j < dim ? qn[j] : 1;
+      g.m[j]     = j < dim ? PetscMax(1, M[j] / g.pgrid[j]) : 1;
+    }
+    PetscCall(PKModelHaloGrid3d(&d->eff, &g, &d->in.net, &avg, &slow[k]));
+  }
+  d->have_place         = PETSC_TRUE;
+  d->place_saving       = slow[0].total - slow[1].total;
+  d->place_bytes_off[0] = d->halo_total_bytes[PK_OFF_NODE];
+  d->place_bytes_off[1] = (PetscReal)pl.bytes_off;
+  PetscCall(PetscSNPrintf(d->place_what, sizeof(d->place_what), "node-aware DMDA (off-node bytes %.0f->%.0f)", (double)d->place_bytes_off[0], (double)d->place_bytes_off[1]));
+  {
+    char grid[64], opts[96];
+    if (dim == 3) {
+      PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT, M[0], M[1], M[2]));
+      PetscCall(PetscSNPrintf(opts, sizeof(opts), "-da_processors_x %" PetscInt_FMT " -da_processors_y %" PetscInt_FMT " -da_processors_z %" PetscInt_FMT, pl.procs[0], pl.procs[1], pl.procs[2]));
+    } else if (dim == 2) {
+      PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT "x%" PetscInt_FMT, M[0], M[1]));
+      PetscCall(PetscSNPrintf(opts, sizeof(opts), "-da_processors_x %" PetscInt_FMT " -da_processors_y %" PetscInt_FMT, pl.procs[0], pl.procs[1]));
+    } else {
+      PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT, M[0]));
+      PetscCall(PetscSNPrintf(opts, sizeof(opts), "-da_processors_x %" PetscInt_FMT, pl.procs[0]));
+    }
+    char extra[96] = ""; /* what differs from bin/pipekrylov-place's defaults (star, width 1, dof 1) */
+    PetscCall(PetscSNPrintf(extra, sizeof(extra), "%s", st == DMDA_STENCIL_BOX ? " --stencil box" : ""));
+    if (sw != 1) PetscCall(PetscSNPrintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " --width %" PetscInt_FMT, sw));
+    if (dof != 1) PetscCall(PetscSNPrintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " --dof %" PetscInt_FMT, dof));
+    PetscCall(PetscSNPrintf(d->place_cmd, sizeof(d->place_cmd), "bin/pipekrylov-place --nodes %" PetscInt_FMT " --ppn %" PetscInt_FMT " --grid %s%s --rankfile ranks.txt\n      then: mpiexec --rankfile ranks.txt ... %s\n      (or DMDACreateNodeAware in the code)", S->nnodes, S->ppn, grid, extra, opts));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* The report's own operator structure, with the perf context */
 PetscErrorCode PKReportFree(PKPerfCtx *c)
 {
@@ -434,6 +517,7 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   d->theta_counts = S->nreductions ? PKModelThetaFromCounts(S->nearly, S->nreductions) : -1;
   d->in.theta     = d->theta_counts;
   PetscCall(PKReportHalo(ksp, c, d->ours, d));
+  PetscCall(PKReportPlacement(ksp, S, d));
   /* AMG: the cycle model of 002 when the preconditioner is hypre BoomerAMG */
   PetscCall(PKAMGHierarchyFromPC(ksp->pc, PK_AMG_MAXLEVELS, d->amg_lev, &d->amg_L, &d->have_amg, d->amg_why, sizeof(d->amg_why)));
   if (!rank) {
