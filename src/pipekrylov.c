@@ -16,7 +16,6 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PIPECG(KSP);
 PETSC_EXTERN PetscErrorCode KSPCreate_PGMRES(KSP);
 
 PetscClassId  PK_CLASSID;
-PetscLogEvent PK_Event_SpMV, PK_Event_Reduce, PK_Event_Wait, PK_Event_VecFused, PK_Event_Replace;
 
 static PetscBool PipeKrylovPackageInitialized = PETSC_FALSE;
 

@@ -16,7 +16,7 @@
 #define PKPERFIMPL_H
 
 #include <pipekrylov.h>
-#include <pipekrylov/private/pkrecimpl.h>
+#include <pipekrylov/private/pkcore.h>
 #include <pipekrylov/private/pkstats.h>
 #include <pipekrylov/private/pkmodel.h>
 
@@ -74,7 +74,7 @@ typedef struct {
   char      machine_path[PETSC_MAX_PATH_LEN];
   PetscBool machine_loaded;
   PKMachine machine;
-  void     *report_spmv; /* PKSpMV of a PETSc type's operator, for its halo (report_data.c) */
+  PKSpMV    report_spmv; /* chunked-SpMV structure of a PETSc type's operator, for its halo (report_data.c) */
   Mat       report_mat;  /* the operator it was built for */
   /* results of the last solve */
   PetscLogDouble t_enter; /* this rank's KSPSolve begin after the earliest rank's (system clock) */
@@ -105,6 +105,8 @@ PETSC_INTERN PetscErrorCode PKPerfCtxGet(KSP, PetscBool, PKPerfCtx **);
 PETSC_INTERN PetscErrorCode PKPerfView(KSP, PetscViewer);
 PETSC_INTERN PetscErrorCode PKPerfInstallIfRequested(KSP);
 
+PETSC_INTERN PetscErrorCode PKRecRowEnd(PKRec, PetscInt);
+PETSC_INTERN PetscErrorCode PKPerfGetRec(KSP, PKRec *);
 PETSC_INTERN PetscErrorCode PKRecSolveBegin(KSP, PKPerfCtx *);
 PETSC_INTERN void           PKRecClockStart(PKPerfCtx *);
 PETSC_INTERN PetscLogDouble PKRecCPUTime(void);

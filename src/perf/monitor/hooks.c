@@ -100,6 +100,7 @@ PetscErrorCode PKPerfCtxGet(KSP ksp, PetscBool create, PKPerfCtx **ctx)
   if (!create) PetscFunctionReturn(0);
   PetscCall(PetscNew(&c));
   c->rec.priv   = c;
+  c->rec.rowend = PKRecRowEnd;
   c->code_on    = -1;
   c->open_event = -1;
   PetscCall(PetscStrcpy(c->papi_events, "default"));
@@ -166,7 +167,7 @@ static PetscErrorCode PKPerfMonitor(KSP ksp, PetscInt its, PetscReal rnorm, void
   PetscFunctionBegin;
   if (!c->active) PetscFunctionReturn(0);
   if (!c->rows_started && its == 0) PetscCall(PKRecRowsStart(c));
-  else if (c->builtin) PetscCall(PKRecIterEnd_Private(&c->rec, its));
+  else if (c->builtin) PetscCall(PKRecRowEnd(&c->rec, its));
   PetscFunctionReturn(0);
 }
 

@@ -13,8 +13,6 @@
 #include <petsc/private/kspimpl.h>
 #include <time.h>
 
-const char *const PKPhaseNames[] = {"spmv", "pc", "vec", "halo", "reduce", "overlap"};
-
 static PetscErrorCode PKRecEnsure(PKPerfCtx *c, PetscInt need)
 {
   PetscInt   na;
@@ -82,8 +80,9 @@ static PetscErrorCode PKRecCloseRows(PKPerfCtx *c, PetscInt its, const long long
   PetscFunctionReturn(0);
 }
 
-/* The hot path: one clock read, one PAPI_read, a few stores (and, rarely, the doubling of the rows) */
-PetscErrorCode PKRecIterEnd_Private(PKRec rec, PetscInt its)
+/* The hot path: one clock read, one PAPI_read, a few stores (and, rarely, the doubling of the rows). The rowend of
+   the monitor's recorders: PKRecIterEnd (pkrecimpl.h) calls it through rec->rowend. */
+PetscErrorCode PKRecRowEnd(PKRec rec, PetscInt its)
 {
   PKPerfCtx *c = (PKPerfCtx *)rec->priv;
 
@@ -189,7 +188,8 @@ PetscErrorCode PKRecFree(PKPerfCtx *c)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PKRecGet(KSP ksp, PKRec *rec)
+/* The observer's getrec (perf.c registers it with the core): our types' recorder, NULL for PETSc's types */
+PetscErrorCode PKPerfGetRec(KSP ksp, PKRec *rec)
 {
   PKPerfCtx *c;
 

@@ -10,7 +10,7 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <pipekrylov/private/pkperfimpl.h>
 #include <pipekrylov/private/pkprofile.h>
-#include <pipekrylov/private/pkkspimpl.h>
+#include <petsc/private/kspimpl.h>
 #include <pipekrylov/private/pkamg.h>
 #include <petsc/private/kspimpl.h>
 #include <petscsf.h>
@@ -56,30 +56,30 @@ static PetscErrorCode PKReportMachine(KSP ksp, PKPerfCtx *c, PKReportData *d)
   PetscFunctionReturn(0);
 }
 
-/* The operator's chunked-SpMV structure: the solver's own for our types, one built for the report otherwise */
-static PetscErrorCode PKReportSpMV(KSP ksp, PKPerfCtx *c, PetscBool ours, PKSpMV *s)
+/* The operator's chunked-SpMV structure (src/core): the solver's own for our types (asked through the composed
+   "KSPPipeGetSpMV_C"), one built for the report otherwise */
+static PetscErrorCode PKReportSpMV(KSP ksp, PKPerfCtx *c, PKSpMV *s)
 {
   Mat A;
+  PetscErrorCode (*getspmv)(KSP, PKSpMV *);
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-  if (ours && ((KSP_PK *)ksp->data)->spmv) {
-    *s = ((KSP_PK *)ksp->data)->spmv;
-    PetscFunctionReturn(0);
-  }
+  *s = NULL;
+  PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetSpMV_C", &getspmv));
+  if (getspmv) PetscCall((*getspmv)(ksp, s));
+  if (*s) PetscFunctionReturn(0);
   if (c->report_mat != A) {
-    PKSpMV old = (PKSpMV)c->report_spmv;
-    PetscCall(PKSpMVDestroy(&old));
-    PetscCall(PKSpMVCreate(A, &old));
-    c->report_spmv = old;
-    c->report_mat  = A;
+    PetscCall(PKSpMVDestroy(&c->report_spmv));
+    PetscCall(PKSpMVCreate(A, &c->report_spmv));
+    c->report_mat = A;
   }
-  *s = (PKSpMV)c->report_spmv;
+  *s = c->report_spmv;
   PetscFunctionReturn(0);
 }
 
 /* Every rank models its own halo exchange from the messages it sends; the slowest rank's terms go to the model */
-static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PetscBool ours, PKReportData *d)
+static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PKReportData *d)
 {
   MPI_Comm        comm = PetscObjectComm((PetscObject)ksp);
   PetscMPIInt     rank, size;
@@ -107,7 +107,7 @@ static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PetscBool ours, PKRepo
     d->have_halo = PETSC_TRUE; /* no halo at all */
     PetscFunctionReturn(0);
   }
-  PetscCall(PKReportSpMV(ksp, c, ours, &s));
+  PetscCall(PKReportSpMV(ksp, c, &s));
   PetscCall(PKSpMVGetHalo(s, &sf));
   flag = sf ? 1 : 0;
   PetscCallMPI(MPI_Allreduce(&flag, &gflag, 1, MPIU_INT, MPI_MIN, comm));
@@ -160,11 +160,8 @@ static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PetscBool ours, PKRepo
 /* The report's own operator structure, with the perf context */
 PetscErrorCode PKReportFree(PKPerfCtx *c)
 {
-  PKSpMV s = (PKSpMV)c->report_spmv;
-
   PetscFunctionBegin;
-  PetscCall(PKSpMVDestroy(&s));
-  c->report_spmv = NULL;
+  PetscCall(PKSpMVDestroy(&c->report_spmv));
   c->report_mat  = NULL;
   PetscFunctionReturn(0);
 }
@@ -402,7 +399,7 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   }
   d->theta_counts = S->nreductions ? PKModelThetaFromCounts(S->nearly, S->nreductions) : -1;
   d->in.theta     = d->theta_counts;
-  PetscCall(PKReportHalo(ksp, c, d->ours, d));
+  PetscCall(PKReportHalo(ksp, c, d));
   /* AMG: the cycle model of 002 when the preconditioner is hypre BoomerAMG */
   PetscCall(PKAMGHierarchyFromPC(ksp->pc, PK_AMG_MAXLEVELS, d->amg_lev, &d->amg_L, &d->have_amg, d->amg_why, sizeof(d->amg_why)));
   if (!rank) {
