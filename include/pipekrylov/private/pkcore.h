@@ -14,6 +14,7 @@
 
 #include <pipekrylov.h>
 #include <pipekrylov/private/pkrecimpl.h>
+#include <pipekrylov/private/pkcost.h>
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Reductions. One object per solver; it owns its MPI request (PETSc's split-reduction request is private, and a

@@ -51,6 +51,7 @@
 
 #include <petscsys.h>
 #include <pipekrylov/private/pkmachine.h>
+#include <pipekrylov/private/pkcost.h>
 
 /* ============================================================================================================ */
 /* Point-to-point costs (000 5.1-5.7, 004 3-4)                                                                  */
@@ -167,9 +168,15 @@ typedef struct {
   PetscInt     restart;       /* GMRES-type restart m; <= 0: 30 */
   PetscInt     replace;       /* pipe2cg residual replacement period; 0 = off */
   PetscBool    norm_separate; /* PETSc cg: the norm is its own reduction (PRECONDITIONED/UNPRECONDITIONED norms) */
+  PetscBool    have_cost;     /* the counts below come from the solver (pipekrylov's types); else from the table */
+  PKSolverCost cost;
 } PKSolverConfig;
 
+/* The table, for PETSc's built-in types (and a default for ours when no solver is at hand) */
 PETSC_EXTERN void PKSolverConfigDefault(PKSolverKind, PKSolverConfig *);
+/* From a solver's own description (KSPPipeGetCost_C, pkcost.h): the pattern, restart and replacement period, and the
+   counts of one cycle, which PKSolverShapeGet then uses instead of the table */
+PETSC_EXTERN PetscErrorCode PKSolverConfigFromCost(const PKSolverCost *, PKSolverConfig *);
 
 /* One modelled cycle of a solver: 1 iteration (CG family), 2 (pipe2cg), m (GMRES family, incl. its restart) */
 typedef struct {

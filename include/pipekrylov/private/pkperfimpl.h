@@ -154,6 +154,7 @@ typedef struct {
   PetscReal      sync_raw[2];
   PetscReal      theta_counts;
   /* what-if */
+  PKSolverConfig wi_config[PK_SOLVER_NOURS]; /* each of ours as it describes itself (a throwaway KSP of its type) */
   PKSolverKind   wi_kind[PK_SOLVER_NOURS];
   PKModelResult  wi_solver[PK_SOLVER_NOURS];
   PetscInt       wi_nsolver;

@@ -161,6 +161,7 @@ PetscErrorCode PKDestroy_Common(KSP ksp, KSP_PK *pk)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetChunks_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetOverlapStats_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetSpMV_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", NULL)); /* composed by each type's create */
   PetscFunctionReturn(0);
 }
 

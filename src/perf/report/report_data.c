@@ -248,6 +248,30 @@ static PetscErrorCode PKReportKS(const PKStats *S, PKReportData *d)
 }
 
 /* The models, on rank 0 */
+/* What each of our solvers would cost on this problem, as the solver describes itself: a throwaway KSP of that type
+   (not set up, on PETSC_COMM_SELF), with the run's restart length for pgmres */
+static PetscErrorCode PKReportWhatIfConfigs(PKReportData *d)
+{
+  PetscFunctionBegin;
+  for (int k = 0; k < PK_SOLVER_NOURS; k++) {
+    KSP tmp;
+    PetscErrorCode (*getcost)(KSP, PKSolverCost *);
+    PKSolverCost cost;
+
+    PKSolverConfigDefault((PKSolverKind)k, &d->wi_config[k]);
+    PetscCall(KSPCreate(PETSC_COMM_SELF, &tmp));
+    PetscCall(KSPSetType(tmp, PKSolverKindNames[k]));
+    if (k == PK_SOLVER_PGMRES && d->config.restart > 0) PetscCall(KSPGMRESSetRestart(tmp, d->config.restart));
+    PetscCall(PetscObjectQueryFunction((PetscObject)tmp, "KSPPipeGetCost_C", &getcost));
+    if (getcost) {
+      PetscCall((*getcost)(tmp, &cost));
+      PetscCall(PKSolverConfigFromCost(&cost, &d->wi_config[k]));
+    }
+    PetscCall(KSPDestroy(&tmp));
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PKReportModels(const PKStats *S, PKReportData *d)
 {
   PetscInt K = S->nits, nonblocking;
@@ -284,8 +308,7 @@ static PetscErrorCode PKReportModels(const PKStats *S, PKReportData *d)
     PetscBool      cgrun = (PetscBool)(d->config.kind != PK_SOLVER_PGMRES && d->config.kind != PK_SOLVER_PETSC_GMRES && d->config.kind != PK_SOLVER_PETSC_PGMRES);
     if ((PKSolverKind)k == d->config.kind) continue;
     if (!cgrun && k != PK_SOLVER_PGMRES) continue;
-    PKSolverConfigDefault((PKSolverKind)k, &cfg);
-    if (k == PK_SOLVER_PGMRES && d->config.restart > 0) cfg.restart = d->config.restart;
+    cfg = d->wi_config[k];
     PetscCall(PKModelWhatIfSolver(&d->eff, &d->in, &cfg, &d->wi_solver[d->wi_nsolver]));
     d->wi_kind[d->wi_nsolver++] = (PKSolverKind)k;
   }
@@ -332,6 +355,7 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   PetscMPIInt    rank, size;
   PetscErrorCode (*ours)(KSP, PetscInt *);
   PetscErrorCode (*restart)(KSP, PetscInt *);
+  PetscErrorCode (*getcost)(KSP, PKSolverCost *);
   PKRecHot      *h = &c->rec.hot;
   PetscReal      w[PK_PHASE_N], wsum[PK_PHASE_N];
   Mat            A;
@@ -345,11 +369,19 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   PetscCall(KSPGetType(ksp, &d->type));
   PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetChunks_C", &ours));
   d->ours = ours ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(PKSolverKindFromType(d->type, &d->config.kind));
-  PKSolverConfigDefault(d->config.kind, &d->config);
-  PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPGMRESGetRestart_C", &restart));
-  if (restart) PetscCall((*restart)(ksp, &d->config.restart));
-  if (d->config.kind == PK_SOLVER_PETSC_CG) d->config.norm_separate = (PetscBool)(ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+  PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetCost_C", &getcost));
+  if (getcost) { /* one of ours: the solver describes its own cost, with its live settings */
+    PKSolverCost cost;
+    PetscCall((*getcost)(ksp, &cost));
+    PetscCall(PKSolverConfigFromCost(&cost, &d->config));
+  } else { /* PETSc's types: the model's table */
+    PetscCall(PKSolverKindFromType(d->type, &d->config.kind));
+    PKSolverConfigDefault(d->config.kind, &d->config);
+    PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPGMRESGetRestart_C", &restart));
+    if (restart) PetscCall((*restart)(ksp, &d->config.restart));
+    if (d->config.kind == PK_SOLVER_PETSC_CG) d->config.norm_separate = (PetscBool)(ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+  }
+  PetscCall(PKReportWhatIfConfigs(d));
   PetscCall(PKReportMachine(ksp, c, d));
   /* the operator */
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));

@@ -459,6 +459,32 @@ static PetscErrorCode KSPDestroy_PKPGMRES(KSP ksp)
   PetscFunctionReturn(0);
 }
 
+/* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
+static PetscErrorCode KSPPipeGetCost_PKPGMRES(KSP ksp, PKSolverCost *c)
+{
+  KSP_PKPGMRES *pg = (KSP_PKPGMRES *)ksp->data;
+  PetscInt      m  = pg->max_k;
+
+  PetscFunctionBegin;
+  /* a cycle of m steps: m + 1 passes, each one Op and one split reduction (pass i: i + 1 dots and, i > 0, a norm);
+     streams: pass i >= 1 MAXPY i+3, CGS i+2, norm 1, MDot i+2, 2 scalings 4; pass 0 MDot 2; x += V y m+2 */
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->pattern      = "pgmres";
+  c->its          = m;
+  c->nred         = m + 1;
+  c->nvals        = 1 + (m * (m + 5)) / 2;
+  c->nonblocking  = PETSC_TRUE;
+  c->nspmv        = m + 1;
+  c->npc          = m + 1;
+  c->streams      = 2.0 * m * m + 15.0 * m + 4;
+  c->init_spmv    = 1;
+  c->init_pc      = 1;
+  c->init_nvals   = 1;
+  c->init_streams = 6;
+  c->restart      = m;
+  PetscFunctionReturn(0);
+}
+
 /*MC
    KSPPKPGMRES - "pgmres": pipelined GMRES(m) from pipekrylov, p(1)-GMRES of Ghysels, Ashby, Meerbergen and
    Vanroose (2013). One non-blocking reduction per Krylov step carries the new vector's dot products with the
@@ -497,6 +523,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPGMRES(KSP ksp)
   pg->breakdowntol = 0.1;
   pg->col          = -1;
   PetscCall(PKCreate_Common(ksp, &pg->pk, "pipelined GMRES(m), p(1)-GMRES: one non-blocking reduction per Krylov step, overlapped with the next PCApply and MatMult", PETSC_TRUE, NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPGMRES));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   ksp->ops->setup          = KSPSetUp_PKPGMRES;
