@@ -31,38 +31,38 @@ static PKPerfCtx *pk_hook_top = NULL; /* innermost recorded solve of a PETSc typ
 
 static inline void PKPerfEventBegin(PKPerfCtx *c, PetscLogEvent e)
 {
-  PKRec rec = &c->rec;
+  PKRec rec = &c->mon.rec;
 
-  if (c->open_event < 0) {
+  if (c->mon.open_event < 0) {
     PKPhase ph;
     if (e == MAT_Mult) ph = PK_PHASE_SPMV;
     else if (e == PC_Apply) ph = PK_PHASE_PC;
     else if (e == VEC_ReduceEnd || e == VEC_ReduceCommunication) ph = PK_PHASE_REDUCE;
     else return;
-    c->open_event = e;
-    c->open_depth = 1;
+    c->mon.open_event = e;
+    c->mon.open_depth = 1;
     if (ph == PK_PHASE_REDUCE) PKRecPhase(rec, ph);
     else PKRecApply(rec, ph);
-  } else if (e == c->open_event) c->open_depth++;
-  else if (e == VEC_ScatterEnd && c->open_event == MAT_Mult && c->open_depth == 1 && !c->in_halo) {
-    c->in_halo = PETSC_TRUE;
+  } else if (e == c->mon.open_event) c->mon.open_depth++;
+  else if (e == VEC_ScatterEnd && c->mon.open_event == MAT_Mult && c->mon.open_depth == 1 && !c->mon.in_halo) {
+    c->mon.in_halo = PETSC_TRUE;
     PKRecPhase(rec, PK_PHASE_HALO);
   }
 }
 
 static inline void PKPerfEventEnd(PKPerfCtx *c, PetscLogEvent e)
 {
-  PKRec rec = &c->rec;
+  PKRec rec = &c->mon.rec;
 
-  if (c->open_event < 0) {
+  if (c->mon.open_event < 0) {
     if (e == VEC_ReduceBegin) PKRecOverlapBegin(rec); /* the MPI_Iallreduce of a split reduction is posted */
-  } else if (e == c->open_event) {
-    if (--c->open_depth) return;
+  } else if (e == c->mon.open_event) {
+    if (--c->mon.open_depth) return;
     if (e == VEC_ReduceEnd) rec->hot.overlap = PETSC_FALSE;
-    c->open_event = -1;
+    c->mon.open_event = -1;
     PKRecPhase(rec, PK_PHASE_VEC);
-  } else if (e == VEC_ScatterEnd && c->in_halo) {
-    c->in_halo = PETSC_FALSE;
+  } else if (e == VEC_ScatterEnd && c->mon.in_halo) {
+    c->mon.in_halo = PETSC_FALSE;
     PKRecPhase(rec, PK_PHASE_SPMV);
   }
 }
@@ -75,12 +75,12 @@ static PetscErrorCode PKPerfCtxDestroy(void *p)
   PKPerfCtx *c = (PKPerfCtx *)p;
 
   PetscFunctionBegin;
-  if (pk_hook_top == c) pk_hook_top = (PKPerfCtx *)c->hook_prev; /* destroyed inside its solve, after an error */
-  PetscCall(PKRecFree(c));
-  PetscCall(PKStatsDestroy(&c->stats));
+  if (pk_hook_top == c) pk_hook_top = (PKPerfCtx *)c->mon.hook_prev; /* destroyed inside its solve, after an error */
+  PetscCall(PKRecFree(&c->mon));
+  PetscCall(PKStatsDestroy(&c->mon.stats));
   PetscCall(PKReportFree(c));
-  PetscCall(PetscFree(c->rank_node));
-  PetscCall(PetscViewerDestroy(&c->viewer));
+  PetscCall(PetscFree(c->mon.rank_node));
+  PetscCall(PetscViewerDestroy(&c->report.viewer));
   PetscCall(PetscFree(c));
   PetscFunctionReturn(0);
 }
@@ -99,11 +99,11 @@ PetscErrorCode PKPerfCtxGet(KSP ksp, PetscBool create, PKPerfCtx **ctx)
   }
   if (!create) PetscFunctionReturn(0);
   PetscCall(PetscNew(&c));
-  c->rec.priv   = c;
-  c->rec.rowend = PKRecRowEnd;
-  c->code_on    = -1;
-  c->open_event = -1;
-  PetscCall(PetscStrcpy(c->papi_events, "default"));
+  c->mon.rec.priv   = &c->mon;
+  c->mon.rec.rowend = PKRecRowEnd;
+  c->mon.code_on    = -1;
+  c->mon.open_event = -1;
+  PetscCall(PetscStrcpy(c->mon.papi_events, "default"));
   PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ksp), &cont));
   PetscCall(PetscContainerSetPointer(cont, c));
   PetscCall(PetscContainerSetUserDestroy(cont, PKPerfCtxDestroy));
@@ -122,24 +122,24 @@ static PetscErrorCode PKPerfReadOptions(KSP ksp, PKPerfCtx *c)
   PetscFunctionBegin;
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
   PetscOptionsBegin(comm, prefix, "KSP performance monitor (pipekrylov)", "KSP");
-  PetscCall(PetscOptionsBool("-ksp_perf_monitor", "Record per-iteration per-rank times and statistics (-ksp_perf_trace and -ksp_perfmodel_view turn it on too)", "KSPPerfMonitorSet", c->opt_monitor, &c->opt_monitor, NULL));
-  PetscCall(PetscOptionsString("-ksp_perf_trace", "Write the per-iteration per-rank trace to this CSV file (MPI-IO; appends solve after solve)", "KSPPerfMonitorSet", c->trace, c->trace, sizeof(c->trace), &c->opt_trace));
-  PetscCall(PetscOptionsName("-ksp_perfmodel_view", "Print the performance report at the end of each solve: -ksp_perfmodel_view [viewer]", "KSPPerfMonitorSet", &c->opt_report));
-  PetscCall(PetscOptionsString("-ksp_perf_papi_events", "PAPI events recorded per iteration: comma list, default, or none", "KSPPerfMonitorSet", c->papi_events, c->papi_events, sizeof(c->papi_events), NULL));
-  PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: the embedded profile", "KSPPerfMonitorSet", c->machine_path, c->machine_path, sizeof(c->machine_path), NULL));
-  PetscCall(PetscOptionsInt("-ksp_perf_node_size", "Treat every k consecutive ranks as one node (0: nodes from MPI_COMM_TYPE_SHARED)", "KSPPerfMonitorSet", c->node_size, &c->node_size, NULL));
+  PetscCall(PetscOptionsBool("-ksp_perf_monitor", "Record per-iteration per-rank times and statistics (-ksp_perf_trace and -ksp_perfmodel_view turn it on too)", "KSPPerfMonitorSet", c->mon.opt_monitor, &c->mon.opt_monitor, NULL));
+  PetscCall(PetscOptionsString("-ksp_perf_trace", "Write the per-iteration per-rank trace to this CSV file (MPI-IO; appends solve after solve)", "KSPPerfMonitorSet", c->mon.trace, c->mon.trace, sizeof(c->mon.trace), &c->mon.opt_trace));
+  PetscCall(PetscOptionsName("-ksp_perfmodel_view", "Print the performance report at the end of each solve: -ksp_perfmodel_view [viewer]", "KSPPerfMonitorSet", &c->mon.opt_report));
+  PetscCall(PetscOptionsString("-ksp_perf_papi_events", "PAPI events recorded per iteration: comma list, default, or none", "KSPPerfMonitorSet", c->mon.papi_events, c->mon.papi_events, sizeof(c->mon.papi_events), NULL));
+  PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: the embedded profile", "KSPPerfMonitorSet", c->model.machine_path, c->model.machine_path, sizeof(c->model.machine_path), NULL));
+  PetscCall(PetscOptionsInt("-ksp_perf_node_size", "Treat every k consecutive ranks as one node (0: nodes from MPI_COMM_TYPE_SHARED)", "KSPPerfMonitorSet", c->mon.node_size, &c->mon.node_size, NULL));
   PetscOptionsEnd();
-  PetscCheck(!c->opt_trace || c->trace[0], comm, PETSC_ERR_ARG_WRONG, "-%sksp_perf_trace needs a file name", prefix ? prefix : "");
-  PetscCheck(c->node_size >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%sksp_perf_node_size must be positive (or 0 for MPI_COMM_TYPE_SHARED), not %" PetscInt_FMT, prefix ? prefix : "", c->node_size);
-  if (c->opt_report) PetscCall(PetscOptionsGetViewer(comm, ((PetscObject)ksp)->options, prefix, "-ksp_perfmodel_view", &c->viewer, &c->format, NULL));
-  c->options_read = PETSC_TRUE;
+  PetscCheck(!c->mon.opt_trace || c->mon.trace[0], comm, PETSC_ERR_ARG_WRONG, "-%sksp_perf_trace needs a file name", prefix ? prefix : "");
+  PetscCheck(c->mon.node_size >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%sksp_perf_node_size must be positive (or 0 for MPI_COMM_TYPE_SHARED), not %" PetscInt_FMT, prefix ? prefix : "", c->mon.node_size);
+  if (c->mon.opt_report) PetscCall(PetscOptionsGetViewer(comm, ((PetscObject)ksp)->options, prefix, "-ksp_perfmodel_view", &c->report.viewer, &c->report.format, NULL));
+  c->mon.options_read = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
 static inline PetscBool PKPerfIsOn(PKPerfCtx *c)
 {
-  if (c->code_on >= 0) return (PetscBool)(c->code_on == 1);
-  return (PetscBool)(c->opt_monitor || c->opt_trace || c->opt_report);
+  if (c->mon.code_on >= 0) return (PetscBool)(c->mon.code_on == 1);
+  return (PetscBool)(c->mon.opt_monitor || c->mon.opt_trace || c->mon.opt_report);
 }
 
 /* The monitor's settings for -ksp_view (pipekrylov's types call this from their view; after the first solve,
@@ -150,8 +150,8 @@ PetscErrorCode PKPerfView(KSP ksp, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
-  if (!c || !c->options_read || !PKPerfIsOn(c)) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  performance monitor: on%s%s%s, PAPI events %s%s%s\n", c->opt_trace ? ", trace " : "", c->opt_trace ? c->trace : "", c->opt_report ? ", report (-ksp_perfmodel_view)" : "", c->papi_events, c->machine_path[0] ? ", machine profile " : "", c->machine_path));
+  if (!c || !c->mon.options_read || !PKPerfIsOn(c)) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  performance monitor: on%s%s%s, PAPI events %s%s%s\n", c->mon.opt_trace ? ", trace " : "", c->mon.opt_trace ? c->mon.trace : "", c->mon.opt_report ? ", report (-ksp_perfmodel_view)" : "", c->mon.papi_events, c->model.machine_path[0] ? ", machine profile " : "", c->model.machine_path));
   PetscFunctionReturn(0);
 }
 
@@ -165,9 +165,9 @@ static PetscErrorCode PKPerfMonitor(KSP ksp, PetscInt its, PetscReal rnorm, void
   (void)rnorm;
 
   PetscFunctionBegin;
-  if (!c->active) PetscFunctionReturn(0);
-  if (!c->rows_started && its == 0) PetscCall(PKRecRowsStart(c));
-  else if (c->builtin) PetscCall(PKRecRowEnd(&c->rec, its));
+  if (!c->mon.active) PetscFunctionReturn(0);
+  if (!c->mon.rows_started && its == 0) PetscCall(PKRecRowsStart(&c->mon));
+  else if (c->mon.builtin) PetscCall(PKRecRowEnd(&c->mon.rec, its));
   PetscFunctionReturn(0);
 }
 
@@ -197,23 +197,23 @@ static PetscErrorCode PKPerfSolveBegin(KSP ksp, PKPerfCtx **out)
   PetscFunctionBegin;
   *out = NULL;
   PetscCall(PKPerfCtxGet(ksp, PETSC_TRUE, &c));
-  if (!c->options_read) PetscCall(PKPerfReadOptions(ksp, c));
-  if (c->active) { /* a solve of this KSP that ended in an error: forget it */
-    if (pk_hook_top == c) pk_hook_top = (PKPerfCtx *)c->hook_prev;
-    c->active = PETSC_FALSE;
+  if (!c->mon.options_read) PetscCall(PKPerfReadOptions(ksp, c));
+  if (c->mon.active) { /* a solve of this KSP that ended in an error: forget it */
+    if (pk_hook_top == c) pk_hook_top = (PKPerfCtx *)c->mon.hook_prev;
+    c->mon.active = PETSC_FALSE;
   }
   if (!PKPerfIsOn(c)) PetscFunctionReturn(0);
-  if (!c->layout_done) {
-    PetscCall(PKStatsLayout(comm, c));
-    PetscCall(PKPapiSetUp(comm, c->papi_events));
+  if (!c->mon.layout_done) {
+    PetscCall(PKStatsLayout(comm, &c->mon));
+    PetscCall(PKPapiSetUp(comm, c->mon.papi_events));
   }
   PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetChunks_C", &ours));
-  c->builtin = ours ? PETSC_FALSE : PETSC_TRUE;
+  c->mon.builtin = ours ? PETSC_FALSE : PETSC_TRUE;
   PetscCall(PKPerfAttachMonitor(ksp, c));
-  PetscCall(PKRecSolveBegin(ksp, c));
-  c->active = PETSC_TRUE;
-  if (c->builtin) {
-    c->hook_prev = pk_hook_top;
+  PetscCall(PKRecSolveBegin(ksp, &c->mon));
+  c->mon.active = PETSC_TRUE;
+  if (c->mon.builtin) {
+    c->mon.hook_prev = pk_hook_top;
     pk_hook_top  = c;
   }
   *out = c;
@@ -225,18 +225,18 @@ static PetscErrorCode PKPerfSolveEnd(KSP ksp, PKPerfCtx *c)
   MPI_Comm comm = PetscObjectComm((PetscObject)ksp);
 
   PetscFunctionBegin;
-  c->active = PETSC_FALSE;
-  if (c->builtin) pk_hook_top = (PKPerfCtx *)c->hook_prev;
-  PetscCall(PKRecSolveEnd(ksp, c));
-  PetscCall(PKStatsCompute(comm, c));
-  if (c->opt_trace && !c->trace_failed) PetscCall(PKTraceWrite(comm, c));
-  if (c->viewer) {
-    PetscCall(PKPerfReport(ksp, &c->stats));
+  c->mon.active = PETSC_FALSE;
+  if (c->mon.builtin) pk_hook_top = (PKPerfCtx *)c->mon.hook_prev;
+  PetscCall(PKRecSolveEnd(ksp, &c->mon));
+  PetscCall(PKStatsCompute(comm, &c->mon));
+  if (c->mon.opt_trace && !c->mon.trace_failed) PetscCall(PKTraceWrite(comm, &c->mon));
+  if (c->report.viewer) {
+    PetscCall(PKPerfReport(ksp, &c->mon.stats));
     /* rank 0 evaluates the models alone: the other ranks must not start the next solve meanwhile, or its time
        would include waiting for rank 0 */
     PetscCallMPI(MPI_Barrier(comm));
   }
-  c->solve++;
+  c->mon.solve++;
   PetscFunctionReturn(0);
 }
 
@@ -249,7 +249,7 @@ static PetscErrorCode PKPerfPLB(PetscLogEvent e, int t, PetscObject o1, PetscObj
     if (o1 && o1->classid == KSP_CLASSID) PetscCall(PKPerfSolveBegin((KSP)o1, &c));
   } else if (pk_hook_top) PKPerfEventBegin(pk_hook_top, e);
   if (pk_prev_plb) PetscCall((*pk_prev_plb)(e, t, o1, o2, o3, o4));
-  if (c) PKRecClockStart(c);
+  if (c) PKRecClockStart(&c->mon);
   PetscFunctionReturn(0);
 }
 
@@ -262,9 +262,9 @@ static PetscErrorCode PKPerfPLE(PetscLogEvent e, int t, PetscObject o1, PetscObj
     PetscLogDouble now;
     PetscCall(PetscTime(&now));
     if (o1 && o1->classid == KSP_CLASSID) PetscCall(PKPerfCtxGet((KSP)o1, PETSC_FALSE, &c));
-    if (c && c->active) {
-      c->tend   = now;
-      c->cpuend = PKRecCPUTime();
+    if (c && c->mon.active) {
+      c->mon.tend   = now;
+      c->mon.cpuend = PKRecCPUTime();
     }
     else c = NULL;
   } else if (pk_hook_top) PKPerfEventEnd(pk_hook_top, e);

@@ -21,14 +21,14 @@
    off-node parameters; a run with off-node messages then uses the on-node ones and the report says so. */
 static PetscErrorCode PKReportMachine(KSP ksp, PKPerfCtx *c, PKReportData *d)
 {
-  PKMachine *m = &c->machine;
+  PKMachine *m = &c->model.machine;
   PetscInt   i, j;
 
   PetscFunctionBegin;
-  if (!c->machine_loaded) {
-    if (c->machine_path[0]) PetscCall(PKMachineLoad(PetscObjectComm((PetscObject)ksp), c->machine_path, m));
+  if (!c->model.machine_loaded) {
+    if (c->model.machine_path[0]) PetscCall(PKMachineLoad(PetscObjectComm((PetscObject)ksp), c->model.machine_path, m));
     else PetscCall(PKMachineDefault(m));
-    c->machine_loaded = PETSC_TRUE;
+    c->model.machine_loaded = PETSC_TRUE;
   }
   d->eff = m->p;
   for (int k = 0; k < PK_NPROTO; k++) {
@@ -69,12 +69,12 @@ static PetscErrorCode PKReportSpMV(KSP ksp, PKPerfCtx *c, PKSpMV *s)
   PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetSpMV_C", &getspmv));
   if (getspmv) PetscCall((*getspmv)(ksp, s));
   if (*s) PetscFunctionReturn(0);
-  if (c->report_mat != A) {
-    PetscCall(PKSpMVDestroy(&c->report_spmv));
-    PetscCall(PKSpMVCreate(A, &c->report_spmv));
-    c->report_mat = A;
+  if (c->report.mat != A) {
+    PetscCall(PKSpMVDestroy(&c->report.spmv));
+    PetscCall(PKSpMVCreate(A, &c->report.spmv));
+    c->report.mat = A;
   }
-  *s = c->report_spmv;
+  *s = c->report.spmv;
   PetscFunctionReturn(0);
 }
 
@@ -121,12 +121,12 @@ static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PKReportData *d)
   for (PetscInt i = 0; i < nir; i++) {
     if (iranks[i] == rank) continue;
     bytes[n] = (PetscReal)(ioff[i + 1] - ioff[i]) * sizeof(PetscScalar);
-    loc[n++] = c->rank_node[iranks[i]] == c->rank_node[rank] ? PK_ON_NODE : PK_OFF_NODE;
+    loc[n++] = c->mon.rank_node[iranks[i]] == c->mon.rank_node[rank] ? PK_ON_NODE : PK_OFF_NODE;
   }
   pat.n         = n;
   pat.bytes     = bytes;
   pat.loc       = loc;
-  pat.ppn       = c->ppn;
+  pat.ppn       = c->mon.ppn;
   pat.ppn_off   = 0;
   pat.pipelined = PETSC_TRUE;
   PKNetStateUnknown(&net);
@@ -161,8 +161,8 @@ static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PKReportData *d)
 PetscErrorCode PKReportFree(PKPerfCtx *c)
 {
   PetscFunctionBegin;
-  PetscCall(PKSpMVDestroy(&c->report_spmv));
-  c->report_mat  = NULL;
+  PetscCall(PKSpMVDestroy(&c->report.spmv));
+  c->report.mat  = NULL;
   PetscFunctionReturn(0);
 }
 
@@ -356,7 +356,7 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   PetscErrorCode (*ours)(KSP, PetscInt *);
   PetscErrorCode (*restart)(KSP, PetscInt *);
   PetscErrorCode (*getcost)(KSP, PKSolverCost *);
-  PKRecHot      *h = &c->rec.hot;
+  PKRecHot      *h = &c->mon.rec.hot;
   PetscReal      w[PK_PHASE_N], wsum[PK_PHASE_N];
   Mat            A;
   MatInfo        info;
@@ -425,7 +425,7 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   PKNetStateUnknown(&d->in.net);
   PetscCall(PKReportRanksPerCore(comm, &d->in.ranks_per_core));
   {
-    PetscReal cpu = (PetscReal)(c->cpuend - c->cpubegin), gcpu;
+    PetscReal cpu = (PetscReal)(c->mon.cpuend - c->mon.cpubegin), gcpu;
     PetscCallMPI(MPI_Allreduce(&cpu, &gcpu, 1, MPIU_REAL, MPIU_SUM, comm));
     d->in.t_cpu = gcpu / size;
   }
