@@ -73,7 +73,8 @@ typedef struct _n_KSP_PK {
   PetscBool   needs_spd;      /* a CG-family solver: symmetric positive definite operator and preconditioner */
   PetscBool   check_symmetry; /* -ksp_pipe_check_symmetry: test the operator with MatIsSymmetric at set-up */
   PetscReal   symmetry_tol;   /* tolerance of that test */
-  PetscErrorCode (*solve)(KSP, struct _n_KSP_PK *); /* the type's iteration, between PKSolveBegin and PKSolveEnd */
+  PetscErrorCode (*solve)(KSP, struct _n_KSP_PK *);       /* the type's iteration, between PKSolveBegin and PKSolveEnd */
+  PetscErrorCode (*after_solve)(KSP, struct _n_KSP_PK *); /* optional, after PKSolveEnd (e.g. PKTrueResidualAtExit) */
 } KSP_PK;
 
 PETSC_INTERN PetscErrorCode PKCreate_Common(KSP, KSP_PK *, const char *, PetscBool, PetscErrorCode (*)(KSP, KSP_PK *));

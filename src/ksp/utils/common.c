@@ -44,7 +44,8 @@ static PetscErrorCode KSPPipeGetOverlapStats_PK(KSP ksp, PetscInt *nnonblock, Pe
   PetscFunctionReturn(0);
 }
 
-/* KSPSolve for every type: the common begin and end around the type's own iteration (pk->solve) */
+/* KSPSolve for every type: the common begin and end around the type's own iteration (pk->solve), then the type's
+   after_solve if it has one (the pipelined CG types: the true residual at exit) */
 static PetscErrorCode KSPSolve_PK(KSP ksp)
 {
   KSP_PK *pk = (KSP_PK *)ksp->data;
@@ -53,6 +54,7 @@ static PetscErrorCode KSPSolve_PK(KSP ksp)
   PetscCall(PKSolveBegin(ksp, pk));
   PetscCall((*pk->solve)(ksp, pk));
   PetscCall(PKSolveEnd(ksp, pk));
+  if (pk->after_solve) PetscCall((*pk->after_solve)(ksp, pk));
   PetscFunctionReturn(0);
 }
 

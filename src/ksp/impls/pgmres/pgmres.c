@@ -285,16 +285,16 @@ static PetscErrorCode PGMRESCycle(KSP ksp, KSP_PKPGMRES *pg, PetscBool guess_zer
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KSPSolve_PKPGMRES(KSP ksp)
+/* The iteration, run by the common solve wrapper (KSPSolve_PK in common.c) between PKSolveBegin and PKSolveEnd */
+static PetscErrorCode KSPSolve_PKPGMRES_Private(KSP ksp, KSP_PK *pk)
 {
   KSP_PKPGMRES *pg = (KSP_PKPGMRES *)ksp->data;
-  KSP_PK       *pk = &pg->pk;
   PetscInt      ncols, total = 0;
   PetscBool     guess_zero = ksp->guess_zero, first = PETSC_TRUE;
 
   PetscFunctionBegin;
+  (void)pk; /* the same as &pg->pk */
   PetscCheck(!ksp->calc_sings, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipekrylov's pgmres does not compute singular values; use -ksp_type gmres");
-  PetscCall(PKSolveBegin(ksp, pk));
   PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
   ksp->its   = 0;
   ksp->rnorm = -1.0; /* no cycle has ended yet: no restart check */
@@ -311,7 +311,6 @@ static PetscErrorCode KSPSolve_PKPGMRES(KSP ksp)
     }
   }
   pg->col = -1; /* also after a cycle stopped by NaN/Inf: KSPBuildSolution() returns what KSPSolve() returns */
-  PetscCall(PKSolveEnd(ksp, pk));
   PetscFunctionReturn(0);
 }
 
@@ -522,12 +521,11 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPGMRES(KSP ksp)
   pg->haptol       = 1.0e-30;
   pg->breakdowntol = 0.1;
   pg->col          = -1;
-  PetscCall(PKCreate_Common(ksp, &pg->pk, "pipelined GMRES(m), p(1)-GMRES: one non-blocking reduction per Krylov step, overlapped with the next PCApply and MatMult", PETSC_TRUE, NULL));
+  PetscCall(PKCreate_Common(ksp, &pg->pk, "pipelined GMRES(m), p(1)-GMRES: one non-blocking reduction per Krylov step, overlapped with the next PCApply and MatMult", PETSC_TRUE, KSPSolve_PKPGMRES_Private));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPGMRES));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   ksp->ops->setup          = KSPSetUp_PKPGMRES;
-  ksp->ops->solve          = KSPSolve_PKPGMRES;
   ksp->ops->reset          = KSPReset_PKPGMRES;
   ksp->ops->destroy        = KSPDestroy_PKPGMRES;
   ksp->ops->view           = KSPView_PKPGMRES;
