@@ -8,7 +8,6 @@ static const char help[] = "Test driver of the logging monitor: solves a model p
                            "  -problem ...     model problem options (examples/common/problems.h)\n\n";
 
 #include <pipekrylov.h>
-#include <pipekrylov/private/pkstats.h>
 #include <petsc/private/kspimpl.h>
 #include "problems.h"
 

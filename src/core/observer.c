@@ -41,7 +41,8 @@ PetscErrorCode PKObserverView(KSP ksp, PetscViewer viewer)
 /*
    PKRecGet - the recorder of a KSP for the solve under way, or NULL when no monitor records it.
 
-   Exported (declared in pkrecimpl.h) so that KSP types outside the library can mark phases as pipekrylov's do.
+   Declared in pkrecimpl.h; not exported from the shared library (a KSP type in a program linked with the static
+   archive, such as tests/perfrec.c, can mark phases as pipekrylov's types do).
 */
 PetscErrorCode PKRecGet(KSP ksp, PKRec *rec)
 {

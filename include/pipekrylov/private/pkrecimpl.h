@@ -13,18 +13,10 @@
 #ifndef PKRECIMPL_H
 #define PKRECIMPL_H
 
-#include <petscksp.h>
+#include <pipekrylov.h>
 #include <petsctime.h>
 
-typedef enum {
-  PK_PHASE_SPMV,    /* local sparse matrix-vector product (without halo wait) */
-  PK_PHASE_PC,      /* preconditioner application */
-  PK_PHASE_VEC,     /* vector updates, local dot products, scalar work */
-  PK_PHASE_HALO,    /* waiting for the halo exchange of an SpMV */
-  PK_PHASE_REDUCE,  /* waiting for a global reduction (blocking, or the wait of a non-blocking one) */
-  PK_PHASE_OVERLAP, /* any work done while a non-blocking reduction is outstanding (including MPI_Test) */
-  PK_PHASE_N
-} PKPhase;
+/* PKPhase (the phases) is public: pipekrylov.h */
 
 PETSC_INTERN const char *const PKPhaseNames[];
 
@@ -103,6 +95,6 @@ static inline PetscErrorCode PKRecIterEnd(PKRec rec, PetscInt its)
 
 /* The recorder of this KSP for the solve under way, or NULL when monitoring is off (no observer registered, or
    the observer does not record this solve). src/core/observer.c. */
-PETSC_EXTERN PetscErrorCode PKRecGet(KSP, PKRec *);
+PETSC_INTERN PetscErrorCode PKRecGet(KSP, PKRec *);
 
 #endif

@@ -61,7 +61,7 @@ PetscErrorCode KSPPerfMonitorSet(KSP ksp, PetscBool flg)
 .  ksp - the Krylov solver
 
    Output Parameter:
-.  stats - the statistics (PKStats, in include/pipekrylov/private/pkstats.h), or NULL if no solve of this KSP
+.  stats - the statistics (PKStats, in pipekrylov.h), or NULL if no solve of this KSP
            was recorded; owned by the KSP, valid until its next solve or its destruction
 
    Notes:

@@ -138,7 +138,7 @@ static PetscErrorCode KSPPipeGetCost_PKNBPCG(KSP ksp, PKSolverCost *c)
 
 .seealso: `KSPGROPPCG`, `KSPCG`, `KSPPKPCG`, `KSPPKSAPCG`, `KSPPKPIPECG`, `KSPPipeSetChunks()`, `KSPPipeGetOverlapStats()`
 M*/
-PETSC_EXTERN PetscErrorCode KSPCreate_PKNBPCG(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PKNBPCG(KSP ksp)
 {
   KSP_PKNBPCG *cg;
 

@@ -123,7 +123,7 @@ static PetscErrorCode KSPPipeGetCost_PKPCG(KSP ksp, PKSolverCost *c)
 
 .seealso: `KSPCG`, `KSPPKSAPCG`, `KSPPKNBPCG`, `KSPPKPIPECG`, `KSPPKPIPE2CG`
 M*/
-PETSC_EXTERN PetscErrorCode KSPCreate_PKPCG(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PKPCG(KSP ksp)
 {
   KSP_PKPCG *cg;
 

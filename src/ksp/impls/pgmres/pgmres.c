@@ -510,7 +510,7 @@ static PetscErrorCode KSPPipeGetCost_PKPGMRES(KSP ksp, PKSolverCost *c)
 
 .seealso: `KSPGMRES`, `KSPPGMRES`, `KSPGMRESSetRestart()`, `KSPPKPIPECG`
 M*/
-PETSC_EXTERN PetscErrorCode KSPCreate_PKPGMRES(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PKPGMRES(KSP ksp)
 {
   KSP_PKPGMRES *pg;
 

@@ -931,7 +931,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
 
 .seealso: `KSPPKPIPECG`, `KSPPKNBPCG`, `KSPPKPCG`, `KSPPIPECG2`, `KSPPipeSetChunks()`, `KSPPipe2CGSetReplacement()`
 M*/
-PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
 {
   KSP_PKPIPE2CG *p2;
 

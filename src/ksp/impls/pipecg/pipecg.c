@@ -510,7 +510,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
 
 .seealso: `KSPPKPIPE2CG`, `KSPPKNBPCG`, `KSPPKPCG`, `KSPPIPECG`, `KSPPipeSetChunks()`, `KSPPipeCGSetReplacement()`
 M*/
-PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
 {
   KSP_PKPIPECG *cg;
 

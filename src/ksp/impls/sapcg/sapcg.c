@@ -138,7 +138,7 @@ static PetscErrorCode KSPPipeGetCost_PKSAPCG(KSP ksp, PKSolverCost *c)
 
 .seealso: `KSPCG`, `KSPCGUseSingleReduction()`, `KSPPKPCG`, `KSPPKNBPCG`, `KSPPKPIPECG`, `KSPPKPIPE2CG`
 M*/
-PETSC_EXTERN PetscErrorCode KSPCreate_PKSAPCG(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PKSAPCG(KSP ksp)
 {
   KSP_PKSAPCG *cg;
 
