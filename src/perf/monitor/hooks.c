@@ -1,7 +1,8 @@
 /*
-   PETSc's event hooks, the way into every KSPSolve of an unmodified application. PetscLogPLB/PetscLogPLE are called
-   at the begin and end of every logged event while they are set; ours handle KSP_Solve (the KSP is the first
-   object) and then call the hooks that were there before, so -log_view keeps working.
+   PETSc's event hooks, the way into every KSPSolve of an unmodified application. The begin and end of every logged
+   event reach us through pklog.h (the one file that knows how a PETSc version delivers them: petsclog318.c for
+   3.18's PetscLogPLB/PetscLogPLE); ours handle KSP_Solve (the KSP is the first object), and the hooks that were
+   there before are still called, so -log_view keeps working.
 
    KSP_Solve begin: the KSP's context (options read once, with its prefix), rows ready, the clock started last so
    that our own work is outside the recorded time. KSP_Solve end: the clock stopped first, then rows closed,
@@ -18,12 +19,8 @@
 #include <petsc/private/matimpl.h>
 #include <petsc/private/pcimpl.h>
 #include <petsc/private/vecimpl.h>
-#include <petsc/private/logimpl.h>
+#include <pipekrylov/private/pklog.h>
 
-typedef PetscErrorCode (*PKLogHook)(PetscLogEvent, int, PetscObject, PetscObject, PetscObject, PetscObject);
-
-static PKLogHook  pk_prev_plb, pk_prev_ple;
-static PetscBool  pk_hooks    = PETSC_FALSE;
 static PKPerfCtx *pk_hook_top = NULL; /* innermost recorded solve of a PETSc type */
 
 /* ---------------------------------------------------------------------------------------------------------- */
@@ -240,7 +237,8 @@ static PetscErrorCode PKPerfSolveEnd(KSP ksp, PKPerfCtx *c)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PKPerfPLB(PetscLogEvent e, int t, PetscObject o1, PetscObject o2, PetscObject o3, PetscObject o4)
+/* The monitor's side of the event stream (pklog.h): before and after the hooks chained behind ours */
+static PetscErrorCode PKPerfBegin(PetscLogEvent e, PetscObject o1, void **after)
 {
   PKPerfCtx *c = NULL;
 
@@ -248,12 +246,18 @@ static PetscErrorCode PKPerfPLB(PetscLogEvent e, int t, PetscObject o1, PetscObj
   if (e == KSP_Solve) {
     if (o1 && o1->classid == KSP_CLASSID) PetscCall(PKPerfSolveBegin((KSP)o1, &c));
   } else if (pk_hook_top) PKPerfEventBegin(pk_hook_top, e);
-  if (pk_prev_plb) PetscCall((*pk_prev_plb)(e, t, o1, o2, o3, o4));
-  if (c) PKRecClockStart(&c->mon);
+  *after = c;
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PKPerfPLE(PetscLogEvent e, int t, PetscObject o1, PetscObject o2, PetscObject o3, PetscObject o4)
+static PetscErrorCode PKPerfBeginAfter(void *after, PetscObject o1)
+{
+  (void)o1;
+  PKRecClockStart(&((PKPerfCtx *)after)->mon); /* the clock starts last: our own work is outside the solve's time */
+  return 0;
+}
+
+static PetscErrorCode PKPerfEnd(PetscLogEvent e, PetscObject o1, void **after)
 {
   PKPerfCtx *c = NULL;
 
@@ -265,75 +269,42 @@ static PetscErrorCode PKPerfPLE(PetscLogEvent e, int t, PetscObject o1, PetscObj
     if (c && c->mon.active) {
       c->mon.tend   = now;
       c->mon.cpuend = PKRecCPUTime();
-    }
-    else c = NULL;
+    } else c = NULL;
   } else if (pk_hook_top) PKPerfEventEnd(pk_hook_top, e);
-  if (pk_prev_ple) PetscCall((*pk_prev_ple)(e, t, o1, o2, o3, o4));
-  if (c) PetscCall(PKPerfSolveEnd((KSP)o1, c));
+  *after = c;
   PetscFunctionReturn(0);
 }
 
-/*
-   Chain in front of the hooks already there (-log_view's default logging, or -log_trace ...). When none are, ours
-   go in alone: the PetscLogEventBegin/End macros call PetscLogPLB/PLE whenever they are set, so PETSc's default
-   logging need not be on, and its bookkeeping on every event (about 1% of a pcg iteration here) is not paid.
-   An application that turns default logging on itself after this (PetscLogDefaultBegin) replaces our hooks;
-   KSPPerfMonitorSet() puts them back in front.
-*/
-/* Events the hooks need; with no other logging on, every other event's logging is switched off while the hooks
-   are in: each logged event would otherwise call them (and push PETSc's event stack) for nothing, about 1% of a
-   pcg iteration. They are switched back on when the hooks are removed. */
-static PetscLogEvent *pk_quiet = NULL;
-static PetscInt       pk_nquiet = 0;
+static PetscErrorCode PKPerfEndAfter(void *after, PetscObject o1)
+{
+  PetscFunctionBegin;
+  PetscCall(PKPerfSolveEnd((KSP)o1, (PKPerfCtx *)after));
+  PetscFunctionReturn(0);
+}
 
+/* Events the hooks need; with no other logging on, the PETSc-version file (pklog.h) switches every other event's
+   logging off while the hooks are in: each logged event would otherwise call them (and push PETSc's event stack)
+   for nothing, about 1% of a pcg iteration. They are switched back on when the hooks are removed. */
 static PetscBool PKPerfNeeded(PetscLogEvent e)
 {
   return (PetscBool)(e == KSP_Solve || e == MAT_Mult || e == PC_Apply || e == VEC_ScatterEnd || e == VEC_ReduceBegin || e == VEC_ReduceEnd || e == VEC_ReduceCommunication);
 }
 
-static PetscErrorCode PKPerfQuietEvents(void)
-{
-  PetscStageLog    sl;
-  PetscInt         n;
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogGetStageLog(&sl));
-  n = sl->eventLog->numEvents;
-  PetscCall(PetscMalloc1(n, &pk_quiet));
-  for (PetscLogEvent e = 0; e < n; e++) {
-    PetscBool active = PETSC_FALSE;
-    for (int s = 0; s < sl->numStages && !active; s++) active = sl->stageInfo[s].eventLog->eventInfo[e].active;
-    if (active && !PKPerfNeeded(e)) {
-      PetscCall(PetscLogEventSetActiveAll(e, PETSC_FALSE));
-      pk_quiet[pk_nquiet++] = e;
-    }
-  }
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode PKPerfHooksInstall(void)
 {
+  static const PKLogHooks hooks = {PKPerfBegin, PKPerfBeginAfter, PKPerfEnd, PKPerfEndAfter, PKPerfNeeded};
+
   PetscFunctionBegin;
-  if (pk_hooks && PetscLogPLB == PKPerfPLB && PetscLogPLE == PKPerfPLE) PetscFunctionReturn(0);
-  pk_prev_plb = PetscLogPLB == PKPerfPLB ? pk_prev_plb : PetscLogPLB;
-  pk_prev_ple = PetscLogPLE == PKPerfPLE ? pk_prev_ple : PetscLogPLE;
-  if (!pk_prev_plb && !pk_prev_ple && !pk_quiet) PetscCall(PKPerfQuietEvents());
-  PetscLogPLB = PKPerfPLB;
-  PetscLogPLE = PKPerfPLE;
-  pk_hooks    = PETSC_TRUE;
+  PetscCall(PKLogHooksInstall(&hooks));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode PKPerfHooksRemove(void)
 {
+  PetscBool was;
+
   PetscFunctionBegin;
-  if (!pk_hooks) PetscFunctionReturn(0);
-  if (PetscLogPLB == PKPerfPLB) PetscLogPLB = pk_prev_plb;
-  if (PetscLogPLE == PKPerfPLE) PetscLogPLE = pk_prev_ple;
-  pk_hooks    = PETSC_FALSE;
-  pk_hook_top = NULL;
-  for (PetscInt i = 0; i < pk_nquiet; i++) PetscCall(PetscLogEventSetActiveAll(pk_quiet[i], PETSC_TRUE));
-  PetscCall(PetscFree(pk_quiet));
-  pk_nquiet = 0;
+  PetscCall(PKLogHooksRemove(&was));
+  if (was) pk_hook_top = NULL;
   PetscFunctionReturn(0);
 }
