@@ -58,7 +58,12 @@ TEST_BIN     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRC    := $(wildcard bench/*.c)
 BENCH_BIN    := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 TOOL_SRC     := $(wildcard bin/*.c)
-TOOL_BIN     := $(TOOL_SRC:bin/%.c=bin/%)
+TOOL_BIN     := $(TOOL_SRC:bin/%.c=$(BUILD)/bin/%)
+# The static archive: the same objects; the programs that call what the shared library does not export (the
+# models, the machine profiles, the AMG reader, the phase marks) link it instead of libpipekrylov.so
+ARCHIVE      := $(BUILD)/libpipekrylov.a
+UNIT_TESTS   := amg cost model_unit perfrec profile
+UNIT_BIN     := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 HEADERS      := $(shell find include -name '*.h')
 # a test plugin (-dll_append) that prints the halo counts of an unmodified application's operator
 TEST_PLUGIN  := $(BUILD)/tests/libpkhalotest.so
@@ -72,7 +77,7 @@ PETSC_SNES_EXAMPLES_DIR ?= $(PETSC_EXAMPLES_DIR)/../../../snes/tutorials
 TUT_BIN      += $(BUILD)/petsc-tutorials/snes-ex5
 
 .PHONY: all deps demo check bench install clean check-petsc check-variants variant-build
-all: check-petsc $(LIB) $(EX_BIN) $(TEST_BIN) $(TEST_PLUGIN) $(BENCH_BIN) $(TOOL_BIN) $(TUT_BIN)
+all: check-petsc $(LIB) $(ARCHIVE) $(EX_BIN) $(TEST_BIN) $(TEST_PLUGIN) $(BENCH_BIN) $(TOOL_BIN) $(TUT_BIN)
 
 check-petsc:
 	@test "$(HAVE_PETSC)" = yes || { echo "pipekrylov: PETSc not found by pkg-config (PETSc.pc). Run 'make deps' or set PKG_CONFIG_PATH / PETSC_DIR and PETSC_ARCH."; exit 1; }
@@ -80,15 +85,22 @@ check-petsc:
 deps:
 	@sh config/deps.sh
 
+# The library's objects hide every symbol but the public API (PETSC_EXTERN, declared in include/pipekrylov.h)
 $(BUILD)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) -fvisibility=hidden -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libpipekrylov.so -o $@ $(LIB_OBJ) $(LIBS_ALL)
 
+$(ARCHIVE): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $(LIB_OBJ)
+
 LINK_PK = -L$(dir $(LIB)) -Wl,-rpath,$(abspath $(dir $(LIB))) -lpipekrylov $(LIBS_ALL)
+LINK_PK_STATIC = $(ARCHIVE) $(LIBS_ALL)
 
 $(BUILD)/examples/%: examples/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h examples/common/report_csv.h
 	@mkdir -p $(dir $@)
@@ -102,12 +114,18 @@ $(TEST_PLUGIN): tests/plugin/halotest.c $(LIB) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -shared -Wl,-soname,libpkhalotest.so $< -o $@ $(LINK_PK)
 
+$(UNIT_BIN): $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(EX_COMMON) $(ARCHIVE) $(HEADERS) $(wildcard tests/common/*.h) examples/common/problems.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/common -Iexamples/common $< $(TEST_COMMON) $(EX_COMMON) -o $@ $(LINK_PK_STATIC)
+
 $(BUILD)/bench/%: bench/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h examples/common/report_csv.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Iexamples/common $< $(EX_COMMON) -o $@ $(LINK_PK)
 
-bin/%: bin/%.c $(LIB) $(HEADERS)
-	$(CC) $(CFLAGS_ALL) $< -o $@ $(LINK_PK)
+# Tools: built into build/bin (bin/<tool> is a wrapper script that runs it)
+$(BUILD)/bin/%: bin/%.c $(ARCHIVE) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $< -o $@ $(LINK_PK_STATIC)
 
 # Unmodified PETSc tutorials: compiled exactly as PETSc ships them, linked against PETSc only (not pipekrylov).
 $(BUILD)/petsc-tutorials/%: $(PETSC_EXAMPLES_DIR)/%.c
@@ -142,8 +160,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/pipekrylov.h $(DESTDIR)$(PREFIX)/include/
-	for t in $(filter-out %.c,$(wildcard bin/pipekrylov-*)); do install -m 755 $$t $(DESTDIR)$(PREFIX)/bin/; done
-	sed -e 's|@PREFIX@|$(PREFIX)|g' config/pipekrylov.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pipekrylov.pc
+	for t in $(TOOL_BIN) $(filter-out %.c $(TOOL_SRC:%.c=%),$(wildcard bin/pipekrylov-*)); do install -m 755 $$t $(DESTDIR)$(PREFIX)/bin/; done
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PETSC_LIBDIR@|$(PETSC_LIBDIR)|g' config/pipekrylov.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pipekrylov.pc
 
 clean:
-	rm -rf $(BUILD) lib $(TOOL_BIN)
+	rm -rf $(BUILD) lib

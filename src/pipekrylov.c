@@ -5,18 +5,17 @@
 #include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkperfimpl.h>
 
-PETSC_EXTERN PetscErrorCode KSPCreate_PKPCG(KSP);
-PETSC_EXTERN PetscErrorCode KSPCreate_PKSAPCG(KSP);
-PETSC_EXTERN PetscErrorCode KSPCreate_PKNBPCG(KSP);
-PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPECG(KSP);
-PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP);
-PETSC_EXTERN PetscErrorCode KSPCreate_PKPGMRES(KSP);
+PETSC_INTERN PetscErrorCode KSPCreate_PKPCG(KSP);
+PETSC_INTERN PetscErrorCode KSPCreate_PKSAPCG(KSP);
+PETSC_INTERN PetscErrorCode KSPCreate_PKNBPCG(KSP);
+PETSC_INTERN PetscErrorCode KSPCreate_PKPIPECG(KSP);
+PETSC_INTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP);
+PETSC_INTERN PetscErrorCode KSPCreate_PKPGMRES(KSP);
 /* PETSc's own, exported by libpetsc though not declared in its headers */
 PETSC_EXTERN PetscErrorCode KSPCreate_PIPECG(KSP);
 PETSC_EXTERN PetscErrorCode KSPCreate_PGMRES(KSP);
 
 PetscClassId  PK_CLASSID;
-PetscLogEvent PK_Event_SpMV, PK_Event_Reduce, PK_Event_Wait, PK_Event_VecFused, PK_Event_Replace;
 
 static PetscBool PipeKrylovPackageInitialized = PETSC_FALSE;
 

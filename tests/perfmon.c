@@ -1,14 +1,14 @@
 static const char help[] = "Test driver of the logging monitor: solves a model problem -nsolves times with the monitor on and\n"
                            "dumps, per solve, every rank's iteration count and time split next to PETSc's own KSPSolve event time,\n"
                            "and the cross-rank statistics (PKStats) of rank 0, as JSON, for tests/perf_check.py.\n"
-                           "  -dump <file>     the JSON file (default perfmon.json)\n"
+                           "  -dump <file>     the JSON file (default $PK_BUILD/tests/perfmon.json, else $TMPDIR or /tmp/perfmon.json)\n"
                            "  -nsolves <k>     solves (default 2), solve s with rtol 10^-s times the KSP's\n"
                            "  -perf_code       turn the monitor on with KSPPerfMonitorSet() instead of options\n"
                            "  -expect_off      check instead that nothing is installed or recorded (no perf option given)\n"
                            "  -problem ...     model problem options (examples/common/problems.h)\n\n";
 
 #include <pipekrylov.h>
-#include <pipekrylov/private/pkstats.h>
+#include <stdlib.h>
 #include <petsc/private/kspimpl.h>
 #include "problems.h"
 
@@ -34,7 +34,7 @@ int main(int argc, char **argv)
   PetscInt           nsolves = 2;
   PetscReal          rtol;
   PetscBool          code = PETSC_FALSE, off = PETSC_FALSE;
-  char               dump[PETSC_MAX_PATH_LEN] = "perfmon.json";
+  char               dump[PETSC_MAX_PATH_LEN];
   PetscMPIInt        rank, size;
   FILE              *f = NULL;
   KSPConvergedReason reason;
@@ -42,6 +42,11 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nsolves", &nsolves, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-perf_code", &code, NULL));
+  { /* never into the source tree: the build tree when run by tests/run, else the temporary directory */
+    const char *bd = getenv("PK_BUILD"), *tmp = getenv("TMPDIR");
+    if (bd) PetscCall(PetscSNPrintf(dump, sizeof(dump), "%s/tests/perfmon.json", bd));
+    else PetscCall(PetscSNPrintf(dump, sizeof(dump), "%s/perfmon.json", tmp ? tmp : "/tmp"));
+  }
   PetscCall(PetscOptionsGetString(NULL, NULL, "-dump", dump, sizeof(dump), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_off", &off, NULL));
   /* PETSc's own KSPSolve event time is the independent reference: default logging on before the monitor's hooks */

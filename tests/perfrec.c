@@ -5,7 +5,7 @@ static const char help[] = "Unit test of the recorder's hot-path API (pkrecimpl.
                            "  -its <n>   iterations before the breakdown (default 12)\n\n";
 
 #include <pipekrylov.h>
-#include <pipekrylov/private/pkstats.h>
+#include <pipekrylov/private/pkrecimpl.h>
 #include <petsc/private/kspimpl.h>
 
 static PetscInt fake_its = 12;

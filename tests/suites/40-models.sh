@@ -9,3 +9,8 @@ t_fail models-bad-compute 'Negative compute time' $MU -bad compute
 t_fail models-bad-solver 'No analytic model for solver kind unknown' $MU -bad solver
 t_fail models-bad-message 'negative size' $MU -bad message
 t_fail models-bad-amg 'AMG levels 0 not in' $MU -bad amg
+# each solver describes its own cost (KSPPipeGetCost_C): bare typed KSPs give the table's cycle with the default
+# settings, and a solve with -ksp_pipe2cg_replace 20 is modelled with that period
+t_grep cost-bare-types 'ok pgmres' $PK_BUILD/tests/cost
+t_grep cost-pipe2cg-replace20 'modelled: replacement every 20 iterations' $PK_BUILD/tests/cost -expect_replace 20 -ksp_pipe2cg_replace 20 -n 64 -pc_type jacobi
+t_mpi cost-pipe2cg-replace20-np2 2 $PK_BUILD/tests/cost -expect_replace 20 -ksp_pipe2cg_replace 20 -n 64 -pc_type jacobi

@@ -7,6 +7,13 @@
 # machine's). Measured here (8000 rows per rank): model/measured 2.6 (1 rank), 1.1-2.3 (2 ranks), 0.47-0.77 (4 ranks
 # on 2 cores, oversubscribed); with 125000 rows per rank (out of cache) 1.18 (1 rank) and 0.97 (2 ranks).
 AMG=$PK_BUILD/tests/amg
+# A PETSc without hypre (Debian's complex PETSc, for one): the library builds (src/perf/report/amg_hierarchy.c then
+# reports "PETSc has no hypre" and the report has no AMG part), tests/amg.c builds, and the hypre tests below are
+# skipped with this note.
+if ! grep -q '^#define PETSC_HAVE_HYPRE 1' "$(pkg-config --variable=includedir PETSc)/petscconf.h" 2>/dev/null; then
+  skip amg-all "PETSc without hypre: the BoomerAMG hierarchy and the AMG model cannot be exercised"
+  return 0 2>/dev/null || true
+fi
 
 # amg_stats NP ARGS...: every level's rows and nonzeros equal hypre's "Operator Matrix Information"; the
 # interpolation's nonzeros per row, shat, agrees with hypre's "avgW", which counts F-point rows only:

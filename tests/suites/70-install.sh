@@ -24,3 +24,23 @@ EOC
   "$pre/app" && rm -rf "$pre"
 }
 t_grep install-and-link 'installed pipekrylov works' install_test
+
+# The whole public API from the installed header alone: a program that includes only pipekrylov.h and calls every
+# public function (reading fields of PKStats), built with pkg-config --cflags --libs pipekrylov only; the library
+# exports at most 40 dynamic symbols, each declared in the installed header.
+install_api_test() {
+  local pre syms s
+  pre=$(mktemp -d) || return 1
+  make -s -C "$PK_ROOT" install PREFIX="$pre" >/dev/null || return 1
+  export PKG_CONFIG_PATH=$pre/lib/pkgconfig:${PKG_CONFIG_PATH:-}
+  mpicc "$PK_ROOT/tests/install/app.c" -o "$pre/app" $(pkg-config --cflags --libs pipekrylov) || return 1
+  "$pre/app" || return 1
+  syms=$(nm -D --defined-only "$pre/lib/libpipekrylov.so" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' | grep -v -E '^(_edata|_end|__bss_start|_init|_fini)$')
+  echo "exported: $(echo "$syms" | wc -l) symbols"
+  [ "$(echo "$syms" | wc -l)" -le 40 ] || { echo "more than 40 exported symbols"; return 1; }
+  for s in $syms; do grep -q "\\b$s\\b" "$pre/include/pipekrylov.h" || { echo "$s is exported but not declared in pipekrylov.h"; return 1; }; done
+  for s in $(sed -n 's/^PETSC_EXTERN [A-Za-z_]* \**\([A-Za-z_0-9]*\)(.*/\1/p' "$pre/include/pipekrylov.h"); do grep -q "\\b$s\\b" "$pre/app.c" "$PK_ROOT/tests/install/app.c" 2>/dev/null || { echo "the test does not call $s"; return 1; }; done
+  echo "every exported symbol is declared in pipekrylov.h"
+  rm -rf "$pre"
+}
+t_grep install-public-api 'installed pipekrylov API works' install_api_test

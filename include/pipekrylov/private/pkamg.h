@@ -2,7 +2,7 @@
    The AMG hierarchy a PCHYPRE/BoomerAMG preconditioner actually uses, as the per-level inputs of the AMG solve-cycle
    model of 002 section IV (PKAMGLevel, PKModelAMGCycle in pkmodel.h). src/perf/report/amg_hierarchy.c.
 
-   Exported (PETSC_EXTERN) so that the report and tests/amg.c can call it; this header is not public API.
+   Not exported from the shared library (not public API); tests/amg.c links the static archive build/libpipekrylov.a.
 */
 #ifndef PKAMG_H
 #define PKAMG_H
@@ -39,6 +39,6 @@
 
 .seealso: PKModelAMGCycle(), PCHYPRE
 */
-PETSC_EXTERN PetscErrorCode PKAMGHierarchyFromPC(PC pc, PetscInt maxlevels, PKAMGLevel lev[], PetscInt *L, PetscBool *found, char why[], size_t whylen);
+PETSC_INTERN PetscErrorCode PKAMGHierarchyFromPC(PC pc, PetscInt maxlevels, PKAMGLevel lev[], PetscInt *L, PetscBool *found, char why[], size_t whylen);
 
 #endif

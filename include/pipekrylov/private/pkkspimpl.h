@@ -1,7 +1,7 @@
 /*
-   What the six pipekrylov solvers share (src/ksp/utils, src/core): the common part of their KSP data, reductions that are
-   progressed by MPI_Test between chunks of overlapped work, the chunked SpMV and the chunk driver for fused
-   vector kernels.
+   What the six pipekrylov solvers share (src/ksp/utils): the common part of their KSP data, the chunk driver for
+   fused vector kernels, the multi-vector kernels. The reductions with MPI_Test progress and the chunked SpMV they
+   use are the core's (pkcore.h, src/core).
 
    Every solver's data struct starts with a KSP_PK member, so shared code can reach it as (KSP_PK *)ksp->data.
 */
@@ -10,58 +10,7 @@
 
 #include <pipekrylov.h>
 #include <petsc/private/kspimpl.h>
-#include <pipekrylov/private/pkrecimpl.h>
-
-/* ------------------------------------------------------------------------------------------------------------ */
-/* Reductions. One object per solver; it owns its MPI request (PETSc's split-reduction request is private, and a
-   solver that polls with MPI_Test needs its own). At most one non-blocking reduction is outstanding at a time. */
-typedef struct {
-  MPI_Comm     comm;
-  PetscMPIInt  size;
-  PetscInt     nmax;   /* capacity of local[] and global[] */
-  PetscInt     n;      /* values in the reduction under way */
-  PetscScalar *local;  /* filled by the solver before Begin */
-  PetscScalar *global; /* valid after End / Allreduce */
-  MPI_Request  req;
-  PetscBool    active; /* an MPI_Iallreduce is outstanding */
-  PetscBool    done;   /* MPI_Test has seen it complete */
-  PetscInt     ntests; /* MPI_Test calls for the reduction under way */
-  PetscBool    poll;   /* call MPI_Test at all (off with -ksp_pipe_chunks 1: the reduction only moves in its wait) */
-  PKRec        rec;    /* recorder of the solve under way (NULL when off) */
-  /* counts for the solve under way (reset by PKSolveBegin) */
-  PetscInt nblocking;  /* blocking allreduces */
-  PetscInt nnonblock;  /* non-blocking reductions */
-  PetscInt nearly;     /* non-blocking reductions that completed before their wait */
-  PetscInt ntesttotal; /* MPI_Test calls */
-} PKReduce;
-
-PETSC_INTERN PetscErrorCode PKReduceCreate(MPI_Comm, PetscInt, PKReduce *);
-PETSC_INTERN PetscErrorCode PKReduceEnsure(PKReduce *, PetscInt);
-PETSC_INTERN PetscErrorCode PKReduceDestroy(PKReduce *);
-PETSC_INTERN PetscErrorCode PKReduceAllreduce(PKReduce *, PetscInt);
-PETSC_INTERN PetscErrorCode PKReduceBegin(PKReduce *, PetscInt);
-PETSC_INTERN PetscErrorCode PKReduceEnd(PKReduce *);
-PETSC_INTERN PetscErrorCode PKReduceTest_Private(PKReduce *);
-
-/* Progress the outstanding reduction, if any. Cheap enough to call between chunks of work. */
-static inline PetscErrorCode PKReduceTest(PKReduce *red)
-{
-  if (!red || !red->poll || !red->active || red->done) return 0;
-  return PKReduceTest_Private(red);
-}
-
-/* ------------------------------------------------------------------------------------------------------------ */
-/* Chunked SpMV. For MATSEQAIJ and MATMPIAIJ the local block is multiplied in row chunks with an MPI_Test between
-   them, and the halo exchange is driven here; the result is bit-for-bit that of MatMult. Other matrix types fall
-   back to MatMult with an MPI_Test before and after. */
-typedef struct _p_PKSpMV *PKSpMV;
-
-PETSC_INTERN PetscErrorCode PKSpMVCreate(Mat, PKSpMV *);
-PETSC_INTERN PetscErrorCode PKSpMVDestroy(PKSpMV *);
-PETSC_INTERN PetscErrorCode PKSpMVApply(PKSpMV, Vec, Vec, PetscInt, PKReduce *, PKRec);
-PETSC_INTERN PetscErrorCode PKSpMVIsChunked(PKSpMV, PetscBool *);
-PETSC_INTERN PetscErrorCode PKSpMVGetHalo(PKSpMV, VecScatter *);
-PETSC_INTERN PetscErrorCode PKSpMVGetReason(PKSpMV, const char **);
+#include <pipekrylov/private/pkcore.h>
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Chunk driver: run kernel(start, end, ctx) over [0, n) in nchunks pieces, calling PKReduceTest between them. */
@@ -124,7 +73,8 @@ typedef struct _n_KSP_PK {
   PetscBool   needs_spd;      /* a CG-family solver: symmetric positive definite operator and preconditioner */
   PetscBool   check_symmetry; /* -ksp_pipe_check_symmetry: test the operator with MatIsSymmetric at set-up */
   PetscReal   symmetry_tol;   /* tolerance of that test */
-  PetscErrorCode (*solve)(KSP, struct _n_KSP_PK *); /* the type's iteration, between PKSolveBegin and PKSolveEnd */
+  PetscErrorCode (*solve)(KSP, struct _n_KSP_PK *);       /* the type's iteration, between PKSolveBegin and PKSolveEnd */
+  PetscErrorCode (*after_solve)(KSP, struct _n_KSP_PK *); /* optional, after PKSolveEnd (e.g. PKTrueResidualAtExit) */
 } KSP_PK;
 
 PETSC_INTERN PetscErrorCode PKCreate_Common(KSP, KSP_PK *, const char *, PetscBool, PetscErrorCode (*)(KSP, KSP_PK *));
@@ -162,7 +112,5 @@ PETSC_INTERN PetscErrorCode PKTrueResidualAtExit(KSP, KSP_PK *, Vec, Vec);
 
 /* Log the norm, call the monitors and the convergence test for iteration ksp->its */
 PETSC_INTERN PetscErrorCode PKConvergenceStep(KSP, PetscReal);
-
-PETSC_INTERN PetscLogEvent PK_Event_SpMV, PK_Event_Reduce, PK_Event_Wait, PK_Event_VecFused, PK_Event_Replace;
 
 #endif

@@ -11,8 +11,8 @@
      002  Gahvari et al., section IV: AMG solve-cycle model per level with distance, bandwidth, contention penalties.
      001  (Morgan et al.) sections 2-7: stochastic models (eqs 3, 6-11), Johnson SU fits, simulation, KS test, bounds.
 
-   Units everywhere: seconds, bytes (the AMG model counts doubles, as 002 does). Every function here is exported
-   (PETSC_EXTERN, not PETSC_INTERN) only so that tests/model_unit.c can call it; this header is not public API.
+   Units everywhere: seconds, bytes (the AMG model counts doubles, as 002 does). Nothing here is exported from
+   the shared library (not public API); tests/model_unit.c links the static archive build/libpipekrylov.a.
 
    Choices made where the papers leave a gap (each is tested in tests/model_unit.c):
    - Protocol: short if bytes <= eager_limit, rendezvous if bytes > rendezvous_limit, eager otherwise (pkmachine.h).
@@ -51,6 +51,7 @@
 
 #include <petscsys.h>
 #include <pipekrylov/private/pkmachine.h>
+#include <pipekrylov/private/pkcost.h>
 
 /* ============================================================================================================ */
 /* Point-to-point costs (000 5.1-5.7, 004 3-4)                                                                  */
@@ -62,14 +63,14 @@ typedef struct {
   PetscReal t_stall;         /* s per stall (000: 5 NIC cycles per 64 bytes; 0.120 ns Gemini, 0.0976 ns Aries) */
 } PKNetState;
 
-PETSC_EXTERN void       PKNetStateUnknown(PKNetState *);
-PETSC_EXTERN PKProtocol PKModelProtocol(const PKMachineParams *, PKLocality, PetscReal bytes);
-PETSC_EXTERN PetscReal  PKModelPostal(const PKMachineParams *, PKLocality, PetscReal bytes);
-PETSC_EXTERN PetscReal  PKModelMaxRate(const PKMachineParams *, PKLocality, PetscReal bytes, PetscReal ppn);
-PETSC_EXTERN PetscReal  PKModelQueueSearch(const PKMachineParams *, PetscReal nmsgs);
-PETSC_EXTERN PetscReal  PKModelContention(const PKMachineParams *, PetscReal hops, PetscReal bytes_per_proc, PetscReal ppn);
-PETSC_EXTERN PetscReal  PKModelHops(const PKMachineParams *, PetscReal hops);
-PETSC_EXTERN PetscReal  PKModelCongestion(const PKNetState *, PetscReal bytes, PetscReal ppn);
+PETSC_INTERN void       PKNetStateUnknown(PKNetState *);
+PETSC_INTERN PKProtocol PKModelProtocol(const PKMachineParams *, PKLocality, PetscReal bytes);
+PETSC_INTERN PetscReal  PKModelPostal(const PKMachineParams *, PKLocality, PetscReal bytes);
+PETSC_INTERN PetscReal  PKModelMaxRate(const PKMachineParams *, PKLocality, PetscReal bytes, PetscReal ppn);
+PETSC_INTERN PetscReal  PKModelQueueSearch(const PKMachineParams *, PetscReal nmsgs);
+PETSC_INTERN PetscReal  PKModelContention(const PKMachineParams *, PetscReal hops, PetscReal bytes_per_proc, PetscReal ppn);
+PETSC_INTERN PetscReal  PKModelHops(const PKMachineParams *, PetscReal hops);
+PETSC_INTERN PetscReal  PKModelCongestion(const PKNetState *, PetscReal bytes, PetscReal ppn);
 
 /* Terms of one communication (a halo exchange), seconds */
 typedef enum {
@@ -83,7 +84,7 @@ typedef enum {
   PK_CT_N
 } PKCommTermId;
 
-PETSC_EXTERN const char *const PKCommTermNames[];
+PETSC_INTERN const char *const PKCommTermNames[];
 
 typedef struct {
   PetscReal t[PK_CT_N];
@@ -103,7 +104,7 @@ typedef struct {
   PetscBool         pipelined; /* blocking exchange of all messages at once: apply 000 5.9 pipelining */
 } PKHaloPattern;
 
-PETSC_EXTERN PetscErrorCode PKModelHalo(const PKMachineParams *, const PKHaloPattern *, const PKNetState *, PKCommCost *);
+PETSC_INTERN PetscErrorCode PKModelHalo(const PKMachineParams *, const PKHaloPattern *, const PKNetState *, PKCommCost *);
 
 /* A 3-D structured grid split into blocks (DMDA-like), nodes owning q0 x q1 x q2 blocks of ranks */
 typedef struct {
@@ -116,8 +117,8 @@ typedef struct {
   PetscBool pipelined;
 } PKGrid3d;
 
-PETSC_EXTERN PetscErrorCode PKModelHaloGrid3d(const PKMachineParams *, const PKGrid3d *, const PKNetState *, PKCommCost *avg, PKCommCost *slowest);
-PETSC_EXTERN PetscErrorCode PKModelDimsCreate(PetscInt n, PetscInt nd, PetscInt dims[]);
+PETSC_INTERN PetscErrorCode PKModelHaloGrid3d(const PKMachineParams *, const PKGrid3d *, const PKNetState *, PKCommCost *avg, PKCommCost *slowest);
+PETSC_INTERN PetscErrorCode PKModelDimsCreate(PetscInt n, PetscInt nd, PetscInt dims[]);
 
 /* ============================================================================================================ */
 /* Allreduce (000 5.3, node-aware recursive doubling)                                                           */
@@ -137,7 +138,7 @@ typedef struct {
   PetscReal total;
 } PKAllreduceCost;
 
-PETSC_EXTERN PetscErrorCode PKModelAllreduce(const PKMachineParams *, const PKLayout *, PetscInt nvals, const PKNetState *, PKAllreduceCost *);
+PETSC_INTERN PetscErrorCode PKModelAllreduce(const PKMachineParams *, const PKLayout *, PetscInt nvals, const PKNetState *, PKAllreduceCost *);
 
 /* ============================================================================================================ */
 /* Solver models (000 5.3 PCG model generalised per solver; ALGORITHMS 0-6 for the counts)                       */
@@ -159,17 +160,23 @@ typedef enum {
 
 #define PK_SOLVER_NOURS 6 /* PK_SOLVER_PCG .. PK_SOLVER_PGMRES are pipekrylov's own */
 
-PETSC_EXTERN const char *const PKSolverKindNames[];
-PETSC_EXTERN PetscErrorCode    PKSolverKindFromType(const char type[], PKSolverKind *);
+PETSC_INTERN const char *const PKSolverKindNames[];
+PETSC_INTERN PetscErrorCode    PKSolverKindFromType(const char type[], PKSolverKind *);
 
 typedef struct {
   PKSolverKind kind;
   PetscInt     restart;       /* GMRES-type restart m; <= 0: 30 */
   PetscInt     replace;       /* pipe2cg residual replacement period; 0 = off */
   PetscBool    norm_separate; /* PETSc cg: the norm is its own reduction (PRECONDITIONED/UNPRECONDITIONED norms) */
+  PetscBool    have_cost;     /* the counts below come from the solver (pipekrylov's types); else from the table */
+  PKSolverCost cost;
 } PKSolverConfig;
 
-PETSC_EXTERN void PKSolverConfigDefault(PKSolverKind, PKSolverConfig *);
+/* The table, for PETSc's built-in types (and a default for ours when no solver is at hand) */
+PETSC_INTERN void PKSolverConfigDefault(PKSolverKind, PKSolverConfig *);
+/* From a solver's own description (KSPPipeGetCost_C, pkcost.h): the pattern, restart and replacement period, and the
+   counts of one cycle, which PKSolverShapeGet then uses instead of the table */
+PETSC_INTERN PetscErrorCode PKSolverConfigFromCost(const PKSolverCost *, PKSolverConfig *);
 
 /* One modelled cycle of a solver: 1 iteration (CG family), 2 (pipe2cg), m (GMRES family, incl. its restart) */
 typedef struct {
@@ -189,18 +196,18 @@ typedef struct {
   PetscReal w_spmv, w_pc; /* SpMV and PC applications overlapped with it */
 } PKReductionSpec;
 
-PETSC_EXTERN PetscErrorCode PKSolverShapeGet(const PKSolverConfig *, PetscInt steps, PKSolverShape *);
-PETSC_EXTERN PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *, const PKSolverShape *, PetscInt i, PKReductionSpec *);
-PETSC_EXTERN PetscReal      PKSolverStreams(const PKSolverConfig *);
+PETSC_INTERN PetscErrorCode PKSolverShapeGet(const PKSolverConfig *, PetscInt steps, PKSolverShape *);
+PETSC_INTERN PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *, const PKSolverShape *, PetscInt i, PKReductionSpec *);
+PETSC_INTERN PetscReal      PKSolverStreams(const PKSolverConfig *);
 
 /* Synchronization gap per iteration (000 5.8), see the choice above. cmax[K]: per iteration the max over ranks of
    the local compute time; c[n]: a sample of per-rank per-iteration compute times (all, or the per-iteration
    medians when that is all that was reduced) whose median is the typical compute time. */
-PETSC_EXTERN PetscErrorCode PKModelSyncPenalty(PetscInt K, const PetscReal cmax[], PetscInt n, const PetscReal c[], PetscBool nonblocking, PetscReal *S);
+PETSC_INTERN PetscErrorCode PKModelSyncPenalty(PetscInt K, const PetscReal cmax[], PetscInt n, const PetscReal c[], PetscBool nonblocking, PetscReal *S);
 /* Achieved overlap theta in [0,1]: from the measured wait of the reductions (t_wait = max(0, t_allr - theta W)),
    or from the fraction of reductions that completed before their wait */
-PETSC_EXTERN PetscReal PKModelThetaFromWait(PetscReal t_allr, PetscReal W, PetscReal t_wait);
-PETSC_EXTERN PetscReal PKModelThetaFromCounts(PetscInt nearly, PetscInt nreductions);
+PETSC_INTERN PetscReal PKModelThetaFromWait(PetscReal t_allr, PetscReal W, PetscReal t_wait);
+PETSC_INTERN PetscReal PKModelThetaFromCounts(PetscInt nearly, PetscInt nreductions);
 
 typedef struct {
   PKSolverConfig solver;
@@ -262,8 +269,8 @@ typedef struct {
   const char *source; /* paper and section */
 } PKTermInfo;
 
-PETSC_EXTERN const PKTermInfo        PKTermInfos[];
-PETSC_EXTERN const char *const       PKTermStatusNames[];
+PETSC_INTERN const PKTermInfo        PKTermInfos[];
+PETSC_INTERN const char *const       PKTermStatusNames[];
 
 typedef struct {
   PKSolverKind kind;
@@ -276,9 +283,9 @@ typedef struct {
   PetscReal    halo_one;          /* one halo exchange */
 } PKModelResult;
 
-PETSC_EXTERN PetscErrorCode PKModelSolve(const PKMachineParams *, const PKSolveInput *, PKModelResult *);
-PETSC_EXTERN PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *, const PKSolveInput *, const PKSolverConfig *target, PKModelResult *);
-PETSC_EXTERN PetscErrorCode PKModelWhatIfRanks(const PKMachineParams *, const PKSolveInput *, PetscInt P, const PKCommCost *halo_at_P, PKModelResult *);
+PETSC_INTERN PetscErrorCode PKModelSolve(const PKMachineParams *, const PKSolveInput *, PKModelResult *);
+PETSC_INTERN PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *, const PKSolveInput *, const PKSolverConfig *target, PKModelResult *);
+PETSC_INTERN PetscErrorCode PKModelWhatIfRanks(const PKMachineParams *, const PKSolveInput *, PetscInt P, const PKCommCost *halo_at_P, PKModelResult *);
 
 /* ============================================================================================================ */
 /* AMG solve cycle (002 IV)                                                                                     */
@@ -320,7 +327,7 @@ typedef struct {
   PetscReal total;
 } PKAMGResult;
 
-PETSC_EXTERN PetscErrorCode PKModelAMGCycle(const PKMachineParams *, const PKAMGInput *, PKAMGResult *);
+PETSC_INTERN PetscErrorCode PKModelAMGCycle(const PKMachineParams *, const PKAMGInput *, PKAMGResult *);
 
 /* ============================================================================================================ */
 /* Distributions: normal, Johnson SU (ALGORITHMS 10; scipy johnsonsu(a=gamma, b=delta, loc=xi, scale=lambda))  */
@@ -329,14 +336,14 @@ typedef struct {
   PetscReal gamma, delta, xi, lambda;
 } PKJSU;
 
-PETSC_EXTERN PetscReal PKNormalCdf(PetscReal);
-PETSC_EXTERN PetscReal PKNormalLogCdf(PetscReal);
-PETSC_EXTERN PetscReal PKNormalQuantile(PetscReal);
-PETSC_EXTERN PetscReal PKJSUPdf(const PKJSU *, PetscReal);
-PETSC_EXTERN PetscReal PKJSUCdf(const PKJSU *, PetscReal);
-PETSC_EXTERN PetscReal PKJSUQuantile(const PKJSU *, PetscReal);
-PETSC_EXTERN PetscReal PKJSUMean(const PKJSU *);
-PETSC_EXTERN PetscReal PKJSUVariance(const PKJSU *);
+PETSC_INTERN PetscReal PKNormalCdf(PetscReal);
+PETSC_INTERN PetscReal PKNormalLogCdf(PetscReal);
+PETSC_INTERN PetscReal PKNormalQuantile(PetscReal);
+PETSC_INTERN PetscReal PKJSUPdf(const PKJSU *, PetscReal);
+PETSC_INTERN PetscReal PKJSUCdf(const PKJSU *, PetscReal);
+PETSC_INTERN PetscReal PKJSUQuantile(const PKJSU *, PetscReal);
+PETSC_INTERN PetscReal PKJSUMean(const PKJSU *);
+PETSC_INTERN PetscReal PKJSUVariance(const PKJSU *);
 
 typedef struct {
   PKJSU     start;     /* the Slifker-Shapiro estimate (or the fallback start) */
@@ -347,24 +354,24 @@ typedef struct {
   PetscBool ok;        /* PETSC_FALSE: too few points or no spread: no fit */
 } PKJSUFitInfo;
 
-PETSC_EXTERN PetscReal      PKQuantileSorted(PetscInt n, const PetscReal sorted[], PetscReal p);
-PETSC_EXTERN PetscErrorCode PKJSUSlifkerShapiro(PetscInt n, const PetscReal sorted[], PetscReal z, PKJSU *, PetscBool *su);
-PETSC_EXTERN PetscErrorCode PKJSUProfileNLL(PetscInt n, const PetscReal x[], PetscReal xi, PetscReal lambda, PetscReal *nll, PKJSU *);
-PETSC_EXTERN PetscErrorCode PKJSUFit(PetscInt n, const PetscReal x[], PKJSU *, PKJSUFitInfo *);
-PETSC_EXTERN PetscErrorCode PKNormalSample(PetscRandom, PetscInt n, PetscReal z[]);
-PETSC_EXTERN PetscErrorCode PKJSUSample(const PKJSU *, PetscRandom, PetscInt n, PetscReal x[]);
+PETSC_INTERN PetscReal      PKQuantileSorted(PetscInt n, const PetscReal sorted[], PetscReal p);
+PETSC_INTERN PetscErrorCode PKJSUSlifkerShapiro(PetscInt n, const PetscReal sorted[], PetscReal z, PKJSU *, PetscBool *su);
+PETSC_INTERN PetscErrorCode PKJSUProfileNLL(PetscInt n, const PetscReal x[], PetscReal xi, PetscReal lambda, PetscReal *nll, PKJSU *);
+PETSC_INTERN PetscErrorCode PKJSUFit(PetscInt n, const PetscReal x[], PKJSU *, PKJSUFitInfo *);
+PETSC_INTERN PetscErrorCode PKNormalSample(PetscRandom, PetscInt n, PetscReal z[]);
+PETSC_INTERN PetscErrorCode PKJSUSample(const PKJSU *, PetscRandom, PetscInt n, PetscReal x[]);
 
 /* ============================================================================================================ */
 /* Expected maxima and bounds (001 eqs 3, 9, 10; ALGORITHMS 9)                                                  */
 
-PETSC_EXTERN PetscReal      PKEMaxUniform(PetscReal a, PetscReal s, PetscReal P);
-PETSC_EXTERN PetscReal      PKEMaxNormalBlom(PetscReal mu, PetscReal sigma, PetscReal P);
-PETSC_EXTERN PetscErrorCode PKEMaxTransform(PetscReal (*g)(PetscReal z, void *), void *, PetscReal P, PetscReal *);
-PETSC_EXTERN PetscErrorCode PKEMaxNormal(PetscReal mu, PetscReal sigma, PetscReal P, PetscReal *);
-PETSC_EXTERN PetscErrorCode PKEMaxJSU(const PKJSU *, PetscReal P, PetscReal *);
-PETSC_EXTERN PetscErrorCode PKEMaxQuantile(PetscReal (*Q)(PetscReal p, void *), void *, PetscReal P, PetscReal *);
-PETSC_EXTERN PetscReal      PKBoundCramer(PetscReal mu, PetscReal sigma, PetscReal N);
-PETSC_EXTERN PetscReal      PKBoundBertsimas(PetscReal mu, PetscReal sigma, PetscReal N);
+PETSC_INTERN PetscReal      PKEMaxUniform(PetscReal a, PetscReal s, PetscReal P);
+PETSC_INTERN PetscReal      PKEMaxNormalBlom(PetscReal mu, PetscReal sigma, PetscReal P);
+PETSC_INTERN PetscErrorCode PKEMaxTransform(PetscReal (*g)(PetscReal z, void *), void *, PetscReal P, PetscReal *);
+PETSC_INTERN PetscErrorCode PKEMaxNormal(PetscReal mu, PetscReal sigma, PetscReal P, PetscReal *);
+PETSC_INTERN PetscErrorCode PKEMaxJSU(const PKJSU *, PetscReal P, PetscReal *);
+PETSC_INTERN PetscErrorCode PKEMaxQuantile(PetscReal (*Q)(PetscReal p, void *), void *, PetscReal P, PetscReal *);
+PETSC_INTERN PetscReal      PKBoundCramer(PetscReal mu, PetscReal sigma, PetscReal N);
+PETSC_INTERN PetscReal      PKBoundBertsimas(PetscReal mu, PetscReal sigma, PetscReal N);
 
 /* ============================================================================================================ */
 /* Stochastic runtime models (001 sections 2, 4-7)                                                              */
@@ -404,17 +411,17 @@ typedef struct {
   PetscReal    Peff;
 } PKStochResult;
 
-PETSC_EXTERN PetscErrorCode PKStochasticModel(const PKStochInput *, PKStochResult *);
-PETSC_EXTERN PetscErrorCode PKStochasticSimulate(const PKJSU *fa, const PKJSU *fs, PetscInt K, PetscReal Peff, PetscInt nsim, unsigned long seed, PetscReal *ET, PetscReal *ETp, PetscReal *ET_sd, PetscReal *ETp_sd);
-PETSC_EXTERN PetscErrorCode PKStochasticWhatIf(const PKStochResult *, PetscInt K, PetscReal Peff, PetscReal *ET, PetscReal *ETp);
+PETSC_INTERN PetscErrorCode PKStochasticModel(const PKStochInput *, PKStochResult *);
+PETSC_INTERN PetscErrorCode PKStochasticSimulate(const PKJSU *fa, const PKJSU *fs, PetscInt K, PetscReal Peff, PetscInt nsim, unsigned long seed, PetscReal *ET, PetscReal *ETp, PetscReal *ET_sd, PetscReal *ETp_sd);
+PETSC_INTERN PetscErrorCode PKStochasticWhatIf(const PKStochResult *, PetscInt K, PetscReal Peff, PetscReal *ET, PetscReal *ETp);
 
 /* ============================================================================================================ */
 /* Kolmogorov-Smirnov (001 section 3, ALGORITHMS 10)                                                            */
 
-PETSC_EXTERN PetscErrorCode PKKSTwoSample(PetscInt n, const PetscReal x[], PetscInt m, const PetscReal y[], PetscReal *D);
-PETSC_EXTERN PetscErrorCode PKKSOneSampleJSU(PetscInt n, const PetscReal x[], const PKJSU *, PetscReal *D);
-PETSC_EXTERN PetscReal      PKKSCoefficient(PetscReal alpha);
-PETSC_EXTERN PetscReal      PKKSCritical(PetscReal alpha, PetscInt n, PetscInt m);
-PETSC_EXTERN PetscReal      PKKSPValue(PetscReal D, PetscInt n, PetscInt m);
+PETSC_INTERN PetscErrorCode PKKSTwoSample(PetscInt n, const PetscReal x[], PetscInt m, const PetscReal y[], PetscReal *D);
+PETSC_INTERN PetscErrorCode PKKSOneSampleJSU(PetscInt n, const PetscReal x[], const PKJSU *, PetscReal *D);
+PETSC_INTERN PetscReal      PKKSCoefficient(PetscReal alpha);
+PETSC_INTERN PetscReal      PKKSCritical(PetscReal alpha, PetscInt n, PetscInt m);
+PETSC_INTERN PetscReal      PKKSPValue(PetscReal D, PetscInt n, PetscInt m);
 
 #endif

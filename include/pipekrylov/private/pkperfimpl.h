@@ -16,7 +16,7 @@
 #define PKPERFIMPL_H
 
 #include <pipekrylov.h>
-#include <pipekrylov/private/pkrecimpl.h>
+#include <pipekrylov/private/pkcore.h>
 #include <pipekrylov/private/pkstats.h>
 #include <pipekrylov/private/pkmodel.h>
 
@@ -33,17 +33,16 @@ typedef struct {
   int                red_n, red_tests;
 } PKRow;
 
-/* Everything the monitor keeps for one KSP: composed with it (PetscContainer "PKPerf"), destroyed with it */
+/* What the monitor keeps for one KSP (src/perf/monitor): settings, placement, the rows of the solve under way and
+   their statistics. The recorder, PAPI, statistics and trace functions see only this part. */
 typedef struct {
-  struct _p_PKRec rec; /* rec.priv points back here */
+  struct _p_PKRec rec; /* rec.priv points back here (the start of the PKPerfCtx too) */
   /* settings: options read once, at the first solve, with the KSP's prefix; code_on from KSPPerfMonitorSet */
   PetscBool         options_read;
   PetscInt          code_on; /* -1 not set from code, 0 off, 1 on */
   PetscBool         opt_monitor, opt_trace, opt_report;
   char              trace[PETSC_MAX_PATH_LEN];
   PetscBool         trace_failed; /* an unwritable trace was reported once; no more attempts */
-  PetscViewer       viewer;       /* -ksp_perfmodel_view */
-  PetscViewerFormat format;
   char              papi_events[256];
   PetscInt          node_size; /* -ksp_perf_node_size, 0: MPI_COMM_TYPE_SHARED */
   /* placement, found at the first recorded solve */
@@ -70,25 +69,42 @@ typedef struct {
   int           open_depth;
   PetscBool     in_halo;
   void         *hook_prev; /* the enclosing recorded PETSc-type solve (nested solves) */
-  /* the report (-ksp_perfmodel_view): machine profile (-ksp_perfmodel_machine), loaded at the first report */
-  char      machine_path[PETSC_MAX_PATH_LEN];
-  PetscBool machine_loaded;
-  PKMachine machine;
-  void     *report_spmv; /* PKSpMV of a PETSc type's operator, for its halo (report_data.c) */
-  Mat       report_mat;  /* the operator it was built for */
   /* results of the last solve */
   PetscLogDouble t_enter; /* this rank's KSPSolve begin after the earliest rank's (system clock) */
   PKStats        stats;
+} PKMonitorCtx;
+
+/* What the model needs beyond the run (src/perf/models): the machine profile (-ksp_perfmodel_machine), loaded at
+   the first report */
+typedef struct {
+  char      machine_path[PETSC_MAX_PATH_LEN];
+  PetscBool machine_loaded;
+  PKMachine machine;
+} PKModelCtx;
+
+/* The report (src/perf/report, -ksp_perfmodel_view): where it prints, and what it built to read the halo */
+typedef struct {
+  PetscViewer       viewer; /* -ksp_perfmodel_view */
+  PetscViewerFormat format;
+  PKSpMV            spmv; /* chunked-SpMV structure of a PETSc type's operator, for its halo (report_data.c) */
+  Mat               mat;  /* the operator it was built for */
+} PKReportCtx;
+
+/* Everything the perf package keeps for one KSP: composed with it (PetscContainer "PKPerf"), destroyed with it */
+typedef struct {
+  PKMonitorCtx mon; /* first: a recorder's priv is both */
+  PKModelCtx   model;
+  PKReportCtx  report;
 } PKPerfCtx;
 
 /* Row k begins where row k - 1 ended (row 0: at trow0); k = n gives the end of the rows */
-static inline PetscLogDouble PKRowStart(const PKPerfCtx *c, PetscInt k)
+static inline PetscLogDouble PKRowStart(const PKMonitorCtx *c, PetscInt k)
 {
   return k ? c->rows[k - 1].t1 : c->trow0;
 }
 
 /* Increase of counter j over row k */
-static inline long long PKRowCounter(const PKPerfCtx *c, PetscInt k, PetscInt j)
+static inline long long PKRowCounter(const PKMonitorCtx *c, PetscInt k, PetscInt j)
 {
   return c->ctr[k * c->nctr + j] - (k ? c->ctr[(k - 1) * c->nctr + j] : c->ctr_row0[j]);
 }
@@ -105,12 +121,14 @@ PETSC_INTERN PetscErrorCode PKPerfCtxGet(KSP, PetscBool, PKPerfCtx **);
 PETSC_INTERN PetscErrorCode PKPerfView(KSP, PetscViewer);
 PETSC_INTERN PetscErrorCode PKPerfInstallIfRequested(KSP);
 
-PETSC_INTERN PetscErrorCode PKRecSolveBegin(KSP, PKPerfCtx *);
-PETSC_INTERN void           PKRecClockStart(PKPerfCtx *);
+PETSC_INTERN PetscErrorCode PKRecRowEnd(PKRec, PetscInt);
+PETSC_INTERN PetscErrorCode PKPerfGetRec(KSP, PKRec *);
+PETSC_INTERN PetscErrorCode PKRecSolveBegin(KSP, PKMonitorCtx *);
+PETSC_INTERN void           PKRecClockStart(PKMonitorCtx *);
 PETSC_INTERN PetscLogDouble PKRecCPUTime(void);
-PETSC_INTERN PetscErrorCode PKRecRowsStart(PKPerfCtx *);
-PETSC_INTERN PetscErrorCode PKRecSolveEnd(KSP, PKPerfCtx *);
-PETSC_INTERN PetscErrorCode PKRecFree(PKPerfCtx *);
+PETSC_INTERN PetscErrorCode PKRecRowsStart(PKMonitorCtx *);
+PETSC_INTERN PetscErrorCode PKRecSolveEnd(KSP, PKMonitorCtx *);
+PETSC_INTERN PetscErrorCode PKRecFree(PKMonitorCtx *);
 
 PETSC_INTERN PetscErrorCode PKPapiSetUp(MPI_Comm, const char[]);
 PETSC_INTERN int            PKPapiCount(void);
@@ -118,10 +136,10 @@ PETSC_INTERN const char *const *PKPapiNames(void);
 PETSC_INTERN void           PKPapiRead(long long *);
 PETSC_INTERN PetscErrorCode PKPapiFinalize(void);
 
-PETSC_INTERN PetscErrorCode PKStatsLayout(MPI_Comm, PKPerfCtx *);
-PETSC_INTERN PetscErrorCode PKStatsCompute(MPI_Comm, PKPerfCtx *);
+PETSC_INTERN PetscErrorCode PKStatsLayout(MPI_Comm, PKMonitorCtx *);
+PETSC_INTERN PetscErrorCode PKStatsCompute(MPI_Comm, PKMonitorCtx *);
 
-PETSC_INTERN PetscErrorCode PKTraceWrite(MPI_Comm, PKPerfCtx *);
+PETSC_INTERN PetscErrorCode PKTraceWrite(MPI_Comm, PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKTraceFinalize(void);
 
 /* What the report knows about one solve: gathered collectively (report_data.c), models evaluated on rank 0 */
@@ -159,6 +177,7 @@ typedef struct {
   PetscReal      sync_raw[2];
   PetscReal      theta_counts;
   /* what-if */
+  PKSolverConfig wi_config[PK_SOLVER_NOURS]; /* each of ours as it describes itself (a throwaway KSP of its type) */
   PKSolverKind   wi_kind[PK_SOLVER_NOURS];
   PKModelResult  wi_solver[PK_SOLVER_NOURS];
   PetscInt       wi_nsolver;

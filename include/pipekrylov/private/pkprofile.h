@@ -14,8 +14,9 @@
    bandwidths and sizes must be > 0, penalties (gamma, delta, hop_latency, noise_*) >= 0, ppn and nodes integers
    >= 1. Anything else is rejected with the file name, the line number and the reason.
 
-   These functions are exported (PETSC_EXTERN, not PETSC_INTERN) because bin/pipekrylov-calibrate and the tests'
-   programs link libpipekrylov.so and use them; they are not part of the public API in pipekrylov.h.
+   These functions are not part of the public API and the shared library does not export them: the calibration
+   tool (build/bin/pipekrylov-calibrate) and the tests' programs that use them link the static archive
+   build/libpipekrylov.a.
 */
 #ifndef PKPROFILE_H
 #define PKPROFILE_H
@@ -27,28 +28,28 @@
 #define PK_PROFILE_VERSION_KEY "pipekrylov_machine_profile"
 
 /* The embedded default: every field with source PK_SRC_DEFAULT (or PK_SRC_NONE where it was not measurable) */
-PETSC_EXTERN PetscErrorCode PKMachineDefault(PKMachine *);
+PETSC_INTERN PetscErrorCode PKMachineDefault(PKMachine *);
 /* Collective: rank 0 reads the file, every rank gets the same profile or the same error. Starts from the default,
    so keys the file omits keep the default and its provenance. */
-PETSC_EXTERN PetscErrorCode PKMachineLoad(MPI_Comm, const char[], PKMachine *);
+PETSC_INTERN PetscErrorCode PKMachineLoad(MPI_Comm, const char[], PKMachine *);
 /* Parse a profile held in memory (name is used in messages). On a format error returns PETSC_ERR_FILE_UNEXPECTED
    with the message "machine profile '<name>', line <n>: <reason>" in err (when err is not NULL) and leaves the
    PKMachine partially updated; on success err is "". Not collective, raises no PETSc error. */
-PETSC_EXTERN PetscErrorCode PKMachineParseString(const char text[], const char name[], PKMachine *, char err[], size_t errlen);
+PETSC_INTERN PetscErrorCode PKMachineParseString(const char text[], const char name[], PKMachine *, char err[], size_t errlen);
 /* Collective: rank 0 writes the profile (comment: extra '#' lines for the header, may be NULL) */
-PETSC_EXTERN PetscErrorCode PKMachineWrite(MPI_Comm, const PKMachine *, const char path[], const char comment[]);
+PETSC_INTERN PetscErrorCode PKMachineWrite(MPI_Comm, const PKMachine *, const char path[], const char comment[]);
 /* Every parameter with its value, unit and provenance (ASCII viewers) */
-PETSC_EXTERN PetscErrorCode PKMachineView(const PKMachine *, PetscViewer);
+PETSC_INTERN PetscErrorCode PKMachineView(const PKMachine *, PetscViewer);
 
 /* Field access for tools: the index in PKMachineFields[] of a key, or of a member of m->p by its address */
-PETSC_EXTERN PetscErrorCode PKMachineFieldIndex(const char key[], PetscInt *);
-PETSC_EXTERN PetscErrorCode PKMachineFieldIndexOf(const PKMachine *, const void *member, PetscInt *);
-PETSC_EXTERN PetscErrorCode PKMachineGetField(const PKMachine *, PetscInt, const char **key, PetscReal *value, PKParamSource *);
-PETSC_EXTERN PetscErrorCode PKMachineSetField(PKMachine *, PetscInt, PetscReal value, PKParamSource);
-PETSC_EXTERN PetscErrorCode PKMachineGetNFields(PetscInt *);
+PETSC_INTERN PetscErrorCode PKMachineFieldIndex(const char key[], PetscInt *);
+PETSC_INTERN PetscErrorCode PKMachineFieldIndexOf(const PKMachine *, const void *member, PetscInt *);
+PETSC_INTERN PetscErrorCode PKMachineGetField(const PKMachine *, PetscInt, const char **key, PetscReal *value, PKParamSource *);
+PETSC_INTERN PetscErrorCode PKMachineSetField(PKMachine *, PetscInt, PetscReal value, PKParamSource);
+PETSC_INTERN PetscErrorCode PKMachineGetNFields(PetscInt *);
 /* "embedded default", "profile", "measured in this run", "not available" (PKParamSourceNames[] is internal) */
-PETSC_EXTERN const char *PKMachineSourceName(PKParamSource);
+PETSC_INTERN const char *PKMachineSourceName(PKParamSource);
 /* Set every field's source (e.g. PK_SRC_NONE before a calibration fills in what it measured) */
-PETSC_EXTERN PetscErrorCode PKMachineSetAllSources(PKMachine *, PKParamSource);
+PETSC_INTERN PetscErrorCode PKMachineSetAllSources(PKMachine *, PKParamSource);
 
 #endif

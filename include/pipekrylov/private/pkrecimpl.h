@@ -1,5 +1,6 @@
 /*
-   The recorder's hot-path interface: what a solver calls inside its iteration loop to mark phases.
+   The phase marks (part of the core, src/core/observer.c): what a solver calls inside its iteration loop to mark
+   phases, and the recorder they write to.
 
    A solver holds a PKRec that is NULL when monitoring is off; every call below then returns at once, so the
    instrumentation costs one predictable branch per mark when off. When on, a mark is one clock read and a few
@@ -12,18 +13,10 @@
 #ifndef PKRECIMPL_H
 #define PKRECIMPL_H
 
-#include <petscksp.h>
+#include <pipekrylov.h>
 #include <petsctime.h>
 
-typedef enum {
-  PK_PHASE_SPMV,    /* local sparse matrix-vector product (without halo wait) */
-  PK_PHASE_PC,      /* preconditioner application */
-  PK_PHASE_VEC,     /* vector updates, local dot products, scalar work */
-  PK_PHASE_HALO,    /* waiting for the halo exchange of an SpMV */
-  PK_PHASE_REDUCE,  /* waiting for a global reduction (blocking, or the wait of a non-blocking one) */
-  PK_PHASE_OVERLAP, /* any work done while a non-blocking reduction is outstanding (including MPI_Test) */
-  PK_PHASE_N
-} PKPhase;
+/* PKPhase (the phases) is public: pipekrylov.h */
 
 PETSC_INTERN const char *const PKPhaseNames[];
 
@@ -46,9 +39,12 @@ typedef struct {
   PetscInt       nspmv, npc;       /* applications of the operator and of the preconditioner */
 } PKRecHot;
 
+/* A recorder is the observer's: the marks below write its hot part inline, and the end of an iteration is reported
+   through rowend, which the monitor that owns the recorder sets. */
 struct _p_PKRec {
   PKRecHot hot;
-  void    *priv; /* the monitor context that owns this recorder (src/perf) */
+  PetscErrorCode (*rowend)(PKRec, PetscInt); /* close the row of iteration its (set by the owner) */
+  void *priv;                                /* the monitor context that owns this recorder */
 };
 
 static inline void PKRecPhase(PKRec rec, PKPhase ph)
@@ -90,18 +86,15 @@ static inline void PKRecOverlapEnd(PKRec rec, PetscBool early, PetscInt ntests)
   rec->hot.red_count++;
 }
 
-/* Exported (not PETSC_INTERN) so that code outside the library can mark phases too: the recorder's unit test
-   (tests/perfrec.c, a synthetic KSP type) and KSP types of other plugins */
-PETSC_EXTERN PetscErrorCode PKRecIterEnd_Private(PKRec, PetscInt);
-
 /* Close the row of iteration `its` (the value ksp->its has after the iteration) and start the next one */
 static inline PetscErrorCode PKRecIterEnd(PKRec rec, PetscInt its)
 {
   if (!rec) return 0;
-  return PKRecIterEnd_Private(rec, its);
+  return (*rec->rowend)(rec, its);
 }
 
-/* The recorder of this KSP for the solve under way, or NULL when monitoring is off */
-PETSC_EXTERN PetscErrorCode PKRecGet(KSP, PKRec *);
+/* The recorder of this KSP for the solve under way, or NULL when monitoring is off (no observer registered, or
+   the observer does not record this solve). src/core/observer.c. */
+PETSC_INTERN PetscErrorCode PKRecGet(KSP, PKRec *);
 
 #endif

@@ -4,7 +4,6 @@
    that a KSPNormType asks for, the convergence step and the true residual.
 */
 #include <pipekrylov/private/pkkspimpl.h>
-#include <pipekrylov/private/pkperfimpl.h>
 
 #define PK_DEFAULT_CHUNKS 8
 
@@ -25,6 +24,15 @@ static PetscErrorCode KSPPipeGetChunks_PK(KSP ksp, PetscInt *n)
   PetscFunctionReturn(0);
 }
 
+/* The operator's chunked-SpMV structure, for the report's halo model (composed as "KSPPipeGetSpMV_C"; NULL before
+   set-up) */
+static PetscErrorCode KSPPipeGetSpMV_PK(KSP ksp, PKSpMV *spmv)
+{
+  PetscFunctionBegin;
+  *spmv = ((KSP_PK *)ksp->data)->spmv;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode KSPPipeGetOverlapStats_PK(KSP ksp, PetscInt *nnonblock, PetscInt *nearly, PetscInt *ntests)
 {
   KSP_PK *pk = (KSP_PK *)ksp->data;
@@ -36,7 +44,8 @@ static PetscErrorCode KSPPipeGetOverlapStats_PK(KSP ksp, PetscInt *nnonblock, Pe
   PetscFunctionReturn(0);
 }
 
-/* KSPSolve for every type: the common begin and end around the type's own iteration (pk->solve) */
+/* KSPSolve for every type: the common begin and end around the type's own iteration (pk->solve), then the type's
+   after_solve if it has one (the pipelined CG types: the true residual at exit) */
 static PetscErrorCode KSPSolve_PK(KSP ksp)
 {
   KSP_PK *pk = (KSP_PK *)ksp->data;
@@ -45,6 +54,7 @@ static PetscErrorCode KSPSolve_PK(KSP ksp)
   PetscCall(PKSolveBegin(ksp, pk));
   PetscCall((*pk->solve)(ksp, pk));
   PetscCall(PKSolveEnd(ksp, pk));
+  if (pk->after_solve) PetscCall((*pk->after_solve)(ksp, pk));
   PetscFunctionReturn(0);
 }
 
@@ -107,6 +117,7 @@ PetscErrorCode PKCreate_Common(KSP ksp, KSP_PK *pk, const char *description, Pet
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetChunks_C", KSPPipeSetChunks_PK));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetChunks_C", KSPPipeGetChunks_PK));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetOverlapStats_C", KSPPipeGetOverlapStats_PK));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetSpMV_C", KSPPipeGetSpMV_PK));
   PetscFunctionReturn(0);
 }
 
@@ -151,6 +162,8 @@ PetscErrorCode PKDestroy_Common(KSP ksp, KSP_PK *pk)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetChunks_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetChunks_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetOverlapStats_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetSpMV_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", NULL)); /* composed by each type's create */
   PetscFunctionReturn(0);
 }
 
@@ -162,7 +175,7 @@ PetscErrorCode PKSetFromOptions_Common(KSP ksp, KSP_PK *pk, PetscOptionItems *Pe
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-ksp_pipe_chunks", "Pieces the work overlapped with a reduction is split into, with an MPI_Test between them (1: no polling)", "KSPPipeSetChunks", pk->chunks, &n, &flg));
   if (flg) PetscCall(KSPPipeSetChunks_PK(ksp, n));
-  PetscCall(PKPerfInstallIfRequested(ksp));
+  PetscCall(PKObserverSetFromOptions(ksp));
   if (pk->needs_spd) {
     PetscCall(PetscOptionsBool("-ksp_pipe_check_symmetry", "Check at set-up that the operator is symmetric (costs one transpose)", "KSPSetUp", pk->check_symmetry, &pk->check_symmetry, NULL));
     PetscCall(PetscOptionsReal("-ksp_pipe_check_symmetry_tol", "Tolerance of that check", "KSPSetUp", pk->symmetry_tol, &pk->symmetry_tol, NULL));
@@ -193,7 +206,7 @@ PetscErrorCode PKView_Common(KSP ksp, KSP_PK *pk, PetscViewer viewer)
   else if (pk->red.nblocking) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " blocking reductions\n", pk->red.nblocking));
   if (pk->check_symmetry) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator checked for symmetry at set-up (tolerance %g)\n", (double)pk->symmetry_tol));
   if (pk->true_rnorm >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  true residual norm at exit: %g\n", (double)pk->true_rnorm));
-  PetscCall(PKPerfView(ksp, viewer));
+  PetscCall(PKObserverView(ksp, viewer));
   PetscFunctionReturn(0);
 }
 

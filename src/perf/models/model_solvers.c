@@ -6,6 +6,7 @@
    application and the vector time per iteration are inputs, and every communication term comes from the profile.
 */
 #include <pipekrylov/private/pkmodel.h>
+#include <string.h>
 
 const char *const PKSolverKindNames[] = {"pcg", "sapcg", "nbpcg", "pipecg", "pipe2cg", "pgmres", "cg", "groppcg", "petsc_pipecg", "gmres", "petsc_pgmres", "unknown"};
 
@@ -72,10 +73,25 @@ PetscErrorCode PKSolverKindFromType(const char type[], PKSolverKind *kind)
 
 void PKSolverConfigDefault(PKSolverKind kind, PKSolverConfig *cfg)
 {
+  memset(cfg, 0, sizeof(*cfg)); /* no solver description: the table */
   cfg->kind          = kind;
   cfg->restart       = 30;
   cfg->replace       = kind == PK_SOLVER_PIPE2CG ? 100 : 0;
   cfg->norm_separate = kind == PK_SOLVER_PETSC_CG ? PETSC_TRUE : PETSC_FALSE;
+}
+
+PetscErrorCode PKSolverConfigFromCost(const PKSolverCost *cost, PKSolverConfig *cfg)
+{
+  PKSolverKind kind;
+
+  PetscFunctionBegin;
+  PetscCall(PKSolverKindFromType(cost->pattern, &kind));
+  PKSolverConfigDefault(kind, cfg);
+  if (cost->restart > 0) cfg->restart = cost->restart;
+  cfg->replace   = cost->replace;
+  cfg->have_cost = PETSC_TRUE;
+  cfg->cost      = *cost;
+  PetscFunctionReturn(0);
 }
 
 static PetscBool PKIsGMRES(PKSolverKind k)
@@ -107,6 +123,23 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(s, sizeof(*s)));
+  if (cfg->have_cost && !PKIsGMRES(cfg->kind)) { /* the solver's own counts (a GMRES cycle's shape depends on steps) */
+    const PKSolverCost *c = &cfg->cost;
+    s->its         = c->its;
+    s->nspmv       = c->nspmv;
+    s->npc         = c->npc;
+    s->streams     = c->streams;
+    s->nred        = c->nred;
+    s->nonblocking = c->nonblocking;
+    s->init_spmv   = c->init_spmv;
+    s->init_pc     = c->init_pc;
+    s->init_nvals  = c->init_nvals;
+    if (c->replace > 0) { /* one replacement every `replace` iterations, its applications spread over the cycles */
+      s->nspmv += (PetscReal)c->its * c->replace_spmv / c->replace;
+      s->npc += (PetscReal)c->its * c->replace_pc / c->replace;
+    }
+    PetscFunctionReturn(0);
+  }
   s->its   = 1;
   s->nspmv = 1;
   s->npc   = 1;
@@ -255,9 +288,10 @@ PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *cfg, const PKSolverS
   PetscFunctionReturn(0);
 }
 
-static PetscReal PKInitStreams(PKSolverKind k)
+static PetscReal PKInitStreams(const PKSolverConfig *cfg)
 {
-  switch (k) {
+  if (cfg->have_cost) return cfg->cost.init_streams;
+  switch (cfg->kind) {
   case PK_SOLVER_PCG:
   case PK_SOLVER_PETSC_CG:
     return 7; /* r = b - Ax 3, (r,z)+norm 2, p = z 2 */
@@ -280,7 +314,7 @@ PetscReal PKSolverStreams(const PKSolverConfig *cfg)
   PKSolverShape s;
 
   if (PKSolverShapeGet(cfg, 0, &s)) return 0;
-  if (PKIsGMRES(cfg->kind)) return (s.streams + PKInitStreams(cfg->kind)) / s.its; /* a restart per cycle */
+  if (PKIsGMRES(cfg->kind)) return (s.streams + PKInitStreams(cfg)) / s.its; /* a restart per cycle */
   return s.streams / s.its;
 }
 
@@ -379,7 +413,7 @@ static PetscErrorCode PKInitCost(PKSolveCtx *ctx, const PKSolverShape *s, PetscR
   if (mult <= 0) PetscFunctionReturn(0);
   t[PK_TERM_SPMV] += mult * s->init_spmv * in->t_spmv;
   t[PK_TERM_PC] += mult * s->init_pc * in->t_pc;
-  t[PK_TERM_VEC] += mult * PKInitStreams(in->solver.kind) * ctx->t_stream;
+  t[PK_TERM_VEC] += mult * PKInitStreams(&in->solver) * ctx->t_stream;
   for (PetscInt k = 0; k < PK_CT_N; k++) t[PK_TERM_HALO_POSTAL + k] += mult * s->init_spmv * in->halo.t[k];
   t[PK_TERM_HALO_OVERLAP] -= mult * s->init_spmv * ctx->halo_hidden;
   if (s->init_nvals > 0) {

@@ -1,7 +1,8 @@
 /*
-   PETSc's event hooks, the way into every KSPSolve of an unmodified application. PetscLogPLB/PetscLogPLE are called
-   at the begin and end of every logged event while they are set; ours handle KSP_Solve (the KSP is the first
-   object) and then call the hooks that were there before, so -log_view keeps working.
+   PETSc's event hooks, the way into every KSPSolve of an unmodified application. The begin and end of every logged
+   event reach us through pklog.h (the one file that knows how a PETSc version delivers them: petsclog318.c for
+   3.18's PetscLogPLB/PetscLogPLE); ours handle KSP_Solve (the KSP is the first object), and the hooks that were
+   there before are still called, so -log_view keeps working.
 
    KSP_Solve begin: the KSP's context (options read once, with its prefix), rows ready, the clock started last so
    that our own work is outside the recorded time. KSP_Solve end: the clock stopped first, then rows closed,
@@ -19,12 +20,8 @@
 #include <petsc/private/matimpl.h>
 #include <petsc/private/pcimpl.h>
 #include <petsc/private/vecimpl.h>
-#include <petsc/private/logimpl.h>
+#include <pipekrylov/private/pklog.h>
 
-typedef PetscErrorCode (*PKLogHook)(PetscLogEvent, int, PetscObject, PetscObject, PetscObject, PetscObject);
-
-static PKLogHook  pk_prev_plb, pk_prev_ple;
-static PetscBool  pk_hooks    = PETSC_FALSE;
 static PKPerfCtx *pk_hook_top = NULL; /* innermost recorded solve of a PETSc type */
 
 /* ---------------------------------------------------------------------------------------------------------- */
@@ -32,38 +29,38 @@ static PKPerfCtx *pk_hook_top = NULL; /* innermost recorded solve of a PETSc typ
 
 static inline void PKPerfEventBegin(PKPerfCtx *c, PetscLogEvent e)
 {
-  PKRec rec = &c->rec;
+  PKRec rec = &c->mon.rec;
 
-  if (c->open_event < 0) {
+  if (c->mon.open_event < 0) {
     PKPhase ph;
     if (e == MAT_Mult) ph = PK_PHASE_SPMV;
     else if (e == PC_Apply) ph = PK_PHASE_PC;
     else if (e == VEC_ReduceEnd || e == VEC_ReduceCommunication) ph = PK_PHASE_REDUCE;
     else return;
-    c->open_event = e;
-    c->open_depth = 1;
+    c->mon.open_event = e;
+    c->mon.open_depth = 1;
     if (ph == PK_PHASE_REDUCE) PKRecPhase(rec, ph);
     else PKRecApply(rec, ph);
-  } else if (e == c->open_event) c->open_depth++;
-  else if (e == VEC_ScatterEnd && c->open_event == MAT_Mult && c->open_depth == 1 && !c->in_halo) {
-    c->in_halo = PETSC_TRUE;
+  } else if (e == c->mon.open_event) c->mon.open_depth++;
+  else if (e == VEC_ScatterEnd && c->mon.open_event == MAT_Mult && c->mon.open_depth == 1 && !c->mon.in_halo) {
+    c->mon.in_halo = PETSC_TRUE;
     PKRecPhase(rec, PK_PHASE_HALO);
   }
 }
 
 static inline void PKPerfEventEnd(PKPerfCtx *c, PetscLogEvent e)
 {
-  PKRec rec = &c->rec;
+  PKRec rec = &c->mon.rec;
 
-  if (c->open_event < 0) {
+  if (c->mon.open_event < 0) {
     if (e == VEC_ReduceBegin) PKRecOverlapBegin(rec); /* the MPI_Iallreduce of a split reduction is posted */
-  } else if (e == c->open_event) {
-    if (--c->open_depth) return;
+  } else if (e == c->mon.open_event) {
+    if (--c->mon.open_depth) return;
     if (e == VEC_ReduceEnd) rec->hot.overlap = PETSC_FALSE;
-    c->open_event = -1;
+    c->mon.open_event = -1;
     PKRecPhase(rec, PK_PHASE_VEC);
-  } else if (e == VEC_ScatterEnd && c->in_halo) {
-    c->in_halo = PETSC_FALSE;
+  } else if (e == VEC_ScatterEnd && c->mon.in_halo) {
+    c->mon.in_halo = PETSC_FALSE;
     PKRecPhase(rec, PK_PHASE_SPMV);
   }
 }
@@ -76,12 +73,12 @@ static PetscErrorCode PKPerfCtxDestroy(void *p)
   PKPerfCtx *c = (PKPerfCtx *)p;
 
   PetscFunctionBegin;
-  if (pk_hook_top == c) pk_hook_top = (PKPerfCtx *)c->hook_prev; /* destroyed inside its solve, after an error */
-  PetscCall(PKRecFree(c));
-  PetscCall(PKStatsDestroy(&c->stats));
+  if (pk_hook_top == c) pk_hook_top = (PKPerfCtx *)c->mon.hook_prev; /* destroyed inside its solve, after an error */
+  PetscCall(PKRecFree(&c->mon));
+  PetscCall(PKStatsDestroy(&c->mon.stats));
   PetscCall(PKReportFree(c));
-  PetscCall(PetscFree(c->rank_node));
-  PetscCall(PetscViewerDestroy(&c->viewer));
+  PetscCall(PetscFree(c->mon.rank_node));
+  PetscCall(PetscViewerDestroy(&c->report.viewer));
   PetscCall(PetscFree(c));
   PetscFunctionReturn(0);
 }
@@ -100,10 +97,11 @@ PetscErrorCode PKPerfCtxGet(KSP ksp, PetscBool create, PKPerfCtx **ctx)
   }
   if (!create) PetscFunctionReturn(0);
   PetscCall(PetscNew(&c));
-  c->rec.priv   = c;
-  c->code_on    = -1;
-  c->open_event = -1;
-  PetscCall(PetscStrcpy(c->papi_events, "default"));
+  c->mon.rec.priv   = &c->mon;
+  c->mon.rec.rowend = PKRecRowEnd;
+  c->mon.code_on    = -1;
+  c->mon.open_event = -1;
+  PetscCall(PetscStrcpy(c->mon.papi_events, "default"));
   PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ksp), &cont));
   PetscCall(PetscContainerSetPointer(cont, c));
   PetscCall(PetscContainerSetUserDestroy(cont, PKPerfCtxDestroy));
@@ -117,12 +115,12 @@ PetscErrorCode PKPerfCtxGet(KSP ksp, PetscBool create, PKPerfCtx **ctx)
 static PetscErrorCode PKPerfOptionItems(PetscOptionItems *PetscOptionsObject, PKPerfCtx *c)
 {
   PetscFunctionBegin;
-  PetscCall(PetscOptionsBool("-ksp_perf_monitor", "Record per-iteration per-rank times and statistics (-ksp_perf_trace and -ksp_perfmodel_view turn it on too)", "KSPPerfMonitorSet", c->opt_monitor, &c->opt_monitor, NULL));
-  PetscCall(PetscOptionsString("-ksp_perf_trace", "Write the per-iteration per-rank trace to this CSV file (MPI-IO; appends solve after solve)", "KSPPerfMonitorSet", c->trace, c->trace, sizeof(c->trace), &c->opt_trace));
-  PetscCall(PetscOptionsName("-ksp_perfmodel_view", "Print the performance report at the end of each solve: -ksp_perfmodel_view [viewer]", "KSPPerfMonitorSet", &c->opt_report));
-  PetscCall(PetscOptionsString("-ksp_perf_papi_events", "PAPI events recorded per iteration: comma list, default, or none", "KSPPerfMonitorSet", c->papi_events, c->papi_events, sizeof(c->papi_events), NULL));
-  PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: the embedded profile", "KSPPerfMonitorSet", c->machine_path, c->machine_path, sizeof(c->machine_path), NULL));
-  PetscCall(PetscOptionsInt("-ksp_perf_node_size", "Treat every k consecutive ranks as one node (0: nodes from MPI_COMM_TYPE_SHARED)", "KSPPerfMonitorSet", c->node_size, &c->node_size, NULL));
+  PetscCall(PetscOptionsBool("-ksp_perf_monitor", "Record per-iteration per-rank times and statistics (-ksp_perf_trace and -ksp_perfmodel_view turn it on too)", "KSPPerfMonitorSet", c->mon.opt_monitor, &c->mon.opt_monitor, NULL));
+  PetscCall(PetscOptionsString("-ksp_perf_trace", "Write the per-iteration per-rank trace to this CSV file (MPI-IO; appends solve after solve)", "KSPPerfMonitorSet", c->mon.trace, c->mon.trace, sizeof(c->mon.trace), &c->mon.opt_trace));
+  PetscCall(PetscOptionsName("-ksp_perfmodel_view", "Print the performance report at the end of each solve: -ksp_perfmodel_view [viewer]", "KSPPerfMonitorSet", &c->mon.opt_report));
+  PetscCall(PetscOptionsString("-ksp_perf_papi_events", "PAPI events recorded per iteration: comma list, default, or none", "KSPPerfMonitorSet", c->mon.papi_events, c->mon.papi_events, sizeof(c->mon.papi_events), NULL));
+  PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: the embedded profile", "KSPPerfMonitorSet", c->model.machine_path, c->model.machine_path, sizeof(c->model.machine_path), NULL));
+  PetscCall(PetscOptionsInt("-ksp_perf_node_size", "Treat every k consecutive ranks as one node (0: nodes from MPI_COMM_TYPE_SHARED)", "KSPPerfMonitorSet", c->mon.node_size, &c->mon.node_size, NULL));
   PetscFunctionReturn(0);
 }
 
@@ -136,19 +134,19 @@ static PetscErrorCode PKPerfCheckOptions(KSP ksp, PKPerfCtx *c)
 
   PetscFunctionBegin;
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
-  PetscCheck(!c->opt_trace || c->trace[0], comm, PETSC_ERR_ARG_WRONG, "-%sksp_perf_trace needs a file name", prefix ? prefix : "");
-  PetscCheck(c->node_size >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%sksp_perf_node_size must be positive (or 0 for MPI_COMM_TYPE_SHARED), not %" PetscInt_FMT, prefix ? prefix : "", c->node_size);
-  PetscCall(PetscViewerDestroy(&c->viewer));
-  if (c->opt_report) {
+  PetscCheck(!c->mon.opt_trace || c->mon.trace[0], comm, PETSC_ERR_ARG_WRONG, "-%sksp_perf_trace needs a file name", prefix ? prefix : "");
+  PetscCheck(c->mon.node_size >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%sksp_perf_node_size must be positive (or 0 for MPI_COMM_TYPE_SHARED), not %" PetscInt_FMT, prefix ? prefix : "", c->mon.node_size);
+  PetscCall(PetscViewerDestroy(&c->report.viewer));
+  if (c->mon.opt_report) {
     PetscBool iascii;
-    PetscCall(PetscOptionsGetViewer(comm, ((PetscObject)ksp)->options, prefix, "-ksp_perfmodel_view", &c->viewer, &c->format, NULL));
-    PetscCall(PetscObjectTypeCompare((PetscObject)c->viewer, PETSCVIEWERASCII, &iascii));
-    PetscCheck(iascii, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports ASCII viewers (stdout, ascii:file, with ::ascii_info, ::ascii_info_detail or ::ascii_csv), not %s", prefix ? prefix : "", ((PetscObject)c->viewer)->type_name);
-    PetscCheck(c->format == PETSC_VIEWER_DEFAULT || c->format == PETSC_VIEWER_ASCII_INFO || c->format == PETSC_VIEWER_ASCII_INFO_DETAIL || c->format == PETSC_VIEWER_ASCII_CSV, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports the formats ascii_info, ascii_info_detail and ascii_csv, not %s", prefix ? prefix : "", PetscViewerFormats[c->format]);
+    PetscCall(PetscOptionsGetViewer(comm, ((PetscObject)ksp)->options, prefix, "-ksp_perfmodel_view", &c->report.viewer, &c->report.format, NULL));
+    PetscCall(PetscObjectTypeCompare((PetscObject)c->report.viewer, PETSCVIEWERASCII, &iascii));
+    PetscCheck(iascii, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports ASCII viewers (stdout, ascii:file, with ::ascii_info, ::ascii_info_detail or ::ascii_csv), not %s", prefix ? prefix : "", ((PetscObject)c->report.viewer)->type_name);
+    PetscCheck(c->report.format == PETSC_VIEWER_DEFAULT || c->report.format == PETSC_VIEWER_ASCII_INFO || c->report.format == PETSC_VIEWER_ASCII_INFO_DETAIL || c->report.format == PETSC_VIEWER_ASCII_CSV, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports the formats ascii_info, ascii_info_detail and ascii_csv, not %s", prefix ? prefix : "", PetscViewerFormats[c->report.format]);
   }
-  if (c->machine_path[0] && !c->machine_loaded) {
-    PetscCall(PKMachineLoad(comm, c->machine_path, &c->machine));
-    c->machine_loaded = PETSC_TRUE;
+  if (c->model.machine_path[0] && !c->model.machine_loaded) {
+    PetscCall(PKMachineLoad(comm, c->model.machine_path, &c->model.machine));
+    c->model.machine_loaded = PETSC_TRUE;
   }
   PetscFunctionReturn(0);
 }
@@ -165,7 +163,7 @@ static PetscErrorCode PKPerfReadOptions(KSP ksp, PKPerfCtx *c)
   PetscCall(PKPerfOptionItems(PetscOptionsObject, c));
   PetscOptionsEnd();
   PetscCall(PKPerfCheckOptions(ksp, c));
-  c->options_read = PETSC_TRUE;
+  c->mon.options_read = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -179,24 +177,22 @@ static PetscErrorCode PKPerfOptionsHandler(PetscObject obj, PetscOptionItems *Pe
   PetscCall(PKPerfCtxGet((KSP)obj, PETSC_TRUE, &c));
   PetscCall(PKPerfOptionItems(PetscOptionsObject, c));
   PetscCall(PKPerfCheckOptions((KSP)obj, c));
-  c->options_read = PETSC_TRUE;
+  c->mon.options_read = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
-/* Every new KSP gets the handler above, through PETSc's object-creation hook (chained like the event hooks) */
-static PetscErrorCode (*pk_prev_phc)(PetscObject) = NULL;
-static PetscErrorCode PKPerfPHC(PetscObject h)
+/* Every new KSP gets the handler above, through the logging interface's object-creation hook (pklog.h) */
+static PetscErrorCode PKPerfCreated(PetscObject o)
 {
   PetscFunctionBegin;
-  if (pk_prev_phc) PetscCall((*pk_prev_phc)(h));
-  if (h->classid == KSP_CLASSID) PetscCall(PetscObjectAddOptionsHandler(h, PKPerfOptionsHandler, NULL, NULL));
+  if (o->classid == KSP_CLASSID) PetscCall(PetscObjectAddOptionsHandler(o, PKPerfOptionsHandler, NULL, NULL));
   PetscFunctionReturn(0);
 }
 
 static inline PetscBool PKPerfIsOn(PKPerfCtx *c)
 {
-  if (c->code_on >= 0) return (PetscBool)(c->code_on == 1);
-  return (PetscBool)(c->opt_monitor || c->opt_trace || c->opt_report);
+  if (c->mon.code_on >= 0) return (PetscBool)(c->mon.code_on == 1);
+  return (PetscBool)(c->mon.opt_monitor || c->mon.opt_trace || c->mon.opt_report);
 }
 
 /* The monitor's settings for -ksp_view (pipekrylov's types call this from their view; after the first solve,
@@ -207,8 +203,8 @@ PetscErrorCode PKPerfView(KSP ksp, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
-  if (!c || !c->options_read || !PKPerfIsOn(c)) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  performance monitor: on%s%s%s, PAPI events %s%s%s\n", c->opt_trace ? ", trace " : "", c->opt_trace ? c->trace : "", c->opt_report ? ", report (-ksp_perfmodel_view)" : "", c->papi_events, c->machine_path[0] ? ", machine profile " : "", c->machine_path));
+  if (!c || !c->mon.options_read || !PKPerfIsOn(c)) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  performance monitor: on%s%s%s, PAPI events %s%s%s\n", c->mon.opt_trace ? ", trace " : "", c->mon.opt_trace ? c->mon.trace : "", c->mon.opt_report ? ", report (-ksp_perfmodel_view)" : "", c->mon.papi_events, c->model.machine_path[0] ? ", machine profile " : "", c->model.machine_path));
   PetscFunctionReturn(0);
 }
 
@@ -222,9 +218,9 @@ static PetscErrorCode PKPerfMonitor(KSP ksp, PetscInt its, PetscReal rnorm, void
   (void)rnorm;
 
   PetscFunctionBegin;
-  if (!c->active) PetscFunctionReturn(0);
-  if (!c->rows_started && its == 0) PetscCall(PKRecRowsStart(c));
-  else if (c->builtin) PetscCall(PKRecIterEnd_Private(&c->rec, its));
+  if (!c->mon.active) PetscFunctionReturn(0);
+  if (!c->mon.rows_started && its == 0) PetscCall(PKRecRowsStart(&c->mon));
+  else if (c->mon.builtin) PetscCall(PKRecRowEnd(&c->mon.rec, its));
   PetscFunctionReturn(0);
 }
 
@@ -254,23 +250,23 @@ static PetscErrorCode PKPerfSolveBegin(KSP ksp, PKPerfCtx **out)
   PetscFunctionBegin;
   *out = NULL;
   PetscCall(PKPerfCtxGet(ksp, PETSC_TRUE, &c));
-  if (!c->options_read) PetscCall(PKPerfReadOptions(ksp, c));
-  if (c->active) { /* a solve of this KSP that ended in an error: forget it */
-    if (pk_hook_top == c) pk_hook_top = (PKPerfCtx *)c->hook_prev;
-    c->active = PETSC_FALSE;
+  if (!c->mon.options_read) PetscCall(PKPerfReadOptions(ksp, c));
+  if (c->mon.active) { /* a solve of this KSP that ended in an error: forget it */
+    if (pk_hook_top == c) pk_hook_top = (PKPerfCtx *)c->mon.hook_prev;
+    c->mon.active = PETSC_FALSE;
   }
   if (!PKPerfIsOn(c)) PetscFunctionReturn(0);
-  if (!c->layout_done) {
-    PetscCall(PKStatsLayout(comm, c));
-    PetscCall(PKPapiSetUp(comm, c->papi_events));
+  if (!c->mon.layout_done) {
+    PetscCall(PKStatsLayout(comm, &c->mon));
+    PetscCall(PKPapiSetUp(comm, c->mon.papi_events));
   }
   PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetChunks_C", &ours));
-  c->builtin = ours ? PETSC_FALSE : PETSC_TRUE;
+  c->mon.builtin = ours ? PETSC_FALSE : PETSC_TRUE;
   PetscCall(PKPerfAttachMonitor(ksp, c));
-  PetscCall(PKRecSolveBegin(ksp, c));
-  c->active = PETSC_TRUE;
-  if (c->builtin) {
-    c->hook_prev = pk_hook_top;
+  PetscCall(PKRecSolveBegin(ksp, &c->mon));
+  c->mon.active = PETSC_TRUE;
+  if (c->mon.builtin) {
+    c->mon.hook_prev = pk_hook_top;
     pk_hook_top  = c;
   }
   *out = c;
@@ -282,22 +278,23 @@ static PetscErrorCode PKPerfSolveEnd(KSP ksp, PKPerfCtx *c)
   MPI_Comm comm = PetscObjectComm((PetscObject)ksp);
 
   PetscFunctionBegin;
-  c->active = PETSC_FALSE;
-  if (c->builtin) pk_hook_top = (PKPerfCtx *)c->hook_prev;
-  PetscCall(PKRecSolveEnd(ksp, c));
-  PetscCall(PKStatsCompute(comm, c));
-  if (c->opt_trace && !c->trace_failed) PetscCall(PKTraceWrite(comm, c));
-  if (c->viewer) {
-    PetscCall(PKPerfReport(ksp, &c->stats));
+  c->mon.active = PETSC_FALSE;
+  if (c->mon.builtin) pk_hook_top = (PKPerfCtx *)c->mon.hook_prev;
+  PetscCall(PKRecSolveEnd(ksp, &c->mon));
+  PetscCall(PKStatsCompute(comm, &c->mon));
+  if (c->mon.opt_trace && !c->mon.trace_failed) PetscCall(PKTraceWrite(comm, &c->mon));
+  if (c->report.viewer) {
+    PetscCall(PKPerfReport(ksp, &c->mon.stats));
     /* rank 0 evaluates the models alone: the other ranks must not start the next solve meanwhile, or its time
        would include waiting for rank 0 */
     PetscCallMPI(MPI_Barrier(comm));
   }
-  c->solve++;
+  c->mon.solve++;
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PKPerfPLB(PetscLogEvent e, int t, PetscObject o1, PetscObject o2, PetscObject o3, PetscObject o4)
+/* The monitor's side of the event stream (pklog.h): before and after the hooks chained behind ours */
+static PetscErrorCode PKPerfBegin(PetscLogEvent e, PetscObject o1, void **after)
 {
   PKPerfCtx *c = NULL;
 
@@ -305,12 +302,18 @@ static PetscErrorCode PKPerfPLB(PetscLogEvent e, int t, PetscObject o1, PetscObj
   if (e == KSP_Solve) {
     if (o1 && o1->classid == KSP_CLASSID) PetscCall(PKPerfSolveBegin((KSP)o1, &c));
   } else if (pk_hook_top) PKPerfEventBegin(pk_hook_top, e);
-  if (pk_prev_plb) PetscCall((*pk_prev_plb)(e, t, o1, o2, o3, o4));
-  if (c) PKRecClockStart(c);
+  *after = c;
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PKPerfPLE(PetscLogEvent e, int t, PetscObject o1, PetscObject o2, PetscObject o3, PetscObject o4)
+static PetscErrorCode PKPerfBeginAfter(void *after, PetscObject o1)
+{
+  (void)o1;
+  PKRecClockStart(&((PKPerfCtx *)after)->mon); /* the clock starts last: our own work is outside the solve's time */
+  return 0;
+}
+
+static PetscErrorCode PKPerfEnd(PetscLogEvent e, PetscObject o1, void **after)
 {
   PKPerfCtx *c = NULL;
 
@@ -319,83 +322,45 @@ static PetscErrorCode PKPerfPLE(PetscLogEvent e, int t, PetscObject o1, PetscObj
     PetscLogDouble now;
     PetscCall(PetscTime(&now));
     if (o1 && o1->classid == KSP_CLASSID) PetscCall(PKPerfCtxGet((KSP)o1, PETSC_FALSE, &c));
-    if (c && c->active) {
-      c->tend   = now;
-      c->cpuend = PKRecCPUTime();
-    }
-    else c = NULL;
+    if (c && c->mon.active) {
+      c->mon.tend   = now;
+      c->mon.cpuend = PKRecCPUTime();
+    } else c = NULL;
   } else if (pk_hook_top) PKPerfEventEnd(pk_hook_top, e);
-  if (pk_prev_ple) PetscCall((*pk_prev_ple)(e, t, o1, o2, o3, o4));
-  if (c) PetscCall(PKPerfSolveEnd((KSP)o1, c));
+  *after = c;
   PetscFunctionReturn(0);
 }
 
-/*
-   Chain in front of the hooks already there (-log_view's default logging, or -log_trace ...). When none are, ours
-   go in alone: the PetscLogEventBegin/End macros call PetscLogPLB/PLE whenever they are set, so PETSc's default
-   logging need not be on, and its bookkeeping on every event (about 1% of a pcg iteration here) is not paid.
-   An application that turns default logging on itself after this (PetscLogDefaultBegin) replaces our hooks;
-   KSPPerfMonitorSet() puts them back in front.
-*/
-/* Events the hooks need; with no other logging on, every other event's logging is switched off while the hooks
-   are in: each logged event would otherwise call them (and push PETSc's event stack) for nothing, about 1% of a
-   pcg iteration. They are switched back on when the hooks are removed. */
-static PetscLogEvent *pk_quiet = NULL;
-static PetscInt       pk_nquiet = 0;
+static PetscErrorCode PKPerfEndAfter(void *after, PetscObject o1)
+{
+  PetscFunctionBegin;
+  PetscCall(PKPerfSolveEnd((KSP)o1, (PKPerfCtx *)after));
+  PetscFunctionReturn(0);
+}
 
+/* Events the hooks need; with no other logging on, the PETSc-version file (pklog.h) switches every other event's
+   logging off while the hooks are in: each logged event would otherwise call them (and push PETSc's event stack)
+   for nothing, about 1% of a pcg iteration. They are switched back on when the hooks are removed. */
 static PetscBool PKPerfNeeded(PetscLogEvent e)
 {
   return (PetscBool)(e == KSP_Solve || e == MAT_Mult || e == PC_Apply || e == VEC_ScatterEnd || e == VEC_ReduceBegin || e == VEC_ReduceEnd || e == VEC_ReduceCommunication);
 }
 
-static PetscErrorCode PKPerfQuietEvents(void)
-{
-  PetscStageLog    sl;
-  PetscInt         n;
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogGetStageLog(&sl));
-  n = sl->eventLog->numEvents;
-  PetscCall(PetscMalloc1(n, &pk_quiet));
-  for (PetscLogEvent e = 0; e < n; e++) {
-    PetscBool active = PETSC_FALSE;
-    for (int s = 0; s < sl->numStages && !active; s++) active = sl->stageInfo[s].eventLog->eventInfo[e].active;
-    if (active && !PKPerfNeeded(e)) {
-      PetscCall(PetscLogEventSetActiveAll(e, PETSC_FALSE));
-      pk_quiet[pk_nquiet++] = e;
-    }
-  }
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode PKPerfHooksInstall(void)
 {
+  static const PKLogHooks hooks = {PKPerfBegin, PKPerfBeginAfter, PKPerfEnd, PKPerfEndAfter, PKPerfNeeded, PKPerfCreated};
+
   PetscFunctionBegin;
-  if (pk_hooks && PetscLogPLB == PKPerfPLB && PetscLogPLE == PKPerfPLE) PetscFunctionReturn(0);
-  pk_prev_plb = PetscLogPLB == PKPerfPLB ? pk_prev_plb : PetscLogPLB;
-  pk_prev_ple = PetscLogPLE == PKPerfPLE ? pk_prev_ple : PetscLogPLE;
-  if (!pk_prev_plb && !pk_prev_ple && !pk_quiet) PetscCall(PKPerfQuietEvents());
-  if (PetscLogPHC != PKPerfPHC) {
-    pk_prev_phc = PetscLogPHC;
-    PetscLogPHC = PKPerfPHC;
-  }
-  PetscLogPLB = PKPerfPLB;
-  PetscLogPLE = PKPerfPLE;
-  pk_hooks    = PETSC_TRUE;
+  PetscCall(PKLogHooksInstall(&hooks));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode PKPerfHooksRemove(void)
 {
+  PetscBool was;
+
   PetscFunctionBegin;
-  if (!pk_hooks) PetscFunctionReturn(0);
-  if (PetscLogPLB == PKPerfPLB) PetscLogPLB = pk_prev_plb;
-  if (PetscLogPLE == PKPerfPLE) PetscLogPLE = pk_prev_ple;
-  if (PetscLogPHC == PKPerfPHC) PetscLogPHC = pk_prev_phc;
-  pk_hooks    = PETSC_FALSE;
-  pk_hook_top = NULL;
-  for (PetscInt i = 0; i < pk_nquiet; i++) PetscCall(PetscLogEventSetActiveAll(pk_quiet[i], PETSC_TRUE));
-  PetscCall(PetscFree(pk_quiet));
-  pk_nquiet = 0;
+  PetscCall(PKLogHooksRemove(&was));
+  if (was) pk_hook_top = NULL;
   PetscFunctionReturn(0);
 }

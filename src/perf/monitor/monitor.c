@@ -47,7 +47,7 @@ PetscErrorCode KSPPerfMonitorSet(KSP ksp, PetscBool flg)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscValidLogicalCollectiveBool(ksp, flg, 2);
   PetscCall(PKPerfCtxGet(ksp, PETSC_TRUE, &c));
-  c->code_on = flg ? 1 : 0;
+  c->mon.code_on = flg ? 1 : 0;
   if (flg) PetscCall(PKPerfHooksInstall());
   PetscFunctionReturn(0);
 }
@@ -61,7 +61,7 @@ PetscErrorCode KSPPerfMonitorSet(KSP ksp, PetscBool flg)
 .  ksp - the Krylov solver
 
    Output Parameter:
-.  stats - the statistics (PKStats, in include/pipekrylov/private/pkstats.h), or NULL if no solve of this KSP
+.  stats - the statistics (PKStats, in pipekrylov.h), or NULL if no solve of this KSP
            was recorded; owned by the KSP, valid until its next solve or its destruction
 
    Notes:
@@ -80,7 +80,7 @@ PetscErrorCode KSPPerfMonitorGetStats(KSP ksp, const PKStats **stats)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscValidPointer(stats, 2);
   PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
-  *stats = (c && c->solve > 0) ? &c->stats : NULL;
+  *stats = (c && c->mon.solve > 0) ? &c->mon.stats : NULL;
   PetscFunctionReturn(0);
 }
 
@@ -115,11 +115,11 @@ PetscErrorCode KSPPerfMonitorGetTimes(KSP ksp, PetscInt *nits, PetscReal *setup,
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
-  done = (PetscBool)(c && c->solve > 0);
-  last = done ? PKRowStart(c, c->n) : 0;
-  if (nits) *nits = done ? c->n : 0;
-  if (setup) *setup = done ? c->trow0 - c->tbegin : 0;
-  if (iterations) *iterations = done ? last - c->trow0 : 0;
-  if (finish) *finish = done ? c->tend - last : 0;
+  done = (PetscBool)(c && c->mon.solve > 0);
+  last = done ? PKRowStart(&c->mon, c->mon.n) : 0;
+  if (nits) *nits = done ? c->mon.n : 0;
+  if (setup) *setup = done ? c->mon.trow0 - c->mon.tbegin : 0;
+  if (iterations) *iterations = done ? last - c->mon.trow0 : 0;
+  if (finish) *finish = done ? c->mon.tend - last : 0;
   PetscFunctionReturn(0);
 }

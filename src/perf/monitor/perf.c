@@ -13,7 +13,10 @@ PetscErrorCode PKPerfInitializePackage(void)
   char     *all;
   PetscBool help, on;
 
+  PKObserver obs = {PKPerfGetRec, PKPerfInstallIfRequested, PKPerfView};
+
   PetscFunctionBegin;
+  PetscCall(PKObserverSet(&obs)); /* the solvers reach the monitor only through the core's observer */
   PetscCall(PetscOptionsGetAll(NULL, &all));
   on = (PetscBool)(strstr(all, "ksp_perf_monitor") || strstr(all, "ksp_perf_trace") || strstr(all, "ksp_perfmodel_view") || strstr(all, "ksp_perfmodel_machine"));
   PetscCall(PetscFree(all));
@@ -45,6 +48,7 @@ PetscErrorCode PKPerfInstallIfRequested(KSP ksp)
 PetscErrorCode PKPerfFinalizePackage(void)
 {
   PetscFunctionBegin;
+  PetscCall(PKObserverSet(NULL));
   PetscCall(PKPerfHooksRemove());
   PetscCall(PKTraceFinalize());
   PetscCall(PKPapiFinalize());

@@ -13,9 +13,7 @@
 #include <petsc/private/kspimpl.h>
 #include <time.h>
 
-const char *const PKPhaseNames[] = {"spmv", "pc", "vec", "halo", "reduce", "overlap"};
-
-static PetscErrorCode PKRecEnsure(PKPerfCtx *c, PetscInt need)
+static PetscErrorCode PKRecEnsure(PKMonitorCtx *c, PetscInt need)
 {
   PetscInt   na;
   PKRow     *rows;
@@ -54,7 +52,7 @@ static inline void PKRecTakeReductions(PKRecHot *h, PKRow *row)
    (ctr_now == NULL) were read into ctr[its-1] already. A jump of d > 1 iterations (a solver that reports several
    at once) shares the time, the phases and the counters evenly between the d rows.
 */
-static PetscErrorCode PKRecCloseRows(PKPerfCtx *c, PetscInt its, const long long *ctr_now)
+static PetscErrorCode PKRecCloseRows(PKMonitorCtx *c, PetscInt its, const long long *ctr_now)
 {
   PKRecHot      *h  = &c->rec.hot;
   PetscInt       d  = its - c->n, j, k;
@@ -82,10 +80,11 @@ static PetscErrorCode PKRecCloseRows(PKPerfCtx *c, PetscInt its, const long long
   PetscFunctionReturn(0);
 }
 
-/* The hot path: one clock read, one PAPI_read, a few stores (and, rarely, the doubling of the rows) */
-PetscErrorCode PKRecIterEnd_Private(PKRec rec, PetscInt its)
+/* The hot path: one clock read, one PAPI_read, a few stores (and, rarely, the doubling of the rows). The rowend of
+   the monitor's recorders: PKRecIterEnd (pkrecimpl.h) calls it through rec->rowend. */
+PetscErrorCode PKRecRowEnd(PKRec rec, PetscInt its)
 {
-  PKPerfCtx *c = (PKPerfCtx *)rec->priv;
+  PKMonitorCtx *c = (PKMonitorCtx *)rec->priv;
 
   PetscFunctionBegin;
   PKRecPhase(rec, rec->hot.cur);
@@ -97,7 +96,7 @@ PetscErrorCode PKRecIterEnd_Private(PKRec rec, PetscInt its)
 }
 
 /* Before the solve: room for the rows, a clean hot part. Called from the KSP_Solve begin hook. */
-PetscErrorCode PKRecSolveBegin(KSP ksp, PKPerfCtx *c)
+PetscErrorCode PKRecSolveBegin(KSP ksp, PKMonitorCtx *c)
 {
   PKRecHot *h = &c->rec.hot;
   PetscInt  guess;
@@ -132,7 +131,7 @@ PetscLogDouble PKRecCPUTime(void)
 }
 
 /* Start the clock: the last thing the KSP_Solve begin hook does */
-void PKRecClockStart(PKPerfCtx *c)
+void PKRecClockStart(PKMonitorCtx *c)
 {
   struct timespec ts;
 
@@ -145,7 +144,7 @@ void PKRecClockStart(PKPerfCtx *c)
 }
 
 /* The monitor saw iteration 0: what came before (initial residual, norms) is set-up; rows begin here */
-PetscErrorCode PKRecRowsStart(PKPerfCtx *c)
+PetscErrorCode PKRecRowsStart(PKMonitorCtx *c)
 {
   PKRecHot *h = &c->rec.hot;
 
@@ -164,7 +163,7 @@ PetscErrorCode PKRecRowsStart(PKPerfCtx *c)
    breakdown) has its partial iteration closed at its last mark; missing rows get an even share of that time.
    Rows beyond ksp->its (a solver that lowered its count) are dropped and their time becomes finish.
 */
-PetscErrorCode PKRecSolveEnd(KSP ksp, PKPerfCtx *c)
+PetscErrorCode PKRecSolveEnd(KSP ksp, PKMonitorCtx *c)
 {
   PKRecHot *h   = &c->rec.hot;
   PetscInt  its = PetscMax(ksp->its, 0);
@@ -180,7 +179,7 @@ PetscErrorCode PKRecSolveEnd(KSP ksp, PKPerfCtx *c)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PKRecFree(PKPerfCtx *c)
+PetscErrorCode PKRecFree(PKMonitorCtx *c)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(c->rows));
@@ -189,13 +188,14 @@ PetscErrorCode PKRecFree(PKPerfCtx *c)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PKRecGet(KSP ksp, PKRec *rec)
+/* The observer's getrec (perf.c registers it with the core): our types' recorder, NULL for PETSc's types */
+PetscErrorCode PKPerfGetRec(KSP ksp, PKRec *rec)
 {
-  PKPerfCtx *c;
+  PKPerfCtx *pc;
 
   PetscFunctionBegin;
   *rec = NULL;
-  PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
-  if (c && c->active && !c->builtin) *rec = &c->rec;
+  PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &pc));
+  if (pc && pc->mon.active && !pc->mon.builtin) *rec = &pc->mon.rec;
   PetscFunctionReturn(0);
 }

@@ -39,7 +39,7 @@ PetscErrorCode PKStatsDestroy(PKStats *S)
 /* Nodes: -ksp_perf_node_size k (k consecutive ranks of PETSC_COMM_WORLD form a node: a communicator whose ranks were
    reordered, e.g. for a node-aware DMDA, keeps each process on its node), else MPI_COMM_TYPE_SHARED; node index =
    order of the nodes' lowest ranks in comm */
-PetscErrorCode PKStatsLayout(MPI_Comm comm, PKPerfCtx *c)
+PetscErrorCode PKStatsLayout(MPI_Comm comm, PKMonitorCtx *c)
 {
   PetscMPIInt rank, size;
 
@@ -144,7 +144,7 @@ static PetscErrorCode PKStatsColumn(PetscInt P, PetscInt np, const PetscReal *re
 }
 
 /* This rank's record of column k: a row, or (k = K, K + 1) the reductions of set-up and finish */
-static void PKStatsRecord(PKPerfCtx *c, PetscInt k, PetscReal *x)
+static void PKStatsRecord(PKMonitorCtx *c, PetscInt k, PetscReal *x)
 {
   const PetscInt K = c->n, np = c->nctr;
   const PKRow   *row;
@@ -179,7 +179,7 @@ static inline PetscInt PKStatsLo(const PKStatsT *T, PetscMPIInt q)
 #define LO(q) PKStatsLo(T, q)
 
 /* Post the all-to-all of the records */
-static PetscErrorCode PKStatsTransposeBegin(MPI_Comm comm, PKPerfCtx *c, PKStatsT *T)
+static PetscErrorCode PKStatsTransposeBegin(MPI_Comm comm, PKMonitorCtx *c, PKStatsT *T)
 {
   const PetscInt K = c->n;
 
@@ -276,7 +276,7 @@ static PetscErrorCode PKStatsTransposeEnd(PKStatsT *T, PetscInt np, PKStats *S)
    and another rank on the slowest's node (else the fastest's, else rank 0's), for the KS tests between ranks and
    within a node. The choice is made alike on every rank from the node table; the series go to rank 0.
 */
-static PetscErrorCode PKStatsSelect(MPI_Comm comm, PKPerfCtx *c, PKStats *S, PetscMPIInt fastest, PetscMPIInt slowest)
+static PetscErrorCode PKStatsSelect(MPI_Comm comm, PKMonitorCtx *c, PKStats *S, PetscMPIInt fastest, PetscMPIInt slowest)
 {
   const PetscInt K = c->n;
   PetscMPIInt    rank, size, cand[4] = {0, fastest, slowest, -1};
@@ -314,7 +314,7 @@ static PetscErrorCode PKStatsSelect(MPI_Comm comm, PKPerfCtx *c, PKStats *S, Pet
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PKStatsCompute(MPI_Comm comm, PKPerfCtx *c)
+PetscErrorCode PKStatsCompute(MPI_Comm comm, PKMonitorCtx *c)
 {
   PKStats       *S = &c->stats;
   const PetscInt K = c->n;

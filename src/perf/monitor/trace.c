@@ -133,7 +133,7 @@ static PetscErrorCode PKTraceMPIName(const char path[], char mpiname[], size_t l
 }
 
 /* Report a failure once, on rank 0 (the code is rank 0's own or, if rank 0 succeeded, -1) */
-static PetscErrorCode PKTraceFail(MPI_Comm comm, PKPerfCtx *c, const char name[], const char *what, int code)
+static PetscErrorCode PKTraceFail(MPI_Comm comm, PKMonitorCtx *c, const char name[], const char *what, int code)
 {
   char msg[MPI_MAX_ERROR_STRING] = "it failed on another rank";
   int  len;
@@ -145,7 +145,7 @@ static PetscErrorCode PKTraceFail(MPI_Comm comm, PKPerfCtx *c, const char name[]
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PKTraceWrite(MPI_Comm comm, PKPerfCtx *c)
+PetscErrorCode PKTraceWrite(MPI_Comm comm, PKMonitorCtx *c)
 {
   char        name[PETSC_MAX_PATH_LEN], *buf;
   PKTraceFile file;

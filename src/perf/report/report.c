@@ -21,8 +21,8 @@ PetscErrorCode PKPerfGetViewer(KSP ksp, PetscViewer *viewer, PetscViewerFormat *
 
   PetscFunctionBegin;
   PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
-  *viewer = c ? c->viewer : NULL;
-  if (format) *format = c ? c->format : PETSC_VIEWER_DEFAULT;
+  *viewer = c ? c->report.viewer : NULL;
+  if (format) *format = c ? c->report.format : PETSC_VIEWER_DEFAULT;
   PetscFunctionReturn(0);
 }
 
@@ -130,7 +130,7 @@ static PetscErrorCode PKReportCSV(PetscViewer v, const PKStats *S, const PKRepor
 
 static PetscErrorCode PKReportMachineLines(PetscViewer v, PKPerfCtx *c, const PKReportData *d, PetscBool detail)
 {
-  const PKMachine *m = &c->machine;
+  const PKMachine *m = &c->model.machine;
 
   PetscFunctionBegin;
   {

@@ -10,7 +10,6 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <pipekrylov/private/pkperfimpl.h>
 #include <pipekrylov/private/pkprofile.h>
-#include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkamg.h>
 #include <petsc/private/kspimpl.h>
 #include <petsc/private/matimpl.h> /* ops->getinfo: whether the operator can count its nonzeros */
@@ -22,14 +21,14 @@
    off-node parameters; a run with off-node messages then uses the on-node ones and the report says so. */
 static PetscErrorCode PKReportMachine(KSP ksp, PKPerfCtx *c, PKReportData *d)
 {
-  PKMachine *m = &c->machine;
+  PKMachine *m = &c->model.machine;
   PetscInt   i, j;
 
   PetscFunctionBegin;
-  if (!c->machine_loaded) {
-    if (c->machine_path[0]) PetscCall(PKMachineLoad(PetscObjectComm((PetscObject)ksp), c->machine_path, m));
+  if (!c->model.machine_loaded) {
+    if (c->model.machine_path[0]) PetscCall(PKMachineLoad(PetscObjectComm((PetscObject)ksp), c->model.machine_path, m));
     else PetscCall(PKMachineDefault(m));
-    c->machine_loaded = PETSC_TRUE;
+    c->model.machine_loaded = PETSC_TRUE;
   }
   d->eff = m->p;
   for (int k = 0; k < PK_NPROTO; k++) {
@@ -57,30 +56,30 @@ static PetscErrorCode PKReportMachine(KSP ksp, PKPerfCtx *c, PKReportData *d)
   PetscFunctionReturn(0);
 }
 
-/* The operator's chunked-SpMV structure: the solver's own for our types, one built for the report otherwise */
-static PetscErrorCode PKReportSpMV(KSP ksp, PKPerfCtx *c, PetscBool ours, PKSpMV *s)
+/* The operator's chunked-SpMV structure (src/core): the solver's own for our types (asked through the composed
+   "KSPPipeGetSpMV_C"), one built for the report otherwise */
+static PetscErrorCode PKReportSpMV(KSP ksp, PKPerfCtx *c, PKSpMV *s)
 {
   Mat A;
+  PetscErrorCode (*getspmv)(KSP, PKSpMV *);
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-  if (ours && ((KSP_PK *)ksp->data)->spmv) {
-    *s = ((KSP_PK *)ksp->data)->spmv;
-    PetscFunctionReturn(0);
+  *s = NULL;
+  PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetSpMV_C", &getspmv));
+  if (getspmv) PetscCall((*getspmv)(ksp, s));
+  if (*s) PetscFunctionReturn(0);
+  if (c->report.mat != A) {
+    PetscCall(PKSpMVDestroy(&c->report.spmv));
+    PetscCall(PKSpMVCreate(A, &c->report.spmv));
+    c->report.mat = A;
   }
-  if (c->report_mat != A) {
-    PKSpMV old = (PKSpMV)c->report_spmv;
-    PetscCall(PKSpMVDestroy(&old));
-    PetscCall(PKSpMVCreate(A, &old));
-    c->report_spmv = old;
-    c->report_mat  = A;
-  }
-  *s = (PKSpMV)c->report_spmv;
+  *s = c->report.spmv;
   PetscFunctionReturn(0);
 }
 
 /* Every rank models its own halo exchange from the messages it sends; the slowest rank's terms go to the model */
-static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PetscBool ours, PKReportData *d)
+static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PKReportData *d)
 {
   MPI_Comm        comm = PetscObjectComm((PetscObject)ksp);
   PetscMPIInt     rank, size;
@@ -109,7 +108,7 @@ static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PetscBool ours, PKRepo
     d->have_halo = PETSC_TRUE; /* no halo at all */
     PetscFunctionReturn(0);
   }
-  PetscCall(PKReportSpMV(ksp, c, ours, &s));
+  PetscCall(PKReportSpMV(ksp, c, &s));
   PetscCall(PKSpMVGetHalo(s, &sf));
   flag = sf ? 1 : 0;
   PetscCallMPI(MPI_Allreduce(&flag, &gflag, 1, MPIU_INT, MPI_MIN, comm));
@@ -139,12 +138,12 @@ static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PetscBool ours, PKRepo
   for (PetscInt i = 0; i < nir; i++) {
     if (kranks[i] == rank || kranks[i] == MPI_UNDEFINED) continue;
     bytes[n] = (PetscReal)(ioff[i + 1] - ioff[i]) * sizeof(PetscScalar);
-    loc[n++] = c->rank_node[kranks[i]] == c->rank_node[rank] ? PK_ON_NODE : PK_OFF_NODE;
+    loc[n++] = c->mon.rank_node[kranks[i]] == c->mon.rank_node[rank] ? PK_ON_NODE : PK_OFF_NODE;
   }
   pat.n         = n;
   pat.bytes     = bytes;
   pat.loc       = loc;
-  pat.ppn       = c->ppn;
+  pat.ppn       = c->mon.ppn;
   pat.ppn_off   = 0;
   pat.pipelined = PETSC_TRUE;
   PKNetStateUnknown(&net);
@@ -264,12 +263,9 @@ static PetscErrorCode PKReportPlacement(KSP ksp, const PKStats *S, PKReportData 
 /* The report's own operator structure, with the perf context */
 PetscErrorCode PKReportFree(PKPerfCtx *c)
 {
-  PKSpMV s = (PKSpMV)c->report_spmv;
-
   PetscFunctionBegin;
-  PetscCall(PKSpMVDestroy(&s));
-  c->report_spmv = NULL;
-  c->report_mat  = NULL;
+  PetscCall(PKSpMVDestroy(&c->report.spmv));
+  c->report.mat  = NULL;
   PetscFunctionReturn(0);
 }
 
@@ -360,6 +356,30 @@ static PetscErrorCode PKReportKS(const PKStats *S, PKReportData *d)
 }
 
 /* The models, on rank 0 */
+/* What each of our solvers would cost on this problem, as the solver describes itself: a throwaway KSP of that type
+   (not set up, on PETSC_COMM_SELF), with the run's restart length for pgmres */
+static PetscErrorCode PKReportWhatIfConfigs(PKReportData *d)
+{
+  PetscFunctionBegin;
+  for (int k = 0; k < PK_SOLVER_NOURS; k++) {
+    KSP tmp;
+    PetscErrorCode (*getcost)(KSP, PKSolverCost *);
+    PKSolverCost cost;
+
+    PKSolverConfigDefault((PKSolverKind)k, &d->wi_config[k]);
+    PetscCall(KSPCreate(PETSC_COMM_SELF, &tmp));
+    PetscCall(KSPSetType(tmp, PKSolverKindNames[k]));
+    if (k == PK_SOLVER_PGMRES && d->config.restart > 0) PetscCall(KSPGMRESSetRestart(tmp, d->config.restart));
+    PetscCall(PetscObjectQueryFunction((PetscObject)tmp, "KSPPipeGetCost_C", &getcost));
+    if (getcost) {
+      PetscCall((*getcost)(tmp, &cost));
+      PetscCall(PKSolverConfigFromCost(&cost, &d->wi_config[k]));
+    }
+    PetscCall(KSPDestroy(&tmp));
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PKReportModels(const PKStats *S, PKReportData *d)
 {
   PetscInt K = S->nits, nonblocking;
@@ -396,8 +416,7 @@ static PetscErrorCode PKReportModels(const PKStats *S, PKReportData *d)
     PetscBool      cgrun = (PetscBool)(d->config.kind != PK_SOLVER_PGMRES && d->config.kind != PK_SOLVER_PETSC_GMRES && d->config.kind != PK_SOLVER_PETSC_PGMRES);
     if ((PKSolverKind)k == d->config.kind) continue;
     if (!cgrun && k != PK_SOLVER_PGMRES) continue;
-    PKSolverConfigDefault((PKSolverKind)k, &cfg);
-    if (k == PK_SOLVER_PGMRES && d->config.restart > 0) cfg.restart = d->config.restart;
+    cfg = d->wi_config[k];
     PetscCall(PKModelWhatIfSolver(&d->eff, &d->in, &cfg, &d->wi_solver[d->wi_nsolver]));
     d->wi_kind[d->wi_nsolver++] = (PKSolverKind)k;
   }
@@ -444,7 +463,8 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   PetscMPIInt    rank, size;
   PetscErrorCode (*ours)(KSP, PetscInt *);
   PetscErrorCode (*restart)(KSP, PetscInt *);
-  PKRecHot      *h = &c->rec.hot;
+  PetscErrorCode (*getcost)(KSP, PKSolverCost *);
+  PKRecHot      *h = &c->mon.rec.hot;
   PetscReal      w[PK_PHASE_N], wsum[PK_PHASE_N];
   Mat            A;
   MatInfo        info;
@@ -457,11 +477,19 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   PetscCall(KSPGetType(ksp, &d->type));
   PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetChunks_C", &ours));
   d->ours = ours ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(PKSolverKindFromType(d->type, &d->config.kind));
-  PKSolverConfigDefault(d->config.kind, &d->config);
-  PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPGMRESGetRestart_C", &restart));
-  if (restart) PetscCall((*restart)(ksp, &d->config.restart));
-  if (d->config.kind == PK_SOLVER_PETSC_CG) d->config.norm_separate = (PetscBool)(ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+  PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetCost_C", &getcost));
+  if (getcost) { /* one of ours: the solver describes its own cost, with its live settings */
+    PKSolverCost cost;
+    PetscCall((*getcost)(ksp, &cost));
+    PetscCall(PKSolverConfigFromCost(&cost, &d->config));
+  } else { /* PETSc's types: the model's table */
+    PetscCall(PKSolverKindFromType(d->type, &d->config.kind));
+    PKSolverConfigDefault(d->config.kind, &d->config);
+    PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPGMRESGetRestart_C", &restart));
+    if (restart) PetscCall((*restart)(ksp, &d->config.restart));
+    if (d->config.kind == PK_SOLVER_PETSC_CG) d->config.norm_separate = (PetscBool)(ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+  }
+  PetscCall(PKReportWhatIfConfigs(d));
   PetscCall(PKReportMachine(ksp, c, d));
   /* the operator */
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
@@ -510,13 +538,13 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   PKNetStateUnknown(&d->in.net);
   PetscCall(PKReportRanksPerCore(comm, &d->in.ranks_per_core));
   {
-    PetscReal cpu = (PetscReal)(c->cpuend - c->cpubegin), gcpu;
+    PetscReal cpu = (PetscReal)(c->mon.cpuend - c->mon.cpubegin), gcpu;
     PetscCallMPI(MPI_Allreduce(&cpu, &gcpu, 1, MPIU_REAL, MPIU_SUM, comm));
     d->in.t_cpu = gcpu / size;
   }
   d->theta_counts = S->nreductions ? PKModelThetaFromCounts(S->nearly, S->nreductions) : -1;
   d->in.theta     = d->theta_counts;
-  PetscCall(PKReportHalo(ksp, c, d->ours, d));
+  PetscCall(PKReportHalo(ksp, c, d));
   PetscCall(PKReportPlacement(ksp, S, d));
   /* AMG: the cycle model of 002 when the preconditioner is hypre BoomerAMG */
   PetscCall(PKAMGHierarchyFromPC(ksp->pc, PK_AMG_MAXLEVELS, d->amg_lev, &d->amg_L, &d->have_amg, d->amg_why, sizeof(d->amg_why)));

@@ -140,6 +140,17 @@ static PetscErrorCode KSPSetUp_PKNBPCG(KSP ksp)
   PetscFunctionReturn(0);
 }
 
+/* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
+static PetscErrorCode KSPPipeGetCost_PKNBPCG(KSP ksp, PKSolverCost *c)
+{
+  static const PKSolverCost cost = {"nbpcg", 1, 2, 3, PETSC_TRUE, 1, 1, 20, 2, 1, 2, 9, 0, 0, 0, 0, 0};
+
+  PetscFunctionBegin;
+  (void)ksp;
+  *c = cost;
+  PetscFunctionReturn(0);
+}
+
 /*MC
    KSPPKNBPCG - "nbpcg": Gropp's non-blocking preconditioned conjugate gradients from pipekrylov (PETSc's
    KSPGROPPCG; Eller and Gropp, SC16). Two non-blocking reductions per iteration: (p, A p) is overlapped with the
@@ -164,7 +175,7 @@ static PetscErrorCode KSPSetUp_PKNBPCG(KSP ksp)
 
 .seealso: `KSPGROPPCG`, `KSPCG`, `KSPPKPCG`, `KSPPKSAPCG`, `KSPPKPIPECG`, `KSPPipeSetChunks()`, `KSPPipeGetOverlapStats()`
 M*/
-PETSC_EXTERN PetscErrorCode KSPCreate_PKNBPCG(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PKNBPCG(KSP ksp)
 {
   KSP_PKNBPCG *cg;
 
@@ -172,6 +183,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKNBPCG(KSP ksp)
   PetscCall(PetscNew(&cg));
   ksp->data = (void *)cg;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "Gropp's non-blocking PCG, two non-blocking reductions per iteration: (p,Ap) behind PCApply, (r,z) and the norm behind MatMult", PETSC_FALSE, KSPSolve_PKNBPCG_Private));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKNBPCG));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKNBPCG;
   PetscFunctionReturn(0);

@@ -94,6 +94,17 @@ static PetscErrorCode KSPSetUp_PKPCG(KSP ksp)
   PetscFunctionReturn(0);
 }
 
+/* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
+static PetscErrorCode KSPPipeGetCost_PKPCG(KSP ksp, PKSolverCost *c)
+{
+  static const PKSolverCost cost = {"pcg", 1, 2, 3, PETSC_FALSE, 1, 1, 14, 1, 1, 2, 7, 0, 0, 0, 0, 0};
+
+  PetscFunctionBegin;
+  (void)ksp;
+  *c = cost;
+  PetscFunctionReturn(0);
+}
+
 /*MC
    KSPPKPCG - "pcg": Hestenes-Stiefel preconditioned conjugate gradients from pipekrylov, with two blocking
    reductions per iteration: (p, A p), then (r, z) together with the norm.
@@ -112,7 +123,7 @@ static PetscErrorCode KSPSetUp_PKPCG(KSP ksp)
 
 .seealso: `KSPCG`, `KSPPKSAPCG`, `KSPPKNBPCG`, `KSPPKPIPECG`, `KSPPKPIPE2CG`
 M*/
-PETSC_EXTERN PetscErrorCode KSPCreate_PKPCG(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PKPCG(KSP ksp)
 {
   KSP_PKPCG *cg;
 
@@ -120,6 +131,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPCG(KSP ksp)
   PetscCall(PetscNew(&cg));
   ksp->data = (void *)cg;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "Hestenes-Stiefel PCG, two blocking reductions per iteration (norm fused into the second)", PETSC_FALSE, KSPSolve_PKPCG_Private));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPCG));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKPCG;
   PetscFunctionReturn(0);

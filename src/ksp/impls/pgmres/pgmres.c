@@ -327,16 +327,16 @@ static PetscErrorCode PGMRESCycle(KSP ksp, KSP_PKPGMRES *pg, PetscBool guess_zer
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KSPSolve_PKPGMRES(KSP ksp)
+/* The iteration, run by the common solve wrapper (KSPSolve_PK in common.c) between PKSolveBegin and PKSolveEnd */
+static PetscErrorCode KSPSolve_PKPGMRES_Private(KSP ksp, KSP_PK *pk)
 {
   KSP_PKPGMRES *pg = (KSP_PKPGMRES *)ksp->data;
-  KSP_PK       *pk = &pg->pk;
   PetscInt      ncols, total = 0;
   PetscBool     guess_zero = ksp->guess_zero, first = PETSC_TRUE;
 
   PetscFunctionBegin;
+  (void)pk; /* the same as &pg->pk */
   PetscCheck(!ksp->calc_sings, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipekrylov's pgmres does not compute singular values; use -ksp_type gmres");
-  PetscCall(PKSolveBegin(ksp, pk));
   PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
   ksp->its   = 0;
   ksp->rnorm = -1.0; /* no cycle has ended yet: no restart check */
@@ -353,7 +353,6 @@ static PetscErrorCode KSPSolve_PKPGMRES(KSP ksp)
     }
   }
   pg->col = -1; /* also after a cycle stopped by NaN/Inf: KSPBuildSolution() returns what KSPSolve() returns */
-  PetscCall(PKSolveEnd(ksp, pk));
   PetscFunctionReturn(0);
 }
 
@@ -515,6 +514,32 @@ static PetscErrorCode KSPDestroy_PKPGMRES(KSP ksp)
   PetscFunctionReturn(0);
 }
 
+/* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
+static PetscErrorCode KSPPipeGetCost_PKPGMRES(KSP ksp, PKSolverCost *c)
+{
+  KSP_PKPGMRES *pg = (KSP_PKPGMRES *)ksp->data;
+  PetscInt      m  = pg->max_k;
+
+  PetscFunctionBegin;
+  /* a cycle of m steps: m + 1 passes, each one Op and one split reduction (pass i: i + 1 dots and, i > 0, a norm);
+     streams: pass i >= 1 MAXPY i+3, CGS i+2, norm 1, MDot i+2, 2 scalings 4; pass 0 MDot 2; x += V y m+2 */
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->pattern      = "pgmres";
+  c->its          = m;
+  c->nred         = m + 1;
+  c->nvals        = 1 + (m * (m + 5)) / 2;
+  c->nonblocking  = PETSC_TRUE;
+  c->nspmv        = m + 1;
+  c->npc          = m + 1;
+  c->streams      = 2.0 * m * m + 15.0 * m + 4;
+  c->init_spmv    = 1;
+  c->init_pc      = 1;
+  c->init_nvals   = 1;
+  c->init_streams = 6;
+  c->restart      = m;
+  PetscFunctionReturn(0);
+}
+
 /*MC
    KSPPKPGMRES - "pgmres": pipelined GMRES(m) from pipekrylov, p(1)-GMRES of Ghysels, Ashby, Meerbergen and
    Vanroose (2013). One non-blocking reduction per Krylov step carries the new vector's dot products with the
@@ -541,7 +566,7 @@ static PetscErrorCode KSPDestroy_PKPGMRES(KSP ksp)
 
 .seealso: `KSPGMRES`, `KSPPGMRES`, `KSPGMRESSetRestart()`, `KSPPKPIPECG`
 M*/
-PETSC_EXTERN PetscErrorCode KSPCreate_PKPGMRES(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PKPGMRES(KSP ksp)
 {
   KSP_PKPGMRES *pg;
 
@@ -552,7 +577,8 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPGMRES(KSP ksp)
   pg->haptol       = 1.0e-30;
   pg->breakdowntol = 0.1;
   pg->col          = -1;
-  PetscCall(PKCreate_Common(ksp, &pg->pk, "pipelined GMRES(m), p(1)-GMRES: one non-blocking reduction per Krylov step, overlapped with the next PCApply and MatMult", PETSC_TRUE, NULL));
+  PetscCall(PKCreate_Common(ksp, &pg->pk, "pipelined GMRES(m), p(1)-GMRES: one non-blocking reduction per Krylov step, overlapped with the next PCApply and MatMult", PETSC_TRUE, KSPSolve_PKPGMRES_Private));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPGMRES));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   /* as PETSc's GMRES: PCMG and GAMG set KSP_NORM_NONE on smoothers and coarse solvers (the least-squares residual
@@ -560,7 +586,6 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPGMRES(KSP ksp)
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
   ksp->ops->setup          = KSPSetUp_PKPGMRES;
-  ksp->ops->solve          = KSPSolve_PKPGMRES;
   ksp->ops->reset          = KSPReset_PKPGMRES;
   ksp->ops->destroy        = KSPDestroy_PKPGMRES;
   ksp->ops->view           = KSPView_PKPGMRES;

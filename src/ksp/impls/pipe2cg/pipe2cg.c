@@ -861,6 +861,19 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
   PetscFunctionReturn(0);
 }
 
+/* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
+static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
+{
+  KSP_PKPIPE2CG            *p2   = (KSP_PKPIPE2CG *)ksp->data;
+  static const PKSolverCost cost = {"pipe2cg", 2, 1, 10, PETSC_TRUE, 2, 2, 75, 5, 4, 5, 20, 0, 0, 7, 5, 0};
+
+  PetscFunctionBegin;
+  *c           = cost;
+  c->replace   = p2->replace; /* -ksp_pipe2cg_replace; a replacement is Pipe2CGReplace: 7 MatMult + 5 PCApply */
+  c->nreplaced = p2->nreplace;
+  PetscFunctionReturn(0);
+}
+
 /*MC
    KSPPKPIPE2CG - "pipe2cg": preconditioned conjugate gradients with two iterations per non-blocking reduction
    (the PIPE2CG communication pattern of Eller and Gropp), from pipekrylov. Three-term recurrences on two
@@ -916,7 +929,7 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
 
 .seealso: `KSPPKPIPECG`, `KSPPKNBPCG`, `KSPPKPCG`, `KSPPIPECG2`, `KSPPipeSetChunks()`, `KSPPipe2CGSetReplacement()`
 M*/
-PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
 {
   KSP_PKPIPE2CG *p2;
 
@@ -927,6 +940,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
   p2->gaptol   = PIPE2CG_DEFAULT_GAP;
   p2->fused    = PETSC_TRUE;
   PetscCall(PKCreate_Common(ksp, &p2->pk, "two CG iterations per non-blocking reduction (three-term recurrences), overlapped with 2 PCApply + 2 MatMult", PETSC_FALSE, NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPIPE2CG));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKPIPE2CG;
   ksp->ops->solve          = KSPSolve_PKPIPE2CG;

@@ -491,6 +491,19 @@ PetscErrorCode KSPPipeCGSetReplacement(KSP ksp, PetscInt k)
   PetscFunctionReturn(0);
 }
 
+/* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
+static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
+{
+  KSP_PKPIPECG             *cg   = (KSP_PKPIPECG *)ksp->data;
+  static const PKSolverCost cost = {"pipecg", 1, 1, 3, PETSC_TRUE, 1, 1, 29, 3, 2, 3, 12, 0, 0, 4, 2, 0};
+
+  PetscFunctionBegin;
+  *c           = cost;
+  c->replace   = cg->replace; /* -ksp_pipecg_replace; a replacement is PipeCGReplace: 4 MatMult + 2 PCApply */
+  c->nreplaced = cg->nreplace;
+  PetscFunctionReturn(0);
+}
+
 /*MC
    KSPPKPIPECG - "pipecg": the pipelined preconditioned conjugate gradient method of Ghysels and Vanroose, from
    pipekrylov. One non-blocking reduction per iteration, overlapped with one PCApply and one MatMult, which are
@@ -545,7 +558,7 @@ PetscErrorCode KSPPipeCGSetReplacement(KSP ksp, PetscInt k)
 
 .seealso: `KSPPKPIPE2CG`, `KSPPKNBPCG`, `KSPPKPCG`, `KSPPIPECG`, `KSPPipeSetChunks()`, `KSPPipeCGSetReplacement()`
 M*/
-PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
 {
   KSP_PKPIPECG *cg;
 
@@ -555,6 +568,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
   cg->fused  = PETSC_TRUE;
   cg->gaptol = PIPECG_DEFAULT_GAP;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "pipelined CG (Ghysels-Vanroose), one non-blocking reduction per iteration overlapped with PCApply + MatMult", PETSC_TRUE, NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPIPECG));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKPIPECG;
   ksp->ops->solve          = KSPSolve_PKPIPECG;

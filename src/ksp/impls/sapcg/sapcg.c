@@ -102,6 +102,17 @@ static PetscErrorCode KSPSetUp_PKSAPCG(KSP ksp)
   PetscFunctionReturn(0);
 }
 
+/* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
+static PetscErrorCode KSPPipeGetCost_PKSAPCG(KSP ksp, PKSolverCost *c)
+{
+  static const PKSolverCost cost = {"sapcg", 1, 1, 3, PETSC_FALSE, 1, 1, 17, 2, 1, 3, 9, 0, 0, 0, 0, 0};
+
+  PetscFunctionBegin;
+  (void)ksp;
+  *c = cost;
+  PetscFunctionReturn(0);
+}
+
 /*MC
    KSPPKSAPCG - "sapcg": single-reduction preconditioned conjugate gradients from pipekrylov (Chronopoulos and
    Gear; "Method 1" of D'Azevedo, Eijkhout and Romine, LAWN 56). One blocking reduction per iteration carries
@@ -127,7 +138,7 @@ static PetscErrorCode KSPSetUp_PKSAPCG(KSP ksp)
 
 .seealso: `KSPCG`, `KSPCGUseSingleReduction()`, `KSPPKPCG`, `KSPPKNBPCG`, `KSPPKPIPECG`, `KSPPKPIPE2CG`
 M*/
-PETSC_EXTERN PetscErrorCode KSPCreate_PKSAPCG(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PKSAPCG(KSP ksp)
 {
   KSP_PKSAPCG *cg;
 
@@ -135,6 +146,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_PKSAPCG(KSP ksp)
   PetscCall(PetscNew(&cg));
   ksp->data = (void *)cg;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "single-reduction PCG (Chronopoulos-Gear), one blocking reduction per iteration of (z,r), (z,Az) and the norm", PETSC_FALSE, KSPSolve_PKSAPCG_Private));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKSAPCG));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKSAPCG;
   PetscFunctionReturn(0);

@@ -1,0 +1,62 @@
+/* The installed API: includes only pipekrylov.h, calls every public function, reads fields of the statistics.
+   Built by tests/suites/70-install.sh with `pkg-config --cflags --libs pipekrylov` against `make install`. */
+#include <pipekrylov.h>
+
+int main(int argc, char **argv)
+{
+  KSP            ksp;
+  PC             pc;
+  Mat            A;
+  Vec            b, x, y;
+  PetscInt       n = 100, chunks, nnb, nearly, ntests, nits, Istart, Iend;
+  PetscReal      setup, iters, finish;
+  PetscBool      ours, chunked;
+  const PKStats *S;
+  char           version[64];
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(PetscDLLibraryRegister_pipekrylov());
+  PetscCall(PipeKrylovInitializePackage());
+  PetscCall(PipeKrylovGetVersion(version, sizeof(version)));
+  /* a 1-D Laplacian */
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 3, NULL, 2, NULL, &A));
+  PetscCall(MatGetOwnershipRange(A, &Istart, &Iend));
+  for (PetscInt i = Istart; i < Iend; i++) {
+    if (i > 0) PetscCall(MatSetValue(A, i, i - 1, -1.0, INSERT_VALUES));
+    if (i < n - 1) PetscCall(MatSetValue(A, i, i + 1, -1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(A, i, i, 2.0, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecDuplicate(b, &y));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(MatMultPipeChunked(A, b, y, 4, &chunked));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSetType(ksp, KSPPKPIPECG));
+  PetscCall(KSPPipeCGSetReplacement(ksp, 50));
+  PetscCall(KSPPipe2CGSetReplacement(ksp, 50)); /* ignored by pipecg */
+  PetscCall(KSPPipeSetChunks(ksp, 4));
+  PetscCall(KSPPipeGetChunks(ksp, &chunks));
+  PetscCall(KSPPipeIsPipeKrylov(ksp, &ours));
+  PetscCall(KSPPerfMonitorSet(ksp, PETSC_TRUE));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 500));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPPipeGetOverlapStats(ksp, &nnb, &nearly, &ntests));
+  PetscCall(KSPPerfMonitorGetStats(ksp, &S));
+  PetscCall(KSPPerfMonitorGetTimes(ksp, &nits, &setup, &iters, &finish));
+  PetscCheck(S && S->nits == nits && S->nits > 0 && S->solve_time > 0 && chunks == 4 && ours && S->nranks >= 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "unexpected results");
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: chunked %d, %" PetscInt_FMT " iterations, %" PetscInt_FMT " non-blocking reductions, KSPSolve %.3g s on %d ranks (%d phases)\n", version, (int)chunked, S->nits, nnb, (double)S->solve_time, (int)S->nranks, (int)PK_PHASE_N));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PipeKrylovFinalizePackage());
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "installed pipekrylov API works\n"));
+  PetscCall(PetscFinalize());
+  return 0;
+}

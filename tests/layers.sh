@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The layers, checked on the objects (nm): no object under src/ksp references a symbol defined under src/perf and
+# none under src/perf one defined under src/ksp; the core (src/core) references neither; the models
+# (src/perf/models) reference neither the monitor nor the report. Prints every crossing found; exit 1 if any.
+#   tests/layers.sh [OBJDIR]     (default build/obj/src)
+set -u
+obj=${1:-build/obj/src}
+[ -d "$obj/core" ] && [ -d "$obj/ksp" ] && [ -d "$obj/perf" ] || { echo "no objects under $obj (run make)"; exit 1; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+defs()   { find "$obj/$1" -name '*.o' -exec nm -g --defined-only {} + | awk 'NF == 3 {print $3}' | sort -u; }
+undefs() { find "$obj/$1" -name '*.o' -exec nm -u {} + | awk 'NF >= 2 {print $NF}' | sort -u; }
+for l in ksp perf core perf/models perf/monitor perf/report; do
+  n=${l//\//_}
+  defs "$l" > "$tmp/def_$n"
+  undefs "$l" > "$tmp/und_$n"
+done
+bad=0
+check() { # check USER PROVIDER: USER's undefined symbols that PROVIDER defines
+  local s
+  s=$(comm -12 "$tmp/und_$1" "$tmp/def_$2" | tr '\n' ' ')
+  if [ -n "$s" ]; then echo "src/${1//_//} uses src/${2//_//}: $s"; bad=1; else echo "src/${1//_//} uses nothing of src/${2//_//}"; fi
+}
+check ksp perf
+check perf ksp
+check core ksp
+check core perf
+check perf_models perf_monitor
+check perf_models perf_report
+check perf_models ksp
+[ $bad = 0 ] && echo "layers: ok"
+exit $bad
