@@ -1,6 +1,6 @@
 static const char help[] = "Unit tests of the performance models (src/perf/model_*.c, johnsonsu.c, stochastic.c, kstest.c).\n"
                            "Single rank, no KSP. Every check states its hand computation. Exit status 1 if any check fails.\n"
-                           "  -section <name>   run one section only (comm halo allreduce solvers amg normal jsu emax ks stoch table3 fit)\n"
+                           "  -section <name>   run one section only (comm halo allreduce solvers fusedpc amg normal jsu emax ks stoch table3 fit)\n"
                            "  -v                print every check, not only failures\n"
                            "  -bad <grid|layout|compute|solver|message|amg>   call a model with an invalid input (must fail clearly)\n\n";
 
@@ -420,6 +420,62 @@ static PetscErrorCode TestSolvers(void)
   PetscCall(PKModelSolve(&m, &in, &r));
   Check("pcg one rank: compute only", r.total, 10 * 1.7e-4 + (1e-4 + 5e-5 + 1e-5), 1e-12, 0);
   CheckTrue("pcg one rank: halo n/a", r.status[PK_TERM_HALO_POSTAL] == PK_TERM_NOT_APPLICABLE ? PETSC_TRUE : PETSC_FALSE);
+  PetscFunctionReturn(0);
+}
+
+/* A diagonal PC applied inside the fused vector pass (pipecg, pipe2cg) is not charged per iteration as a PC
+   application (its cost is in the vector work); only the applications left outside the pass are */
+static PetscErrorCode TestFusedPC(void)
+{
+  PKMachineParams m;
+  PKSolveInput    in;
+  PKModelResult   r;
+  PKSolverShape   s;
+  PKReductionSpec rs;
+  PKSolverConfig  cfg;
+
+  PetscFunctionBegin;
+  HandMachine(&m);
+  /* pipecg, fused jacobi, theta 0.5: per iteration spmv 1e-4 + halo 1e-5 + vec 2e-5 = 1.3e-4 (no PC term);
+     reduction C = 1.317355e-5 < theta W = 0.5 * 1e-4 (the SpMV only: m = M w was made in the pass): hidden.
+     Start-up: 3 spmv 3e-4 + 3 halo 3e-5 + 2 pc 1e-4 (R -> U and the first m, outside the pass) + 12 streams *
+     2e-5/31 (29 + diagonal read + m written) = 7.7419355e-6 + allreduce(3) 1.217355e-5 + sync 1e-6
+     = 4.509154855e-4. Total 1.3e-3 + 4.509154855e-4 = 1.7509154855e-3 */
+  BaseInput(&in, PK_SOLVER_PIPECG);
+  in.solver.pc_fused = PETSC_TRUE;
+  in.theta           = 0.5;
+  PetscCall(PKModelSolve(&m, &in, &r));
+  Check("pipecg fused jacobi: no PC term per iteration", r.t[PK_TERM_PC], 0, 0, 0);
+  Check("pipecg fused jacobi: per iteration spmv+halo+vec", r.per_iteration, 1.3e-4, 1e-9, 0);
+  Check("pipecg fused jacobi: init 2 PC outside the pass", r.t[PK_TERM_INIT], 4.509154855e-4, 1e-9, 0);
+  Check("pipecg fused jacobi: total", r.total, 1.7509154855e-3, 1e-9, 0);
+  PetscCall(PKSolverShapeGet(&in.solver, 0, &s));
+  Check("pipecg fused streams 29 + 2", s.streams, 31, 0, 0);
+  PetscCall(PKSolverShapeReduction(&in.solver, &s, 0, &rs));
+  Check("pipecg fused: the reduction overlaps the SpMV only", rs.w_pc, 0, 0, 0);
+  /* the same input unfused charges K t_pc = 10 * 5e-5: the double count of issue 12 when the run fused */
+  in.solver.pc_fused = PETSC_FALSE;
+  PetscCall(PKModelSolve(&m, &in, &r));
+  Check("pipecg unfused: PC term K t_pc", r.t[PK_TERM_PC], 5e-4, 1e-12, 0);
+  /* pipe2cg fused, replacement every 100: per 2 iterations 1 PC outside + 10/100 from replacements = 1.1;
+     K = 10: 5 cycles * 1.1 * 5e-5 = 2.75e-4; streams 75 + 2 = 77 per cycle */
+  BaseInput(&in, PK_SOLVER_PIPE2CG);
+  in.solver.pc_fused = PETSC_TRUE;
+  PetscCall(PKModelSolve(&m, &in, &r));
+  Check("pipe2cg fused: one PC of two outside the pass", r.t[PK_TERM_PC], 2.75e-4, 1e-12, 0);
+  PetscCall(PKSolverShapeGet(&in.solver, 0, &s));
+  Check("pipe2cg fused streams 75 + 2", s.streams, 77, 0, 0);
+  PetscCall(PKSolverShapeReduction(&in.solver, &s, 0, &rs));
+  Check("pipe2cg fused: the reduction overlaps 2 SpMV + 1 PC", rs.w_pc, 1, 0, 0);
+  /* cross-prediction from fused pipecg to pcg (which applies the PC every iteration): PC 10 * 5e-5, vector
+     10 * 14 streams * 2e-5/31 */
+  BaseInput(&in, PK_SOLVER_PIPECG);
+  in.solver.pc_fused = PETSC_TRUE;
+  PKSolverConfigDefault(PK_SOLVER_PCG, &cfg);
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  Check("fused pipecg predicts pcg: PC every iteration", r.t[PK_TERM_PC], 5e-4, 1e-12, 0);
+  Check("fused pipecg predicts pcg: vector per stream of 31", r.t[PK_TERM_VEC], 10 * 14 * 2e-5 / 31, 1e-12, 0);
+  CheckTrue("only pipecg and pipe2cg can fuse the PC", (PetscBool)(PKSolverCanFusePC(PK_SOLVER_PIPECG) && PKSolverCanFusePC(PK_SOLVER_PIPE2CG) && !PKSolverCanFusePC(PK_SOLVER_PETSC_PIPECG) && !PKSolverCanFusePC(PK_SOLVER_PCG) && !PKSolverCanFusePC(PK_SOLVER_PGMRES)));
   PetscFunctionReturn(0);
 }
 
@@ -860,6 +916,7 @@ int main(int argc, char **argv)
   RUN("halo", TestHalo);
   RUN("allreduce", TestAllreduce);
   RUN("solvers", TestSolvers);
+  RUN("fusedpc", TestFusedPC);
   RUN("amg", TestAMG);
   RUN("normal", TestNormalJSU);
   RUN("emax", TestEMax);

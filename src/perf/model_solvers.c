@@ -76,6 +76,14 @@ void PKSolverConfigDefault(PKSolverKind kind, PKSolverConfig *cfg)
   cfg->restart       = 30;
   cfg->replace       = kind == PK_SOLVER_PIPE2CG ? 100 : 0;
   cfg->norm_separate = kind == PK_SOLVER_PETSC_CG ? PETSC_TRUE : PETSC_FALSE;
+  cfg->pc_fused      = PETSC_FALSE;
+}
+
+/* Whether a solver kind can apply a diagonal preconditioner inside its fused vector pass (pipekrylov's pipecg and
+   pipe2cg; PETSc's pipecg calls PCApply every iteration) */
+PetscBool PKSolverCanFusePC(PKSolverKind k)
+{
+  return (k == PK_SOLVER_PIPECG || k == PK_SOLVER_PIPE2CG) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 static PetscBool PKIsGMRES(PKSolverKind k)
@@ -150,6 +158,10 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
     s->init_spmv   = 3;
     s->init_pc     = 2;
     s->init_nvals  = 3;
+    if (cfg->pc_fused && cfg->kind == PK_SOLVER_PIPECG) { /* m = M w in the update pass: no PCApply per iteration */
+      s->npc = 0;
+      s->streams += 2;
+    }
     break;
   case PK_SOLVER_PIPE2CG:
     s->its         = 2;
@@ -158,6 +170,10 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
     s->streams     = 75;
     s->nred        = 1;
     s->nonblocking = PETSC_TRUE;
+    if (cfg->pc_fused) { /* c = M q in the pass of each full step: one PCApply of the two left */
+      s->npc = 1;
+      s->streams += 2;
+    }
     if (cfg->replace > 0) { /* residual replacement: 7 MatMult + 5 PCApply every `replace` iterations */
       s->nspmv += 2.0 * 7.0 / cfg->replace;
       s->npc += 2.0 * 5.0 / cfg->replace;
@@ -227,13 +243,13 @@ PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *cfg, const PKSolverS
     r->blocking = PETSC_FALSE;
     r->nvals    = 3;
     r->w_spmv   = 1;
-    r->w_pc     = 1;
+    r->w_pc     = (cfg->pc_fused && cfg->kind == PK_SOLVER_PIPECG) ? 0 : 1; /* fused: m was made in the pass */
     break;
   case PK_SOLVER_PIPE2CG:
     r->blocking = PETSC_FALSE;
     r->nvals    = 10;
     r->w_spmv   = 2;
-    r->w_pc     = 2;
+    r->w_pc     = cfg->pc_fused ? 1 : 2;
     break;
   case PK_SOLVER_PGMRES:
   case PK_SOLVER_PETSC_PGMRES:

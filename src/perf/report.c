@@ -243,6 +243,13 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   PetscCall(PetscViewerASCIIPrintf(v, "    gap to the measured KSPSolve: %+.1f%% (model %.4e s, measured %.4e s)\n", (double)PKGap(d->model.total, d->measured), (double)d->model.total, (double)d->measured));
   PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)d->in.t_spmv, (double)(S->nits ? (PetscReal)d->nspmv / S->nits : 0), (double)d->in.t_pc, (double)(S->nits ? (PetscReal)d->npc / S->nits : 0), (double)d->in.t_vec, d->vec_modelled ? " (modelled)" : ""));
   if (d->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc's vector time includes its allreduces: modelled from its streams at the SpMV bandwidth)\n"));
+  if (d->config.pc_fused) {
+    PC          pc;
+    const char *pctype;
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PetscObjectGetType((PetscObject)pc, &pctype));
+    PetscCall(PetscViewerASCIIPrintf(v, "    the %s preconditioner is applied inside the fused vector pass: its cost is in the vector work;\n      only the %" PetscInt_FMT " applications outside it are charged as PC%s\n", pctype, d->npc, d->pc_time_modelled ? " (other solvers' PCApply modelled as vector streams)" : ""));
+  }
   if (d->have_halo && S->nranks > 1)
     PetscCall(PetscViewerASCIIPrintf(v, "    halo per SpMV, slowest rank: %.0f on-node + %.0f off-node messages, %.0f + %.0f bytes\n      (average rank %.1f + %.1f messages)\n", (double)d->halo_msgs[1][PK_ON_NODE], (double)d->halo_msgs[1][PK_OFF_NODE], (double)d->halo_bytes[1][PK_ON_NODE], (double)d->halo_bytes[1][PK_OFF_NODE], (double)d->halo_msgs[0][PK_ON_NODE], (double)d->halo_msgs[0][PK_OFF_NODE]));
   else if (!d->have_halo) PetscCall(PetscViewerASCIIPrintf(v, "    halo: %s\n", d->halo_why));

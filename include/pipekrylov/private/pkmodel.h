@@ -167,9 +167,15 @@ typedef struct {
   PetscInt     restart;       /* GMRES-type restart m; <= 0: 30 */
   PetscInt     replace;       /* pipe2cg residual replacement period; 0 = off */
   PetscBool    norm_separate; /* PETSc cg: the norm is its own reduction (PRECONDITIONED/UNPRECONDITIONED norms) */
+  PetscBool    pc_fused;      /* pipecg, pipe2cg: a diagonal preconditioner (jacobi, none) is applied inside the fused
+                                 vector pass (-ksp_pipecg_fused, -ksp_pipe2cg_fused): its cost is in the vector
+                                 streams (+2 per pass: read the diagonal, write the result), and only the
+                                 applications left outside the pass are charged as PC applications: pipecg none per
+                                 iteration, pipe2cg one per two iterations (the other is in the pass) */
 } PKSolverConfig;
 
 PETSC_EXTERN void PKSolverConfigDefault(PKSolverKind, PKSolverConfig *);
+PETSC_EXTERN PetscBool PKSolverCanFusePC(PKSolverKind);
 
 /* One modelled cycle of a solver: 1 iteration (CG family), 2 (pipe2cg), m (GMRES family, incl. its restart) */
 typedef struct {

@@ -138,6 +138,8 @@ typedef struct {
   PetscReal      work[PK_PHASE_N]; /* mean over ranks of the time by activity, whole solve */
   PetscReal      phase[PK_PHASE_N]; /* mean over ranks of the rows' phase totals */
   PetscBool      vec_modelled; /* PETSc type: vector time from the streams and memory bandwidth */
+  PetscBool      pc_diagonal;  /* the PC is jacobi or none (pipecg, pipe2cg can apply it inside the fused pass) */
+  PetscBool      pc_time_modelled; /* the PC was fused and too rarely applied outside: t_pc from vector streams */
   PetscInt       nrows_global, nnz_global;
   /* halo of the slowest and of the average rank */
   PetscBool      have_halo;
