@@ -98,6 +98,8 @@ $(BUILD)/petsc-tutorials/%: $(PETSC_EXAMPLES_DIR)/%.c
 # demo, check and bench install what is missing first, then build in a fresh make (so that pkg-config sees PETSc).
 demo: deps
 	@$(MAKE) --no-print-directory all
+	@# calibrate where the user is, once: this host's profile in $$XDG_CACHE_HOME/pipekrylov (the report uses it)
+	@test -f "$$(bin/pipekrylov-calibrate -cache_path)" || sh tests/mpirun.sh 2 bin/pipekrylov-calibrate
 	@sh tests/mpirun.sh 2 $(BUILD)/examples/poisson27 -ksp_type pipe2cg -pc_type jacobi -ksp_perfmodel_view -ksp_converged_reason
 
 check: deps

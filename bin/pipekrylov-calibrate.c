@@ -1,8 +1,13 @@
 static const char help[] =
   "pipekrylov-calibrate: measure this machine's parameters for pipekrylov's performance model and write a profile.\n\n"
-  "  mpiexec -n N bin/pipekrylov-calibrate -o machine.profile      then: app -ksp_perfmodel_machine machine.profile\n\n"
+  "  mpiexec -n N bin/pipekrylov-calibrate [-quick]     writes this host's profile to the user's cache\n"
+  "                                                    ($XDG_CACHE_HOME/pipekrylov/<host>.profile, ~/.cache if\n"
+  "                                                    unset); every report on this host then uses it\n"
+  "  mpiexec -n N bin/pipekrylov-calibrate -o file      then: app -ksp_perfmodel_machine file\n\n"
   "Options:\n"
-  "  -o <file>          the profile to write (default: machine.profile)\n"
+  "  -o <file>          the profile to write (default: this host's profile in the cache; <host> = node name and\n"
+  "                     processor model)\n"
+  "  -cache_path        print this host's profile path in the cache and exit (nothing is measured)\n"
   "  -quick             a fast, less precise run (fewer sizes and repeats; for tests)\n"
   "  -node_size <k>     treat every k consecutive ranks as one node (default: MPI_COMM_TYPE_SHARED)\n"
   "  -repeats <r>       repeats of every measurement, the median is kept (default 20, quick 5)\n"
@@ -944,8 +949,8 @@ static PetscErrorCode Noise(Calib *c)
 int main(int argc, char **argv)
 {
   Calib       c;
-  char        out[PETSC_MAX_PATH_LEN] = "machine.profile", comment[2048], host[256] = "", date[64] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-  PetscBool   hashelp = PETSC_FALSE;
+  char        out[PETSC_MAX_PATH_LEN] = "", comment[2048], host[256] = "", date[64] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  PetscBool   hashelp = PETSC_FALSE, tocache, cachepath = PETSC_FALSE;
   int         liblen;
   double      t0;
   time_t      now;
@@ -959,7 +964,8 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_rank(c.comm, &c.rank));
   PetscCallMPI(MPI_Comm_size(c.comm, &c.size));
   PetscOptionsBegin(c.comm, NULL, "pipekrylov-calibrate: machine profile for the performance model", NULL);
-  PetscCall(PetscOptionsString("-o", "Profile file to write", NULL, out, out, sizeof(out), NULL));
+  PetscCall(PetscOptionsString("-o", "Profile file to write (default: this host's profile in $XDG_CACHE_HOME/pipekrylov)", NULL, out, out, sizeof(out), &tocache));
+  tocache = (PetscBool)!tocache;
   PetscCall(PetscOptionsBool("-quick", "Fast, less precise run (tests)", NULL, c.quick, &c.quick, NULL));
   PetscCall(PetscOptionsInt("-node_size", "Treat every k consecutive ranks as one node (0: MPI_COMM_TYPE_SHARED)", NULL, c.node_size, &c.node_size, NULL));
   c.reps = c.quick ? 5 : 20;
@@ -969,7 +975,14 @@ int main(int argc, char **argv)
   c.q = 0.5;
   PetscCall(PetscOptionsReal("-quantile", "Quantile of the repeats kept (0.5: the median)", NULL, c.q, &c.q, NULL));
   PetscCall(PetscOptionsBool("-raw", "Print every measured point", NULL, c.raw, &c.raw, NULL));
+  PetscCall(PetscOptionsBool("-cache_path", "Print this host's profile path in the cache and exit", NULL, cachepath, &cachepath, NULL));
   PetscOptionsEnd();
+  if (cachepath) {
+    PetscCall(PKMachineCachePath(out, sizeof(out), NULL, 0));
+    PetscCall(PetscPrintf(c.comm, "%s\n", out));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   PetscCall(PetscOptionsHasHelp(NULL, &hashelp));
   if (hashelp) {
     PetscCall(PetscFinalize());
@@ -981,6 +994,12 @@ int main(int argc, char **argv)
   PetscCheck(c.reps >= 1, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-repeats %" PetscInt_FMT " must be >= 1", c.reps);
   if (c.q == 0.5) PetscCall(PetscStrncpy(qname, "median", sizeof(qname)));
   else PetscCall(PetscSNPrintf(qname, sizeof(qname), "%g-quantile", (double)c.q));
+  if (tocache) {
+    char dir[PETSC_MAX_PATH_LEN];
+    PetscCall(PKMachineCachePath(out, sizeof(out), dir, sizeof(dir)));
+    PetscCheck(out[0], c.comm, PETSC_ERR_USER_INPUT, "Neither XDG_CACHE_HOME nor HOME is set: there is no cache directory; give the profile's file with -o");
+    if (!c.rank) PetscCall(PKMakeDirs(dir));
+  }
   c.maxit  = c.quick ? 10 : 20;
   c.target = c.quick ? 2e-3 : 2e-2;
   c.gap    = c.quick ? 1e-4 : 1e-3;
@@ -1033,7 +1052,8 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(c.comm, "\n"));
   PetscCall(PKMachineView(&c.m, PETSC_VIEWER_STDOUT_WORLD));
   PetscCall(PKMachineWrite(c.comm, &c.m, out, comment));
-  PetscCall(PetscPrintf(c.comm, "Wrote %s (%.1f s). Use it with -ksp_perfmodel_machine %s\n", out, MPI_Wtime() - t0, out));
+  if (tocache) PetscCall(PetscPrintf(c.comm, "Wrote %s (%.1f s): this host's profile; every report on this host uses it (-ksp_perfmodel_machine overrides)\n", out, MPI_Wtime() - t0));
+  else PetscCall(PetscPrintf(c.comm, "Wrote %s (%.1f s). Use it with -ksp_perfmodel_machine %s\n", out, MPI_Wtime() - t0, out));
   PetscCall(PetscFree(c.node));
   PetscCall(PetscFree(c.local));
   PetscCall(PetscFree(c.nodesize));

@@ -131,6 +131,35 @@ static void FieldSet(PKMachineParams *p, PetscInt i, PetscReal v)
   else *FieldReal(p, i) = v;
 }
 
+/* Sane ranges, by what a field measures: wide enough for any machine from a laptop to a supercomputer (and a
+   loaded VM), narrow enough that the models stay finite and meaningful */
+void PKMachineFieldRange(PetscInt i, PetscReal *lo, PetscReal *hi)
+{
+  const char *u = PKMachineFields[i].unit, *k = PKMachineFields[i].key;
+
+  *lo = 0;
+  *hi = PETSC_MAX_REAL;
+  if (!strcmp(u, "s/byte")) *hi = 1e-3; /* 1 KB/s */
+  else if (!strcmp(u, "bytes/s")) {
+    *lo = 1e3;
+    *hi = 1e15;
+  } else if (!strcmp(u, "bytes")) {
+    *lo = 1;
+    *hi = 1e10;
+  } else if (!strcmp(u, "1/s")) *hi = 1e9;
+  else if (!strcmp(u, "ranks") || !strcmp(u, "nodes")) {
+    *lo = 1;
+    *hi = 1e8;
+  } else if (!strcmp(k, "spmv_per_nnz") || !strcmp(k, "flop_time")) {
+    *lo = 1e-14;
+    *hi = 1e-4;
+  } else if (!strcmp(k, "gamma")) *hi = 1e-2;
+  else if (!strcmp(u, "s")) { /* latencies, hop latency, noise lengths */
+    *lo = PKMachineFields[i].kind == PK_FIELD_POSITIVE ? 1e-10 : 0;
+    *hi = 1.0;
+  }
+}
+
 static PetscInt KeyIndex(const char *key)
 {
   for (PetscInt i = 0; i < PKMachineNFields; i++)
@@ -312,6 +341,11 @@ PetscErrorCode PKMachineParseString(const char text[], const char name[], PKMach
     case PK_FIELD_COUNT:
       if (!(v >= 1) || v != floor(v) || v > 1e9) PARSE_FAIL("impossible value %s for '%s': it must be an integer >= 1", val, key);
       break;
+    }
+    {
+      PetscReal lo, hi;
+      PKMachineFieldRange(i, &lo, &hi);
+      if (v < lo || v > hi) PARSE_FAIL("value %s of '%s' is outside the sane range [%g, %g] %s (%s)", val, key, (double)lo, (double)hi, PKMachineFields[i].unit, PKMachineFields[i].help);
     }
     FieldSet(&m->p, i, v);
     m->src[i] = PK_SRC_PROFILE;

@@ -104,6 +104,7 @@ static PetscErrorCode PKReportCSV(PetscViewer v, const PKStats *S, const PKRepor
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(v, "section,name,value,unit,status\n"));
+  PetscCall(PetscViewerASCIIPrintf(v, "machine,profile,%s,,%s\n", d->machine_is_default ? "embedded default" : "file", d->machine_is_default ? "no profile for this host: run pipekrylov-calibrate" : "profile"));
   PetscCall(PetscViewerASCIIPrintf(v, "run,type,%s,,%s\nrun,solve,%" PetscInt_FMT ",,\nrun,ranks,%d,,\nrun,nodes,%" PetscInt_FMT ",,\nrun,iterations,%" PetscInt_FMT ",,\n", d->type, d->ours ? "pipekrylov" : "petsc", S->solve, S->nranks, S->nnodes, S->nits));
   PetscCall(PetscViewerASCIIPrintf(v, "measured,ksp_solve,%.9e,s,measured\nmeasured,setup,%.9e,s,measured\nmeasured,finish,%.9e,s,measured\n", (double)d->measured, (double)S->setup_time, (double)S->finish_time));
   for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, "measured,phase.%s,%.9e,s,measured\n", PKPhaseNames[j], (double)d->phase[j]));
@@ -197,6 +198,15 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
     goto done;
   }
   PetscCall(PetscViewerASCIIPrintf(v, "pipekrylov performance report: KSP %s (%s), solve %" PetscInt_FMT "\n", d->type, d->ours ? "pipekrylov" : "PETSc", S->solve));
+  if (d->machine_is_default) {
+    char host[256], path[PETSC_MAX_PATH_LEN], cmd[PETSC_MAX_PATH_LEN + 64];
+    PetscCall(PKMachineHostName(host, sizeof(host)));
+    PetscCall(PKMachineCachePath(path, sizeof(path), NULL, 0));
+    PetscCall(PKCalibrateCommand(S->ppn, cmd, sizeof(cmd)));
+    PetscCall(PetscViewerASCIIPrintf(v, "  NO MACHINE PROFILE FOR THIS HOST (%s): the model uses the embedded default, measured on\n", host));
+    PetscCall(PetscViewerASCIIPrintf(v, "  another machine. Make this host's profile (about 20 s, or 3 s with -quick; reports then use it):\n    %s\n", cmd));
+    if (!path[0]) PetscCall(PetscViewerASCIIPrintf(v, "  (neither XDG_CACHE_HOME nor HOME is set: write it with -o file and use -ksp_perfmodel_machine file)\n"));
+  }
   PetscCall(PetscViewerASCIIPrintf(v, "  %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros; %d ranks on %" PetscInt_FMT " node(s), up to %" PetscInt_FMT " per node; %" PetscInt_FMT " iterations, %s\n", d->nrows_global, d->nnz_global, S->nranks, S->nnodes, S->ppn, S->nits, KSPConvergedReasons[reason]));
   PetscCall(PetscViewerASCIIPrintf(v, "  measured KSPSolve %.4e s (slowest rank): set-up %.2e s,\n    iterations %.4e s, finish %.2e s\n", (double)d->measured, (double)S->setup_time, (double)d->rows_time, (double)S->finish_time));
   {

@@ -26,10 +26,20 @@ static PetscErrorCode PKReportMachine(KSP ksp, PKPerfCtx *c, PKReportData *d)
 
   PetscFunctionBegin;
   if (!c->machine_loaded) {
+    /* -ksp_perfmodel_machine > this host's profile in the user's cache > the embedded default */
     if (c->machine_path[0]) PetscCall(PKMachineLoad(PetscObjectComm((PetscObject)ksp), c->machine_path, m));
-    else PetscCall(PKMachineDefault(m));
+    else {
+      PetscBool cached;
+      PetscCall(PKMachineLoadForHost(PetscObjectComm((PetscObject)ksp), m, &cached, NULL, 0));
+      if (cached) {
+        char o[PETSC_MAX_PATH_LEN];
+        PetscCall(PetscSNPrintf(o, sizeof(o), "this host's profile %s", m->origin));
+        PetscCall(PetscStrncpy(m->origin, o, sizeof(m->origin)));
+      }
+    }
     c->machine_loaded = PETSC_TRUE;
   }
+  d->machine_is_default = (PetscBool)(!c->machine_path[0] && !strncmp(m->origin, "embedded default", 16));
   d->eff = m->p;
   for (int k = 0; k < PK_NPROTO; k++) {
     PetscCall(PKMachineFieldIndexOf(m, &m->p.alpha[PK_OFF_NODE][k], &i));

@@ -149,6 +149,7 @@ typedef struct {
   /* machine */
   PKMachineParams eff;        /* the profile with unavailable off-node values replaced (see notes) */
   PetscBool       offnode_substituted;
+  PetscBool       machine_is_default; /* no -ksp_perfmodel_machine and no profile of this host in the cache */
   /* analytic model */
   PKModelResult  model;
   PetscReal      sync_raw[2];
