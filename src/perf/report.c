@@ -113,7 +113,9 @@ static PetscErrorCode PKReportCSV(PetscViewer v, const PKStats *S, const PKRepor
     for (int t = 0; t < PK_TERM_N; t++) PetscCall(PetscViewerASCIIPrintf(v, "analytic,%s,%.9e,s,%s\n", PKTermInfos[t].name, (double)d->model.t[t], PKTermStatusNames[d->model.status[t]]));
     PetscCall(PetscViewerASCIIPrintf(v, "analytic,total,%.9e,s,modelled\nanalytic,gap,%.4f,%%,\n", (double)d->model.total, (double)PKGap(d->model.total, d->measured)));
     for (PetscInt i = 0; i < d->wi_nsolver; i++) PetscCall(PetscViewerASCIIPrintf(v, "whatif.solver,%s,%.9e,s,modelled\n", PKSolverKindNames[d->wi_kind[i]], (double)d->wi_solver[i].total));
-    for (int w = 0; w < PK_WHATIF_RANKS; w++) PetscCall(PetscViewerASCIIPrintf(v, "whatif.ranks,%" PetscInt_FMT ",%.9e,s,modelled\n", d->wi_P[w], (double)d->wi_ranks[w].total));
+    if (d->wi_ranks_refused) PetscCall(PetscViewerASCIIPrintf(v, "whatif.ranks,refused,,,no off-node parameters in the profile\n"));
+    else
+      for (int w = 0; w < PK_WHATIF_RANKS; w++) PetscCall(PetscViewerASCIIPrintf(v, "whatif.ranks,%" PetscInt_FMT ",%.9e,s,modelled\n", d->wi_P[w], (double)d->wi_ranks[w].total));
   }
   if (d->have_stoch) {
     PetscCall(PetscViewerASCIIPrintf(v, "stochastic,ET,%.9e,s,modelled\nstochastic,ETprime,%.9e,s,modelled\nstochastic,EThat,%.9e,s,modelled\nstochastic,ETprimehat,%.9e,s,modelled\n", (double)d->stoch.ET, (double)d->stoch.ETp, (double)d->stoch.EThat, (double)d->stoch.ETphat));
@@ -307,10 +309,20 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   nadv = PKReportAdvice(d, adv, PK_SOLVER_NOURS + 2);
   PetscCall(PetscViewerASCIIPrintf(v, "  predicted KSPSolve time of each change (same iterations; ranked):\n"));
   for (PetscInt i = 0; i < nadv; i++) PetscCall(PetscViewerASCIIPrintf(v, "    %2" PetscInt_FMT ". %-55s %10.3e s  %5.2fx %s\n", i + 1, adv[i].what, (double)adv[i].t, (double)(d->model.total / adv[i].t), adv[i].t < d->model.total ? "faster" : "slower"));
+  if (d->wi_ranks_refused) {
+    /* larger runs cross nodes: no prediction from on-node values standing in for off-node ones */
+    PetscCall(PetscViewerASCIIPrintf(v, "  what-if larger runs: not predicted. Larger runs send messages between nodes, and the machine\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "    profile has no off-node parameters (%s).\n", d->offnode_missing));
+    PetscCall(PetscViewerASCIIPrintf(v, "    Measure them where the runs will be, 2 nodes x 2 ranks, for instance:\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "      mpiexec -n 4 --map-by ppr:2:node pipekrylov-calibrate -o cluster.profile   (a real cluster)\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "      bin/pipekrylov-cluster up 2 && bin/pipekrylov-cluster run 4 2 bin/pipekrylov-calibrate -o cluster.profile\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "      (emulated nodes on this machine, as root); then -ksp_perfmodel_machine cluster.profile\n"));
+  } else {
   PetscCall(PetscViewerASCIIPrintf(v, "  what-if larger runs (weak scaling: same rows per rank and ranks per node):\n"));
   PetscCall(PetscViewerASCIIPrintf(v, "    %10s %14s %14s %14s\n", "ranks", "analytic (s)", "E[T] (s)", "E[T'] (s)"));
   PetscCall(PetscViewerASCIIPrintf(v, "    %10d %14.3e %14.3e %14.3e   (this run, modelled)\n", S->nranks, (double)d->model.total, d->have_stoch ? (double)d->stoch.ET : 0.0, d->have_stoch ? (double)d->stoch.ETp : 0.0));
   for (int w = 0; w < PK_WHATIF_RANKS; w++) PetscCall(PetscViewerASCIIPrintf(v, "    %10" PetscInt_FMT " %14.3e %14.3e %14.3e\n", d->wi_P[w], (double)d->wi_ranks[w].total, (double)d->wi_ET[w], (double)d->wi_ETp[w]));
+  }
 
   /* provenance */
   PetscCall(PetscViewerASCIIPrintf(v, PK_RULE));

@@ -45,6 +45,8 @@ static PetscErrorCode PKReportMachine(KSP ksp, PKPerfCtx *c, PKReportData *d)
     PetscCall(PKMachineFieldIndexOf(m, &m->p.alpha[PK_OFF_NODE][k], &i));
     PetscCall(PKMachineFieldIndexOf(m, &m->p.beta[PK_OFF_NODE][k], &j));
     if (m->src[i] == PK_SRC_NONE || m->src[j] == PK_SRC_NONE) {
+      size_t l = strlen(d->offnode_missing);
+      PetscCall(PetscSNPrintf(d->offnode_missing + l, sizeof(d->offnode_missing) - l, "%s%s, %s", l ? ", " : "", PKMachineFields[i].key, PKMachineFields[j].key));
       d->eff.alpha[PK_OFF_NODE][k] = m->p.alpha[PK_ON_NODE][k];
       d->eff.beta[PK_OFF_NODE][k]  = m->p.beta[PK_ON_NODE][k];
       d->offnode_substituted       = PETSC_TRUE;
@@ -329,7 +331,10 @@ static PetscErrorCode PKReportModels(const PKStats *S, PKReportData *d)
     PetscCall(PKStochasticModel(&si, &d->stoch));
     d->have_stoch = PETSC_TRUE;
   }
-  for (int w = 0; w < PK_WHATIF_RANKS; w++) {
+  /* larger runs cross nodes: without measured off-node parameters there is nothing to predict them from (the
+     on-node values in their place would make a flat, meaningless curve) */
+  d->wi_ranks_refused = d->offnode_substituted;
+  for (int w = 0; w < PK_WHATIF_RANKS && !d->wi_ranks_refused; w++) {
     PetscInt P = S->nranks;
     for (int j = 0; j <= w; j++) P *= 4;
     d->wi_P[w] = P;

@@ -62,3 +62,12 @@ t_fail profile-range-per-byte "value 5 of 'beta_off_eager' is outside the sane r
 t_fail profile-range-spmv "value 1e-30 of 'spmv_per_nnz' is outside the sane range" $PK_BUILD/tests/profile -load "$HP/tiny-spmv.profile"
 t_fail profile-range-in-report "alpha_on_short' is outside the sane range" hp_report -ksp_perfmodel_machine "$HP/huge-latency.profile"
 t_grep hostprofile-cache-path-option "/xdg/pipekrylov/$(uname -n).*\.profile$" env XDG_CACHE_HOME=$HP/xdg "$CAL" -cache_path
+
+# What-if for larger runs only with measured off-node parameters (issue 12): the embedded default has none, so the
+# report refuses and says what is missing and how to measure it; a profile measured across nodes predicts.
+t_grep whatif-ranks-refused-default "what-if larger runs: not predicted.*no off-node parameters \(alpha_off_short, beta_off_short.*pipekrylov-cluster run 4 2 .*pipekrylov-calibrate" \
+  sh -c "XDG_CACHE_HOME=$HP/empty $PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view | tr '\n' ' '"
+t_grep whatif-ranks-refused-csv "^whatif.ranks,refused,,,no off-node parameters" \
+  env XDG_CACHE_HOME=$HP/empty "$PK_ROOT/tests/mpirun.sh" 2 "$EX/poisson27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view ::ascii_csv
+t_grep whatif-ranks-with-offnode "what-if larger runs \(weak scaling.*\n?" \
+  "$PK_ROOT/tests/mpirun.sh" 2 "$EX/poisson27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view -ksp_perfmodel_machine "$PK_ROOT/config/profiles/emulated-2node-1gbit.profile"

@@ -149,6 +149,8 @@ typedef struct {
   /* machine */
   PKMachineParams eff;        /* the profile with unavailable off-node values replaced (see notes) */
   PetscBool       offnode_substituted;
+  char            offnode_missing[256]; /* the off-node keys the profile does not have */
+  PetscBool       wi_ranks_refused;     /* no what-if for larger runs: no off-node parameters */
   PetscBool       machine_is_default; /* no -ksp_perfmodel_machine and no profile of this host in the cache */
   /* analytic model */
   PKModelResult  model;
