@@ -308,7 +308,12 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   if (big >= 0) PetscCall(PetscViewerASCIIPrintf(v, "  largest overhead: %s, %.1f%% of the model:\n    %s\n", PKTermInfos[big].label, (double)PKPct(d->model.t[big], d->model.total), PKHint(d, big)));
   nadv = PKReportAdvice(d, adv, PK_SOLVER_NOURS + 2);
   PetscCall(PetscViewerASCIIPrintf(v, "  predicted KSPSolve time of each change (same iterations; ranked):\n"));
-  for (PetscInt i = 0; i < nadv; i++) PetscCall(PetscViewerASCIIPrintf(v, "    %2" PetscInt_FMT ". %-55s %10.3e s  %5.2fx %s\n", i + 1, adv[i].what, (double)adv[i].t, (double)(d->model.total / adv[i].t), adv[i].t < d->model.total ? "faster" : "slower"));
+  for (PetscInt i = 0; i < nadv; i++) {
+    /* a ratio >= 1 either way: "1.15x slower" for a change predicted at 1.15 times this run's model */
+    PetscBool faster = (PetscBool)(adv[i].t < d->model.total);
+    PetscReal ratio  = faster ? d->model.total / adv[i].t : adv[i].t / d->model.total;
+    PetscCall(PetscViewerASCIIPrintf(v, "    %2" PetscInt_FMT ". %-55s %10.3e s  %5.2fx %s\n", i + 1, adv[i].what, (double)adv[i].t, (double)ratio, faster ? "faster" : "slower"));
+  }
   if (d->wi_ranks_refused) {
     /* larger runs cross nodes: no prediction from on-node values standing in for off-node ones */
     PetscCall(PetscViewerASCIIPrintf(v, "  what-if larger runs: not predicted. Larger runs send messages between nodes, and the machine\n"));

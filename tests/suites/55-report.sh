@@ -33,3 +33,18 @@ t_fail report-profile-missing 'cannot open|Unable to open|not found|No such file
 # the issue's acceptance: PETSc's unmodified ex2 loaded with -dll_append prints the report
 t_grep report-ex2-dll-pipecg 'pipekrylov performance report: KSP pipecg' $PK_ROOT/tests/mpirun.sh 2 $PK_BUILD/petsc-tutorials/ex2 -dll_append $PK_LIB -ksp_type pipecg -ksp_perfmodel_view
 t_grep report-ex2-dll-cg 'pipekrylov performance report: KSP cg \(PETSc\)' $PK_ROOT/tests/mpirun.sh 2 $PK_BUILD/petsc-tutorials/ex2 -dll_append $PK_LIB -ksp_type cg -ksp_perfmodel_view
+
+# The ranked changes (issue 9): the ratio is >= 1 both ways, change time over the model for a slower change
+# ("1.15x slower", never "0.87x slower"), the model over the change time for a faster one; checked by recomputing
+report_ratios() {
+  "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view |
+    awk '/gap to the measured KSPSolve/ { m = $0; sub(/.*model /, "", m); sub(/ s,.*/, "", m); model = m + 0 }
+         / -ksp_type [a-z0-9_]+ +[0-9.e+-]+ s +[0-9.]+x (faster|slower)$/ {
+           t = $(NF-3) + 0; r = $(NF-1); sub(/x$/, "", r); r += 0; n++
+           want = ($NF == "slower") ? t / model : model / t
+           if (r < 1 || (r - want > 0.006 || want - r > 0.006)) { print "bad ratio: " $0 " (want " want ")"; bad = 1 }
+         }
+         END { if (!n || !model) { print "no ranked changes"; exit 1 } if (!bad) print "ranked ratios ok: " n " changes"; exit bad }'
+}
+export -f report_ratios
+t_grep report-ranked-ratio-at-least-1 "ranked ratios ok" report_ratios
