@@ -339,10 +339,19 @@ static PetscErrorCode TestSolvers(void)
   Check("pipecg per iteration", r.per_iteration, 1.8e-4, 1e-9, 0);
   Check("pipecg total", r.total, 1.8e-3 + 4.51449412e-4, 1e-9, 0);
   Check("pipecg terms add up", SumTerms(&r), r.total, 1e-14, 0);
-  /* theta 0.05: theta W = 7.5e-6 hidden: iteration 1.8e-4 + 1.317355e-5 - 7.5e-6 = 1.8567355e-4 */
+  /* theta 0.05: 5% of the reductions complete at their wait (hidden in full), the others hidden up to theta W =
+     7.5e-6: hidden 0.05 * 1.317355e-5 + 0.95 * 7.5e-6 = 7.7836775e-6; iteration 1.8e-4 + 1.317355e-5 - 7.7836775e-6
+     = 1.853898725e-4 */
   in.theta = 0.05;
   PetscCall(PKModelSolve(&m, &in, &r));
-  Check("pipecg partial overlap T = W + max(0, T_allr - theta W)", r.per_iteration, 1.8567355e-4, 1e-9, 0);
+  Check("pipecg partial overlap T = W + C - theta C - (1-theta) min(C, theta W)", r.per_iteration, 1.853898725e-4, 1e-9, 0);
+  /* across nodes, C = 40 us > theta W: W = 30 us, theta 0.6: hidden 0.6 * 40 + 0.4 * min(40, 18) = 31.2 us (the old
+     min(C, theta W) = 18 us left 22 us exposed where 60% of the reductions were measured complete) */
+  Check("overlap hidden, C > theta W", PKModelOverlapHidden(40e-6, 30e-6, 0.6), 31.2e-6, 1e-12, 0);
+  Check("overlap hidden, C < theta W: all", PKModelOverlapHidden(3e-6, 30e-6, 0.6), 3e-6, 1e-12, 0);
+  Check("overlap hidden, theta 1: all", PKModelOverlapHidden(40e-6, 30e-6, 1), 40e-6, 1e-12, 0);
+  Check("overlap hidden, theta 0: none", PKModelOverlapHidden(40e-6, 30e-6, 0), 0, 0, 0);
+  Check("overlap hidden, nothing overlapped: none", PKModelOverlapHidden(40e-6, 0, 1), 0, 0, 0);
   /* theta not measured: treated as 0, flagged */
   in.theta = -1;
   PetscCall(PKModelSolve(&m, &in, &r));

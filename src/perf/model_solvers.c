@@ -327,6 +327,22 @@ PetscReal PKModelThetaFromWait(PetscReal t_allr, PetscReal W, PetscReal t_wait)
   return PetscMin(1, PetscMax(0, (t_allr - t_wait) / W));
 }
 
+/*
+   The part of a non-blocking reduction of cost C hidden behind overlapped work W, when a fraction theta of the
+   reductions was complete at its wait (PKModelThetaFromCounts). theta is a probability, not a fraction of W: a
+   reduction found complete cost nothing, whatever C and W the model gives it (the model's C is the one that is
+   wrong then: it is hidden in full); one found incomplete was hidden as far as theta W reaches (000 5.9's
+   max(0, C - theta W)). So hidden = theta C + (1 - theta) min(C, theta W). The old form min(C, theta W) charged the
+   reductions found complete the same exposure as the late ones: where C > theta W (across nodes), the pipelined
+   solvers were under-credited by theta (C - theta W) per reduction. Nothing overlapped (W = 0): nothing hidden.
+*/
+PetscReal PKModelOverlapHidden(PetscReal C, PetscReal W, PetscReal theta)
+{
+  theta = PetscMax(0, PetscMin(1, theta));
+  if (W <= 0 || C <= 0) return 0;
+  return theta * C + (1 - theta) * PetscMin(C, theta * W);
+}
+
 PetscReal PKModelThetaFromCounts(PetscInt nearly, PetscInt nreductions)
 {
   if (nreductions <= 0) return -1;
@@ -379,7 +395,7 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
     if (!r.blocking) {
       /* the reduction and its share of the waiting for the slowest rank can hide behind the overlapped work */
       PetscReal W = r.w_spmv * in->t_spmv + r.w_pc * in->t_pc, C = a.total + sync_cycle / nnb;
-      t[PK_TERM_OVERLAP] -= mult * PetscMin(C, ctx->theta * W);
+      t[PK_TERM_OVERLAP] -= mult * PKModelOverlapHidden(C, W, ctx->theta);
     }
   }
   PetscFunctionReturn(0);

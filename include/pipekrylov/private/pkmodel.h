@@ -28,9 +28,10 @@
      and flagged PK_TERM_NO_TOPOLOGY. Contention delta l needs h as well.
    - Pipelining (000 5.9, blocking exchanges of short/eager messages): the penalty terms of the short/eager messages
      are hidden behind the postal cost of all such messages after the first; the credit is a separate (<= 0) term.
-   - Overlap (000 5.9 and ALGORITHMS 11): a non-blocking reduction with overlapped work W costs
-     max(0, C - theta W) where C is its whole cost (postal and penalties, plus its share of the synchronization
-     penalty); the hidden part min(C, theta W) is the (<= 0) overlap term. 000 speaks of overlapping "the
+   - Overlap (000 5.9 and ALGORITHMS 11): a non-blocking reduction with overlapped work W and whole cost C (postal
+     and penalties, plus its share of the synchronization penalty). The run measures theta as the fraction of the
+     reductions complete at their wait: those are hidden in full, the others cost max(0, C - theta W) as in 000;
+     the hidden part theta C + (1 - theta) min(C, theta W) is the (<= 0) overlap term (PKModelOverlapHidden). 000 speaks of overlapping "the
      communication penalty term cost"; its Fig. 11 discussion (models without penalties predict full overlap)
      implies the whole communication is hideable, which is what ALGORITHMS 11 writes, so we follow that.
    - Synchronization (000 5.8), per iteration: blocking solvers S = median_k(max_p C_pk) - median_{p,k}(C_pk);
@@ -207,6 +208,9 @@ PETSC_EXTERN PetscErrorCode PKModelSyncPenalty(PetscInt K, const PetscReal cmax[
    or from the fraction of reductions that completed before their wait */
 PETSC_EXTERN PetscReal PKModelThetaFromWait(PetscReal t_allr, PetscReal W, PetscReal t_wait);
 PETSC_EXTERN PetscReal PKModelThetaFromCounts(PetscInt nearly, PetscInt nreductions);
+/* Hidden part of a non-blocking reduction of cost C behind work W when a fraction theta of the reductions was complete
+   at its wait: theta C + (1 - theta) min(C, theta W) (see model_solvers.c) */
+PETSC_EXTERN PetscReal PKModelOverlapHidden(PetscReal C, PetscReal W, PetscReal theta);
 
 typedef struct {
   PKSolverConfig solver;
