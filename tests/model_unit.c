@@ -1,6 +1,6 @@
 static const char help[] = "Unit tests of the performance models (src/perf/model_*.c, johnsonsu.c, stochastic.c, kstest.c).\n"
                            "Single rank, no KSP. Every check states its hand computation. Exit status 1 if any check fails.\n"
-                           "  -section <name>   run one section only (comm halo allreduce solvers fusedpc amg normal jsu emax ks stoch table3 fit)\n"
+                           "  -section <name>   run one section only (comm halo allreduce solvers fusedpc cross amg normal jsu emax ks stoch table3 fit)\n"
                            "  -v                print every check, not only failures\n"
                            "  -bad <grid|layout|compute|solver|message|amg>   call a model with an invalid input (must fail clearly)\n\n";
 
@@ -488,6 +488,49 @@ static PetscErrorCode TestFusedPC(void)
   PetscFunctionReturn(0);
 }
 
+/* Cross-solver prediction for a pair: a blocking pcg run (theta not measured) predicts pipecg */
+static PetscErrorCode TestCrossSolver(void)
+{
+  PKMachineParams m;
+  PKSolveInput    in;
+  PKModelResult   r;
+  PKSolverConfig  cfg;
+
+  PetscFunctionBegin;
+  HandMachine(&m);
+  /* pcg measured: spmv 1e-4, pc 5e-5, vec 2e-5 over 14 streams, K = 10, no theta. pipecg: 29 streams per iteration
+     (29 * 2e-5/14 = 4.142857e-5), one reduction of 3 values C = 1.21728e-5 + 7.5e-10 + sync[1] 1e-6 = 1.317355e-5,
+     hidden in full behind W = spmv + pc = 1.5e-4 (pipecg polls: 000's full overlap min(C, W) when the run did not
+     measure theta). Iteration: 1e-4 + 5e-5 + 4.142857e-5 + 1e-5 = 2.0142857143e-4. Start-up: 3 spmv + 3 halo + 2 pc
+     + 12 streams * 2e-5/14 + allreduce(3) + sync 1e-6 = 4.6031640714e-4. Total 2.4746021214e-3 */
+  BaseInput(&in, PK_SOLVER_PCG);
+  PKSolverConfigDefault(PK_SOLVER_PIPECG, &cfg);
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  Check("pcg predicts pipecg: per iteration", r.per_iteration, 2.0142857143e-4, 1e-9, 0);
+  Check("pcg predicts pipecg: full overlap (polls, theta not measured)", r.t[PK_TERM_OVERLAP], -10 * 1.317355e-5, 1e-9, 0);
+  Check("pcg predicts pipecg: total", r.total, 2.4746021214e-3, 1e-9, 0);
+  CheckTrue("pcg predicts pipecg: overlap modelled", r.status[PK_TERM_OVERLAP] == PK_TERM_MODELLED ? PETSC_TRUE : PETSC_FALSE);
+  /* PETSc's pipecg does not poll: no progress, nothing hidden without a measured theta */
+  PKSolverConfigDefault(PK_SOLVER_PETSC_PIPECG, &cfg);
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  Check("pcg predicts petsc_pipecg: no overlap", r.t[PK_TERM_OVERLAP], 0, 0, 0);
+  /* a measured theta is used as measured: pipecg run theta 0.5 predicts nbpcg, reductions (p,s) behind the PC
+     (W = 5e-5) and (r,z),norm behind the SpMV (W = 1e-4): C1 = 1.20576e-5 + 2.5e-10 + 0.5e-6 (sync 1e-6 over 2)
+     = 1.255785e-5 < theta W1 = 2.5e-5: hidden in full; C2 = 1.21152e-5 + 5e-10 + 0.5e-6 = 1.26157e-5 < theta W2
+     = 5e-5: hidden in full */
+  BaseInput(&in, PK_SOLVER_PIPECG);
+  in.theta = 0.5;
+  PKSolverConfigDefault(PK_SOLVER_NBPCG, &cfg);
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  Check("pipecg (theta 0.5) predicts nbpcg: both reductions hidden", r.t[PK_TERM_OVERLAP], -10 * (1.255785e-5 + 1.26157e-5), 1e-9, 0);
+  /* iteration counts: the same within a family, not across */
+  CheckTrue("pcg vs pgmres: iterations differ", (PetscBool)!PKSolverItersComparable(PK_SOLVER_PCG, PK_SOLVER_PGMRES));
+  CheckTrue("gmres vs pipe2cg: iterations differ", (PetscBool)!PKSolverItersComparable(PK_SOLVER_PETSC_GMRES, PK_SOLVER_PIPE2CG));
+  CheckTrue("pipecg vs cg: same iterations", PKSolverItersComparable(PK_SOLVER_PIPECG, PK_SOLVER_PETSC_CG));
+  CheckTrue("pgmres vs gmres: same iterations", PKSolverItersComparable(PK_SOLVER_PGMRES, PK_SOLVER_PETSC_GMRES));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TestAMG(void)
 {
   PKMachineParams m;
@@ -926,6 +969,7 @@ int main(int argc, char **argv)
   RUN("allreduce", TestAllreduce);
   RUN("solvers", TestSolvers);
   RUN("fusedpc", TestFusedPC);
+  RUN("cross", TestCrossSolver);
   RUN("amg", TestAMG);
   RUN("normal", TestNormalJSU);
   RUN("emax", TestEMax);

@@ -358,6 +358,7 @@ typedef struct {
   PetscReal              halo_hidden;
   PetscReal              sync;
   PetscReal              theta;
+  PetscBool              ideal; /* theta not measured, a solver that polls: 000's full overlap, min(C, W) */
   PetscReal              allr_max;
 } PKSolveCtx;
 
@@ -395,7 +396,7 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
     if (!r.blocking) {
       /* the reduction and its share of the waiting for the slowest rank can hide behind the overlapped work */
       PetscReal W = r.w_spmv * in->t_spmv + r.w_pc * in->t_pc, C = a.total + sync_cycle / nnb;
-      t[PK_TERM_OVERLAP] -= mult * PKModelOverlapHidden(C, W, ctx->theta);
+      t[PK_TERM_OVERLAP] -= mult * (ctx->ideal ? PetscMin(C, W) : PKModelOverlapHidden(C, W, ctx->theta));
     }
   }
   PetscFunctionReturn(0);
@@ -432,7 +433,7 @@ static PetscReal PKStreamTime(const PKSolveInput *in)
   return st > 0 ? in->t_vec / st : 0;
 }
 
-static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSolveInput *in, PetscReal t_stream, PKModelResult *res)
+static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSolveInput *in, PetscReal t_stream, PetscBool ideal, PKModelResult *res)
 {
   PKSolveCtx    ctx;
   PKSolverShape s;
@@ -453,6 +454,7 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   ctx.halo_hidden = PetscMin(in->halo.total, PetscMax(0, PetscMin(1, in->halo_theta)) * in->t_spmv);
   ctx.sync        = in->layout.P > 1 ? PetscMax(0, in->sync[blocking ? 0 : 1]) : 0;
   ctx.theta       = PetscMax(0, PetscMin(1, in->theta));
+  ctx.ideal       = ideal;
   ctx.allr_max    = 0;
   res->kind       = in->solver.kind;
   res->K          = K;
@@ -498,7 +500,7 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   if (in->layout.nodes <= 1) res->status[PK_TERM_ALLR_HOPS] = res->status[PK_TERM_ALLR_CONGESTION] = PK_TERM_NOT_APPLICABLE;
   if (in->layout.P <= 1) res->status[PK_TERM_ALLR_COMM] = res->status[PK_TERM_ALLR_LOCAL] = PK_TERM_NOT_APPLICABLE;
   res->status[PK_TERM_SYNC] = in->layout.P <= 1 ? PK_TERM_NOT_APPLICABLE : (in->sync[blocking ? 0 : 1] < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MEASURED);
-  res->status[PK_TERM_OVERLAP] = blocking ? PK_TERM_NOT_APPLICABLE : (in->theta < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MODELLED);
+  res->status[PK_TERM_OVERLAP] = blocking ? PK_TERM_NOT_APPLICABLE : ((in->theta < 0 && !ideal) ? PK_TERM_NOT_MEASURED : PK_TERM_MODELLED);
   res->status[PK_TERM_OVERSUB] = in->ranks_per_core > 1 ? PK_TERM_MODELLED : PK_TERM_NOT_APPLICABLE;
 
   res->total = 0;
@@ -512,8 +514,20 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
 PetscErrorCode PKModelSolve(const PKMachineParams *m, const PKSolveInput *in, PKModelResult *res)
 {
   PetscFunctionBegin;
-  PetscCall(PKModelSolve_Private(m, in, PKStreamTime(in), res));
+  PetscCall(PKModelSolve_Private(m, in, PKStreamTime(in), PETSC_FALSE, res));
   PetscFunctionReturn(0);
+}
+
+/* pipekrylov's non-blocking solvers poll their reductions with MPI_Test (progress chunking); PETSc's split
+   reductions (groppcg, petsc_pipecg, petsc_pgmres) do not */
+static PetscBool PKPolls(PKSolverKind k)
+{
+  return (k == PK_SOLVER_NBPCG || k == PK_SOLVER_PIPECG || k == PK_SOLVER_PIPE2CG || k == PK_SOLVER_PGMRES) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+PetscBool PKSolverItersComparable(PKSolverKind a, PKSolverKind b)
+{
+  return PKIsGMRES(a) == PKIsGMRES(b) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* The same problem with another solver: same K, per-application SpMV/PC times, vector time per stream */
@@ -525,7 +539,10 @@ PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *m, const PKSolveInput 
   w.solver = *target;
   w.t_init = -1;
   w.t_vec  = PKStreamTime(in) * PKSolverStreams(target);
-  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), res));
+  /* the overlap: the measured theta where the run has one; else (a blocking or PETSc run) a target that polls gets
+     000's full overlap min(C, W), one that does not (PETSc's split reductions: no progress) none */
+  if (in->theta < 0 && !PKPolls(target->kind)) w.theta = 0;
+  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), (PetscBool)(in->theta < 0 && PKPolls(target->kind)), res));
   if (target->kind != in->solver.kind) res->status[PK_TERM_VEC] = PK_TERM_MODELLED;
   PetscFunctionReturn(0);
 }
@@ -552,6 +569,6 @@ PetscErrorCode PKModelWhatIfRanks(const PKMachineParams *m, const PKSolveInput *
         if (in->sync[r] >= 0) w.sync[r] = in->sync[r] * e1 / e0;
     } else w.sync[0] = w.sync[1] = -1; /* one rank shows no spread to scale */
   }
-  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), res));
+  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), PETSC_FALSE, res));
   PetscFunctionReturn(0);
 }

@@ -54,6 +54,7 @@ static PetscInt PKReportAdvice(const PKReportData *d, PKAdvice adv[], PetscInt n
   PetscInt n = 0;
 
   for (PetscInt i = 0; i < d->wi_nsolver && n < nmax; i++) {
+    if (d->wi_iters_differ[i]) continue; /* another method family: its iteration count is not this run's */
     PetscSNPrintf(adv[n].what, sizeof(adv[n].what), "-ksp_type %s", PKSolverKindNames[d->wi_kind[i]]);
     adv[n++].t = d->wi_solver[i].total;
   }
@@ -112,7 +113,10 @@ static PetscErrorCode PKReportCSV(PetscViewer v, const PKStats *S, const PKRepor
   if (d->config.kind != PK_SOLVER_UNKNOWN) {
     for (int t = 0; t < PK_TERM_N; t++) PetscCall(PetscViewerASCIIPrintf(v, "analytic,%s,%.9e,s,%s\n", PKTermInfos[t].name, (double)d->model.t[t], PKTermStatusNames[d->model.status[t]]));
     PetscCall(PetscViewerASCIIPrintf(v, "analytic,total,%.9e,s,modelled\nanalytic,gap,%.4f,%%,\n", (double)d->model.total, (double)PKGap(d->model.total, d->measured)));
-    for (PetscInt i = 0; i < d->wi_nsolver; i++) PetscCall(PetscViewerASCIIPrintf(v, "whatif.solver,%s,%.9e,s,modelled\n", PKSolverKindNames[d->wi_kind[i]], (double)d->wi_solver[i].total));
+    for (PetscInt i = 0; i < d->wi_nsolver; i++) {
+      if (d->wi_iters_differ[i]) PetscCall(PetscViewerASCIIPrintf(v, "whatif.solver_per_iteration,%s,%.9e,s,iterations differ\n", PKSolverKindNames[d->wi_kind[i]], (double)d->wi_solver[i].per_iteration));
+      else PetscCall(PetscViewerASCIIPrintf(v, "whatif.solver,%s,%.9e,s,modelled\n", PKSolverKindNames[d->wi_kind[i]], (double)d->wi_solver[i].total));
+    }
     if (d->wi_ranks_refused) PetscCall(PetscViewerASCIIPrintf(v, "whatif.ranks,refused,,,no off-node parameters in the profile\n"));
     else
       for (int w = 0; w < PK_WHATIF_RANKS; w++) PetscCall(PetscViewerASCIIPrintf(v, "whatif.ranks,%" PetscInt_FMT ",%.9e,s,modelled\n", d->wi_P[w], (double)d->wi_ranks[w].total));
@@ -177,8 +181,8 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   PKPerfCtx         *c;
   PKReportData      *d;
   KSPConvergedReason reason;
-  PKAdvice           adv[PK_SOLVER_NOURS + 2];
-  PetscInt           nadv, big;
+  PKAdvice           adv[PK_WHATIF_SOLVERS + 1];
+  PetscInt           nadv, big, nfam;
   PetscBool          model;
 
   PetscFunctionBegin;
@@ -238,7 +242,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
     if (d->have_stoch) PetscCall(PetscViewerASCIIPrintf(v, "; stochastic E[T] %.4e s, E[T'] %.4e s (iterations)", (double)d->stoch.ET, (double)d->stoch.ETp));
     PetscCall(PetscViewerASCIIPrintf(v, "\n"));
     if (big >= 0) PetscCall(PetscViewerASCIIPrintf(v, "  largest overhead: %s, %.1f%% of the model\n", PKTermInfos[big].label, (double)PKPct(d->model.t[big], d->model.total)));
-    nadv = PKReportAdvice(d, adv, PK_SOLVER_NOURS + 2);
+    nadv = PKReportAdvice(d, adv, PK_WHATIF_SOLVERS + 1);
     if (nadv && adv[0].t < d->model.total) PetscCall(PetscViewerASCIIPrintf(v, "  best change: %s, predicted %.4e s (%.2fx)\n", adv[0].what, (double)adv[0].t, (double)(d->model.total / adv[0].t)));
     PetscCall(PetscViewerPopFormat(v));
     goto done;
@@ -306,22 +310,32 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   PetscCall(PetscViewerASCIIPrintf(v, PK_RULE));
   big = PKLargestOverhead(&d->model);
   if (big >= 0) PetscCall(PetscViewerASCIIPrintf(v, "  largest overhead: %s, %.1f%% of the model:\n    %s\n", PKTermInfos[big].label, (double)PKPct(d->model.t[big], d->model.total), PKHint(d, big)));
-  nadv = PKReportAdvice(d, adv, PK_SOLVER_NOURS + 2);
+  nadv = PKReportAdvice(d, adv, PK_WHATIF_SOLVERS + 1);
   PetscCall(PetscViewerASCIIPrintf(v, "  predicted KSPSolve time of each change (same iterations; ranked):\n"));
+  nfam = 0;
+  for (PetscInt i = 0; i < d->wi_nsolver; i++) nfam += d->wi_iters_differ[i];
   for (PetscInt i = 0; i < nadv; i++) {
     /* a ratio >= 1 either way: "1.15x slower" for a change predicted at 1.15 times this run's model */
     PetscBool faster = (PetscBool)(adv[i].t < d->model.total);
     PetscReal ratio  = faster ? d->model.total / adv[i].t : adv[i].t / d->model.total;
     PetscCall(PetscViewerASCIIPrintf(v, "    %2" PetscInt_FMT ". %-55s %10.3e s  %5.2fx %s\n", i + 1, adv[i].what, (double)adv[i].t, (double)ratio, faster ? "faster" : "slower"));
   }
+  if (nfam) {
+    PKSolverShape shape;
+    PetscCall(PKSolverShapeGet(&d->config, 1, &shape));
+    PetscCall(PetscViewerASCIIPrintf(v, "  the other method family (%s): iterations differ, not ranked;\n    time per iteration, and the total only if it took this run's %" PetscInt_FMT " iterations (it will not):\n", PKSolverItersComparable(d->config.kind, PK_SOLVER_PCG) ? "GMRES: minimal residual, restarted" : "CG: needs an SPD operator and preconditioner", S->nits));
+    for (PetscInt i = 0; i < d->wi_nsolver; i++)
+      if (d->wi_iters_differ[i]) PetscCall(PetscViewerASCIIPrintf(v, "        -ksp_type %-12s %10.3e s per iteration (%.3e s at %" PetscInt_FMT ")\n", PKSolverKindNames[d->wi_kind[i]], (double)d->wi_solver[i].per_iteration, (double)d->wi_solver[i].total, S->nits));
+  }
   if (d->wi_ranks_refused) {
     /* larger runs cross nodes: no prediction from on-node values standing in for off-node ones */
     PetscCall(PetscViewerASCIIPrintf(v, "  what-if larger runs: not predicted. Larger runs send messages between nodes, and the machine\n"));
-    PetscCall(PetscViewerASCIIPrintf(v, "    profile has no off-node parameters (%s).\n", d->offnode_missing));
-    PetscCall(PetscViewerASCIIPrintf(v, "    Measure them where the runs will be, 2 nodes x 2 ranks, for instance:\n"));
-    PetscCall(PetscViewerASCIIPrintf(v, "      mpiexec -n 4 --map-by ppr:2:node pipekrylov-calibrate -o cluster.profile   (a real cluster)\n"));
-    PetscCall(PetscViewerASCIIPrintf(v, "      bin/pipekrylov-cluster up 2 && bin/pipekrylov-cluster run 4 2 bin/pipekrylov-calibrate -o cluster.profile\n"));
-    PetscCall(PetscViewerASCIIPrintf(v, "      (emulated nodes on this machine, as root); then -ksp_perfmodel_machine cluster.profile\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "    profile has no off-node parameters\n      (alpha_off_*, beta_off_* of the %s protocols).\n", d->offnode_missing));
+    PetscCall(PetscViewerASCIIPrintf(v, "    Measure them where the runs will be, 2 nodes x 2 ranks: on a real cluster\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "      mpiexec -n 4 --map-by ppr:2:node pipekrylov-calibrate -o cluster.profile\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "    or on emulated nodes of this machine (as root):\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "      bin/pipekrylov-cluster up 2\n      bin/pipekrylov-cluster run 4 2 bin/pipekrylov-calibrate -o cluster.profile\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "    then -ksp_perfmodel_machine cluster.profile\n"));
   } else {
   PetscCall(PetscViewerASCIIPrintf(v, "  what-if larger runs (weak scaling: same rows per rank and ranks per node):\n"));
   PetscCall(PetscViewerASCIIPrintf(v, "    %10s %14s %14s %14s\n", "ranks", "analytic (s)", "E[T] (s)", "E[T'] (s)"));

@@ -46,7 +46,7 @@ static PetscErrorCode PKReportMachine(KSP ksp, PKPerfCtx *c, PKReportData *d)
     PetscCall(PKMachineFieldIndexOf(m, &m->p.beta[PK_OFF_NODE][k], &j));
     if (m->src[i] == PK_SRC_NONE || m->src[j] == PK_SRC_NONE) {
       size_t l = strlen(d->offnode_missing);
-      PetscCall(PetscSNPrintf(d->offnode_missing + l, sizeof(d->offnode_missing) - l, "%s%s, %s", l ? ", " : "", PKMachineFields[i].key, PKMachineFields[j].key));
+      PetscCall(PetscSNPrintf(d->offnode_missing + l, sizeof(d->offnode_missing) - l, "%s%s", l ? ", " : "", k == PK_PROTO_SHORT ? "short" : k == PK_PROTO_EAGER ? "eager" : "rendezvous"));
       d->eff.alpha[PK_OFF_NODE][k] = m->p.alpha[PK_ON_NODE][k];
       d->eff.beta[PK_OFF_NODE][k]  = m->p.beta[PK_ON_NODE][k];
       d->offnode_substituted       = PETSC_TRUE;
@@ -292,18 +292,24 @@ static PetscErrorCode PKReportModels(const PKStats *S, PKReportData *d)
     d->in.sync[1] = d->sync_raw[1];
   } else d->in.sync[0] = d->in.sync[1] = -1;
   PetscCall(PKModelSolve(&d->eff, &d->in, &d->model));
-  /* the other solvers on the same problem: the CG family only for a CG-type run (they need SPD) */
+  /* every other solver on the same problem, pipekrylov's and PETSc's cg and gmres, from this run's counts. Within a
+     method family (CG, GMRES) the iteration count is the same in exact arithmetic; across families it is not, and
+     the report says so (per-iteration time, the total only at this run's count). The CG family needs an SPD
+     operator and preconditioner, which a GMRES run does not tell */
   d->wi_nsolver = 0;
-  for (int k = 0; k < PK_SOLVER_NOURS; k++) {
-    PKSolverConfig cfg;
-    PetscBool      cgrun = (PetscBool)(d->config.kind != PK_SOLVER_PGMRES && d->config.kind != PK_SOLVER_PETSC_GMRES && d->config.kind != PK_SOLVER_PETSC_PGMRES);
-    if ((PKSolverKind)k == d->config.kind) continue;
-    if (!cgrun && k != PK_SOLVER_PGMRES) continue;
-    PKSolverConfigDefault((PKSolverKind)k, &cfg);
-    if (k == PK_SOLVER_PGMRES && d->config.restart > 0) cfg.restart = d->config.restart;
-    cfg.pc_fused = (PetscBool)(d->pc_diagonal && PKSolverCanFusePC((PKSolverKind)k)); /* their default: fused */
-    PetscCall(PKModelWhatIfSolver(&d->eff, &d->in, &cfg, &d->wi_solver[d->wi_nsolver]));
-    d->wi_kind[d->wi_nsolver++] = (PKSolverKind)k;
+  {
+    static const PKSolverKind targets[PK_WHATIF_SOLVERS] = {PK_SOLVER_PCG, PK_SOLVER_SAPCG, PK_SOLVER_NBPCG, PK_SOLVER_PIPECG, PK_SOLVER_PIPE2CG, PK_SOLVER_PGMRES, PK_SOLVER_PETSC_CG, PK_SOLVER_PETSC_GMRES};
+    for (int k = 0; k < PK_WHATIF_SOLVERS; k++) {
+      PKSolverConfig cfg;
+      PKSolverKind   tk = targets[k];
+      if (tk == d->config.kind) continue;
+      PKSolverConfigDefault(tk, &cfg);
+      if (d->config.restart > 0 && (tk == PK_SOLVER_PGMRES || tk == PK_SOLVER_PETSC_GMRES) && !PKSolverItersComparable(d->config.kind, PK_SOLVER_PCG)) cfg.restart = d->config.restart;
+      cfg.pc_fused = (PetscBool)(d->pc_diagonal && PKSolverCanFusePC(tk)); /* their default: fused */
+      PetscCall(PKModelWhatIfSolver(&d->eff, &d->in, &cfg, &d->wi_solver[d->wi_nsolver]));
+      d->wi_iters_differ[d->wi_nsolver] = (PetscBool)!PKSolverItersComparable(d->config.kind, tk);
+      d->wi_kind[d->wi_nsolver++]       = tk;
+    }
   }
   if (nonblocking && d->in.theta >= 0 && d->in.theta < 0.95) {
     PKSolveInput full = d->in;

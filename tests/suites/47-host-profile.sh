@@ -65,7 +65,7 @@ t_grep hostprofile-cache-path-option "/xdg/pipekrylov/$(uname -n).*\.profile$" e
 
 # What-if for larger runs only with measured off-node parameters (issue 12): the embedded default has none, so the
 # report refuses and says what is missing and how to measure it; a profile measured across nodes predicts.
-t_grep whatif-ranks-refused-default "what-if larger runs: not predicted.*no off-node parameters \(alpha_off_short, beta_off_short.*pipekrylov-cluster run 4 2 .*pipekrylov-calibrate" \
+t_grep whatif-ranks-refused-default "what-if larger runs: not predicted.*no off-node parameters +\(alpha_off_\*, beta_off_\* of the short, eager, rendezvous protocols.*pipekrylov-cluster run 4 2 .*pipekrylov-calibrate" \
   sh -c "XDG_CACHE_HOME=$HP/empty $PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view | tr '\n' ' '"
 t_grep whatif-ranks-refused-csv "^whatif.ranks,refused,,,no off-node parameters" \
   env XDG_CACHE_HOME=$HP/empty "$PK_ROOT/tests/mpirun.sh" 2 "$EX/poisson27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view ::ascii_csv

@@ -48,3 +48,11 @@ report_ratios() {
 }
 export -f report_ratios
 t_grep report-ranked-ratio-at-least-1 "ranked ratios ok" report_ratios
+# Cross-solver predictions (issue 12): every solver's report predicts every other, PETSc's cg and gmres too; across
+# method families (CG vs GMRES) it says the iteration counts differ instead of ranking them at the same count
+t_grep report-cross-cg-predicts-all "ksp_type (cg|nbpcg|sapcg|pipecg|pipe2cg) .*other method family \(GMRES.*iterations differ.*ksp_type pgmres .* s per iteration.*ksp_type gmres " \
+  sh -c "$PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view | tr '\n' ' '"
+t_grep report-cross-pgmres-predicts-all "ksp_type gmres .*other method family \(CG: needs an SPD.*ksp_type pcg .* s per iteration.*ksp_type pipe2cg .*ksp_type cg " \
+  sh -c "$PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pgmres -pc_type jacobi -ksp_perfmodel_view | tr '\n' ' '"
+t_grep report-cross-csv "^whatif.solver_per_iteration,pgmres,[0-9.e+-]+,s,iterations differ" \
+  "$PK_ROOT/tests/mpirun.sh" 2 "$EX/poisson27" -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view ::ascii_csv

@@ -287,7 +287,13 @@ typedef struct {
 } PKModelResult;
 
 PETSC_EXTERN PetscErrorCode PKModelSolve(const PKMachineParams *, const PKSolveInput *, PKModelResult *);
+/* The same problem with another solver: same K, per-application SpMV and PC times, vector time per stream. The overlap
+   of the target: the run's measured theta; without one (a blocking or a PETSc run), 000's full overlap min(C, W)
+   for a target that polls (nbpcg, pipecg, pipe2cg, pgmres) and none for one that does not. Same K only holds within
+   a family: PKSolverItersComparable() says whether the target's iteration count is that of the run (CG family vs
+   GMRES family: no; the caller says so rather than assume it) */
 PETSC_EXTERN PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *, const PKSolveInput *, const PKSolverConfig *target, PKModelResult *);
+PETSC_EXTERN PetscBool      PKSolverItersComparable(PKSolverKind, PKSolverKind);
 PETSC_EXTERN PetscErrorCode PKModelWhatIfRanks(const PKMachineParams *, const PKSolveInput *, PetscInt P, const PKCommCost *halo_at_P, PKModelResult *);
 
 /* ============================================================================================================ */

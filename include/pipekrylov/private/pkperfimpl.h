@@ -149,7 +149,7 @@ typedef struct {
   /* machine */
   PKMachineParams eff;        /* the profile with unavailable off-node values replaced (see notes) */
   PetscBool       offnode_substituted;
-  char            offnode_missing[256]; /* the off-node keys the profile does not have */
+  char            offnode_missing[256]; /* the protocols whose off-node alpha/beta the profile does not have */
   PetscBool       wi_ranks_refused;     /* no what-if for larger runs: no off-node parameters */
   PetscBool       machine_is_default; /* no -ksp_perfmodel_machine and no profile of this host in the cache */
   /* analytic model */
@@ -157,8 +157,10 @@ typedef struct {
   PetscReal      sync_raw[2];
   PetscReal      theta_counts;
   /* what-if */
-  PKSolverKind   wi_kind[PK_SOLVER_NOURS];
-  PKModelResult  wi_solver[PK_SOLVER_NOURS];
+#define PK_WHATIF_SOLVERS (PK_SOLVER_NOURS + 2) /* pipekrylov's six, PETSc's cg and gmres */
+  PKSolverKind   wi_kind[PK_WHATIF_SOLVERS];
+  PKModelResult  wi_solver[PK_WHATIF_SOLVERS];
+  PetscBool      wi_iters_differ[PK_WHATIF_SOLVERS]; /* other method family: its iteration count is not this run's */
   PetscInt       wi_nsolver;
   PetscInt       wi_P[PK_WHATIF_RANKS];
   PKModelResult  wi_ranks[PK_WHATIF_RANKS];
