@@ -596,6 +596,23 @@ static PetscErrorCode TestAMG(void)
   in.msgs_per_link   = -1;
   PetscCall(PKModelAMGCycle(&m, &in, &r));
   Check("amg alpha/beta from the profile", r.smooth_comm[0], 1.296e-5, 1e-12, 0);
+  /* calibration of t_i from a measured cycle: flops per rank (t = 1) 6*250*7 + 2*31.25*2 + 6*31.25*20 + 2*250*2 =
+     10500 + 125 + 3750 + 1000 = 15375; communication (alpha 1e-6, beta 8e-9 given) 8.4e-6 + 1.16e-6 + 9.72e-6 +
+     1.16e-6 = 2.044e-5; measured 5e-5: t = (5e-5 - 2.044e-5) / 15375 = 1.922601626e-9. With it, level 1's smoother
+     costs 3750 t = 7.209756098e-6 + 9.72e-6 of communication, and the cycle reproduces 5e-5 */
+  {
+    PetscReal t;
+    in.alpha = 1e-6;
+    in.beta  = 8e-9;
+    PetscCall(PKModelAMGFlopTime(&m, &in, 5e-5, &t));
+    Check("amg calibrated t_i", t, 1.922601626e-9, 1e-7, 0);
+    lev[0].t = lev[1].t = t;
+    PetscCall(PKModelAMGCycle(&m, &in, &r));
+    Check("amg level 1 smoother at the calibrated t_i", r.smooth_comp[1] + r.smooth_comm[1], 7.209756098e-6 + 9.72e-6, 1e-7, 0);
+    Check("amg cycle at the calibrated t_i = measured", r.total, 5e-5, 1e-7, 0);
+    PetscCall(PKModelAMGFlopTime(&m, &in, 1e-5, &t));
+    Check("amg calibration: communication alone exceeds the measurement: 0", t, 0, 0, 0);
+  }
   PetscFunctionReturn(0);
 }
 

@@ -302,8 +302,12 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
     PetscCall(PetscViewerASCIIPrintf(v, PK_RULE));
     PetscCall(PetscViewerASCIIPrintf(v, "  AMG cycle model (002 IV), hypre BoomerAMG, %" PetscInt_FMT " levels: %.3e s per cycle\n    measured PC application %.3e s (gap %+.1f%%)\n", d->amg_L, (double)d->amg.total, (double)d->amg_measured, (double)PKGap(d->amg.total, d->amg_measured)));
     PetscCall(PetscViewerASCIIPrintf(v, "    compute %.2e s, communication %.2e s\n    penalties: distance %.2e s, bandwidth %.2e s, contention %.2e s\n", (double)d->amg.comp, (double)d->amg.comm, (double)d->amg.distance, (double)d->amg.bandwidth, (double)d->amg.contention));
+    PetscCall(PetscViewerASCIIPrintf(v, "    t_i = %s\n", d->amg_lev[0].t > 0 ? "amg_flop_time: measured on a BoomerAMG hierarchy by pipekrylov-calibrate" : "flop_time of an SpMV (the profile has no amg_flop_time: recalibrate)"));
     if (fmt == PETSC_VIEWER_ASCII_INFO_DETAIL)
-      for (PetscInt l = 0; l < d->amg_L; l++) PetscCall(PetscViewerASCIIPrintf(v, "    level %2" PetscInt_FMT ": %10.0f rows, %5.1f nnz/row, %4.0f msgs, %8.0f doubles sent: %.3e s\n", l, (double)d->amg_lev[l].C, (double)d->amg_lev[l].s, (double)d->amg_lev[l].p, (double)d->amg_lev[l].n, (double)d->amg.level[l]));
+      for (PetscInt l = 0; l < d->amg_L; l++) {
+        PetscCall(PetscViewerASCIIPrintf(v, "    level %2" PetscInt_FMT ": %10.0f rows, %5.1f nnz/row, %4.0f msgs, %8.0f doubles sent: %.3e s\n", l, (double)d->amg_lev[l].C, (double)d->amg_lev[l].s, (double)d->amg_lev[l].p, (double)d->amg_lev[l].n, (double)d->amg.level[l]));
+        PetscCall(PetscViewerASCIIPrintf(v, "      smoother %.2e + %.2e s, restriction %.2e + %.2e s, interpolation %.2e + %.2e s (compute + comm)\n", (double)d->amg.smooth_comp[l], (double)d->amg.smooth_comm[l], (double)d->amg.restrict_comp[l], (double)d->amg.restrict_comm[l], (double)d->amg.interp_comp[l], (double)d->amg.interp_comm[l]));
+      }
   } else if (d->amg_why[0] && fmt == PETSC_VIEWER_ASCII_INFO_DETAIL) PetscCall(PetscViewerASCIIPrintf(v, "  AMG cycle model: %s\n", d->amg_why));
 
   /* what would help */

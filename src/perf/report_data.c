@@ -468,6 +468,13 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
       ai.P             = S->nranks;
       ai.offnode       = (PetscBool)(S->nnodes > 1);
       ai.msgs_per_link = -1;
+      {
+        /* t_i: the calibrated time per model flop of a BoomerAMG cycle when the profile has it, else flop_time */
+        PetscInt i;
+        PetscCall(PKMachineFieldIndexOf(&c->machine, &c->machine.p.amg_flop_time, &i));
+        if (c->machine.src[i] != PK_SRC_NONE && d->eff.amg_flop_time > 0)
+          for (PetscInt l = 0; l < d->amg_L; l++) d->amg_lev[l].t = d->eff.amg_flop_time;
+      }
       PetscCall(PKModelAMGCycle(&d->eff, &ai, &d->amg));
       d->amg_measured = d->in.t_pc;
     }

@@ -337,6 +337,8 @@ typedef struct {
 } PKAMGResult;
 
 PETSC_EXTERN PetscErrorCode PKModelAMGCycle(const PKMachineParams *, const PKAMGInput *, PKAMGResult *);
+/* Calibration: the one t_i (s per model flop) with which the cycle model equals a measured cycle time */
+PETSC_EXTERN PetscErrorCode PKModelAMGFlopTime(const PKMachineParams *, const PKAMGInput *, PetscReal measured, PetscReal *t);
 
 /* ============================================================================================================ */
 /* Distributions: normal, Johnson SU (ALGORITHMS 10; scipy johnsonsu(a=gamma, b=delta, loc=xi, scale=lambda))  */
