@@ -4,7 +4,7 @@
 #   make deps       install the Debian packages it needs (as root), or say what is missing
 #   make demo       poisson27 on 2 ranks with pipe2cg and the performance report
 #   make check      every test; last line "N passed, N failed"   (TESTS=regex selects some)
-#   make bench      side-by-side benchmarks against PETSc's own solvers
+#   make bench      side-by-side benchmarks against PETSc's own solvers, then the model accuracy (bench/accuracy)
 #   make install PREFIX=/usr/local
 #   make clean
 #
@@ -109,6 +109,7 @@ check: deps
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@bash bench/run
+	@bash bench/accuracy
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
