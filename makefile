@@ -5,7 +5,7 @@
 #   make demo       poisson27 on 2 ranks with pipe2cg and the performance report
 #   make check      every test; last line "N passed, N failed"   (TESTS=regex selects some)
 #   make check-variants   build against Debian's 64-bit-index and complex PETSc too, run a core subset
-#   make bench      side-by-side benchmarks against PETSc's own solvers
+#   make bench      side-by-side benchmarks against PETSc's own solvers, then the model accuracy (bench/accuracy)
 #   make install PREFIX=/usr/local
 #   make clean
 #
@@ -138,6 +138,8 @@ $(BUILD)/petsc-tutorials/snes-%: $(PETSC_SNES_EXAMPLES_DIR)/%.c
 # demo, check and bench install what is missing first, then build in a fresh make (so that pkg-config sees PETSc).
 demo: deps
 	@$(MAKE) --no-print-directory all
+	@# calibrate where the user is, once: this host's profile in $$XDG_CACHE_HOME/pipekrylov (the report uses it)
+	@test -f "$$(bin/pipekrylov-calibrate -cache_path)" || sh tests/usermpi.sh 2 bin/pipekrylov-calibrate
 	@sh tests/usermpi.sh 2 $(BUILD)/examples/poisson27 -ksp_type pipe2cg -pc_type jacobi -ksp_perfmodel_view -ksp_converged_reason
 
 check: deps
@@ -155,6 +157,7 @@ variant-build: check-petsc $(LIB) $(BUILD)/examples/poisson27 $(BUILD)/petsc-tut
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@bash bench/run
+	@bash bench/accuracy
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin

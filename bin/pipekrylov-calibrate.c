@@ -1,8 +1,13 @@
 static const char help[] =
   "pipekrylov-calibrate: measure this machine's parameters for pipekrylov's performance model and write a profile.\n\n"
-  "  mpiexec -n N bin/pipekrylov-calibrate -o machine.profile      then: app -ksp_perfmodel_machine machine.profile\n\n"
+  "  mpiexec -n N bin/pipekrylov-calibrate [-quick]     writes this host's profile to the user's cache\n"
+  "                                                    ($XDG_CACHE_HOME/pipekrylov/<host>.profile, ~/.cache if\n"
+  "                                                    unset); every report on this host then uses it\n"
+  "  mpiexec -n N bin/pipekrylov-calibrate -o file      then: app -ksp_perfmodel_machine file\n\n"
   "Options:\n"
-  "  -o <file>          the profile to write (default: machine.profile)\n"
+  "  -o <file>          the profile to write (default: this host's profile in the cache; <host> = node name and\n"
+  "                     processor model)\n"
+  "  -cache_path        print this host's profile path in the cache and exit (nothing is measured)\n"
   "  -quick             a fast, less precise run (fewer sizes and repeats; for tests)\n"
   "  -node_size <k>     treat every k consecutive ranks as one node (default: MPI_COMM_TYPE_SHARED)\n"
   "  -repeats <r>       repeats of every measurement, the median is kept (default 20, quick 5)\n"
@@ -16,11 +21,13 @@ static const char help[] =
   "  switch points found by a piecewise-linear fit; the max-rate injection bandwidth R_N (1..ppn simultaneous\n"
   "  off-node pairs); the queue-search cost gamma (HighVolumePingPong with receives posted in reverse order); the\n"
   "  contention cost delta (all pairs of two nodes at once, beyond the max-rate model); allreduce per-round alpha\n"
-  "  and beta on-node and across nodes; STREAM triad bandwidth; AIJ SpMV time per nonzero; flop time; and a noise\n"
+  "  and beta on-node and across nodes; STREAM triad bandwidth; AIJ SpMV time per nonzero; flop time; the time per\n"
+  "  model flop of a small BoomerAMG V-cycle (the AMG model's t_i, from hypre's own hierarchy); and a noise\n"
   "  profile from fixed-work quanta on every rank at once. Off-node values are 'none' when no two nodes exist.\n";
 
 #include <pipekrylov.h>
 #include <pipekrylov/private/pkprofile.h>
+#include <pipekrylov/private/pkamg.h>
 #include <petscdmda.h>
 #include <errno.h>
 #include <sys/stat.h>
@@ -822,14 +829,12 @@ static PetscErrorCode Stream(Calib *c)
 }
 
 /* SpMV: a 27-point AIJ matrix (DMDA box stencil, about m^3 rows per rank), PETSc's MatMult on every rank at once */
-static PetscErrorCode SpMV(Calib *c)
+/* The 27-point Poisson operator on an N^3 DMDA grid, about m^3 rows per rank */
+static PetscErrorCode Poisson27(Calib *c, PetscInt m, PetscInt *Nout, DM *dap, Mat *Ap)
 {
-  PetscInt    m = c->quick ? 24 : 48, N, its = c->quick ? 5 : 10, xs, ys, zs, xm, ym, zm;
-  DM          da;
-  Mat         A;
-  Vec         x, y;
-  MatInfo     info;
-  double      *e, mine, sum, nnz;
+  PetscInt N, xs, ys, zs, xm, ym, zm;
+  DM       da;
+  Mat      A;
 
   PetscFunctionBegin;
   N = (PetscInt)PetscCeilReal(m * PetscPowReal((PetscReal)c->size, 1.0 / 3.0));
@@ -855,6 +860,23 @@ static PetscErrorCode SpMV(Calib *c)
       }
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  *Nout = N;
+  *dap  = da;
+  *Ap   = A;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SpMV(Calib *c)
+{
+  PetscInt    m = c->quick ? 24 : 48, N, its = c->quick ? 5 : 10;
+  DM          da;
+  Mat         A;
+  Vec         x, y;
+  MatInfo     info;
+  double      *e, mine, sum, nnz;
+
+  PetscFunctionBegin;
+  PetscCall(Poisson27(c, m, &N, &da, &A));
   PetscCall(MatCreateVecs(A, &x, &y));
   PetscCall(VecSet(x, 1.0));
   PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
@@ -879,6 +901,95 @@ static PetscErrorCode SpMV(Calib *c)
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
   PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* AMG: time the V-cycle (one PCApply) of a small BoomerAMG hierarchy on every rank at once, read hypre's real
+   hierarchy (PKAMGHierarchyFromPC) and evaluate the cycle model of 002 IV (PKModelAMGCycle) on it with this run's
+   communication parameters. Its compute is linear in t_i: amg_flop_time = (measured - modelled communication) /
+   (modelled flops per rank). The model then prices smoothing, restriction and interpolation per level at what
+   BoomerAMG's kernels really cost here (Gauss-Seidel sweeps and the transfers are slower per flop than an SpMV). */
+static PetscErrorCode AMG(Calib *c)
+{
+#if defined(PETSC_HAVE_HYPRE)
+  PetscInt    m = c->quick ? 16 : 24, N, its = c->quick ? 3 : 5, L = 0;
+  DM          da;
+  Mat         A;
+  Vec         x, y;
+  KSP         ksp;
+  PC          pc;
+  PKAMGLevel *lev;
+  PKAMGInput  ai;
+  PKAMGResult r1;
+  PetscBool   found;
+  char        why[128];
+  double     *e, mine, tmax, flops, comm;
+
+  PetscFunctionBegin;
+  PetscCall(Poisson27(c, m, &N, &da, &A));
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(KSPCreate(c->comm, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCHYPRE));
+  PetscCall(PCHYPRESetType(pc, "boomeramg"));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(PCApply(pc, x, y)); /* warm-up */
+  PetscCall(PetscMalloc1(PK_AMG_MAXLEVELS, &lev));
+  PetscCall(PKAMGHierarchyFromPC(pc, PK_AMG_MAXLEVELS, lev, &L, &found, why, sizeof(why)));
+  if (!found) {
+    PetscCall(PetscPrintf(c->comm, "AMG: the BoomerAMG hierarchy could not be read (%s): amg_flop_time not available\n", why));
+  } else {
+    PetscCall(PetscMalloc1(c->reps, &e));
+    for (PetscInt r = -1; r < c->reps; r++) {
+      double t0;
+      PetscCallMPI(MPI_Barrier(c->comm));
+      t0 = MPI_Wtime();
+      for (PetscInt i = 0; i < its; i++) PetscCall(PCApply(pc, x, y));
+      if (r >= 0) e[r] = (MPI_Wtime() - t0) / (double)its;
+    }
+    mine = Repeats(c, e);
+    PetscCallMPI(MPI_Allreduce(&mine, &tmax, 1, MPI_DOUBLE, MPI_MAX, c->comm)); /* a V-cycle waits for the slowest */
+    PetscCall(PetscMemzero(&ai, sizeof(ai)));
+    ai.L             = L;
+    ai.lev           = lev;
+    ai.P             = c->size;
+    ai.offnode       = (PetscBool)(c->nnodes > 1);
+    ai.msgs_per_link = -1;
+    {
+      PKMachineParams p = c->m.p; /* this run's communication parameters; unmeasured off-node ones: on-node */
+      PetscReal       t;
+      for (int k = 0; k < PK_NPROTO; k++)
+        if (!(p.alpha[PK_OFF_NODE][k] > 0) || !(p.beta[PK_OFF_NODE][k] > 0)) {
+          p.alpha[PK_OFF_NODE][k] = p.alpha[PK_ON_NODE][k];
+          p.beta[PK_OFF_NODE][k]  = p.beta[PK_ON_NODE][k];
+        }
+      PetscCall(PKModelAMGFlopTime(&p, &ai, tmax, &t));
+      for (PetscInt l = 0; l < L; l++) lev[l].t = 1.0;
+      PetscCall(PKModelAMGCycle(&p, &ai, &r1));
+      flops = r1.comp;
+      comm  = r1.total - r1.comp;
+      if (t > 0) {
+        PetscCall(Set(c, &c->m.p.amg_flop_time, t));
+        PetscCall(PetscPrintf(c->comm, "AMG: BoomerAMG on 27-point %" PetscInt_FMT "^3, %" PetscInt_FMT " levels: V-cycle %.3e s (slowest rank), model flops %.3g per rank, communication %.2e s: amg_flop_time %.3f ns (flop_time %.3f ns)\n", N, L, tmax, flops, comm, 1e9 * (double)t, 1e9 * (double)c->m.p.flop_time));
+      } else PetscCall(PetscPrintf(c->comm, "AMG: the modelled communication %.2e s is not below the measured V-cycle %.2e s: amg_flop_time not available\n", comm, tmax));
+    }
+    PetscCall(PetscFree(e));
+  }
+  PetscCall(PetscFree(lev));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscFunctionReturn(0);
+#else
+  PetscFunctionBegin;
+  PetscCall(PetscPrintf(c->comm, "AMG: PETSc without hypre: amg_flop_time not available\n"));
+  PetscFunctionReturn(0);
+#endif
 }
 
 /* ---------------------------------------------------------------------------------------------------------------- */
@@ -978,8 +1089,8 @@ static PetscErrorCode CheckOutput(MPI_Comm comm, const char out[])
 int main(int argc, char **argv)
 {
   Calib       c;
-  char        out[PETSC_MAX_PATH_LEN] = "machine.profile", comment[2048], host[256] = "", date[64] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-  PetscBool   hashelp = PETSC_FALSE;
+  char        out[PETSC_MAX_PATH_LEN] = "", comment[2048], host[256] = "", date[64] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  PetscBool   hashelp = PETSC_FALSE, tocache, cachepath = PETSC_FALSE;
   int         liblen;
   double      t0;
   time_t      now;
@@ -993,7 +1104,8 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_rank(c.comm, &c.rank));
   PetscCallMPI(MPI_Comm_size(c.comm, &c.size));
   PetscOptionsBegin(c.comm, NULL, "pipekrylov-calibrate: machine profile for the performance model", NULL);
-  PetscCall(PetscOptionsString("-o", "Profile file to write", NULL, out, out, sizeof(out), NULL));
+  PetscCall(PetscOptionsString("-o", "Profile file to write (default: this host's profile in $XDG_CACHE_HOME/pipekrylov)", NULL, out, out, sizeof(out), &tocache));
+  tocache = (PetscBool)!tocache;
   PetscCall(PetscOptionsBool("-quick", "Fast, less precise run (tests)", NULL, c.quick, &c.quick, NULL));
   PetscCall(PetscOptionsInt("-node_size", "Treat every k consecutive ranks as one node (0: MPI_COMM_TYPE_SHARED)", NULL, c.node_size, &c.node_size, NULL));
   c.reps = c.quick ? 5 : 20;
@@ -1003,7 +1115,14 @@ int main(int argc, char **argv)
   c.q = 0.5;
   PetscCall(PetscOptionsReal("-quantile", "Quantile of the repeats kept (0.5: the median)", NULL, c.q, &c.q, NULL));
   PetscCall(PetscOptionsBool("-raw", "Print every measured point", NULL, c.raw, &c.raw, NULL));
+  PetscCall(PetscOptionsBool("-cache_path", "Print this host's profile path in the cache and exit", NULL, cachepath, &cachepath, NULL));
   PetscOptionsEnd();
+  if (cachepath) {
+    PetscCall(PKMachineCachePath(out, sizeof(out), NULL, 0));
+    PetscCall(PetscPrintf(c.comm, "%s\n", out));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   PetscCall(PetscOptionsHasHelp(NULL, &hashelp));
   if (hashelp) {
     PetscCall(PetscFinalize());
@@ -1016,6 +1135,12 @@ int main(int argc, char **argv)
   PetscCall(CheckOutput(c.comm, out));
   if (c.q == 0.5) PetscCall(PetscStrncpy(qname, "median", sizeof(qname)));
   else PetscCall(PetscSNPrintf(qname, sizeof(qname), "%g-quantile", (double)c.q));
+  if (tocache) {
+    char dir[PETSC_MAX_PATH_LEN];
+    PetscCall(PKMachineCachePath(out, sizeof(out), dir, sizeof(dir)));
+    PetscCheck(out[0], c.comm, PETSC_ERR_USER_INPUT, "Neither XDG_CACHE_HOME nor HOME is set: there is no cache directory; give the profile's file with -o");
+    if (!c.rank) PetscCall(PKMakeDirs(dir));
+  }
   c.maxit  = c.quick ? 10 : 20;
   c.target = c.quick ? 2e-3 : 2e-2;
   c.gap    = c.quick ? 1e-4 : 1e-3;
@@ -1055,6 +1180,7 @@ int main(int argc, char **argv)
   if (off_a >= 0) PetscCall(AllreduceFit(&c, PK_OFF_NODE));
   PetscCall(Stream(&c));
   PetscCall(SpMV(&c));
+  PetscCall(AMG(&c));
   PetscCall(Noise(&c));
 
   gethostname(host, sizeof(host) - 1);
@@ -1068,7 +1194,8 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(c.comm, "\n"));
   PetscCall(PKMachineView(&c.m, PETSC_VIEWER_STDOUT_WORLD));
   PetscCall(PKMachineWrite(c.comm, &c.m, out, comment));
-  PetscCall(PetscPrintf(c.comm, "Wrote %s (%.1f s). Use it with -ksp_perfmodel_machine %s\n", out, MPI_Wtime() - t0, out));
+  if (tocache) PetscCall(PetscPrintf(c.comm, "Wrote %s (%.1f s): this host's profile; every report on this host uses it (-ksp_perfmodel_machine overrides)\n", out, MPI_Wtime() - t0));
+  else PetscCall(PetscPrintf(c.comm, "Wrote %s (%.1f s). Use it with -ksp_perfmodel_machine %s\n", out, MPI_Wtime() - t0, out));
   PetscCall(PetscFree(c.node));
   PetscCall(PetscFree(c.local));
   PetscCall(PetscFree(c.nodesize));

@@ -1,6 +1,6 @@
 static const char help[] = "Unit tests of the performance models (src/perf/models/model_*.c, johnsonsu.c, stochastic.c, kstest.c).\n"
                            "Single rank, no KSP. Every check states its hand computation. Exit status 1 if any check fails.\n"
-                           "  -section <name>   run one section only (comm halo allreduce solvers amg normal jsu emax ks stoch table3 fit)\n"
+                           "  -section <name>   run one section only (comm halo allreduce solvers fusedpc cross amg normal jsu emax ks stoch table3 fit)\n"
                            "  -v                print every check, not only failures\n"
                            "  -bad <grid|layout|compute|solver|message|amg>   call a model with an invalid input (must fail clearly)\n\n";
 
@@ -339,10 +339,19 @@ static PetscErrorCode TestSolvers(void)
   Check("pipecg per iteration", r.per_iteration, 1.8e-4, 1e-9, 0);
   Check("pipecg total", r.total, 1.8e-3 + 4.51449412e-4, 1e-9, 0);
   Check("pipecg terms add up", SumTerms(&r), r.total, 1e-14, 0);
-  /* theta 0.05: theta W = 7.5e-6 hidden: iteration 1.8e-4 + 1.317355e-5 - 7.5e-6 = 1.8567355e-4 */
+  /* theta 0.05: 5% of the reductions complete at their wait (hidden in full), the others hidden up to theta W =
+     7.5e-6: hidden 0.05 * 1.317355e-5 + 0.95 * 7.5e-6 = 7.7836775e-6; iteration 1.8e-4 + 1.317355e-5 - 7.7836775e-6
+     = 1.853898725e-4 */
   in.theta = 0.05;
   PetscCall(PKModelSolve(&m, &in, &r));
-  Check("pipecg partial overlap T = W + max(0, T_allr - theta W)", r.per_iteration, 1.8567355e-4, 1e-9, 0);
+  Check("pipecg partial overlap T = W + C - theta C - (1-theta) min(C, theta W)", r.per_iteration, 1.853898725e-4, 1e-9, 0);
+  /* across nodes, C = 40 us > theta W: W = 30 us, theta 0.6: hidden 0.6 * 40 + 0.4 * min(40, 18) = 31.2 us (the old
+     min(C, theta W) = 18 us left 22 us exposed where 60% of the reductions were measured complete) */
+  Check("overlap hidden, C > theta W", PKModelOverlapHidden(40e-6, 30e-6, 0.6), 31.2e-6, 1e-12, 0);
+  Check("overlap hidden, C < theta W: all", PKModelOverlapHidden(3e-6, 30e-6, 0.6), 3e-6, 1e-12, 0);
+  Check("overlap hidden, theta 1: all", PKModelOverlapHidden(40e-6, 30e-6, 1), 40e-6, 1e-12, 0);
+  Check("overlap hidden, theta 0: none", PKModelOverlapHidden(40e-6, 30e-6, 0), 0, 0, 0);
+  Check("overlap hidden, nothing overlapped: none", PKModelOverlapHidden(40e-6, 0, 1), 0, 0, 0);
   /* theta not measured: treated as 0, flagged */
   in.theta = -1;
   PetscCall(PKModelSolve(&m, &in, &r));
@@ -423,6 +432,105 @@ static PetscErrorCode TestSolvers(void)
   PetscFunctionReturn(0);
 }
 
+/* A diagonal PC applied inside the fused vector pass (pipecg, pipe2cg) is not charged per iteration as a PC
+   application (its cost is in the vector work); only the applications left outside the pass are */
+static PetscErrorCode TestFusedPC(void)
+{
+  PKMachineParams m;
+  PKSolveInput    in;
+  PKModelResult   r;
+  PKSolverShape   s;
+  PKReductionSpec rs;
+  PKSolverConfig  cfg;
+
+  PetscFunctionBegin;
+  HandMachine(&m);
+  /* pipecg, fused jacobi, theta 0.5: per iteration spmv 1e-4 + halo 1e-5 + vec 2e-5 = 1.3e-4 (no PC term);
+     reduction C = 1.317355e-5 < theta W = 0.5 * 1e-4 (the SpMV only: m = M w was made in the pass): hidden.
+     Start-up: 3 spmv 3e-4 + 3 halo 3e-5 + 2 pc 1e-4 (R -> U and the first m, outside the pass) + 12 streams *
+     2e-5/31 (29 + diagonal read + m written) = 7.7419355e-6 + allreduce(3) 1.217355e-5 + sync 1e-6
+     = 4.509154855e-4. Total 1.3e-3 + 4.509154855e-4 = 1.7509154855e-3 */
+  BaseInput(&in, PK_SOLVER_PIPECG);
+  in.solver.pc_fused = PETSC_TRUE;
+  in.theta           = 0.5;
+  PetscCall(PKModelSolve(&m, &in, &r));
+  Check("pipecg fused jacobi: no PC term per iteration", r.t[PK_TERM_PC], 0, 0, 0);
+  Check("pipecg fused jacobi: per iteration spmv+halo+vec", r.per_iteration, 1.3e-4, 1e-9, 0);
+  Check("pipecg fused jacobi: init 2 PC outside the pass", r.t[PK_TERM_INIT], 4.509154855e-4, 1e-9, 0);
+  Check("pipecg fused jacobi: total", r.total, 1.7509154855e-3, 1e-9, 0);
+  PetscCall(PKSolverShapeGet(&in.solver, 0, &s));
+  Check("pipecg fused streams 29 + 2", s.streams, 31, 0, 0);
+  PetscCall(PKSolverShapeReduction(&in.solver, &s, 0, &rs));
+  Check("pipecg fused: the reduction overlaps the SpMV only", rs.w_pc, 0, 0, 0);
+  /* the same input unfused charges K t_pc = 10 * 5e-5: the double count of issue 12 when the run fused */
+  in.solver.pc_fused = PETSC_FALSE;
+  PetscCall(PKModelSolve(&m, &in, &r));
+  Check("pipecg unfused: PC term K t_pc", r.t[PK_TERM_PC], 5e-4, 1e-12, 0);
+  /* pipe2cg fused, replacement every 100: per 2 iterations 1 PC outside + 10/100 from replacements = 1.1;
+     K = 10: 5 cycles * 1.1 * 5e-5 = 2.75e-4; streams 75 + 2 = 77 per cycle */
+  BaseInput(&in, PK_SOLVER_PIPE2CG);
+  in.solver.pc_fused = PETSC_TRUE;
+  PetscCall(PKModelSolve(&m, &in, &r));
+  Check("pipe2cg fused: one PC of two outside the pass", r.t[PK_TERM_PC], 2.75e-4, 1e-12, 0);
+  PetscCall(PKSolverShapeGet(&in.solver, 0, &s));
+  Check("pipe2cg fused streams 75 + 2", s.streams, 77, 0, 0);
+  PetscCall(PKSolverShapeReduction(&in.solver, &s, 0, &rs));
+  Check("pipe2cg fused: the reduction overlaps 2 SpMV + 1 PC", rs.w_pc, 1, 0, 0);
+  /* cross-prediction from fused pipecg to pcg (which applies the PC every iteration): PC 10 * 5e-5, vector
+     10 * 14 streams * 2e-5/31 */
+  BaseInput(&in, PK_SOLVER_PIPECG);
+  in.solver.pc_fused = PETSC_TRUE;
+  PKSolverConfigDefault(PK_SOLVER_PCG, &cfg);
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  Check("fused pipecg predicts pcg: PC every iteration", r.t[PK_TERM_PC], 5e-4, 1e-12, 0);
+  Check("fused pipecg predicts pcg: vector per stream of 31", r.t[PK_TERM_VEC], 10 * 14 * 2e-5 / 31, 1e-12, 0);
+  CheckTrue("only pipecg and pipe2cg can fuse the PC", (PetscBool)(PKSolverCanFusePC(PK_SOLVER_PIPECG) && PKSolverCanFusePC(PK_SOLVER_PIPE2CG) && !PKSolverCanFusePC(PK_SOLVER_PETSC_PIPECG) && !PKSolverCanFusePC(PK_SOLVER_PCG) && !PKSolverCanFusePC(PK_SOLVER_PGMRES)));
+  PetscFunctionReturn(0);
+}
+
+/* Cross-solver prediction for a pair: a blocking pcg run (theta not measured) predicts pipecg */
+static PetscErrorCode TestCrossSolver(void)
+{
+  PKMachineParams m;
+  PKSolveInput    in;
+  PKModelResult   r;
+  PKSolverConfig  cfg;
+
+  PetscFunctionBegin;
+  HandMachine(&m);
+  /* pcg measured: spmv 1e-4, pc 5e-5, vec 2e-5 over 14 streams, K = 10, no theta. pipecg: 29 streams per iteration
+     (29 * 2e-5/14 = 4.142857e-5), one reduction of 3 values C = 1.21728e-5 + 7.5e-10 + sync[1] 1e-6 = 1.317355e-5,
+     hidden in full behind W = spmv + pc = 1.5e-4 (pipecg polls: 000's full overlap min(C, W) when the run did not
+     measure theta). Iteration: 1e-4 + 5e-5 + 4.142857e-5 + 1e-5 = 2.0142857143e-4. Start-up: 3 spmv + 3 halo + 2 pc
+     + 12 streams * 2e-5/14 + allreduce(3) + sync 1e-6 = 4.6031640714e-4. Total 2.4746021214e-3 */
+  BaseInput(&in, PK_SOLVER_PCG);
+  PKSolverConfigDefault(PK_SOLVER_PIPECG, &cfg);
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  Check("pcg predicts pipecg: per iteration", r.per_iteration, 2.0142857143e-4, 1e-9, 0);
+  Check("pcg predicts pipecg: full overlap (polls, theta not measured)", r.t[PK_TERM_OVERLAP], -10 * 1.317355e-5, 1e-9, 0);
+  Check("pcg predicts pipecg: total", r.total, 2.4746021214e-3, 1e-9, 0);
+  CheckTrue("pcg predicts pipecg: overlap modelled", r.status[PK_TERM_OVERLAP] == PK_TERM_MODELLED ? PETSC_TRUE : PETSC_FALSE);
+  /* PETSc's pipecg does not poll: no progress, nothing hidden without a measured theta */
+  PKSolverConfigDefault(PK_SOLVER_PETSC_PIPECG, &cfg);
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  Check("pcg predicts petsc_pipecg: no overlap", r.t[PK_TERM_OVERLAP], 0, 0, 0);
+  /* a measured theta is used as measured: pipecg run theta 0.5 predicts nbpcg, reductions (p,s) behind the PC
+     (W = 5e-5) and (r,z),norm behind the SpMV (W = 1e-4): C1 = 1.20576e-5 + 2.5e-10 + 0.5e-6 (sync 1e-6 over 2)
+     = 1.255785e-5 < theta W1 = 2.5e-5: hidden in full; C2 = 1.21152e-5 + 5e-10 + 0.5e-6 = 1.26157e-5 < theta W2
+     = 5e-5: hidden in full */
+  BaseInput(&in, PK_SOLVER_PIPECG);
+  in.theta = 0.5;
+  PKSolverConfigDefault(PK_SOLVER_NBPCG, &cfg);
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  Check("pipecg (theta 0.5) predicts nbpcg: both reductions hidden", r.t[PK_TERM_OVERLAP], -10 * (1.255785e-5 + 1.26157e-5), 1e-9, 0);
+  /* iteration counts: the same within a family, not across */
+  CheckTrue("pcg vs pgmres: iterations differ", (PetscBool)!PKSolverItersComparable(PK_SOLVER_PCG, PK_SOLVER_PGMRES));
+  CheckTrue("gmres vs pipe2cg: iterations differ", (PetscBool)!PKSolverItersComparable(PK_SOLVER_PETSC_GMRES, PK_SOLVER_PIPE2CG));
+  CheckTrue("pipecg vs cg: same iterations", PKSolverItersComparable(PK_SOLVER_PIPECG, PK_SOLVER_PETSC_CG));
+  CheckTrue("pgmres vs gmres: same iterations", PKSolverItersComparable(PK_SOLVER_PGMRES, PK_SOLVER_PETSC_GMRES));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TestAMG(void)
 {
   PKMachineParams m;
@@ -488,6 +596,23 @@ static PetscErrorCode TestAMG(void)
   in.msgs_per_link   = -1;
   PetscCall(PKModelAMGCycle(&m, &in, &r));
   Check("amg alpha/beta from the profile", r.smooth_comm[0], 1.296e-5, 1e-12, 0);
+  /* calibration of t_i from a measured cycle: flops per rank (t = 1) 6*250*7 + 2*31.25*2 + 6*31.25*20 + 2*250*2 =
+     10500 + 125 + 3750 + 1000 = 15375; communication (alpha 1e-6, beta 8e-9 given) 8.4e-6 + 1.16e-6 + 9.72e-6 +
+     1.16e-6 = 2.044e-5; measured 5e-5: t = (5e-5 - 2.044e-5) / 15375 = 1.922601626e-9. With it, level 1's smoother
+     costs 3750 t = 7.209756098e-6 + 9.72e-6 of communication, and the cycle reproduces 5e-5 */
+  {
+    PetscReal t;
+    in.alpha = 1e-6;
+    in.beta  = 8e-9;
+    PetscCall(PKModelAMGFlopTime(&m, &in, 5e-5, &t));
+    Check("amg calibrated t_i", t, 1.922601626e-9, 1e-7, 0);
+    lev[0].t = lev[1].t = t;
+    PetscCall(PKModelAMGCycle(&m, &in, &r));
+    Check("amg level 1 smoother at the calibrated t_i", r.smooth_comp[1] + r.smooth_comm[1], 7.209756098e-6 + 9.72e-6, 1e-7, 0);
+    Check("amg cycle at the calibrated t_i = measured", r.total, 5e-5, 1e-7, 0);
+    PetscCall(PKModelAMGFlopTime(&m, &in, 1e-5, &t));
+    Check("amg calibration: communication alone exceeds the measurement: 0", t, 0, 0, 0);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -860,6 +985,8 @@ int main(int argc, char **argv)
   RUN("halo", TestHalo);
   RUN("allreduce", TestAllreduce);
   RUN("solvers", TestSolvers);
+  RUN("fusedpc", TestFusedPC);
+  RUN("cross", TestCrossSolver);
   RUN("amg", TestAMG);
   RUN("normal", TestNormalJSU);
   RUN("emax", TestEMax);

@@ -44,6 +44,8 @@ def check(rows, want_type):
     if not any(s == "whatif.ranks" for (s, n) in get):
         err.append("no what-if for rank counts")
     for (s, n), (v, st) in get.items():
+        if (s, n) == ("whatif.ranks", "refused"):  # no off-node parameters: refused, with the reason
+            continue
         if s in ("whatif.solver", "whatif.ranks") and not float(v) > 0:
             err.append(f"{s} {n} predicts {v}")
     its = int(get[("run", "iterations")][0])

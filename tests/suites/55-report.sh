@@ -64,3 +64,26 @@ place_report() { "$PK_ROOT/tests/mpirun.sh" 16 "$PK_BUILD/tests/perfmon" -proble
 t_grep report-place-suggested 'node-aware DMDA \(off-node bytes 3072->2048\)' place_report
 t_grep report-place-command 'bin/pipekrylov-place --nodes 4 --ppn 4 --grid 64x64 --rankfile ranks.txt' place_report
 t report-place-not-when-placed sh -c "! { $PK_ROOT/tests/mpirun.sh 16 $PK_BUILD/tests/perfmon -problem laplace2d -n 64 -nodeaware -ksp_type pcg -ksp_perf_node_size 4 -nsolves 1 -ksp_perfmodel_view -dump $PK_BUILD/tests/halo.json | grep 'node-aware'; }"
+
+# The ranked changes (issue 9): the ratio is >= 1 both ways, change time over the model for a slower change
+# ("1.15x slower", never "0.87x slower"), the model over the change time for a faster one; checked by recomputing
+report_ratios() {
+  "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view |
+    awk '/gap to the measured KSPSolve/ { m = $0; sub(/.*model /, "", m); sub(/ s,.*/, "", m); model = m + 0 }
+         / -ksp_type [a-z0-9_]+ +[0-9.e+-]+ s +[0-9.]+x (faster|slower)$/ {
+           t = $(NF-3) + 0; r = $(NF-1); sub(/x$/, "", r); r += 0; n++
+           want = ($NF == "slower") ? t / model : model / t
+           if (r < 1 || (r - want > 0.006 || want - r > 0.006)) { print "bad ratio: " $0 " (want " want ")"; bad = 1 }
+         }
+         END { if (!n || !model) { print "no ranked changes"; exit 1 } if (!bad) print "ranked ratios ok: " n " changes"; exit bad }'
+}
+export -f report_ratios
+t_grep report-ranked-ratio-at-least-1 "ranked ratios ok" report_ratios
+# Cross-solver predictions (issue 12): every solver's report predicts every other, PETSc's cg and gmres too; across
+# method families (CG vs GMRES) it says the iteration counts differ instead of ranking them at the same count
+t_grep report-cross-cg-predicts-all "ksp_type (cg|nbpcg|sapcg|pipecg|pipe2cg) .*other method family \(GMRES.*iterations differ.*ksp_type pgmres .* s per iteration.*ksp_type gmres " \
+  sh -c "$PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view | tr '\n' ' '"
+t_grep report-cross-pgmres-predicts-all "ksp_type gmres .*other method family \(CG: needs an SPD.*ksp_type pcg .* s per iteration.*ksp_type pipe2cg .*ksp_type cg " \
+  sh -c "$PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pgmres -pc_type jacobi -ksp_perfmodel_view | tr '\n' ' '"
+t_grep report-cross-csv "^whatif.solver_per_iteration,pgmres,[0-9.e+-]+,s,iterations differ" \
+  "$PK_ROOT/tests/mpirun.sh" 2 "$EX/poisson27" -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view ::ascii_csv

@@ -17,3 +17,8 @@ for np in 1 2 4; do
   t_grep bench-spmv-exact-varcoef-np$np 'SpMV: chunked' "$PK_ROOT/tests/mpirun.sh" $np $PK_BUILD/examples/poisson27 -problem varcoef -n 37 -ksp_type pcg -ksp_max_it 3 -ksp_view
   t_grep bench-spmv-exact-poisson27-np$np 'SpMV: chunked' "$PK_ROOT/tests/mpirun.sh" $np $PK_BUILD/examples/poisson27 -rows_per_rank 343 -ksp_type pcg -ksp_max_it 3 -ksp_view
 done
+# bench/accuracy on a smoke scale (one round, one node, tiny sizes): its tables are printed (figures not checked)
+t_grep bench-accuracy-smoke '^\| node \| [0-9.]+% \| [0-9.]+% \| [0-9.]+% \|' \
+  env SMOKE=1 SETUPS=node SIZES=512 PCS=jacobi TYPES="pcg pipecg pgmres" ACCURACY_DIR="$PK_BUILD/tests/accuracy" bash "$PK_ROOT/bench/accuracy"
+t_grep bench-accuracy-tables 'self-model gap .*\| 512 \| jacobi \| pipecg \|.*cross-prediction \|error\|.*\| pcg \| - \|.*AMG cycle model against.*### summary' \
+  sh -c "bash $PK_ROOT/bench/accuracy --analyze $PK_BUILD/tests/accuracy | tr '\n' ' '"

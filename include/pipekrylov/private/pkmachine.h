@@ -51,6 +51,8 @@ typedef struct {
   PetscReal mem_bw;       /* bytes/s, STREAM triad of one rank while all ranks of the node run it */
   PetscReal spmv_per_nnz; /* s per stored nonzero of an AIJ SpMV */
   PetscReal flop_time;    /* s per flop of a memory-bound sweep (AMG model t_i) */
+  PetscReal amg_flop_time; /* s per model flop of a BoomerAMG V-cycle, from a timed hierarchy (the AMG model's t_i
+                              when measured; else flop_time) */
   /* noise (fixed-work quanta per core): detours per second and their mean and maximum length */
   PetscReal noise_rate; /* 1/s */
   PetscReal noise_mean; /* s */

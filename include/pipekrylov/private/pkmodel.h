@@ -28,9 +28,10 @@
      and flagged PK_TERM_NO_TOPOLOGY. Contention delta l needs h as well.
    - Pipelining (000 5.9, blocking exchanges of short/eager messages): the penalty terms of the short/eager messages
      are hidden behind the postal cost of all such messages after the first; the credit is a separate (<= 0) term.
-   - Overlap (000 5.9 and ALGORITHMS 11): a non-blocking reduction with overlapped work W costs
-     max(0, C - theta W) where C is its whole cost (postal and penalties, plus its share of the synchronization
-     penalty); the hidden part min(C, theta W) is the (<= 0) overlap term. 000 speaks of overlapping "the
+   - Overlap (000 5.9 and ALGORITHMS 11): a non-blocking reduction with overlapped work W and whole cost C (postal
+     and penalties, plus its share of the synchronization penalty). The run measures theta as the fraction of the
+     reductions complete at their wait: those are hidden in full, the others cost max(0, C - theta W) as in 000;
+     the hidden part theta C + (1 - theta) min(C, theta W) is the (<= 0) overlap term (PKModelOverlapHidden). 000 speaks of overlapping "the
      communication penalty term cost"; its Fig. 11 discussion (models without penalties predict full overlap)
      implies the whole communication is hideable, which is what ALGORITHMS 11 writes, so we follow that.
    - Synchronization (000 5.8), per iteration: blocking solvers S = median_k(max_p C_pk) - median_{p,k}(C_pk);
@@ -170,6 +171,11 @@ typedef struct {
   PetscBool    norm_separate; /* PETSc cg: the norm is its own reduction (PRECONDITIONED/UNPRECONDITIONED norms) */
   PetscBool    have_cost;     /* the counts below come from the solver (pipekrylov's types); else from the table */
   PKSolverCost cost;
+  PetscBool    pc_fused;      /* pipecg, pipe2cg: a diagonal preconditioner (jacobi, none) is applied inside the fused
+                                 vector pass (-ksp_pipecg_fused, -ksp_pipe2cg_fused): its cost is in the vector
+                                 streams (+2 per pass: read the diagonal, write the result), and only the
+                                 applications left outside the pass are charged as PC applications: pipecg none per
+                                 iteration, pipe2cg one per two iterations (the other is in the pass) */
 } PKSolverConfig;
 
 /* The table, for PETSc's built-in types (and a default for ours when no solver is at hand) */
@@ -177,6 +183,7 @@ PETSC_INTERN void PKSolverConfigDefault(PKSolverKind, PKSolverConfig *);
 /* From a solver's own description (KSPPipeGetCost_C, pkcost.h): the pattern, restart and replacement period, and the
    counts of one cycle, which PKSolverShapeGet then uses instead of the table */
 PETSC_INTERN PetscErrorCode PKSolverConfigFromCost(const PKSolverCost *, PKSolverConfig *);
+PETSC_INTERN PetscBool PKSolverCanFusePC(PKSolverKind);
 
 /* One modelled cycle of a solver: 1 iteration (CG family), 2 (pipe2cg), m (GMRES family, incl. its restart) */
 typedef struct {
@@ -208,6 +215,9 @@ PETSC_INTERN PetscErrorCode PKModelSyncPenalty(PetscInt K, const PetscReal cmax[
    or from the fraction of reductions that completed before their wait */
 PETSC_INTERN PetscReal PKModelThetaFromWait(PetscReal t_allr, PetscReal W, PetscReal t_wait);
 PETSC_INTERN PetscReal PKModelThetaFromCounts(PetscInt nearly, PetscInt nreductions);
+/* Hidden part of a non-blocking reduction of cost C behind work W when a fraction theta of the reductions was complete
+   at its wait: theta C + (1 - theta) min(C, theta W) (see model_solvers.c) */
+PETSC_INTERN PetscReal PKModelOverlapHidden(PetscReal C, PetscReal W, PetscReal theta);
 
 typedef struct {
   PKSolverConfig solver;
@@ -284,7 +294,13 @@ typedef struct {
 } PKModelResult;
 
 PETSC_INTERN PetscErrorCode PKModelSolve(const PKMachineParams *, const PKSolveInput *, PKModelResult *);
+/* The same problem with another solver: same K, per-application SpMV and PC times, vector time per stream. The overlap
+   of the target: the run's measured theta; without one (a blocking or a PETSc run), 000's full overlap min(C, W)
+   for a target that polls (nbpcg, pipecg, pipe2cg, pgmres) and none for one that does not. Same K only holds within
+   a family: PKSolverItersComparable() says whether the target's iteration count is that of the run (CG family vs
+   GMRES family: no; the caller says so rather than assume it) */
 PETSC_INTERN PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *, const PKSolveInput *, const PKSolverConfig *target, PKModelResult *);
+PETSC_INTERN PetscBool      PKSolverItersComparable(PKSolverKind, PKSolverKind);
 PETSC_INTERN PetscErrorCode PKModelWhatIfRanks(const PKMachineParams *, const PKSolveInput *, PetscInt P, const PKCommCost *halo_at_P, PKModelResult *);
 
 /* ============================================================================================================ */
@@ -328,6 +344,8 @@ typedef struct {
 } PKAMGResult;
 
 PETSC_INTERN PetscErrorCode PKModelAMGCycle(const PKMachineParams *, const PKAMGInput *, PKAMGResult *);
+/* Calibration: the one t_i (s per model flop) with which the cycle model equals a measured cycle time */
+PETSC_INTERN PetscErrorCode PKModelAMGFlopTime(const PKMachineParams *, const PKAMGInput *, PetscReal measured, PetscReal *t);
 
 /* ============================================================================================================ */
 /* Distributions: normal, Johnson SU (ALGORITHMS 10; scipy johnsonsu(a=gamma, b=delta, loc=xi, scale=lambda))  */

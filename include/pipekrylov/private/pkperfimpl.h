@@ -156,6 +156,8 @@ typedef struct {
   PetscReal      work[PK_PHASE_N]; /* mean over ranks of the time by activity, whole solve */
   PetscReal      phase[PK_PHASE_N]; /* mean over ranks of the rows' phase totals */
   PetscBool      vec_modelled; /* PETSc type: vector time from the streams and memory bandwidth */
+  PetscBool      pc_diagonal;  /* the PC is jacobi or none (pipecg, pipe2cg can apply it inside the fused pass) */
+  PetscBool      pc_time_modelled; /* the PC was fused and too rarely applied outside: t_pc from vector streams */
   PetscInt       nrows_global, nnz_global;
   /* halo of the slowest and of the average rank */
   PetscBool      have_halo;
@@ -172,14 +174,19 @@ typedef struct {
   /* machine */
   PKMachineParams eff;        /* the profile with unavailable off-node values replaced (see notes) */
   PetscBool       offnode_substituted;
+  char            offnode_missing[256]; /* the protocols whose off-node alpha/beta the profile does not have */
+  PetscBool       wi_ranks_refused;     /* no what-if for larger runs: no off-node parameters */
+  PetscBool       machine_is_default; /* no -ksp_perfmodel_machine and no profile of this host in the cache */
   /* analytic model */
   PKModelResult  model;
   PetscReal      sync_raw[2];
   PetscReal      theta_counts;
   /* what-if */
-  PKSolverConfig wi_config[PK_SOLVER_NOURS]; /* each of ours as it describes itself (a throwaway KSP of its type) */
-  PKSolverKind   wi_kind[PK_SOLVER_NOURS];
-  PKModelResult  wi_solver[PK_SOLVER_NOURS];
+#define PK_WHATIF_SOLVERS (PK_SOLVER_NOURS + 2) /* pipekrylov's six, PETSc's cg and gmres */
+  PKSolverConfig wi_config[PK_WHATIF_SOLVERS]; /* ours as each describes itself (a throwaway KSP of its type), PETSc's from the table */
+  PKSolverKind   wi_kind[PK_WHATIF_SOLVERS];
+  PKModelResult  wi_solver[PK_WHATIF_SOLVERS];
+  PetscBool      wi_iters_differ[PK_WHATIF_SOLVERS]; /* other method family: its iteration count is not this run's */
   PetscInt       wi_nsolver;
   PetscInt       wi_P[PK_WHATIF_RANKS];
   PKModelResult  wi_ranks[PK_WHATIF_RANKS];

@@ -12,7 +12,9 @@
    Keys are those of PKMachineFields[]; each may appear once; a key left out keeps the embedded default (and says
    so in its provenance). Values are decimal numbers (C strtod syntax), finite; latencies, per-byte costs,
    bandwidths and sizes must be > 0, penalties (gamma, delta, hop_latency, noise_*) >= 0, ppn and nodes integers
-   >= 1. Anything else is rejected with the file name, the line number and the reason.
+   >= 1, and every value within the sane range of its kind (PKMachineFieldRange: latencies up to 1 s, bandwidths
+   1e3 to 1e15 bytes/s, ...; a finite 1e308 latency would give infinite models). Anything else is rejected with the
+   file name, the line number and the reason.
 
    These functions are not part of the public API and the shared library does not export them: the calibration
    tool (build/bin/pipekrylov-calibrate) and the tests' programs that use them link the static archive
@@ -51,5 +53,15 @@ PETSC_INTERN PetscErrorCode PKMachineGetNFields(PetscInt *);
 PETSC_INTERN const char *PKMachineSourceName(PKParamSource);
 /* Set every field's source (e.g. PK_SRC_NONE before a calibration fills in what it measured) */
 PETSC_INTERN PetscErrorCode PKMachineSetAllSources(PKMachine *, PKParamSource);
+
+/* The per-host profile in the user's cache (src/perf/machine_cache.c): $XDG_CACHE_HOME/pipekrylov/<host>.profile,
+   <host> = node name and processor model. Precedence in the report: -ksp_perfmodel_machine > cache > default. */
+PETSC_EXTERN PetscErrorCode PKMachineHostName(char host[], size_t len);
+PETSC_EXTERN PetscErrorCode PKMachineCachePath(char path[], size_t len, char dir[], size_t dirlen);
+PETSC_EXTERN PetscErrorCode PKMachineLoadForHost(MPI_Comm, PKMachine *, PetscBool *cached, char cachepath[], size_t len);
+PETSC_EXTERN PetscErrorCode PKMakeDirs(const char dir[]);
+PETSC_EXTERN PetscErrorCode PKCalibrateCommand(PetscInt ppn, char cmd[], size_t len);
+/* The sane range of a field's value (checked when a profile is read, after the sign rules above) */
+PETSC_EXTERN void PKMachineFieldRange(PetscInt i, PetscReal *lo, PetscReal *hi);
 
 #endif

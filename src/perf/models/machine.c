@@ -47,6 +47,7 @@ const PKMachineField PKMachineFields[] = {
   PKF("mem_bw", "bytes/s", "STREAM triad bandwidth of one rank while every rank runs it", mem_bw, POS),
   PKF("spmv_per_nnz", "s", "AIJ MatMult time per stored nonzero (27-point stencil, all ranks at once)", spmv_per_nnz, POS),
   PKF("flop_time", "s", "time per flop of a memory-bound sweep (SpMV: 2 flops per nonzero; AMG t_i)", flop_time, POS),
+  PKF("amg_flop_time", "s", "time per model flop of a BoomerAMG V-cycle (smoothing, restriction, interpolation; a timed hierarchy)", amg_flop_time, POS),
   PKF("noise_rate", "1/s", "detours per second of one core (fixed-work quanta)", noise_rate, NNEG),
   PKF("noise_mean", "s", "mean length of a detour", noise_mean, NNEG),
   PKF("noise_max", "s", "longest detour seen", noise_max, NNEG),
@@ -107,7 +108,7 @@ static const PKMachineParams PKDefaultParams = {
   .nodes            = 1,
 };
 /* Fields the default could not measure: nothing off-node exists on one machine */
-static const char *const PKDefaultUnavailable[] = {"alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "RN", "delta", NULL};
+static const char *const PKDefaultUnavailable[] = {"amg_flop_time", "alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "RN", "delta", NULL};
 
 static PetscReal *FieldReal(PKMachineParams *p, PetscInt i)
 {
@@ -129,6 +130,35 @@ static void FieldSet(PKMachineParams *p, PetscInt i, PetscReal v)
 {
   if (PKMachineFields[i].kind == PK_FIELD_COUNT) *FieldInt(p, i) = (PetscInt)v;
   else *FieldReal(p, i) = v;
+}
+
+/* Sane ranges, by what a field measures: wide enough for any machine from a laptop to a supercomputer (and a
+   loaded VM), narrow enough that the models stay finite and meaningful */
+void PKMachineFieldRange(PetscInt i, PetscReal *lo, PetscReal *hi)
+{
+  const char *u = PKMachineFields[i].unit, *k = PKMachineFields[i].key;
+
+  *lo = 0;
+  *hi = PETSC_MAX_REAL;
+  if (!strcmp(u, "s/byte")) *hi = 1e-3; /* 1 KB/s */
+  else if (!strcmp(u, "bytes/s")) {
+    *lo = 1e3;
+    *hi = 1e15;
+  } else if (!strcmp(u, "bytes")) {
+    *lo = 1;
+    *hi = 1e10;
+  } else if (!strcmp(u, "1/s")) *hi = 1e9;
+  else if (!strcmp(u, "ranks") || !strcmp(u, "nodes")) {
+    *lo = 1;
+    *hi = 1e8;
+  } else if (!strcmp(k, "spmv_per_nnz") || !strcmp(k, "flop_time") || !strcmp(k, "amg_flop_time")) {
+    *lo = 1e-14;
+    *hi = 1e-4;
+  } else if (!strcmp(k, "gamma")) *hi = 1e-2;
+  else if (!strcmp(u, "s")) { /* latencies, hop latency, noise lengths */
+    *lo = PKMachineFields[i].kind == PK_FIELD_POSITIVE ? 1e-10 : 0;
+    *hi = 1.0;
+  }
 }
 
 static PetscInt KeyIndex(const char *key)
@@ -312,6 +342,11 @@ PetscErrorCode PKMachineParseString(const char text[], const char name[], PKMach
     case PK_FIELD_COUNT:
       if (!(v >= 1) || v != floor(v) || v > 1e9) PARSE_FAIL("impossible value %s for '%s': it must be an integer >= 1", val, key);
       break;
+    }
+    {
+      PetscReal lo, hi;
+      PKMachineFieldRange(i, &lo, &hi);
+      if (v < lo || v > hi) PARSE_FAIL("value %s of '%s' is outside the sane range [%g, %g] %s (%s)", val, key, (double)lo, (double)hi, PKMachineFields[i].unit, PKMachineFields[i].help);
     }
     FieldSet(&m->p, i, v);
     m->src[i] = PK_SRC_PROFILE;

@@ -83,3 +83,28 @@ PetscErrorCode PKModelAMGCycle(const PKMachineParams *m, const PKAMGInput *in, P
   }
   PetscFunctionReturn(0);
 }
+
+/* The t_i that makes the cycle model match a measured cycle time: the model's compute is linear in t_i (one t for
+   all levels), so t = (measured - communication) / (flops per rank). lev[].t is ignored. *t = 0 when the modelled
+   communication alone reaches the measurement (nothing left to attribute to compute). */
+PetscErrorCode PKModelAMGFlopTime(const PKMachineParams *m, const PKAMGInput *in, PetscReal measured, PetscReal *t)
+{
+  PKAMGLevel *lev;
+  PKAMGInput  one = *in;
+  PKAMGResult r;
+
+  PetscFunctionBegin;
+  *t = 0;
+  PetscCheck(in->L >= 1 && in->L <= PK_AMG_MAXLEVELS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "AMG levels %" PetscInt_FMT " not in [1, %d]", in->L, PK_AMG_MAXLEVELS);
+  PetscCall(PetscMalloc1(in->L, &lev));
+  for (PetscInt l = 0; l < in->L; l++) {
+    lev[l]   = in->lev[l];
+    lev[l].t = 1.0; /* the compute part is then the flop count */
+  }
+  one.lev    = lev;
+  one.t_mult = 1;
+  PetscCall(PKModelAMGCycle(m, &one, &r));
+  if (r.comp > 0 && measured > r.total - r.comp) *t = (measured - (r.total - r.comp)) / r.comp;
+  PetscCall(PetscFree(lev));
+  PetscFunctionReturn(0);
+}

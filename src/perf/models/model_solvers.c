@@ -78,6 +78,14 @@ void PKSolverConfigDefault(PKSolverKind kind, PKSolverConfig *cfg)
   cfg->restart       = 30;
   cfg->replace       = kind == PK_SOLVER_PIPE2CG ? 100 : 0;
   cfg->norm_separate = kind == PK_SOLVER_PETSC_CG ? PETSC_TRUE : PETSC_FALSE;
+  cfg->pc_fused      = PETSC_FALSE;
+}
+
+/* Whether a solver kind can apply a diagonal preconditioner inside its fused vector pass (pipekrylov's pipecg and
+   pipe2cg; PETSc's pipecg calls PCApply every iteration) */
+PetscBool PKSolverCanFusePC(PKSolverKind k)
+{
+  return (k == PK_SOLVER_PIPECG || k == PK_SOLVER_PIPE2CG) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 PetscErrorCode PKSolverConfigFromCost(const PKSolverCost *cost, PKSolverConfig *cfg)
@@ -183,6 +191,10 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
     s->init_spmv   = 3;
     s->init_pc     = 2;
     s->init_nvals  = 3;
+    if (cfg->pc_fused && cfg->kind == PK_SOLVER_PIPECG) { /* m = M w in the update pass: no PCApply per iteration */
+      s->npc = 0;
+      s->streams += 2;
+    }
     break;
   case PK_SOLVER_PIPE2CG:
     s->its         = 2;
@@ -191,6 +203,10 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
     s->streams     = 75;
     s->nred        = 1;
     s->nonblocking = PETSC_TRUE;
+    if (cfg->pc_fused) { /* c = M q in the pass of each full step: one PCApply of the two left */
+      s->npc = 1;
+      s->streams += 2;
+    }
     if (cfg->replace > 0) { /* residual replacement: 7 MatMult + 5 PCApply every `replace` iterations */
       s->nspmv += 2.0 * 7.0 / cfg->replace;
       s->npc += 2.0 * 5.0 / cfg->replace;
@@ -260,13 +276,13 @@ PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *cfg, const PKSolverS
     r->blocking = PETSC_FALSE;
     r->nvals    = 3;
     r->w_spmv   = 1;
-    r->w_pc     = 1;
+    r->w_pc     = (cfg->pc_fused && cfg->kind == PK_SOLVER_PIPECG) ? 0 : 1; /* fused: m was made in the pass */
     break;
   case PK_SOLVER_PIPE2CG:
     r->blocking = PETSC_FALSE;
     r->nvals    = 10;
     r->w_spmv   = 2;
-    r->w_pc     = 2;
+    r->w_pc     = cfg->pc_fused ? 1 : 2;
     break;
   case PK_SOLVER_PGMRES:
   case PK_SOLVER_PETSC_PGMRES:
@@ -345,6 +361,22 @@ PetscReal PKModelThetaFromWait(PetscReal t_allr, PetscReal W, PetscReal t_wait)
   return PetscMin(1, PetscMax(0, (t_allr - t_wait) / W));
 }
 
+/*
+   The part of a non-blocking reduction of cost C hidden behind overlapped work W, when a fraction theta of the
+   reductions was complete at its wait (PKModelThetaFromCounts). theta is a probability, not a fraction of W: a
+   reduction found complete cost nothing, whatever C and W the model gives it (the model's C is the one that is
+   wrong then: it is hidden in full); one found incomplete was hidden as far as theta W reaches (000 5.9's
+   max(0, C - theta W)). So hidden = theta C + (1 - theta) min(C, theta W). The old form min(C, theta W) charged the
+   reductions found complete the same exposure as the late ones: where C > theta W (across nodes), the pipelined
+   solvers were under-credited by theta (C - theta W) per reduction. Nothing overlapped (W = 0): nothing hidden.
+*/
+PetscReal PKModelOverlapHidden(PetscReal C, PetscReal W, PetscReal theta)
+{
+  theta = PetscMax(0, PetscMin(1, theta));
+  if (W <= 0 || C <= 0) return 0;
+  return theta * C + (1 - theta) * PetscMin(C, theta * W);
+}
+
 PetscReal PKModelThetaFromCounts(PetscInt nearly, PetscInt nreductions)
 {
   if (nreductions <= 0) return -1;
@@ -360,6 +392,7 @@ typedef struct {
   PetscReal              halo_hidden;
   PetscReal              sync;
   PetscReal              theta;
+  PetscBool              ideal; /* theta not measured, a solver that polls: 000's full overlap, min(C, W) */
   PetscReal              allr_max;
 } PKSolveCtx;
 
@@ -397,7 +430,7 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
     if (!r.blocking) {
       /* the reduction and its share of the waiting for the slowest rank can hide behind the overlapped work */
       PetscReal W = r.w_spmv * in->t_spmv + r.w_pc * in->t_pc, C = a.total + sync_cycle / nnb;
-      t[PK_TERM_OVERLAP] -= mult * PetscMin(C, ctx->theta * W);
+      t[PK_TERM_OVERLAP] -= mult * (ctx->ideal ? PetscMin(C, W) : PKModelOverlapHidden(C, W, ctx->theta));
     }
   }
   PetscFunctionReturn(0);
@@ -434,7 +467,7 @@ static PetscReal PKStreamTime(const PKSolveInput *in)
   return st > 0 ? in->t_vec / st : 0;
 }
 
-static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSolveInput *in, PetscReal t_stream, PKModelResult *res)
+static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSolveInput *in, PetscReal t_stream, PetscBool ideal, PKModelResult *res)
 {
   PKSolveCtx    ctx;
   PKSolverShape s;
@@ -455,6 +488,7 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   ctx.halo_hidden = PetscMin(in->halo.total, PetscMax(0, PetscMin(1, in->halo_theta)) * in->t_spmv);
   ctx.sync        = in->layout.P > 1 ? PetscMax(0, in->sync[blocking ? 0 : 1]) : 0;
   ctx.theta       = PetscMax(0, PetscMin(1, in->theta));
+  ctx.ideal       = ideal;
   ctx.allr_max    = 0;
   res->kind       = in->solver.kind;
   res->K          = K;
@@ -500,7 +534,7 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   if (in->layout.nodes <= 1) res->status[PK_TERM_ALLR_HOPS] = res->status[PK_TERM_ALLR_CONGESTION] = PK_TERM_NOT_APPLICABLE;
   if (in->layout.P <= 1) res->status[PK_TERM_ALLR_COMM] = res->status[PK_TERM_ALLR_LOCAL] = PK_TERM_NOT_APPLICABLE;
   res->status[PK_TERM_SYNC] = in->layout.P <= 1 ? PK_TERM_NOT_APPLICABLE : (in->sync[blocking ? 0 : 1] < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MEASURED);
-  res->status[PK_TERM_OVERLAP] = blocking ? PK_TERM_NOT_APPLICABLE : (in->theta < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MODELLED);
+  res->status[PK_TERM_OVERLAP] = blocking ? PK_TERM_NOT_APPLICABLE : ((in->theta < 0 && !ideal) ? PK_TERM_NOT_MEASURED : PK_TERM_MODELLED);
   res->status[PK_TERM_OVERSUB] = in->ranks_per_core > 1 ? PK_TERM_MODELLED : PK_TERM_NOT_APPLICABLE;
 
   res->total = 0;
@@ -514,8 +548,20 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
 PetscErrorCode PKModelSolve(const PKMachineParams *m, const PKSolveInput *in, PKModelResult *res)
 {
   PetscFunctionBegin;
-  PetscCall(PKModelSolve_Private(m, in, PKStreamTime(in), res));
+  PetscCall(PKModelSolve_Private(m, in, PKStreamTime(in), PETSC_FALSE, res));
   PetscFunctionReturn(0);
+}
+
+/* pipekrylov's non-blocking solvers poll their reductions with MPI_Test (progress chunking); PETSc's split
+   reductions (groppcg, petsc_pipecg, petsc_pgmres) do not */
+static PetscBool PKPolls(PKSolverKind k)
+{
+  return (k == PK_SOLVER_NBPCG || k == PK_SOLVER_PIPECG || k == PK_SOLVER_PIPE2CG || k == PK_SOLVER_PGMRES) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+PetscBool PKSolverItersComparable(PKSolverKind a, PKSolverKind b)
+{
+  return PKIsGMRES(a) == PKIsGMRES(b) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* The same problem with another solver: same K, per-application SpMV/PC times, vector time per stream */
@@ -527,7 +573,10 @@ PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *m, const PKSolveInput 
   w.solver = *target;
   w.t_init = -1;
   w.t_vec  = PKStreamTime(in) * PKSolverStreams(target);
-  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), res));
+  /* the overlap: the measured theta where the run has one; else (a blocking or PETSc run) a target that polls gets
+     000's full overlap min(C, W), one that does not (PETSc's split reductions: no progress) none */
+  if (in->theta < 0 && !PKPolls(target->kind)) w.theta = 0;
+  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), (PetscBool)(in->theta < 0 && PKPolls(target->kind)), res));
   if (target->kind != in->solver.kind) res->status[PK_TERM_VEC] = PK_TERM_MODELLED;
   PetscFunctionReturn(0);
 }
@@ -554,6 +603,6 @@ PetscErrorCode PKModelWhatIfRanks(const PKMachineParams *m, const PKSolveInput *
         if (in->sync[r] >= 0) w.sync[r] = in->sync[r] * e1 / e0;
     } else w.sync[0] = w.sync[1] = -1; /* one rank shows no spread to scale */
   }
-  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), res));
+  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), PETSC_FALSE, res));
   PetscFunctionReturn(0);
 }

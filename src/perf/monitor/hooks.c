@@ -119,7 +119,7 @@ static PetscErrorCode PKPerfOptionItems(PetscOptionItems *PetscOptionsObject, PK
   PetscCall(PetscOptionsString("-ksp_perf_trace", "Write the per-iteration per-rank trace to this CSV file (MPI-IO; appends solve after solve)", "KSPPerfMonitorSet", c->mon.trace, c->mon.trace, sizeof(c->mon.trace), &c->mon.opt_trace));
   PetscCall(PetscOptionsName("-ksp_perfmodel_view", "Print the performance report at the end of each solve: -ksp_perfmodel_view [viewer]", "KSPPerfMonitorSet", &c->mon.opt_report));
   PetscCall(PetscOptionsString("-ksp_perf_papi_events", "PAPI events recorded per iteration: comma list, default, or none", "KSPPerfMonitorSet", c->mon.papi_events, c->mon.papi_events, sizeof(c->mon.papi_events), NULL));
-  PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: the embedded profile", "KSPPerfMonitorSet", c->model.machine_path, c->model.machine_path, sizeof(c->model.machine_path), NULL));
+  PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: this host's profile in $XDG_CACHE_HOME/pipekrylov, else the embedded one", "KSPPerfMonitorSet", c->model.machine_path, c->model.machine_path, sizeof(c->model.machine_path), NULL));
   PetscCall(PetscOptionsInt("-ksp_perf_node_size", "Treat every k consecutive ranks as one node (0: nodes from MPI_COMM_TYPE_SHARED)", "KSPPerfMonitorSet", c->mon.node_size, &c->mon.node_size, NULL));
   PetscFunctionReturn(0);
 }

@@ -54,6 +54,7 @@ static PetscInt PKReportAdvice(const PKReportData *d, PKAdvice adv[], PetscInt n
   PetscInt n = 0;
 
   for (PetscInt i = 0; i < d->wi_nsolver && n < nmax; i++) {
+    if (d->wi_iters_differ[i]) continue; /* another method family: its iteration count is not this run's */
     PetscSNPrintf(adv[n].what, sizeof(adv[n].what), "-ksp_type %s", PKSolverKindNames[d->wi_kind[i]]);
     adv[n++].t = d->wi_solver[i].total;
   }
@@ -108,6 +109,7 @@ static PetscErrorCode PKReportCSV(PetscViewer v, const PKStats *S, const PKRepor
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(v, "section,name,value,unit,status\n"));
+  PetscCall(PetscViewerASCIIPrintf(v, "machine,profile,%s,,%s\n", d->machine_is_default ? "embedded default" : "file", d->machine_is_default ? "no profile for this host: run pipekrylov-calibrate" : "profile"));
   PetscCall(PetscViewerASCIIPrintf(v, "run,type,%s,,%s\nrun,solve,%" PetscInt_FMT ",,\nrun,ranks,%d,,\nrun,nodes,%" PetscInt_FMT ",,\nrun,iterations,%" PetscInt_FMT ",,\n", d->type, d->ours ? "pipekrylov" : "petsc", S->solve, S->nranks, S->nnodes, S->nits));
   if (d->have_halo) /* the operator's actual scatter, one SpMV: sums over ranks, and the most one rank posts */
     PetscCall(PetscViewerASCIIPrintf(v, "halo,onnode_msgs_total,%.0f,messages,measured\nhalo,offnode_msgs_total,%.0f,messages,measured\nhalo,onnode_bytes_total,%.0f,bytes,measured\nhalo,offnode_bytes_total,%.0f,bytes,measured\nhalo,max_msgs_per_rank,%" PetscInt_FMT ",messages,measured\n", (double)d->halo_total_msgs[PK_ON_NODE], (double)d->halo_total_msgs[PK_OFF_NODE], (double)d->halo_total_bytes[PK_ON_NODE], (double)d->halo_total_bytes[PK_OFF_NODE], d->halo_max_posted));
@@ -117,8 +119,13 @@ static PetscErrorCode PKReportCSV(PetscViewer v, const PKStats *S, const PKRepor
   if (d->config.kind != PK_SOLVER_UNKNOWN) {
     for (int t = 0; t < PK_TERM_N; t++) PetscCall(PetscViewerASCIIPrintf(v, "analytic,%s,%.9e,s,%s\n", PKTermInfos[t].name, (double)d->model.t[t], PKTermStatusNames[d->model.status[t]]));
     PetscCall(PetscViewerASCIIPrintf(v, "analytic,total,%.9e,s,modelled\nanalytic,gap,%.4f,%%,\n", (double)d->model.total, (double)PKGap(d->model.total, d->measured)));
-    for (PetscInt i = 0; i < d->wi_nsolver; i++) PetscCall(PetscViewerASCIIPrintf(v, "whatif.solver,%s,%.9e,s,modelled\n", PKSolverKindNames[d->wi_kind[i]], (double)d->wi_solver[i].total));
-    for (int w = 0; w < PK_WHATIF_RANKS; w++) PetscCall(PetscViewerASCIIPrintf(v, "whatif.ranks,%" PetscInt_FMT ",%.9e,s,modelled\n", d->wi_P[w], (double)d->wi_ranks[w].total));
+    for (PetscInt i = 0; i < d->wi_nsolver; i++) {
+      if (d->wi_iters_differ[i]) PetscCall(PetscViewerASCIIPrintf(v, "whatif.solver_per_iteration,%s,%.9e,s,iterations differ\n", PKSolverKindNames[d->wi_kind[i]], (double)d->wi_solver[i].per_iteration));
+      else PetscCall(PetscViewerASCIIPrintf(v, "whatif.solver,%s,%.9e,s,modelled\n", PKSolverKindNames[d->wi_kind[i]], (double)d->wi_solver[i].total));
+    }
+    if (d->wi_ranks_refused) PetscCall(PetscViewerASCIIPrintf(v, "whatif.ranks,refused,,,no off-node parameters in the profile\n"));
+    else
+      for (int w = 0; w < PK_WHATIF_RANKS; w++) PetscCall(PetscViewerASCIIPrintf(v, "whatif.ranks,%" PetscInt_FMT ",%.9e,s,modelled\n", d->wi_P[w], (double)d->wi_ranks[w].total));
   }
   if (d->have_stoch) {
     PetscCall(PetscViewerASCIIPrintf(v, "stochastic,ET,%.9e,s,modelled\nstochastic,ETprime,%.9e,s,modelled\nstochastic,EThat,%.9e,s,modelled\nstochastic,ETprimehat,%.9e,s,modelled\n", (double)d->stoch.ET, (double)d->stoch.ETp, (double)d->stoch.EThat, (double)d->stoch.ETphat));
@@ -180,8 +187,8 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   PKPerfCtx         *c;
   PKReportData      *d;
   KSPConvergedReason reason;
-  PKAdvice           adv[PK_SOLVER_NOURS + 3];
-  PetscInt           nadv, big;
+  PKAdvice           adv[PK_WHATIF_SOLVERS + 2];
+  PetscInt           nadv, big, nfam;
   PetscBool          model;
   char               nnz[32] = "unknown";
 
@@ -204,6 +211,15 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
     goto done;
   }
   PetscCall(PetscViewerASCIIPrintf(v, "pipekrylov performance report: KSP %s (%s), solve %" PetscInt_FMT "\n", d->type, d->ours ? "pipekrylov" : "PETSc", S->solve));
+  if (d->machine_is_default) {
+    char host[256], path[PETSC_MAX_PATH_LEN], cmd[PETSC_MAX_PATH_LEN + 64];
+    PetscCall(PKMachineHostName(host, sizeof(host)));
+    PetscCall(PKMachineCachePath(path, sizeof(path), NULL, 0));
+    PetscCall(PKCalibrateCommand(S->ppn, cmd, sizeof(cmd)));
+    PetscCall(PetscViewerASCIIPrintf(v, "  NO MACHINE PROFILE FOR THIS HOST (%s): the model uses the embedded default, measured on\n", host));
+    PetscCall(PetscViewerASCIIPrintf(v, "  another machine. Make this host's profile (about 20 s, or 3 s with -quick; reports then use it):\n    %s\n", cmd));
+    if (!path[0]) PetscCall(PetscViewerASCIIPrintf(v, "  (neither XDG_CACHE_HOME nor HOME is set: write it with -o file and use -ksp_perfmodel_machine file)\n"));
+  }
   if (d->nnz_global < 0) PetscCall(PetscViewerASCIIPrintf(v, "  the operator is matrix-free: its nonzeros and halo are unknown, so are the terms built on them\n"));
   if (d->nnz_global >= 0) PetscCall(PetscSNPrintf(nnz, sizeof(nnz), "%" PetscInt_FMT, d->nnz_global));
   PetscCall(PetscViewerASCIIPrintf(v, "  %" PetscInt_FMT " rows, %s nonzeros; %d ranks on %" PetscInt_FMT " node(s), up to %" PetscInt_FMT " per node; %" PetscInt_FMT " iterations, %s\n", d->nrows_global, nnz, S->nranks, S->nnodes, S->ppn, S->nits, KSPConvergedReasons[reason]));
@@ -235,7 +251,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
     if (d->have_stoch) PetscCall(PetscViewerASCIIPrintf(v, "; stochastic E[T] %.4e s, E[T'] %.4e s (iterations)", (double)d->stoch.ET, (double)d->stoch.ETp));
     PetscCall(PetscViewerASCIIPrintf(v, "\n"));
     if (big >= 0) PetscCall(PetscViewerASCIIPrintf(v, "  largest overhead: %s, %.1f%% of the model\n", PKTermInfos[big].label, (double)PKPct(d->model.t[big], d->model.total)));
-    nadv = PKReportAdvice(d, adv, PK_SOLVER_NOURS + 3);
+    nadv = PKReportAdvice(d, adv, PK_WHATIF_SOLVERS + 2);
     if (nadv && adv[0].t < d->model.total) PetscCall(PetscViewerASCIIPrintf(v, "  best change: %s, predicted %.4e s (%.2fx)\n", adv[0].what, (double)adv[0].t, (double)(d->model.total / adv[0].t)));
     PetscCall(PetscViewerPopFormat(v));
     goto done;
@@ -252,6 +268,13 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   PetscCall(PetscViewerASCIIPrintf(v, "    gap to the measured KSPSolve: %+.1f%% (model %.4e s, measured %.4e s)\n", (double)PKGap(d->model.total, d->measured), (double)d->model.total, (double)d->measured));
   PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)d->in.t_spmv, (double)(S->nits ? (PetscReal)d->nspmv / S->nits : 0), (double)d->in.t_pc, (double)(S->nits ? (PetscReal)d->npc / S->nits : 0), (double)d->in.t_vec, d->vec_modelled ? " (modelled)" : ""));
   if (d->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc's vector time includes its allreduces: modelled from its streams at the SpMV bandwidth)\n"));
+  if (d->config.pc_fused) {
+    PC          pc;
+    const char *pctype;
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PetscObjectGetType((PetscObject)pc, &pctype));
+    PetscCall(PetscViewerASCIIPrintf(v, "    the %s preconditioner is applied inside the fused vector pass: its cost is in the vector work;\n      only the %" PetscInt_FMT " applications outside it are charged as PC%s\n", pctype, d->npc, d->pc_time_modelled ? " (other solvers' PCApply modelled as vector streams)" : ""));
+  }
   if (d->have_halo && S->nranks > 1)
     PetscCall(PetscViewerASCIIPrintf(v, "    halo per SpMV, slowest rank: %.0f on-node + %.0f off-node messages, %.0f + %.0f bytes\n      (average rank %.1f + %.1f messages; all ranks %.0f + %.0f messages, %.0f + %.0f bytes;\n      at most %" PetscInt_FMT " messages posted by one rank)\n", (double)d->halo_msgs[1][PK_ON_NODE], (double)d->halo_msgs[1][PK_OFF_NODE], (double)d->halo_bytes[1][PK_ON_NODE], (double)d->halo_bytes[1][PK_OFF_NODE], (double)d->halo_msgs[0][PK_ON_NODE], (double)d->halo_msgs[0][PK_OFF_NODE], (double)d->halo_total_msgs[PK_ON_NODE], (double)d->halo_total_msgs[PK_OFF_NODE], (double)d->halo_total_bytes[PK_ON_NODE], (double)d->halo_total_bytes[PK_OFF_NODE], d->halo_max_posted));
   else if (!d->have_halo) PetscCall(PetscViewerASCIIPrintf(v, "    halo: %s\n", d->halo_why));
@@ -288,22 +311,51 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
     PetscCall(PetscViewerASCIIPrintf(v, PK_RULE));
     PetscCall(PetscViewerASCIIPrintf(v, "  AMG cycle model (002 IV), hypre BoomerAMG, %" PetscInt_FMT " levels: %.3e s per cycle\n    measured PC application %.3e s (gap %+.1f%%)\n", d->amg_L, (double)d->amg.total, (double)d->amg_measured, (double)PKGap(d->amg.total, d->amg_measured)));
     PetscCall(PetscViewerASCIIPrintf(v, "    compute %.2e s, communication %.2e s\n    penalties: distance %.2e s, bandwidth %.2e s, contention %.2e s\n", (double)d->amg.comp, (double)d->amg.comm, (double)d->amg.distance, (double)d->amg.bandwidth, (double)d->amg.contention));
+    PetscCall(PetscViewerASCIIPrintf(v, "    t_i = %s\n", d->amg_lev[0].t > 0 ? "amg_flop_time: measured on a BoomerAMG hierarchy by pipekrylov-calibrate" : "flop_time of an SpMV (the profile has no amg_flop_time: recalibrate)"));
     if (fmt == PETSC_VIEWER_ASCII_INFO_DETAIL)
-      for (PetscInt l = 0; l < d->amg_L; l++) PetscCall(PetscViewerASCIIPrintf(v, "    level %2" PetscInt_FMT ": %10.0f rows, %5.1f nnz/row, %4.0f msgs, %8.0f doubles sent: %.3e s\n", l, (double)d->amg_lev[l].C, (double)d->amg_lev[l].s, (double)d->amg_lev[l].p, (double)d->amg_lev[l].n, (double)d->amg.level[l]));
+      for (PetscInt l = 0; l < d->amg_L; l++) {
+        PetscCall(PetscViewerASCIIPrintf(v, "    level %2" PetscInt_FMT ": %10.0f rows, %5.1f nnz/row, %4.0f msgs, %8.0f doubles sent: %.3e s\n", l, (double)d->amg_lev[l].C, (double)d->amg_lev[l].s, (double)d->amg_lev[l].p, (double)d->amg_lev[l].n, (double)d->amg.level[l]));
+        PetscCall(PetscViewerASCIIPrintf(v, "      smoother %.2e + %.2e s, restriction %.2e + %.2e s, interpolation %.2e + %.2e s (compute + comm)\n", (double)d->amg.smooth_comp[l], (double)d->amg.smooth_comm[l], (double)d->amg.restrict_comp[l], (double)d->amg.restrict_comm[l], (double)d->amg.interp_comp[l], (double)d->amg.interp_comm[l]));
+      }
   } else if (d->amg_why[0] && fmt == PETSC_VIEWER_ASCII_INFO_DETAIL) PetscCall(PetscViewerASCIIPrintf(v, "  AMG cycle model: %s\n", d->amg_why));
 
   /* what would help */
   PetscCall(PetscViewerASCIIPrintf(v, PK_RULE));
   big = PKLargestOverhead(&d->model);
   if (big >= 0) PetscCall(PetscViewerASCIIPrintf(v, "  largest overhead: %s, %.1f%% of the model:\n    %s\n", PKTermInfos[big].label, (double)PKPct(d->model.t[big], d->model.total), PKHint(d, big)));
-  nadv = PKReportAdvice(d, adv, PK_SOLVER_NOURS + 3);
+  nadv = PKReportAdvice(d, adv, PK_WHATIF_SOLVERS + 2);
   PetscCall(PetscViewerASCIIPrintf(v, "  predicted KSPSolve time of each change (same iterations; ranked):\n"));
-  for (PetscInt i = 0; i < nadv; i++) PetscCall(PetscViewerASCIIPrintf(v, "    %2" PetscInt_FMT ". %-55s %10.3e s  %5.2fx %s\n", i + 1, adv[i].what, (double)adv[i].t, (double)(d->model.total / adv[i].t), adv[i].t < d->model.total ? "faster" : "slower"));
+  nfam = 0;
+  for (PetscInt i = 0; i < d->wi_nsolver; i++) nfam += d->wi_iters_differ[i];
+  for (PetscInt i = 0; i < nadv; i++) {
+    /* a ratio >= 1 either way: "1.15x slower" for a change predicted at 1.15 times this run's model */
+    PetscBool faster = (PetscBool)(adv[i].t < d->model.total);
+    PetscReal ratio  = faster ? d->model.total / adv[i].t : adv[i].t / d->model.total;
+    PetscCall(PetscViewerASCIIPrintf(v, "    %2" PetscInt_FMT ". %-55s %10.3e s  %5.2fx %s\n", i + 1, adv[i].what, (double)adv[i].t, (double)ratio, faster ? "faster" : "slower"));
+  }
   if (d->have_place) PetscCall(PetscViewerASCIIPrintf(v, "    node-aware layout:\n      %s\n", d->place_cmd));
+  if (nfam) {
+    PKSolverShape shape;
+    PetscCall(PKSolverShapeGet(&d->config, 1, &shape));
+    PetscCall(PetscViewerASCIIPrintf(v, "  the other method family (%s): iterations differ, not ranked;\n    time per iteration, and the total only if it took this run's %" PetscInt_FMT " iterations (it will not):\n", PKSolverItersComparable(d->config.kind, PK_SOLVER_PCG) ? "GMRES: minimal residual, restarted" : "CG: needs an SPD operator and preconditioner", S->nits));
+    for (PetscInt i = 0; i < d->wi_nsolver; i++)
+      if (d->wi_iters_differ[i]) PetscCall(PetscViewerASCIIPrintf(v, "        -ksp_type %-12s %10.3e s per iteration (%.3e s at %" PetscInt_FMT ")\n", PKSolverKindNames[d->wi_kind[i]], (double)d->wi_solver[i].per_iteration, (double)d->wi_solver[i].total, S->nits));
+  }
+  if (d->wi_ranks_refused) {
+    /* larger runs cross nodes: no prediction from on-node values standing in for off-node ones */
+    PetscCall(PetscViewerASCIIPrintf(v, "  what-if larger runs: not predicted. Larger runs send messages between nodes, and the machine\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "    profile has no off-node parameters\n      (alpha_off_*, beta_off_* of the %s protocols).\n", d->offnode_missing));
+    PetscCall(PetscViewerASCIIPrintf(v, "    Measure them where the runs will be, 2 nodes x 2 ranks: on a real cluster\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "      mpiexec -n 4 --map-by ppr:2:node pipekrylov-calibrate -o cluster.profile\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "    or on emulated nodes of this machine (as root):\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "      bin/pipekrylov-cluster up 2\n      bin/pipekrylov-cluster run 4 2 bin/pipekrylov-calibrate -o cluster.profile\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "    then -ksp_perfmodel_machine cluster.profile\n"));
+  } else {
   PetscCall(PetscViewerASCIIPrintf(v, "  what-if larger runs (weak scaling: same rows per rank and ranks per node):\n"));
   PetscCall(PetscViewerASCIIPrintf(v, "    %10s %14s %14s %14s\n", "ranks", "analytic (s)", "E[T] (s)", "E[T'] (s)"));
   PetscCall(PetscViewerASCIIPrintf(v, "    %10d %14.3e %14.3e %14.3e   (this run, modelled)\n", S->nranks, (double)d->model.total, d->have_stoch ? (double)d->stoch.ET : 0.0, d->have_stoch ? (double)d->stoch.ETp : 0.0));
   for (int w = 0; w < PK_WHATIF_RANKS; w++) PetscCall(PetscViewerASCIIPrintf(v, "    %10" PetscInt_FMT " %14.3e %14.3e %14.3e\n", d->wi_P[w], (double)d->wi_ranks[w].total, (double)d->wi_ET[w], (double)d->wi_ETp[w]));
+  }
 
   /* provenance */
   PetscCall(PetscViewerASCIIPrintf(v, PK_RULE));

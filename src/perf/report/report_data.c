@@ -26,15 +26,27 @@ static PetscErrorCode PKReportMachine(KSP ksp, PKPerfCtx *c, PKReportData *d)
 
   PetscFunctionBegin;
   if (!c->model.machine_loaded) {
+    /* -ksp_perfmodel_machine > this host's profile in the user's cache > the embedded default */
     if (c->model.machine_path[0]) PetscCall(PKMachineLoad(PetscObjectComm((PetscObject)ksp), c->model.machine_path, m));
-    else PetscCall(PKMachineDefault(m));
+    else {
+      PetscBool cached;
+      PetscCall(PKMachineLoadForHost(PetscObjectComm((PetscObject)ksp), m, &cached, NULL, 0));
+      if (cached) {
+        char o[PETSC_MAX_PATH_LEN];
+        PetscCall(PetscSNPrintf(o, sizeof(o), "this host's profile %s", m->origin));
+        PetscCall(PetscStrncpy(m->origin, o, sizeof(m->origin)));
+      }
+    }
     c->model.machine_loaded = PETSC_TRUE;
   }
+  d->machine_is_default = (PetscBool)(!c->model.machine_path[0] && !strncmp(m->origin, "embedded default", 16));
   d->eff = m->p;
   for (int k = 0; k < PK_NPROTO; k++) {
     PetscCall(PKMachineFieldIndexOf(m, &m->p.alpha[PK_OFF_NODE][k], &i));
     PetscCall(PKMachineFieldIndexOf(m, &m->p.beta[PK_OFF_NODE][k], &j));
     if (m->src[i] == PK_SRC_NONE || m->src[j] == PK_SRC_NONE) {
+      size_t l = strlen(d->offnode_missing);
+      PetscCall(PetscSNPrintf(d->offnode_missing + l, sizeof(d->offnode_missing) - l, "%s%s", l ? ", " : "", k == PK_PROTO_SHORT ? "short" : k == PK_PROTO_EAGER ? "eager" : "rendezvous"));
       d->eff.alpha[PK_OFF_NODE][k] = m->p.alpha[PK_ON_NODE][k];
       d->eff.beta[PK_OFF_NODE][k]  = m->p.beta[PK_ON_NODE][k];
       d->offnode_substituted       = PETSC_TRUE;
@@ -409,16 +421,25 @@ static PetscErrorCode PKReportModels(const PKStats *S, PKReportData *d)
     d->in.sync[1] = d->sync_raw[1];
   } else d->in.sync[0] = d->in.sync[1] = -1;
   PetscCall(PKModelSolve(&d->eff, &d->in, &d->model));
-  /* the other solvers on the same problem: the CG family only for a CG-type run (they need SPD) */
+  /* every other solver on the same problem, pipekrylov's and PETSc's cg and gmres, from this run's counts. Within a
+     method family (CG, GMRES) the iteration count is the same in exact arithmetic; across families it is not, and
+     the report says so (per-iteration time, the total only at this run's count). The CG family needs an SPD
+     operator and preconditioner, which a GMRES run does not tell */
   d->wi_nsolver = 0;
-  for (int k = 0; k < PK_SOLVER_NOURS; k++) {
-    PKSolverConfig cfg;
-    PetscBool      cgrun = (PetscBool)(d->config.kind != PK_SOLVER_PGMRES && d->config.kind != PK_SOLVER_PETSC_GMRES && d->config.kind != PK_SOLVER_PETSC_PGMRES);
-    if ((PKSolverKind)k == d->config.kind) continue;
-    if (!cgrun && k != PK_SOLVER_PGMRES) continue;
-    cfg = d->wi_config[k];
-    PetscCall(PKModelWhatIfSolver(&d->eff, &d->in, &cfg, &d->wi_solver[d->wi_nsolver]));
-    d->wi_kind[d->wi_nsolver++] = (PKSolverKind)k;
+  {
+    static const PKSolverKind targets[PK_WHATIF_SOLVERS] = {PK_SOLVER_PCG, PK_SOLVER_SAPCG, PK_SOLVER_NBPCG, PK_SOLVER_PIPECG, PK_SOLVER_PIPE2CG, PK_SOLVER_PGMRES, PK_SOLVER_PETSC_CG, PK_SOLVER_PETSC_GMRES};
+    for (int k = 0; k < PK_WHATIF_SOLVERS; k++) {
+      PKSolverConfig cfg;
+      PKSolverKind   tk = targets[k];
+      if (tk == d->config.kind) continue;
+      if ((int)tk < PK_SOLVER_NOURS) cfg = d->wi_config[tk]; /* as the solver describes itself */
+      else PKSolverConfigDefault(tk, &cfg);
+      if (d->config.restart > 0 && (tk == PK_SOLVER_PGMRES || tk == PK_SOLVER_PETSC_GMRES) && !PKSolverItersComparable(d->config.kind, PK_SOLVER_PCG)) cfg.restart = d->config.restart;
+      cfg.pc_fused = (PetscBool)(d->pc_diagonal && PKSolverCanFusePC(tk)); /* their default: fused */
+      PetscCall(PKModelWhatIfSolver(&d->eff, &d->in, &cfg, &d->wi_solver[d->wi_nsolver]));
+      d->wi_iters_differ[d->wi_nsolver] = (PetscBool)!PKSolverItersComparable(d->config.kind, tk);
+      d->wi_kind[d->wi_nsolver++]       = tk;
+    }
   }
   if (nonblocking && d->in.theta >= 0 && d->in.theta < 0.95) {
     PKSolveInput full = d->in;
@@ -446,7 +467,10 @@ static PetscErrorCode PKReportModels(const PKStats *S, PKReportData *d)
     PetscCall(PKStochasticModel(&si, &d->stoch));
     d->have_stoch = PETSC_TRUE;
   }
-  for (int w = 0; w < PK_WHATIF_RANKS; w++) {
+  /* larger runs cross nodes: without measured off-node parameters there is nothing to predict them from (the
+     on-node values in their place would make a flat, meaningless curve) */
+  d->wi_ranks_refused = d->offnode_substituted;
+  for (int w = 0; w < PK_WHATIF_RANKS && !d->wi_ranks_refused; w++) {
     PetscInt P = S->nranks;
     for (int j = 0; j <= w; j++) P *= 4;
     d->wi_P[w] = P;
@@ -507,6 +531,15 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   d->npc      = h->npc;
   d->measured = S->solve_time;
   if (d->config.kind == PK_SOLVER_UNKNOWN) PetscFunctionReturn(0); /* no model for this type: measured part only */
+  /* A diagonal preconditioner applied inside the fused vector pass (pipecg, pipe2cg) is no PCApply: its cost is in
+     the vector work, and only the applications left outside the pass are PC applications. The measured count says
+     which happened (a per-solver cost query, where the solver describes its own cost, would say it directly). */
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp->pc, &d->pc_diagonal, PCJACOBI, PCNONE, ""));
+  if (d->ours && d->pc_diagonal && PKSolverCanFusePC(d->config.kind) && K >= 4) {
+    PKSolverShape sh;
+    PetscCall(PKSolverShapeGet(&d->config, 0, &sh));
+    if ((PetscReal)d->npc < sh.init_pc + 0.75 * K * sh.npc / sh.its) d->config.pc_fused = PETSC_TRUE;
+  }
   d->in.solver = d->config;
   d->in.K      = K;
   d->in.layout.P     = S->nranks;
@@ -532,6 +565,22 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
     if (d->in.t_spmv > 0 && gb[1] > 0) d->in.t_vec = d->in.t_spmv * PKSolverStreams(&d->config) * sizeof(PetscScalar) * gb[0] / (12.0 * gb[1] + 20.0 * gb[0]);
     else d->in.t_vec = PKSolverStreams(&d->config) * b[0] * sizeof(PetscScalar) / d->eff.mem_bw;
     d->vec_modelled = PETSC_TRUE;
+  }
+  if (d->config.pc_fused) {
+    PKSolverShape sh;
+    PetscCall(PKSolverShapeGet(&d->config, 0, &sh));
+    if ((PetscReal)d->npc < sh.init_pc + 4 + 0.25 * K * sh.npc / sh.its) {
+      /* too few applications outside the pass (pipecg: the start-up's two, the first one slow) to time one: the
+         other solvers' PCApply is modelled as a pass over the vectors, at this run's time per vector stream
+         (jacobi: read x and the diagonal, write y; none: a copy) */
+      PetscReal st = PKSolverStreams(&d->config);
+      PetscBool isjacobi;
+      PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &isjacobi));
+      if (st > 0) {
+        d->in.t_pc         = (isjacobi ? 3.0 : 2.0) * d->in.t_vec / st;
+        d->pc_time_modelled = PETSC_TRUE;
+      }
+    }
   }
   d->in.t_init     = -1; /* modelled from the solver's start-up shape */
   d->in.halo_theta = 0;  /* 000's model: the halo is not hidden behind the SpMV */
@@ -564,6 +613,13 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
       ai.P             = S->nranks;
       ai.offnode       = (PetscBool)(S->nnodes > 1);
       ai.msgs_per_link = -1;
+      {
+        /* t_i: the calibrated time per model flop of a BoomerAMG cycle when the profile has it, else flop_time */
+        PetscInt i;
+        PetscCall(PKMachineFieldIndexOf(&c->model.machine, &c->model.machine.p.amg_flop_time, &i));
+        if (c->model.machine.src[i] != PK_SRC_NONE && d->eff.amg_flop_time > 0)
+          for (PetscInt l = 0; l < d->amg_L; l++) d->amg_lev[l].t = d->eff.amg_flop_time;
+      }
       PetscCall(PKModelAMGCycle(&d->eff, &ai, &d->amg));
       d->amg_measured = d->in.t_pc;
     }

@@ -1,0 +1,166 @@
+#!/usr/bin/python3
+"""The tables of bench/accuracy from its run directory: files SETUP-ROWS-PC-TYPE-rR.csv, each the
+-ksp_perfmodel_view ::ascii_csv output of a run that solved twice (the last report is used).
+Usage: accuracy.py DIR"""
+import csv, glob, os, re, statistics, sys
+
+TARGETS = {"self_med": 10, "self_max": 20, "cross_med": 15, "cross_max": 30, "amg": 20}
+GMRES = {"pgmres", "gmres", "petsc_pgmres", "fgmres"}
+
+
+def last_report(path):
+    cur, last = None, None
+    with open(path) as f:
+        for row in csv.reader(f):
+            if not row:
+                continue
+            if row[0] == "section":
+                if cur:
+                    last = cur
+                cur = {}
+                continue
+            if cur is not None and len(row) >= 3:
+                cur[(row[0], row[1])] = row[2]
+                if len(row) >= 5:
+                    cur[(row[0], row[1], "status")] = row[4]
+    return cur or last
+
+
+def num(r, *k):
+    try:
+        return float(r[k])
+    except (KeyError, ValueError):
+        return None
+
+
+def med(v):
+    return statistics.median(v) if v else float("nan")
+
+
+def main():
+    d = sys.argv[1]
+    pat = re.compile(r"(?P<setup>[^-]+)-(?P<rows>\d+)-(?P<pc>[a-z]+)-(?P<typ>[a-z0-9_]+)-r(?P<rep>\d+)\.csv$")
+    runs = {}
+    for path in sorted(glob.glob(os.path.join(d, "*.csv"))):
+        m = pat.search(os.path.basename(path))
+        if not m:
+            continue
+        r = last_report(path)
+        if not r or num(r, "measured", "ksp_solve") is None:
+            continue
+        runs[(m["setup"], int(m["rows"]), m["pc"], m["typ"], int(m["rep"]))] = r
+    if not runs:
+        print(f"no reports in {d}")
+        return 1
+    setups = sorted({k[0] for k in runs}, key=lambda s: (s != "node", s))
+    out = []
+    p = out.append
+    for skipped in sorted(glob.glob(os.path.join(d, "*.skipped"))):
+        p(open(skipped).read().strip())
+    summary = []
+    for s in setups:
+        keys = [k for k in runs if k[0] == s]
+        reps = sorted({k[4] for k in keys})
+        cases = sorted({(k[1], k[2]) for k in keys})
+        types = [t for t in ["pcg", "sapcg", "nbpcg", "pipecg", "pipe2cg", "pgmres", "cg", "gmres"] if any(k[3] == t for k in keys)]
+        p(f"\n### set-up {s}: {len(reps)} round(s), profile {os.path.join(d, s + '.profile')}\n")
+        # self-model gap per case
+        p("| rows/rank | pc | solver | iterations | measured (s) | model (s) | self-model gap |")
+        p("| ---: | --- | --- | ---: | ---: | ---: | ---: |")
+        selfgaps = []
+        for rows, pc in cases:
+            if pc == "hypre":
+                continue
+            for t in types:
+                g, ms, mo, its = [], [], [], ""
+                for rep in reps:
+                    r = runs.get((s, rows, pc, t, rep))
+                    if not r:
+                        continue
+                    me, model = num(r, "measured", "ksp_solve"), num(r, "analytic", "total")
+                    if me and model:
+                        g.append(100 * (model - me) / me)
+                        ms.append(me)
+                        mo.append(model)
+                        its = r.get(("run", "iterations"), "")
+                if g:
+                    selfgaps.append(abs(med(g)))
+                    p(f"| {rows} | {pc} | {t} | {its} | {med(ms):.4e} | {med(mo):.4e} | {med(g):+.1f}% |")
+        # cross-prediction: A's report predicts B; B's run of the same round measures it
+        err = {}  # (A, B) -> list of signed errors over cases and rounds
+        fam = {}
+        for rows, pc in cases:
+            if pc == "hypre":
+                continue
+            for rep in reps:
+                for a in types:
+                    ra = runs.get((s, rows, pc, a, rep))
+                    if not ra:
+                        continue
+                    for b in types:
+                        if a == b:
+                            continue
+                        rb = runs.get((s, rows, pc, b, rep))
+                        if not rb:
+                            continue
+                        mb = num(rb, "measured", "ksp_solve")
+                        pred = num(ra, "whatif.solver", b)
+                        if pred is not None and mb:
+                            err.setdefault((a, b), []).append(100 * (pred - mb) / mb)
+                            fam[(a, b)] = False
+                            continue
+                        pit = num(ra, "whatif.solver_per_iteration", b)
+                        itb = num(rb, "run", "iterations")
+                        if pit is not None and mb and itb:
+                            # across families: per-iteration time against B's measured time per iteration
+                            err.setdefault((a, b), []).append(100 * (pit - mb / itb) / (mb / itb))
+                            fam[(a, b)] = True
+        p(f"\ncross-prediction |error|, median over cases and rounds (row: the report of A; column: B measured;"
+          f" * = per iteration, other method family):\n")
+        p("| A \\ B | " + " | ".join(types) + " |")
+        p("| --- |" + " ---: |" * len(types))
+        same, cross = [], []
+        for a in types:
+            cells = []
+            for b in types:
+                e = err.get((a, b))
+                if a == b:
+                    cells.append("-")
+                elif not e:
+                    cells.append("n/a")
+                else:
+                    v = med([abs(x) for x in e])
+                    cells.append(f"{v:.0f}%" + ("*" if fam[(a, b)] else ""))
+                    (cross if fam[(a, b)] else same).append(v)
+            p(f"| {a} | " + " | ".join(cells) + " |")
+        # AMG
+        amg = []
+        for rows, pc in cases:
+            if pc != "hypre":
+                continue
+            g = []
+            for rep in reps:
+                r = runs.get((s, rows, pc, "pcg", rep))
+                if r and num(r, "amg", "cycle") and num(r, "amg", "pc_apply"):
+                    g.append(100 * (num(r, "amg", "cycle") - num(r, "amg", "pc_apply")) / num(r, "amg", "pc_apply"))
+            if g:
+                amg.append((rows, med(g)))
+        if amg:
+            p("\nAMG cycle model against the measured BoomerAMG application (pcg, hypre): " +
+              ", ".join(f"{rows} rows/rank {g:+.1f}%" for rows, g in amg))
+        summary.append((s, selfgaps, same, cross, [abs(g) for _, g in amg]))
+    p("\n### summary (medians over rounds; targets of issue 12 in brackets)\n")
+    p("| set-up | self-model median [<= 10%] | largest [<= 20%] | cross median [<= 15%] | largest [<= 30%] |"
+      " cross-family per iteration median / largest | AMG largest [<= 20%] |")
+    p("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    f = lambda v: f"{v:.1f}%" if v == v else "n/a"
+    for s, sg, sm, cr, am in summary:
+        p(f"| {s} | {f(med(sg))} | {f(max(sg) if sg else float('nan'))} | {f(med(sm))} | {f(max(sm) if sm else float('nan'))} |"
+          f" {f(med(cr))} / {f(max(cr) if cr else float('nan'))} | {f(max(am) if am else float('nan'))} |")
+    p("\n(on a shared or loaded machine these figures are noise: quote only a quiet machine's run with >= 7 rounds)")
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
