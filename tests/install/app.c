@@ -51,6 +51,26 @@ int main(int argc, char **argv)
   PetscCheck(S && S->nits == nits && S->nits > 0 && S->solve_time > 0 && chunks == 4 && ours && S->nranks >= 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "unexpected results");
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: chunked %d, %" PetscInt_FMT " iterations, %" PetscInt_FMT " non-blocking reductions, KSPSolve %.3g s on %d ranks (%d phases)\n", version, (int)chunked, S->nits, nnb, (double)S->solve_time, (int)S->nranks, (int)PK_PHASE_N));
   PetscCall(KSPDestroy(&ksp));
+  { /* node-aware placement and halo accounting (src/dm) */
+    PetscMPIInt  nnodes, *rank_node, size;
+    PetscInt     M[3] = {64, 64, 1}, procs[3], procs_out[3], node, slot;
+    PKPlacement  pl;
+    PKHaloCounts hc;
+    MPI_Comm     nc;
+    DM           da;
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    PetscCall(PKCommGetNodes(PETSC_COMM_WORLD, 1, &nnodes, &rank_node));
+    PetscCall(PKMatGetHaloCounts(A, rank_node, &hc));
+    PetscCall(PetscFree(rank_node));
+    PetscCall(PKDMDADefaultProcs(2, M, size, NULL, procs));
+    PetscCall(PKDMDAPlacementCompute(2, M, DMDA_STENCIL_STAR, 1, 1, 2, 2, NULL, &pl));
+    PetscCall(PKDMDAPlacementRankNode(&pl, 3, &node, &slot));
+    PetscCall(PKDMDACommCreateNodeAware(PETSC_COMM_WORLD, 2, M, DMDA_STENCIL_STAR, 1, NULL, &nc, procs_out, NULL));
+    PetscCallMPI(MPI_Comm_free(&nc));
+    PetscCall(DMDACreateNodeAware(PETSC_COMM_WORLD, 2, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 64, 64, 1, 1, 1, &da));
+    PetscCall(DMDestroy(&da));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "placement: %" PetscInt_FMT " nodes, %" PetscInt_FMT " ranks per node; default grid %" PetscInt_FMT "x%" PetscInt_FMT ", placed off-node bytes %lld; rank 3 on node %" PetscInt_FMT "; halo off-node messages %lld\n", pl.nnodes, pl.ppn, procs[0], procs[1], (long long)pl.bytes_off, node, (long long)hc.msgs_off_total));
+  }
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
   PetscCall(VecDestroy(&b));

@@ -56,12 +56,12 @@ PETSC_INTERN PetscErrorCode PKMachineSetAllSources(PKMachine *, PKParamSource);
 
 /* The per-host profile in the user's cache (src/perf/machine_cache.c): $XDG_CACHE_HOME/pipekrylov/<host>.profile,
    <host> = node name and processor model. Precedence in the report: -ksp_perfmodel_machine > cache > default. */
-PETSC_EXTERN PetscErrorCode PKMachineHostName(char host[], size_t len);
-PETSC_EXTERN PetscErrorCode PKMachineCachePath(char path[], size_t len, char dir[], size_t dirlen);
-PETSC_EXTERN PetscErrorCode PKMachineLoadForHost(MPI_Comm, PKMachine *, PetscBool *cached, char cachepath[], size_t len);
-PETSC_EXTERN PetscErrorCode PKMakeDirs(const char dir[]);
-PETSC_EXTERN PetscErrorCode PKCalibrateCommand(PetscInt ppn, char cmd[], size_t len);
+PETSC_INTERN PetscErrorCode PKMachineHostName(char host[], size_t len);
+PETSC_INTERN PetscErrorCode PKMachineCachePath(char path[], size_t len, char dir[], size_t dirlen);
+PETSC_INTERN PetscErrorCode PKMachineLoadForHost(MPI_Comm, PKMachine *, PetscBool *cached, char cachepath[], size_t len);
+PETSC_INTERN PetscErrorCode PKMakeDirs(const char dir[]);
+PETSC_INTERN PetscErrorCode PKCalibrateCommand(PetscInt ppn, char cmd[], size_t len);
 /* The sane range of a field's value (checked when a profile is read, after the sign rules above) */
-PETSC_EXTERN void PKMachineFieldRange(PetscInt i, PetscReal *lo, PetscReal *hi);
+PETSC_INTERN void PKMachineFieldRange(PetscInt i, PetscReal *lo, PetscReal *hi);
 
 #endif
