@@ -25,7 +25,7 @@ static void CheckTrue(const char *what, PetscBool cond)
   if (!cond || verbose) (void)PetscPrintf(PETSC_COMM_SELF, "%s %s\n", cond ? "ok  " : "FAIL", what);
 }
 
-/* A hand-made profile (numbers of the order of 000 Table 1, Blue Waters) used by every analytic check */
+/* A hand-made profile (of the order of docs/bibliography.md [000] Table 1) used by every analytic check */
 static void HandMachine(PKMachineParams *m)
 {
   PetscCallVoid(PetscMemzero(m, sizeof(*m)));

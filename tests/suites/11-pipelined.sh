@@ -22,7 +22,7 @@ for np in 1 2 4; do
     esac
   done
 done
-# fixed-period replacement for pipecg, and pipe2cg with the fixed period of ALGORITHMS.md 5.5 on Poisson
+# fixed-period replacement for pipecg, and pipe2cg with the fixed period of docs/algorithms.md §5.5 on Poisson
 t_mpi pipecg-replace-varcoef-jacobi-np2 2 $CMP -problem varcoef -n 48 -pc_type jacobi -types pipecg -ksp_pipecg_replace 25 -its_tol 2 -res_factor 1 -sol_rtol 1e-4
 t_mpi pipe2cg-replace-fixed-laplace2d-np2 2 $CMP -problem laplace2d -n 48 -pc_type jacobi -types pipe2cg -ksp_pipe2cg_replace 100 -ksp_pipe2cg_replace_gap 0 -its_tol 2 -res_factor 1
 

@@ -33,7 +33,7 @@ typedef enum {
 } PKLocality;
 
 typedef struct {
-  /* postal model T = alpha + beta * bytes, per locality and protocol (000 section 5.2) */
+  /* postal model T = alpha + beta * bytes, per locality and protocol (docs/bibliography.md [000] 5.2) */
   PetscReal alpha[PK_NLOC][PK_NPROTO]; /* s */
   PetscReal beta[PK_NLOC][PK_NPROTO];  /* s / byte */
   PetscReal eager_limit[PK_NLOC];      /* bytes: messages up to this size use the short protocol */

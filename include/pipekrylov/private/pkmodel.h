@@ -3,7 +3,7 @@
    fills the input structs from the run (PKStats, the operator's scatter, the machine profile) and prints the
    result structs term by term.
 
-   Sources (papers/ in the shared folder; where ALGORITHMS.md and a paper disagree, the paper wins):
+   Sources (full citations in docs/bibliography.md; where docs/algorithms.md and a paper disagree, the paper wins):
      000  Eller, Hoefler, Gropp, ICS'19, section 5: postal model per protocol and locality, allreduce, halo exchange
           and PCG-family models, max-rate, hops, congestion, synchronization (5.8) and overlap (5.9) penalties.
      004  Bienz, Gropp, Olson, EuroMPI'18, sections 3-4: node-aware max-rate, queue search gamma n^2, contention
@@ -28,12 +28,12 @@
      and flagged PK_TERM_NO_TOPOLOGY. Contention delta l needs h as well.
    - Pipelining (000 5.9, blocking exchanges of short/eager messages): the penalty terms of the short/eager messages
      are hidden behind the postal cost of all such messages after the first; the credit is a separate (<= 0) term.
-   - Overlap (000 5.9 and ALGORITHMS 11): a non-blocking reduction with overlapped work W and whole cost C (postal
+   - Overlap (000 5.9 and docs/algorithms.md §11): a non-blocking reduction with overlapped work W and whole cost C (postal
      and penalties, plus its share of the synchronization penalty). The run measures theta as the fraction of the
      reductions complete at their wait: those are hidden in full, the others cost max(0, C - theta W) as in 000;
      the hidden part theta C + (1 - theta) min(C, theta W) is the (<= 0) overlap term (PKModelOverlapHidden). 000 speaks of overlapping "the
      communication penalty term cost"; its Fig. 11 discussion (models without penalties predict full overlap)
-     implies the whole communication is hideable, which is what ALGORITHMS 11 writes, so we follow that.
+     implies the whole communication is hideable, which is what docs/algorithms.md §11 writes, so we follow that.
    - Synchronization (000 5.8), per iteration: blocking solvers S = median_k(max_p C_pk) - median_{p,k}(C_pk);
      non-blocking solvers ("first quartile instead of the median") S = Q1_k(max_p C_pk) - median_{p,k}(C_pk):
      the quartile replaces the median of the per-iteration maxima, the typical value stays the median. That is
@@ -142,7 +142,7 @@ typedef struct {
 PETSC_INTERN PetscErrorCode PKModelAllreduce(const PKMachineParams *, const PKLayout *, PetscInt nvals, const PKNetState *, PKAllreduceCost *);
 
 /* ============================================================================================================ */
-/* Solver models (000 5.3 PCG model generalised per solver; ALGORITHMS 0-6 for the counts)                       */
+/* Solver models (000 5.3 PCG model generalised per solver; docs/algorithms.md §0-6 for the counts)              */
 
 typedef enum {
   PK_SOLVER_PCG,
@@ -348,7 +348,7 @@ PETSC_INTERN PetscErrorCode PKModelAMGCycle(const PKMachineParams *, const PKAMG
 PETSC_INTERN PetscErrorCode PKModelAMGFlopTime(const PKMachineParams *, const PKAMGInput *, PetscReal measured, PetscReal *t);
 
 /* ============================================================================================================ */
-/* Distributions: normal, Johnson SU (ALGORITHMS 10; scipy johnsonsu(a=gamma, b=delta, loc=xi, scale=lambda))  */
+/* Distributions: normal, Johnson SU (docs/algorithms.md §10: scipy's johnsonsu(a, b, loc, scale) is PKJSU)    */
 
 typedef struct {
   PetscReal gamma, delta, xi, lambda;
@@ -380,7 +380,7 @@ PETSC_INTERN PetscErrorCode PKNormalSample(PetscRandom, PetscInt n, PetscReal z[
 PETSC_INTERN PetscErrorCode PKJSUSample(const PKJSU *, PetscRandom, PetscInt n, PetscReal x[]);
 
 /* ============================================================================================================ */
-/* Expected maxima and bounds (001 eqs 3, 9, 10; ALGORITHMS 9)                                                  */
+/* Expected maxima and bounds (001 eqs 3, 9, 10; docs/algorithms.md §9)                                         */
 
 PETSC_INTERN PetscReal      PKEMaxUniform(PetscReal a, PetscReal s, PetscReal P);
 PETSC_INTERN PetscReal      PKEMaxNormalBlom(PetscReal mu, PetscReal sigma, PetscReal P);
@@ -434,7 +434,7 @@ PETSC_INTERN PetscErrorCode PKStochasticSimulate(const PKJSU *fa, const PKJSU *f
 PETSC_INTERN PetscErrorCode PKStochasticWhatIf(const PKStochResult *, PetscInt K, PetscReal Peff, PetscReal *ET, PetscReal *ETp);
 
 /* ============================================================================================================ */
-/* Kolmogorov-Smirnov (001 section 3, ALGORITHMS 10)                                                            */
+/* Kolmogorov-Smirnov (001 section 3, docs/algorithms.md §10)                                                   */
 
 PETSC_INTERN PetscErrorCode PKKSTwoSample(PetscInt n, const PetscReal x[], PetscInt m, const PetscReal y[], PetscReal *D);
 PETSC_INTERN PetscErrorCode PKKSOneSampleJSU(PetscInt n, const PetscReal x[], const PKJSU *, PetscReal *D);

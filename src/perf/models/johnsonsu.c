@@ -1,6 +1,6 @@
 /*
    Normal and Johnson SU distributions, the Slifker-Shapiro percentile estimate and the maximum-likelihood fit
-   (ALGORITHMS 10; 001 sections 5-6 fit with scipy, whose johnsonsu(a, b, loc, scale) is our (gamma, delta, xi,
+   (docs/algorithms.md §10; [001] §5-6 fit with scipy, whose johnsonsu(a, b, loc, scale) is our (gamma, delta, xi,
    lambda)).
 
    The fit minimises the profile negative log-likelihood over (xi, log lambda): for fixed (xi, lambda) the MLE of

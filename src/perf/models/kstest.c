@@ -1,5 +1,5 @@
 /*
-   Kolmogorov-Smirnov statistics (001 section 3, ALGORITHMS 10): two samples (are two ranks' iteration times drawn
+   Kolmogorov-Smirnov statistics ([001] §3, docs/algorithms.md §10): two samples (are two ranks' iteration times drawn
    from one law? do the ranks of a node move together?) and one sample against a fitted Johnson SU.
 */
 #include <pipekrylov/private/pkmodel.h>

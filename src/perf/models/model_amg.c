@@ -1,5 +1,5 @@
 /*
-   The AMG solve-cycle model of 002 section IV (Gahvari et al.): one V-cycle with one smoothing sweep down and one
+   The AMG solve-cycle model of 002 section IV (docs/bibliography.md): one V-cycle with one smoothing sweep down and one
    up, per level i with C_i unknowns on P cores (the 6 becomes the level's PKAMGLevel.smooth when the smoother
    does more, e.g. hypre's default in PETSc, hybrid symmetric Gauss-Seidel: 10):
 

@@ -1,6 +1,6 @@
 /*
    Per-solver iteration models (000 5.3 "PCG postal model", generalised to each solver with the counts of
-   ALGORITHMS 0-6), the synchronization (000 5.8) and overlap (000 5.9) terms, and the what-if predictions.
+   docs/algorithms.md §0-6), synchronization ([000] §5.8) and overlap ([000] §5.9) terms, and the what-if predictions.
 
    The paper reads the compute times from the run and models the communication; so do we: T_spmv, T_pc per
    application and the vector time per iteration are inputs, and every communication term comes from the profile.
@@ -184,7 +184,7 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
     break;
   case PK_SOLVER_PIPECG:
   case PK_SOLVER_PETSC_PIPECG:
-    /* the start-up includes the lagging pass whose norm is tested one pass late (ALGORITHMS 4) */
+    /* the start-up includes the lagging pass whose norm is tested one pass late (docs/algorithms.md §4) */
     s->streams     = 29;
     s->nred        = 1;
     s->nonblocking = PETSC_TRUE;

@@ -1,5 +1,5 @@
 /*
-   Expected maxima, bounds and the stochastic runtime models of 001 (Morgan et al.):
+   Expected maxima, bounds and the stochastic runtime models of 001 (docs/bibliography.md):
      stationary       E[T]  = K P int x F^{P-1} f dx   (eq 3)      E[T'] = K mu          (eq 6)
      non-stationary   E^[T] = sum_k P int x F_k^{P-1} f_k dx (eq 7) with uniform F_k (eq 11): sum_k a_k + s_k P/(P+1)
                       E^[T'] = sum_k mu_k (eq 8) = sum_k a_k + s_k/2
@@ -8,7 +8,7 @@
 
    E[max of P] of X = g(Z), Z standard normal, g increasing (normal, Johnson SU, uniform via g = a + s Phi):
    int g(z) P Phi(z)^{P-1} phi(z) dz with the weight evaluated in log space, trapezoid h = 1e-3 on
-   [-9, 8.5 + sqrt(2 ln P)] (ALGORITHMS 9; robust to P = 1e6). A general law given by its quantile function uses
+   [-9, 8.5 + sqrt(2 ln P)] (docs/algorithms.md §9, robust to 1e6). A general law given by its quantile function uses
    int_0^1 Q(t^{1/P}) dt with PETSc's tanh-sinh quadrature.
 */
 #include <petscdt.h>

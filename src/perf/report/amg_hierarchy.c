@@ -1,5 +1,5 @@
 /*
-   The BoomerAMG hierarchy of a PCHYPRE, read as the per-level inputs of the AMG cycle model (002 IV).
+   The BoomerAMG hierarchy of a PCHYPRE, the per-level inputs of the AMG cycle model (docs/models.md §4).
 
    How the hierarchy is reached. PETSc 3.18's PC_HYPRE is private and is not mirrored here. libpetsc exports
    PCHYPREGetSolver(PC, HYPRE_Solver *): no installed header declares it, PETSc's own PCHMG declares and calls it the

@@ -447,7 +447,7 @@ static PetscErrorCode PKReportModels(const PKStats *S, PKReportData *d)
     PetscCall(PKModelSolve(&d->eff, &full, &d->chunks_full));
     d->have_chunks_full = PETSC_TRUE;
   }
-  /* the stochastic model of 001 from the per-iteration times over ranks */
+  /* the stochastic model of 001 (docs/models.md §5) from the per-iteration times over ranks */
   PetscCall(PKReportKS(S, d));
   if (K >= 4 && S->npooled >= 16) {
     PKStochInput si;

@@ -1,7 +1,7 @@
 /*
    nbpcg: Gropp's non-blocking PCG (PETSc's KSPGROPPCG; Eller and Gropp, SC16). Two non-blocking reductions per
    iteration, each hidden behind one of the two operator applications: {(p, s)} behind S = M s and
-   {(r, z), norm} behind Z = A z. z = M r and s = A p are kept by recurrences. See ALGORITHMS.md section 3.
+   {(r, z), norm} behind Z = A z. z = M r and s = A p are kept by recurrences. See docs/algorithms.md §3.
 */
 #include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkcgimpl.h>

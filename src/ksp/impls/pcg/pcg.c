@@ -1,7 +1,7 @@
 /*
    pcg: Hestenes-Stiefel preconditioned conjugate gradients with two blocking reductions per iteration,
    {(p, A p)} and {(r, z), norm}: PETSc's KSPCG needs a third for the norm, here it rides in the second.
-   See ALGORITHMS.md section 1.
+   See docs/algorithms.md §1.
 */
 #include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkcgimpl.h>

@@ -1,6 +1,6 @@
 /*
-   pgmres: pipelined GMRES(m), p(1)-GMRES of Ghysels, Ashby, Meerbergen, Vanroose (SISC 2013); ALGORITHMS.md
-   section 6. Classical Gram-Schmidt whose normalisation lags one pass: in pass `it` the operator is applied to
+   pgmres: pipelined GMRES(m), p(1)-GMRES of Ghysels, Ashby, Meerbergen, Vanroose (SISC 2013); docs/algorithms.md
+   §6. Classical Gram-Schmidt whose normalisation lags one pass: in pass `it` the operator is applied to
    V[it] before V[it] is orthogonal, and the one non-blocking reduction of the pass (the it+1 dots of the new vector
    with the basis and the norm of V[it]) is overlapped with the operator application of the next pass. The
    Hessenberg relation then corrects the new vector algebraically (one fused MAXPY pass over the basis).

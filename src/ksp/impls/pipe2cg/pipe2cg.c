@@ -1,6 +1,6 @@
 /*
    pipe2cg: two CG iterations per non-blocking reduction (the communication pattern of Eller & Gropp, SC16),
-   built on three-term-recurrence PCG (ALGORITHMS.md sections 5.2-5.5).
+   built on three-term-recurrence PCG (docs/algorithms.md §5.2-5.5).
 
    Every vector v of the chain r -> z = M r -> w = A z -> p = M w -> q = A p -> c = M q -> d = A c -> g = M d ->
    h = A g obeys v_{k+1} = a_k v_k - b_k v'_k + c_k v_{k-1} (v' two links down the chain), with a = rho,
@@ -830,7 +830,7 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
 
    Notes:
    Without replacement the deep recurrence chain lets rounding errors grow in the residual: iteration counts
-   can triple and the true residual stalls well above the recursive one (ALGORITHMS.md section 5.5). How fast
+   can triple and the true residual stalls well above the recursive one (docs/algorithms.md §5.5). How fast
    depends on the problem: on the variable-coefficient problem of the tests (Jacobi) a fixed period of 70 costs 8%
    more iterations than PCG and 40 does not, on a 40-iteration Poisson solve to 1e-8 no replacement is needed.
 

@@ -1,5 +1,5 @@
 /*
-   pipecg: Ghysels-Vanroose pipelined preconditioned CG (ALGORITHMS.md section 4). One non-blocking reduction of
+   pipecg: Ghysels-Vanroose pipelined preconditioned CG (docs/algorithms.md §4). One non-blocking reduction of
    {(r,u), (w,u), norm} per iteration, overlapped with m = M w and n = A m; the eight vector updates of an
    iteration and the three local dots of the next one are a single fused pass over memory.
 

@@ -2,7 +2,7 @@
    sapcg: single-reduction PCG (Chronopoulos-Gear 1989; D'Azevedo-Eijkhout-Romine, LAWN 56, "Method 1").
    A is applied to z rather than p, w = A p is kept by recurrence and (p, A p) follows from
    (p_i, A p_i) = (z_i, A z_i) - beta_i^2 (p_{i-1}, A p_{i-1}), so (z, r), (z, A z) and the norm's dot travel in
-   ONE blocking reduction per iteration. See ALGORITHMS.md section 2.
+   ONE blocking reduction per iteration. See docs/algorithms.md §2.
 */
 #include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkcgimpl.h>
