@@ -1080,7 +1080,7 @@ static PetscErrorCode CheckOutput(MPI_Comm comm, const char out[])
     }
   }
   PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, comm));
-  PetscCheck(!err, comm, PETSC_ERR_FILE_OPEN, "pipekrylov-calibrate: cannot write the profile '%s' (-o): %s. Nothing was measured; choose a writable -o", out, strerror(err));
+  PetscCheck(!err, comm, PETSC_ERR_FILE_OPEN, "pipekrylov-calibrate: cannot write the profile '%s' (-o): %s. Nothing was measured; choose a writable -o", out[0] ? out : "(none)", strerror(err));
   PetscFunctionReturn(0);
 }
 
@@ -1132,7 +1132,6 @@ int main(int argc, char **argv)
   PetscCheck(c.q >= 0 && c.q <= 1, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-quantile %g must be in [0, 1]", (double)c.q);
   PetscCheck(c.sweeps >= 1, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-sweeps %" PetscInt_FMT " must be >= 1", c.sweeps);
   PetscCheck(c.reps >= 1, c.comm, PETSC_ERR_ARG_OUTOFRANGE, "-repeats %" PetscInt_FMT " must be >= 1", c.reps);
-  PetscCall(CheckOutput(c.comm, out));
   if (c.q == 0.5) PetscCall(PetscStrncpy(qname, "median", sizeof(qname)));
   else PetscCall(PetscSNPrintf(qname, sizeof(qname), "%g-quantile", (double)c.q));
   if (tocache) {
@@ -1141,6 +1140,7 @@ int main(int argc, char **argv)
     PetscCheck(out[0], c.comm, PETSC_ERR_USER_INPUT, "Neither XDG_CACHE_HOME nor HOME is set: there is no cache directory; give the profile's file with -o");
     if (!c.rank) PetscCall(PKMakeDirs(dir));
   }
+  PetscCall(CheckOutput(c.comm, out)); /* -o or this host's cache file: writable, before anything is measured */
   c.maxit  = c.quick ? 10 : 20;
   c.target = c.quick ? 2e-3 : 2e-2;
   c.gap    = c.quick ? 1e-4 : 1e-3;

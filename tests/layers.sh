@@ -8,8 +8,11 @@ obj=${1:-build/obj/src}
 [ -d "$obj/core" ] && [ -d "$obj/ksp" ] && [ -d "$obj/perf" ] || { echo "no objects under $obj (run make)"; exit 1; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-defs()   { find "$obj/$1" -name '*.o' -exec nm -g --defined-only {} + | awk 'NF == 3 {print $3}' | sort -u; }
-undefs() { find "$obj/$1" -name '*.o' -exec nm -u {} + | awk 'NF >= 2 {print $NF}' | sort -u; }
+# only the objects of sources that exist: a build tree may keep objects of files since moved or removed
+# (objects live at build/obj/<path of the source>.o)
+objs()   { find "$obj/$1" -name '*.o' | while read -r o; do s=${o#*build/obj/}; [ -f "${s%.o}.c" ] && echo "$o"; done; }
+defs()   { objs "$1" | xargs -r nm -g --defined-only | awk 'NF == 3 {print $3}' | sort -u; }
+undefs() { objs "$1" | xargs -r nm -u | awk 'NF >= 2 {print $NF}' | sort -u; }
 for l in ksp perf core perf/models perf/monitor perf/report; do
   n=${l//\//_}
   defs "$l" > "$tmp/def_$n"
