@@ -495,12 +495,17 @@ PetscErrorCode KSPPipeCGSetReplacement(KSP ksp, PetscInt k)
 static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
 {
   KSP_PKPIPECG             *cg   = (KSP_PKPIPECG *)ksp->data;
-  static const PKSolverCost cost = {"pipecg", 1, 1, 3, PETSC_TRUE, 1, 1, 29, 3, 2, 3, 12, 0, 0, 4, 2, 0};
+  /* 5 values per reduction: (r,u), (w,u), the norm, and (u,s), (p,s) for the curvature computed from products */
+  static const PKSolverCost cost = {"pipecg", 1, 1, 5, PETSC_TRUE, 1, 1, 29, 3, 2, 3, 12, 0, 0, 4, 2, 0};
 
   PetscFunctionBegin;
   *c           = cost;
   c->replace   = cg->replace; /* -ksp_pipecg_replace; a replacement is PipeCGReplace: 4 MatMult + 2 PCApply */
   c->nreplaced = cg->nreplace;
+  if (ksp->its > 0) { /* after a solve, what it really did: gap measurements (one MatMult each) and replacements */
+    c->nspmv += (PetscReal)cg->nprobe / ksp->its;
+    if (cg->nreplace && (!c->replace || ksp->its / cg->nreplace < c->replace)) c->replace = PetscMax(1, ksp->its / cg->nreplace);
+  }
   PetscFunctionReturn(0);
 }
 
