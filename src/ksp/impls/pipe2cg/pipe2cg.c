@@ -7,7 +7,10 @@
    b = rho gamma, c = 1 - rho. Two consecutive indices are kept: set O (index n-1) and set N (index n). One pass
    computes O <- n+1 (step A) and N <- n+2 (step B) in a single fused sweep, then reduces nine inner products of
    the new O and N and the norms in one MPI_Iallreduce, overlapped with c = M q, d = A c, g = M d, h = A g of N.
-   The nine products give the scalars of step n exactly and predict those of step n+1.
+   The nine products give the scalars of step n exactly and predict those of step n+1; rho and gamma are chosen
+   to make the next residual orthogonal to the last two z as the vectors are (not by the exact-arithmetic formulas,
+   which let rounding and replacements break the local orthogonality for good): see Pipe2CGStep and
+   docs/pipelined-accuracy.md.
 
    Iterations: both new iterates are tested after the reduction (n-1 first), the first that converges stops the
    solve and is returned, so the count is the true one, never rounded to an even number. A max_it or a breakdown
@@ -929,7 +932,7 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
 
    Breakdowns are reported with PETSc's reasons, tested on the same quantities as PETSc's cg, and, as cg does,
    with ksp->its one past the last tested iterate: KSP_DIVERGED_INDEFINITE_PC ((r,z) changes sign),
-   KSP_DIVERGED_INDEFINITE_MAT ((p,A p) = (z,A z)/rho zero or changing sign), KSP_DIVERGED_BREAKDOWN (rho
+   KSP_DIVERGED_INDEFINITE_MAT ((p,A p) = (z,r)/(rho gamma), = (z,A z)/rho in exact arithmetic, zero or changing sign), KSP_DIVERGED_BREAKDOWN (rho
    undefined), KSP_DIVERGED_NANORINF, KSP_DIVERGED_PC_FAILED. Since drift can fake the first three, a breakdown
    is reported only if it persists after the chains are recomputed from the iterates, or if the recomputation
    shows a gap below 1e-6 ||r|| (no drift to speak of); otherwise the recurrence restarts.
