@@ -12,7 +12,7 @@ tight_ex2() {
     out=$("$PK_ROOT/tests/mpirun.sh" "$np" "$PK_BUILD/petsc-tutorials/ex2" -m "$m" -n "$m" -pc_type "$pc" -ksp_rtol "$rt" -ksp_max_it 5000 -dll_append "$PK_LIB" -ksp_type "$type" -ksp_converged_reason 2>&1)
     read -r re ri <<<"$(echo "$ref" | sed -n 's/.*Norm of error \([^ ,]*\),* *[Ii]terations \([0-9]*\).*/\1 \2/p')"
     read -r te ti <<<"$(echo "$out" | sed -n 's/.*Norm of error \([^ ,]*\),* *[Ii]terations \([0-9]*\).*/\1 \2/p')"
-    if echo "$out" | grep -q CONVERGED_RTOL && awk -v a="$ri" -v b="$ti" -v ea="$re" -v eb="$te" 'BEGIN { exit !(b <= a * 1.02 + 0.5 && b >= a * 0.98 - 0.5 && eb <= 2 * ea) }'; then
+    if echo "$out" | grep -q CONVERGED_RTOL && awk -v a="$ri" -v b="$ti" -v ea="$re" -v eb="$te" -v f="${TIGHT_ERRF:-2}" 'BEGIN { exit !(b <= a * 1.02 + 0.5 && b >= a * 0.98 - 0.5 && eb <= f * ea) }'; then
       echo "ok   ex2 $m $pc np$np rtol $rt: $type $ti its error $te, cg $ri its error $re"
     else
       echo "FAIL ex2 $m $pc np$np rtol $rt: $type $(echo "$out" | grep -o 'due to [A-Z_]*') $ti its error $te, cg $ri its error $re"; ok=1
@@ -21,19 +21,25 @@ tight_ex2() {
   return $ok
 }
 export -f tight_ex2
+# tight_ex2_err F NP M PC TYPE RTOL...: the same with the error allowed F times cg's (a known shortfall, said where used)
+tight_ex2_err() { local f=$1; shift; TIGHT_ERRF=$f tight_ex2 "$@"; }
+export -f tight_ex2_err
 t tight-ex2-100-jacobi-np1-pipecg tight_ex2 1 100 jacobi pipecg 1e-8 1e-10 1e-12 1e-13
 t tight-ex2-100-none-np2-pipecg tight_ex2 2 100 none pipecg 1e-8 1e-11 1e-13
 t tight-ex2-300-jacobi-np2-pipecg tight_ex2 2 300 jacobi pipecg 1e-11 1e-13
 t tight-ex2-300-none-np4-pipecg tight_ex2 4 300 none pipecg 1e-12
-# pipe2cg: 1e-12 and below not yet (error 9x cg's at 1e-12, 13% more iterations at 1e-13: docs/pipelined-accuracy.md)
-t tight-ex2-300-jacobi-np2-pipe2cg tight_ex2 2 300 jacobi pipe2cg 1e-11
+# pipe2cg: iterations within 2% of cg's down to 1e-13 and no breakdown; the error within 2x of cg's only down to
+# 1e-10 in general (and at 1e-12 on this case): below, 4-30x cg's (docs/pipelined-accuracy.md), so those runs check
+# the iterations with the error allowed 40x (not the target of issue 10)
+t tight-ex2-300-jacobi-np2-pipe2cg tight_ex2 2 300 jacobi pipe2cg 1e-10 1e-12
 t tight-ex2-100-jacobi-np1-pipe2cg tight_ex2 1 100 jacobi pipe2cg 1e-8 1e-10
+t tight-ex2-300-jacobi-np2-pipe2cg-its tight_ex2_err 40 2 300 jacobi pipe2cg 1e-11 1e-13
+t tight-ex2-300-none-np4-pipe2cg-its tight_ex2_err 40 4 300 none pipe2cg 1e-12 1e-13
 
 # the problems of examples/common/problems.c through tests/compare (reference: PETSc's cg, same ranks)
 for rt in 1e-10 1e-13; do
   t_mpi tight-poisson27-jacobi-$rt-np2 2 $CMP -problem poisson27 -rows_per_rank 4000 -pc_type jacobi -types pipecg,pipe2cg -ksp_rtol $rt -its_rtol 0.02 -res_factor 2 -sol_rtol 1e-3
-  case $rt in 1e-13) ty=pipecg ;; *) ty=pipecg,pipe2cg ;; esac # pipe2cg: 315 iterations against 279 at 1e-13
-  t_mpi tight-varcoef-jacobi-$rt-np2 2 $CMP -problem varcoef -n 48 -pc_type jacobi -types $ty -ksp_rtol $rt -its_rtol 0.02 -res_factor 2 -sol_rtol 1e-3
+  t_mpi tight-varcoef-jacobi-$rt-np2 2 $CMP -problem varcoef -n 48 -pc_type jacobi -types pipecg,pipe2cg -ksp_rtol $rt -its_rtol 0.02 -res_factor 2 -sol_rtol 1e-3
 done
 t_mpi tight-poisson27-none-1e-12-np4 4 $CMP -problem poisson27 -rows_per_rank 2000 -pc_type none -types pipecg,pipe2cg -ksp_rtol 1e-12 -its_rtol 0.02 -res_factor 2 -sol_rtol 1e-3
 

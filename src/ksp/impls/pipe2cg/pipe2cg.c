@@ -7,7 +7,10 @@
    b = rho gamma, c = 1 - rho. Two consecutive indices are kept: set O (index n-1) and set N (index n). One pass
    computes O <- n+1 (step A) and N <- n+2 (step B) in a single fused sweep, then reduces nine inner products of
    the new O and N and the norms in one MPI_Iallreduce, overlapped with c = M q, d = A c, g = M d, h = A g of N.
-   The nine products give the scalars of step n exactly and predict those of step n+1.
+   The nine products give the scalars of step n exactly and predict those of step n+1; rho and gamma are chosen
+   to make the next residual orthogonal to the last two z as the vectors are (not by the exact-arithmetic formulas,
+   which let rounding and replacements break the local orthogonality for good): see Pipe2CGStep and
+   docs/pipelined-accuracy.md.
 
    Iterations: both new iterates are tested after the reduction (n-1 first), the first that converges stops the
    solve and is returned, so the count is the true one, never rounded to an even number. A max_it or a breakdown
@@ -90,8 +93,15 @@ typedef struct {
 } KSP_PKPIPE2CG;
 
 /* Scalars of a step from its mu and nu, given the previous step (NULL for step 0), with PETSc cg's breakdown tests:
-   (r,z) changing sign = indefinite PC; (p,A p) = nu/rho zero or changing sign = indefinite operator. */
-static KSPConvergedReason Pipe2CGStep(const P2Step *prev, P2Step *cur)
+   (r,z) changing sign = indefinite PC; (p,A p) = nu/rho zero or changing sign = indefinite operator.
+   With o = {(z_k, r_{k-1}), (z_k, A z_{k-1}), (z_{k-1}, r_{k-1})} (may be NULL: the classical formulas), rho and
+   gamma are those that make r_{k+1} = rho (r_k - gamma A z_k) + (1 - rho) r_{k-1} orthogonal to z_k and z_{k-1} as
+   the vectors are, not as exact arithmetic would have them: there (z_k, r_{k-1}) = 0 and the classical
+   gamma = mu/nu, rho = 1/(1 - gamma mu / (gamma_{k-1} mu_{k-1} rho_{k-1})) follow. Rounding (and the gap a
+   residual replacement injects) breaks that local orthogonality; the classical formulas then let it persist and
+   grow, the formulas from the products restore it at every step, at no cost: the products are among the nine
+   of the pass (docs/algorithms.md §5.5). (p, A p) = mu / alpha with alpha = rho gamma (= nu/rho classically). */
+static KSPConvergedReason Pipe2CGStep(const P2Step *prev, P2Step *cur, const PetscScalar *o)
 {
   KSPConvergedReason r = PKCGCheckGamma(cur->mu, prev ? prev->mu : 0.0, (PetscBool)!prev);
 
@@ -99,13 +109,23 @@ static KSPConvergedReason Pipe2CGStep(const P2Step *prev, P2Step *cur)
   if (cur->nu == 0.0) return KSP_DIVERGED_INDEFINITE_MAT;
   cur->gamma = cur->mu / cur->nu;
   if (!prev) cur->rho = 1.0;
-  else {
+  else if (o) {
+    /* (r_{k+1}, z_k) = rho (mu - gamma nu) + (1 - rho) x1 = 0 and (r_{k+1}, z_{k-1}) = rho (x1 - gamma x2) + (1 - rho) m = 0 */
+    const PetscScalar x1 = o[0], x2 = o[1], m = o[2], dg = m * cur->nu - x1 * x2;
+    PetscScalar       dr;
+
+    if (dg == 0.0) return KSP_DIVERGED_BREAKDOWN;
+    cur->gamma = (m * cur->mu - x1 * x1) / dg;
+    dr         = m + cur->gamma * x2 - x1;
+    if (dr == 0.0) return KSP_DIVERGED_BREAKDOWN;
+    cur->rho = m / dr;
+  } else {
     const PetscScalar den = prev->gamma * prev->mu * prev->rho, t = den != 0.0 ? 1.0 - cur->gamma * cur->mu / den : 0.0;
     if (t == 0.0) return KSP_DIVERGED_BREAKDOWN;
     cur->rho = 1.0 / t;
   }
   if (PetscIsInfOrNanScalar(cur->rho) || PetscIsInfOrNanScalar(cur->gamma)) return KSP_DIVERGED_BREAKDOWN;
-  cur->pap = cur->nu / cur->rho;
+  cur->pap = cur->mu / (cur->rho * cur->gamma); /* mu / alpha; nu / rho in exact arithmetic */
   if (cur->pap == 0.0 || (prev && PetscRealPart(cur->pap * prev->pap) <= 0.0)) return KSP_DIVERGED_INDEFINITE_MAT;
   return KSP_CONVERGED_ITERATING;
 }
@@ -445,7 +465,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
 {
   KSP_PK            *pk = &p2->pk;
   Vec               *O = p2->O, *N = p2->N;
-  PetscScalar       *lam = pk->red.global, l[PIPE2CG_NLAMBDA];
+  PetscScalar       *lam = pk->red.global, l[PIPE2CG_NLAMBDA], on[3];
   P2Step             sA, sB, sn, snext;
   PKDot              d[11];
   PetscInt           n = 0, nd;
@@ -522,13 +542,17 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   }
   sn.mu = l[6];
   sn.nu = l[0];
-  if ((ksp->reason = Pipe2CGStep(NULL, &sn))) {
+  if ((ksp->reason = Pipe2CGStep(NULL, &sn, NULL))) {
     ksp->its = 1; /* where cg reports it */
     PetscCall(PetscInfo(ksp, "stopping at iteration 0: %s\n", Pipe2CGReasonWhy(ksp->reason)));
     PetscFunctionReturn(0);
   }
   Pipe2CGPredict(l, 1.0, sn.gamma, 0.0, &snext); /* c = 1 - rho_0 = 0: O is never read in the first step A */
-  pending = Pipe2CGStep(&sn, &snext);
+  {
+    const PetscScalar o1[3] = {l[6] - sn.gamma * l[0], l[0] - sn.gamma * l[1], l[6]}; /* as below, with rho_0 = 1 */
+
+    pending = Pipe2CGStep(&sn, &snext, o1);
+  }
   sA      = sn;
   sB      = snext;
   nd      = Pipe2CGDots(ksp, O, N, d);
@@ -639,14 +663,17 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
        either is first taken for rounding: the chains are recomputed once and the reduction redone */
     sn.mu       = l[6];
     sn.nu       = l[0];
+    on[0]       = l[7]; /* (z_n, r_{n-1}), (z_n, A z_{n-1}), mu_{n-1} as the vectors are */
+    on[1]       = l[2];
+    on[2]       = l[8];
     first       = (PetscBool)(replaced && p2->restart && !redo); /* rho_n = 1: x_{n+1} forgets x_{n-1} */
     if (redo && ps.relgap < PIPE2CG_DRIFT_EVIDENCE) {
       /* the recurrences had hardly drifted from b - A x: the breakdown is the operator's or the preconditioner's */
       PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": the recomputed residual differs from the recursive one by only %g relative: not drift\n", n, (double)ps.relgap));
       redo = PETSC_FALSE;
       p2->nrecover--;
-      ksp->reason = Pipe2CGStep(first ? NULL : &sB, &sn);
-    } else ksp->reason = redo ? KSP_DIVERGED_BREAKDOWN : Pipe2CGStep(first ? NULL : &sB, &sn);
+      ksp->reason = Pipe2CGStep(first ? NULL : &sB, &sn, on);
+    } else ksp->reason = redo ? KSP_DIVERGED_BREAKDOWN : Pipe2CGStep(first ? NULL : &sB, &sn, on);
     if (ksp->reason < 0 && (redo || (replaced && ps.relgap >= PIPE2CG_DRIFT_EVIDENCE))) {
       /* every vector is fresh: judged on the recomputed vectors alone (the scalar history is what drifted), (r,z)
          of n-1 and n, and (z, A z) of n-1 and n; if they hold, the breakdown was drift, which has spoiled the
@@ -655,12 +682,17 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       else if (l[0] == 0.0 || PetscRealPart(l[0] * l[5]) <= 0.0) ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
       else {
         first       = PETSC_TRUE;
-        ksp->reason = Pipe2CGStep(NULL, &sn);
+        ksp->reason = Pipe2CGStep(NULL, &sn, NULL);
       }
     }
     if (!ksp->reason) {
-      Pipe2CGPredict(l, sn.rho, sn.rho * sn.gamma, 1.0 - sn.rho, &snext);
-      pending = Pipe2CGStep(&sn, &snext); /* reported after n+1 is tested, as cg does */
+      /* (z_{n+1}, r_n) = a (z_n, r_n) - b (M w_n, r_n) + c (z_{n-1}, r_n), (M w_n, r_n) = (w_n, z_n) (M symmetric);
+         (z_{n+1}, A z_n) = a (z_n, w_n) - b (p_n, w_n) + c (z_{n-1}, w_n), (p_n, w_n) = (z_n, q_n) (A symmetric) */
+      const PetscScalar a = sn.rho, b = sn.rho * sn.gamma, c = 1.0 - sn.rho;
+      const PetscScalar o1[3] = {a * l[6] - b * l[0] + c * l[7], a * l[0] - b * l[1] + c * l[2], l[6]};
+
+      Pipe2CGPredict(l, a, b, c, &snext);
+      pending = Pipe2CGStep(&sn, &snext, o1); /* reported after n+1 is tested, as cg does */
       if (pending < 0 && replaced && ps.relgap >= PIPE2CG_DRIFT_EVIDENCE && !PetscIsInfOrNanScalar(snext.rho) && !PetscIsInfOrNanScalar(snext.gamma)) {
         /* predicted from fresh vectors, the step n+1 fails only through the rounding of the prediction near the
            attainable accuracy: take it, then recompute and restart at the next pass */
@@ -913,7 +945,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
 
    Breakdowns are reported with PETSc's reasons, tested on the same quantities as PETSc's cg, and, as cg does,
    with ksp->its one past the last tested iterate: KSP_DIVERGED_INDEFINITE_PC ((r,z) changes sign),
-   KSP_DIVERGED_INDEFINITE_MAT ((p,A p) = (z,A z)/rho zero or changing sign), KSP_DIVERGED_BREAKDOWN (rho
+   KSP_DIVERGED_INDEFINITE_MAT ((p,A p) = (z,r)/(rho gamma), = (z,A z)/rho in exact arithmetic, zero or changing sign), KSP_DIVERGED_BREAKDOWN (rho
    undefined), KSP_DIVERGED_NANORINF, KSP_DIVERGED_PC_FAILED. Since drift can fake the first three, a breakdown
    is reported only if it persists after the chains are recomputed from the iterates, or if the recomputation
    shows a gap below 1e-6 ||r|| (no drift to speak of); otherwise the recurrence restarts.
