@@ -46,5 +46,9 @@ typedef struct _n_PKStats PKStats; /* cross-rank statistics of a solve: include/
 PETSC_EXTERN PetscErrorCode KSPPerfMonitorSet(KSP, PetscBool);
 PETSC_EXTERN PetscErrorCode KSPPerfMonitorGetStats(KSP, const PKStats **);
 PETSC_EXTERN PetscErrorCode KSPPerfMonitorGetTimes(KSP, PetscInt *, PetscReal *, PetscReal *, PetscReal *);
+/* Noise injection (also -ksp_perf_noise <us>,<hz>[,<seed>] and -ksp_perf_noise_ranks <list>) */
+PETSC_EXTERN PetscErrorCode KSPPerfNoiseSet(KSP, PetscReal, PetscReal, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPPerfNoiseSetRanks(KSP, PetscInt, const PetscInt[]);
+PETSC_EXTERN PetscErrorCode KSPPerfNoiseGetCounts(KSP, PetscInt *, PetscReal *, PetscReal *, PetscInt *);
 
 #endif

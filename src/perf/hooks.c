@@ -80,6 +80,7 @@ static PetscErrorCode PKPerfCtxDestroy(void *p)
   PetscCall(PKStatsDestroy(&c->stats));
   PetscCall(PKReportFree(c));
   PetscCall(PetscFree(c->rank_node));
+  PetscCall(PetscFree(c->quiet_pooled));
   PetscCall(PetscViewerDestroy(&c->viewer));
   PetscCall(PetscFree(c));
   PetscFunctionReturn(0);
@@ -127,6 +128,7 @@ static PetscErrorCode PKPerfReadOptions(KSP ksp, PKPerfCtx *c)
   PetscCall(PetscOptionsString("-ksp_perf_papi_events", "PAPI events recorded per iteration: comma list, default, or none", "KSPPerfMonitorSet", c->papi_events, c->papi_events, sizeof(c->papi_events), NULL));
   PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: the embedded profile", "KSPPerfMonitorSet", c->machine_path, c->machine_path, sizeof(c->machine_path), NULL));
   PetscCall(PetscOptionsInt("-ksp_perf_node_size", "Treat every k consecutive ranks as one node (0: nodes from MPI_COMM_TYPE_SHARED)", "KSPPerfMonitorSet", c->node_size, &c->node_size, NULL));
+  PetscCall(PKNoiseReadOptions(ksp, c, PetscOptionsObject));
   PetscOptionsEnd();
   PetscCheck(!c->opt_trace || c->trace[0], comm, PETSC_ERR_ARG_WRONG, "-%sksp_perf_trace needs a file name", prefix ? prefix : "");
   PetscCheck(c->node_size >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%sksp_perf_node_size must be positive (or 0 for MPI_COMM_TYPE_SHARED), not %" PetscInt_FMT, prefix ? prefix : "", c->node_size);
@@ -137,6 +139,7 @@ static PetscErrorCode PKPerfReadOptions(KSP ksp, PKPerfCtx *c)
 
 static inline PetscBool PKPerfIsOn(PKPerfCtx *c)
 {
+  if (c->noise.on) return PETSC_TRUE; /* the noise is injected through the recorder's marks */
   if (c->code_on >= 0) return (PetscBool)(c->code_on == 1);
   return (PetscBool)(c->opt_monitor || c->opt_trace || c->opt_report);
 }
@@ -151,6 +154,7 @@ PetscErrorCode PKPerfView(KSP ksp, PetscViewer viewer)
   PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
   if (!c || !c->options_read || !PKPerfIsOn(c)) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  performance monitor: on%s%s%s, PAPI events %s%s%s\n", c->opt_trace ? ", trace " : "", c->opt_trace ? c->trace : "", c->opt_report ? ", report (-ksp_perfmodel_view)" : "", c->papi_events, c->machine_path[0] ? ", machine profile " : "", c->machine_path));
+  PetscCall(PKNoiseView(ksp, c, viewer));
   PetscFunctionReturn(0);
 }
 
@@ -210,6 +214,7 @@ static PetscErrorCode PKPerfSolveBegin(KSP ksp, PKPerfCtx **out)
   c->builtin = ours ? PETSC_FALSE : PETSC_TRUE;
   PetscCall(PKPerfAttachMonitor(ksp, c));
   PetscCall(PKRecSolveBegin(ksp, c));
+  PetscCall(PKNoiseSolveBegin(ksp, c));
   c->active = PETSC_TRUE;
   if (c->builtin) {
     c->hook_prev = pk_hook_top;
@@ -228,6 +233,7 @@ static PetscErrorCode PKPerfSolveEnd(KSP ksp, PKPerfCtx *c)
   if (c->builtin) pk_hook_top = (PKPerfCtx *)c->hook_prev;
   PetscCall(PKRecSolveEnd(ksp, c));
   PetscCall(PKStatsCompute(comm, c));
+  PetscCall(PKNoiseSolveEnd(ksp, c));
   if (c->opt_trace && !c->trace_failed) PetscCall(PKTraceWrite(comm, c));
   if (c->viewer) {
     PetscCall(PKPerfReport(ksp, &c->stats));

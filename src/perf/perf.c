@@ -15,7 +15,7 @@ PetscErrorCode PKPerfInitializePackage(void)
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetAll(NULL, &all));
-  on = (PetscBool)(strstr(all, "ksp_perf_monitor") || strstr(all, "ksp_perf_trace") || strstr(all, "ksp_perfmodel_view"));
+  on = (PetscBool)(strstr(all, "ksp_perf_monitor") || strstr(all, "ksp_perf_trace") || strstr(all, "ksp_perfmodel_view") || strstr(all, "ksp_perf_noise"));
   PetscCall(PetscFree(all));
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (on || help) PetscCall(PKPerfHooksInstall());
@@ -27,12 +27,12 @@ PetscErrorCode PKPerfInitializePackage(void)
 PetscErrorCode PKPerfInstallIfRequested(KSP ksp)
 {
   const char *prefix;
-  const char *names[] = {"-ksp_perf_monitor", "-ksp_perf_trace", "-ksp_perfmodel_view"};
+  const char *names[] = {"-ksp_perf_monitor", "-ksp_perf_trace", "-ksp_perfmodel_view", "-ksp_perf_noise"};
   PetscBool   set;
 
   PetscFunctionBegin;
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 4; i++) {
     PetscCall(PetscOptionsHasName(NULL, prefix, names[i], &set));
     if (set) {
       PetscCall(PKPerfHooksInstall());
@@ -47,6 +47,7 @@ PetscErrorCode PKPerfFinalizePackage(void)
   PetscFunctionBegin;
   PetscCall(PKPerfHooksRemove());
   PetscCall(PKTraceFinalize());
+  PetscCall(PKNoiseFinalize());
   PetscCall(PKPapiFinalize());
   PetscFunctionReturn(0);
 }

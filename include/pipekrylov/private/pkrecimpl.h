@@ -44,12 +44,18 @@ typedef struct {
   PKPhase        act;              /* what the time since tlast was spent on */
   PetscLogDouble work[PK_PHASE_N]; /* work[PK_PHASE_OVERLAP]: MPI_Iallreduce and MPI_Test calls themselves */
   PetscInt       nspmv, npc;       /* applications of the operator and of the preconditioner */
+  /* noise injection (-ksp_perf_noise, src/perf/noise.c): the next detour's arrival; +infinity when off, so that
+     a mark pays one compare that never succeeds */
+  PetscLogDouble noise_next;
 } PKRecHot;
 
 struct _p_PKRec {
   PKRecHot hot;
   void    *priv; /* the monitor context that owns this recorder (src/perf) */
 };
+
+/* Serves the detours due by time t (src/perf/noise.c); called only from a compute-phase mark */
+PETSC_EXTERN void PKNoiseDetour_Private(PKRec, PetscLogDouble);
 
 static inline void PKRecPhase(PKRec rec, PKPhase ph)
 {
@@ -61,6 +67,8 @@ static inline void PKRecPhase(PKRec rec, PKPhase ph)
   rec->hot.tlast = t;
   rec->hot.cur   = (rec->hot.overlap && ph != PK_PHASE_REDUCE) ? PK_PHASE_OVERLAP : ph;
   rec->hot.act   = ph;
+  /* injected noise: only when entering compute (never a halo or reduction wait, so never inside an MPI call) */
+  if (PetscUnlikely(t >= rec->hot.noise_next) && ph <= PK_PHASE_VEC) PKNoiseDetour_Private(rec, t);
 }
 
 /* One application of the operator (PK_PHASE_SPMV) or of the preconditioner (PK_PHASE_PC) begins */
