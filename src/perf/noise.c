@@ -139,6 +139,8 @@ PetscErrorCode PKNoiseReadOptions(KSP ksp, PKPerfCtx *c, PetscOptionItems *Petsc
   v[1] = nz->freq;
   v[2] = (PetscReal)nz->seed;
   PetscCall(PetscOptionsRealArray("-ksp_perf_noise", "Inject detours (busy waits) of <duration_us> at mean rate <frequency_hz> (Poisson, per rank) into the compute phases: <duration_us>,<frequency_hz>[,<seed>]", "KSPPerfNoiseSet", v, &n, &set));
+  PetscCall(PetscOptionsInt("-ksp_perf_noise_skip", "The first <k> solves of the KSP run without noise (warm-up and the noise-free reference of the slowdown)", "KSPPerfNoiseSet", nz->skip, &nz->skip, NULL));
+  PetscCheck(nz->skip >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ksp_perf_noise_skip must be >= 0");
   PetscCall(PetscOptionsIntArray("-ksp_perf_noise_ranks", "Only these ranks inject noise (default: every rank)", "KSPPerfNoiseSetRanks", nz->ranks, &nr, &rset));
   if (set && !nz->code_set) {
     PetscCheck(n >= 2, comm, PETSC_ERR_ARG_WRONG, "-ksp_perf_noise needs <duration_us>,<frequency_hz>[,<seed>], got %" PetscInt_FMT " value(s)", n);
@@ -165,7 +167,8 @@ PetscErrorCode PKNoiseSolveBegin(KSP ksp, PKPerfCtx *c)
   nz->wall = nz->cpu = 0;
   PetscCall(PetscArrayzero(nz->nphase, PK_PHASE_N));
   c->rec.hot.noise_next = PK_NOISE_OFF;
-  if (!nz->on || !nz->here) PetscFunctionReturn(0);
+  nz->active            = (PetscBool)(nz->on && c->solve >= nz->skip);
+  if (!nz->active || !nz->here) PetscFunctionReturn(0);
   PetscCall(PetscTime(&now));
   c->rec.hot.noise_next = now + PKNoiseGap(nz);
   PetscFunctionReturn(0);
@@ -182,7 +185,7 @@ PetscErrorCode PKNoiseSolveEnd(KSP ksp, PKPerfCtx *c)
 
   PetscFunctionBegin;
   c->rec.hot.noise_next = PK_NOISE_OFF;
-  if (c->noise.on || S->nits <= 0) PetscFunctionReturn(0);
+  if (c->noise.active || S->nits <= 0) PetscFunctionReturn(0);
   c->quiet_have   = PETSC_TRUE;
   c->quiet_per_it = S->solve_time / S->nits;
   PetscCall(PetscFree(c->quiet_pooled));
@@ -262,6 +265,7 @@ PetscErrorCode PKNoiseView(KSP ksp, PKPerfCtx *c, PetscViewer viewer)
     }
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  noise injection: %.0f us detours at %.0f Hz (Poisson, seed %" PetscInt_FMT " + rank) in the compute phases of %s\n", (double)(nz->duration * 1e6), (double)nz->freq, nz->seed, list));
+  if (nz->skip) PetscCall(PetscViewerASCIIPrintf(viewer, "    (not in the first %" PetscInt_FMT " solve(s) of this KSP)\n", nz->skip));
   PetscFunctionReturn(0);
 }
 
@@ -288,7 +292,9 @@ PetscErrorCode PKNoiseFinalize(void)
 
    Options Database Keys:
 +  -ksp_perf_noise <duration_us>,<frequency_hz>[,<seed>] - the same from the options (seed 1 by default)
--  -ksp_perf_noise_ranks <r0,r1,...> - only these ranks inject (default: every rank)
+.  -ksp_perf_noise_ranks <r0,r1,...> - only these ranks inject (default: every rank)
+-  -ksp_perf_noise_skip <k> - the first k solves of the KSP run without noise: an application that solves several
+                              times (-nsolves) gets its noise-free reference in the same run
 
    Notes:
    Detours are served at the entry of compute phases only (SpMV, PC, vector work; for PETSc's types at the begin

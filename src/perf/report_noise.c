@@ -82,7 +82,7 @@ PetscErrorCode PKReportNoiseGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKRe
     d->noise_nonblocking = (PetscBool)shape.nonblocking;
   }
   /* noise */
-  if (c->noise.on) {
+  if (c->noise.active) {
     d->have_noise    = PETSC_TRUE;
     d->noise_d       = c->noise.duration;
     d->noise_f       = c->noise.freq;

@@ -17,3 +17,5 @@ for np in 1 2 4; do
   t_grep bench-spmv-exact-varcoef-np$np 'SpMV: chunked' "$PK_ROOT/tests/mpirun.sh" $np $PK_BUILD/examples/poisson27 -problem varcoef -n 37 -ksp_type pcg -ksp_max_it 3 -ksp_view
   t_grep bench-spmv-exact-poisson27-np$np 'SpMV: chunked' "$PK_ROOT/tests/mpirun.sh" $np $PK_BUILD/examples/poisson27 -rows_per_rank 343 -ksp_type pcg -ksp_max_it 3 -ksp_view
 done
+# bench/noise, smoke: one solver, one level, one noisy repeat; its table row and the CSV for the plot
+t_grep bench-smoke-noise '^\| poisson27 \| 2 ranks on 1 node \| pcg \| 200us@500Hz \| [0-9.]+ \| [0-9.]+ \| -?[0-9.]+% \|' env BENCH_QUICK=1 TYPES=pcg LEVELS=200,500 ROWS=512 bash "$PK_ROOT/bench/noise"

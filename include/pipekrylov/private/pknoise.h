@@ -25,6 +25,8 @@ typedef struct {
   PetscInt           nranks;   /* 0: every rank */
   PetscInt           ranks[PK_NOISE_MAXRANKS];
   PetscBool          here;     /* this rank injects */
+  PetscInt           skip;     /* -ksp_perf_noise_skip: the first solves of the KSP run without noise */
+  PetscBool          active;   /* noise in the solve under way (or the last one) */
   unsigned long long state;    /* PRNG state */
   PetscBool          seeded;
   /* counters of the solve under way (or the last one) */
