@@ -54,3 +54,7 @@ t_grep amg-not-hypre "amg found no \(the preconditioner is jacobi, not hypre\)" 
 t_grep amg-not-boomeramg "amg found no \(the hypre preconditioner is parasails, not boomeramg\)" $AMG -pc_type hypre -pc_hypre_type parasails
 # nothing of the reading is left allocated (valgrind memcheck is clean too, by hand: 10 s, too slow for the suite)
 t_grep amg-malloc-dump-np2 'nothing unfreed' "$PK_ROOT/tests/mallocdump.sh" 2 $AMG -pc_type hypre -napply 2 -rows_per_rank 1000
+# examples/amg (paper 002 section V), small: every solver's line, the model per level beside the measured level kernels
+t_grep amg-example-np2 "measured PCApply [0-9.e+-]+ s \(median of 2\): model/measured [0-9.]+" "$PK_ROOT/tests/mpirun.sh" 2 $PK_BUILD/examples/amg -local 12,12,6 -nsolves 2 -napply 2
+t_grep amg-example-levels-np2 "^ +0 +1728 +[0-9.]+ +[0-9]+ +[0-9.e+-]+ +[0-9.e+-]+ " "$PK_ROOT/tests/mpirun.sh" 2 $PK_BUILD/examples/amg -local 12,12,6 -nsolves 2 -napply 2
+t_grep amg-example-solvers-np1 "pipecg +[0-9]+ .*CONVERGED_RTOL" $PK_BUILD/examples/amg -local 12,12,12 -nsolves 2 -napply 1
