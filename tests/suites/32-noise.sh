@@ -31,3 +31,5 @@ t_grep slow-rank-cg-np2 "rank 1 \(node 0\): .*costs" "$PK_ROOT/tests/mpirun.sh" 
 # two emulated nodes of one rank (4 ranks on 2 shared cores are too loaded to tell anything here)
 t_grep slow-rank-node-np2 "node 1: all its ranks are slow" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 4096 -pc_type jacobi -ksp_type pipecg -ksp_perf_noise 200,10000 -ksp_perf_noise_ranks 1 -ksp_perf_node_size 1 -ksp_perfmodel_view
 t_grep slow-rank-csv-np2 "^slowrank,1," "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 4096 -pc_type jacobi -ksp_type nbpcg -ksp_perf_noise 200,10000 -ksp_perf_noise_ranks 1 -ksp_perfmodel_view ::ascii_csv
+# nothing left allocated: the noise-free reference kept per KSP and per run, the report's per-rank arrays
+t_grep noise-malloc-dump-np2 'nothing unfreed' "$PK_ROOT/tests/mallocdump.sh" 2 $EX -rows_per_rank 512 -ksp_type pipecg -nsolves 3 -ksp_perf_noise 100,1000 -ksp_perf_noise_skip 1 -ksp_perf_noise_ranks 1 -ksp_perfmodel_view ascii:/dev/null:ascii_info_detail
