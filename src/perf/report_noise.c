@@ -12,7 +12,10 @@
    robust to the spikes of a descheduled rank) gathered on rank 0 (O(ranks) numbers, once per report). The
    reference is the lower median of the ranks' medians. A rank is slow when its median is more than 5% above it and
    a sign test says so: more than K/2 + 2 sqrt(K) of its K iterations (4 standard deviations of the count under
-   "not slower") are more than 5% above the reference. The z of its median is printed beside. Its cost: K times the drop of the expected maximum over ranks per
+   "not slower") are more than 5% above the reference. The z of its median is printed beside.
+   Limitation: in the pipelined solvers a rank also waits for a slow neighbour inside its polled overlap window
+   (MPI_Test between chunks of the SpMV counts as work there), so that wait is busy time and a slow rank can go
+   unnamed; the blocking solvers (and PETSc's types, from SpMV and PC) wait in phases the analysis excludes. Its cost: K times the drop of the expected maximum over ranks per
    iteration (blocking solvers; independent normals per rank, PKEMaxNormalGroups) or of the slowest mean
    (non-blocking solvers) when it behaved like the others. Nodes all of whose ranks are slow are named too.
 */

@@ -25,11 +25,12 @@ t_grep noise-help "ksp_perf_noise_ranks <" $EX -rows_per_rank 512 -ksp_type pcg 
 t_grep noise-ksp-view "noise injection: 100 us detours at 300 Hz \(Poisson, seed 5 \+ rank\) in the compute phases of rank\(s\) 1" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 512 -ksp_type pcg -ksp_perf_noise 100,300,5 -ksp_perf_noise_ranks 1 -ksp_view
 t_fail noise-bad-option "needs <duration_us>,<frequency_hz>" $EX -rows_per_rank 512 -ksp_type pcg -ksp_perf_noise 100
 t_fail noise-bad-rank "rank 5 is not in \[0, 2\)" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 512 -ksp_type pcg -ksp_perf_noise 100,300 -ksp_perf_noise_ranks 5
-# slow ranks: noise on rank 1 only (200 us at 10 kHz triples its compute); the report must name rank 1
+# slow ranks: noise on rank 1 only (blocking solvers: in the pipelined ones a rank's wait for a slow neighbour
+# partly hides in its polled overlap window and counts as busy, see src/perf/report_noise.c) (200 us at 10 kHz triples its compute); the report must name rank 1
 t_grep slow-rank-pcg-np2 "rank 1 \(node 0\): .*costs" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 4096 -pc_type jacobi -ksp_type pcg -ksp_perf_noise 200,10000 -ksp_perf_noise_ranks 1 -ksp_perfmodel_view
 t_grep slow-rank-cg-np2 "rank 1 \(node 0\): .*costs" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 4096 -pc_type jacobi -ksp_type cg -ksp_perf_noise 200,10000 -ksp_perf_noise_ranks 1 -ksp_perfmodel_view
 # two emulated nodes of one rank (4 ranks on 2 shared cores are too loaded to tell anything here)
-t_grep slow-rank-node-np2 "node 1: all its ranks are slow" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 4096 -pc_type jacobi -ksp_type pipecg -ksp_perf_noise 200,10000 -ksp_perf_noise_ranks 1 -ksp_perf_node_size 1 -ksp_perfmodel_view
-t_grep slow-rank-csv-np2 "^slowrank,1," "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 4096 -pc_type jacobi -ksp_type nbpcg -ksp_perf_noise 200,10000 -ksp_perf_noise_ranks 1 -ksp_perfmodel_view ::ascii_csv
+t_grep slow-rank-node-np2 "node 1: all its ranks are slow" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 4096 -pc_type jacobi -ksp_type pcg -ksp_perf_noise 200,10000 -ksp_perf_noise_ranks 1 -ksp_perf_node_size 1 -ksp_perfmodel_view
+t_grep slow-rank-csv-np2 "^slowrank,1," "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 4096 -pc_type jacobi -ksp_type sapcg -ksp_perf_noise 200,10000 -ksp_perf_noise_ranks 1 -ksp_perfmodel_view ::ascii_csv
 # nothing left allocated: the noise-free reference kept per KSP and per run, the report's per-rank arrays
 t_grep noise-malloc-dump-np2 'nothing unfreed' "$PK_ROOT/tests/mallocdump.sh" 2 $EX -rows_per_rank 512 -ksp_type pipecg -nsolves 3 -ksp_perf_noise 100,1000 -ksp_perf_noise_skip 1 -ksp_perf_noise_ranks 1 -ksp_perfmodel_view ascii:/dev/null:ascii_info_detail
