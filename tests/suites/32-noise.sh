@@ -34,3 +34,5 @@ t_grep slow-rank-node-np2 "node 1: all its ranks are slow" "$PK_ROOT/tests/mpiru
 t_grep slow-rank-csv-np2 "^slowrank,1," "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 4096 -pc_type jacobi -ksp_type sapcg -ksp_perf_noise 200,10000 -ksp_perf_noise_ranks 1 -ksp_perfmodel_view ::ascii_csv
 # nothing left allocated: the noise-free reference kept per KSP and per run, the report's per-rank arrays
 t_grep noise-malloc-dump-np2 'nothing unfreed' "$PK_ROOT/tests/mallocdump.sh" 2 $EX -rows_per_rank 512 -ksp_type pipecg -nsolves 3 -ksp_perf_noise 100,1000 -ksp_perf_noise_skip 1 -ksp_perf_noise_ranks 1 -ksp_perfmodel_view ascii:/dev/null:ascii_info_detail
+# the slowdown model (pure functions) against exact values and Monte Carlo
+t_grep noise-model-unit "noise model ok" $PK_BUILD/tests/noise_model
