@@ -62,8 +62,10 @@ TOOL_BIN     := $(TOOL_SRC:bin/%.c=$(BUILD)/bin/%)
 # The static archive: the same objects; the programs that call what the shared library does not export (the
 # models, the machine profiles, the AMG reader, the phase marks) link it instead of libpipekrylov.so
 ARCHIVE      := $(BUILD)/libpipekrylov.a
-UNIT_TESTS   := amg cost model_unit perfrec profile
+UNIT_TESTS   := amg cost model_unit noise noise_model perfrec profile
 UNIT_BIN     := $(UNIT_TESTS:%=$(BUILD)/tests/%)
+# examples that call internal functions (the AMG reader and model, the machine profile): linked with the archive too
+EX_STATIC    := $(filter $(BUILD)/examples/amg,$(EX_BIN))
 HEADERS      := $(shell find include -name '*.h')
 # a test plugin (-dll_append) that prints the halo counts of an unmodified application's operator
 TEST_PLUGIN  := $(BUILD)/tests/libpkhalotest.so
@@ -105,6 +107,10 @@ LINK_PK_STATIC = $(ARCHIVE) $(LIBS_ALL)
 $(BUILD)/examples/%: examples/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h examples/common/report_csv.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Iexamples/common $< $(EX_COMMON) -o $@ $(LINK_PK)
+
+$(EX_STATIC): $(BUILD)/examples/%: examples/%.c $(EX_COMMON) $(ARCHIVE) $(HEADERS) examples/common/problems.h examples/common/report_csv.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Iexamples/common $< $(EX_COMMON) -o $@ $(LINK_PK_STATIC)
 
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(EX_COMMON) $(LIB) $(HEADERS) $(wildcard tests/common/*.h) examples/common/problems.h examples/common/report_csv.h
 	@mkdir -p $(dir $@)

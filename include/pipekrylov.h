@@ -110,6 +110,10 @@ typedef struct _n_PKStats {
 PETSC_EXTERN PetscErrorCode KSPPerfMonitorSet(KSP, PetscBool);
 PETSC_EXTERN PetscErrorCode KSPPerfMonitorGetStats(KSP, const PKStats **);
 PETSC_EXTERN PetscErrorCode KSPPerfMonitorGetTimes(KSP, PetscInt *, PetscReal *, PetscReal *, PetscReal *);
+/* Noise injection (also -ksp_perf_noise <us>,<hz>[,<seed>] and -ksp_perf_noise_ranks <list>) */
+PETSC_EXTERN PetscErrorCode KSPPerfNoiseSet(KSP, PetscReal, PetscReal, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPPerfNoiseSetRanks(KSP, PetscInt, const PetscInt[]);
+PETSC_EXTERN PetscErrorCode KSPPerfNoiseGetCounts(KSP, PetscInt *, PetscReal *, PetscReal *, PetscInt *);
 
 /* Nodes and halo messages (src/dm): node of every rank, and the on-node/off-node messages of one SpMV */
 #include <petscdmda.h>

@@ -43,11 +43,22 @@ int main(int argc, char **argv)
   PetscCall(KSPPipeGetChunks(ksp, &chunks));
   PetscCall(KSPPipeIsPipeKrylov(ksp, &ours));
   PetscCall(KSPPerfMonitorSet(ksp, PETSC_TRUE));
+  { /* noise injection: light (10 us at 100 Hz) and on rank 0 only */
+    const PetscInt r0 = 0;
+    PetscCall(KSPPerfNoiseSet(ksp, 10.0, 100.0, 7));
+    PetscCall(KSPPerfNoiseSetRanks(ksp, 1, &r0));
+  }
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 500));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPPipeGetOverlapStats(ksp, &nnb, &nearly, &ntests));
   PetscCall(KSPPerfMonitorGetStats(ksp, &S));
   PetscCall(KSPPerfMonitorGetTimes(ksp, &nits, &setup, &iters, &finish));
+  {
+    PetscInt  ndet, nmpi;
+    PetscReal wall, cpu;
+    PetscCall(KSPPerfNoiseGetCounts(ksp, &ndet, &wall, &cpu, &nmpi));
+    PetscCheck(ndet >= 0 && wall >= 0 && cpu >= 0 && nmpi == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "unexpected noise counts");
+  }
   PetscCheck(S && S->nits == nits && S->nits > 0 && S->solve_time > 0 && chunks == 4 && ours && S->nranks >= 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "unexpected results");
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: chunked %d, %" PetscInt_FMT " iterations, %" PetscInt_FMT " non-blocking reductions, KSPSolve %.3g s on %d ranks (%d phases)\n", version, (int)chunked, S->nits, nnb, (double)S->solve_time, (int)S->nranks, (int)PK_PHASE_N));
   PetscCall(KSPDestroy(&ksp));

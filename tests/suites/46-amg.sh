@@ -66,3 +66,7 @@ t_grep amg-malloc-dump-np2 'nothing unfreed' "$PK_ROOT/tests/mallocdump.sh" 2 $A
 t_grep amg-calibrated-flop-time "amg_flop_time +[0-9.e+-]+ +s +measured in this run" "$PK_ROOT/tests/mpirun.sh" 2 "$PK_ROOT/bin/pipekrylov-calibrate" -quick -o "$PK_BUILD/tests/amg-calibrated.profile"
 t_grep amg-report-uses-calibration "t_i = amg_flop_time: measured on a BoomerAMG hierarchy(.|\n)*smoother [0-9.e+-]+ \+ [0-9.e+-]+ s, restriction" \
   sh -c "$PK_ROOT/tests/mpirun.sh 2 $PK_BUILD/examples/poisson27 -rows_per_rank 1000 -ksp_type pcg -pc_type hypre -ksp_perfmodel_view ::ascii_info_detail -ksp_perfmodel_machine $PK_BUILD/tests/amg-calibrated.profile | tr '\n' ' '"
+# examples/amg (paper 002 section V), small: every solver's line, the model per level beside the measured level kernels
+t_grep amg-example-np2 "measured PCApply [0-9.e+-]+ s \(median of 2\): model/measured [0-9.]+" "$PK_ROOT/tests/mpirun.sh" 2 $PK_BUILD/examples/amg -local 12,12,6 -nsolves 2 -napply 2
+t_grep amg-example-levels-np2 "^ +0 +1728 +[0-9.]+ +[0-9]+ +[0-9.e+-]+ +[0-9.e+-]+ " "$PK_ROOT/tests/mpirun.sh" 2 $PK_BUILD/examples/amg -local 12,12,6 -nsolves 2 -napply 2
+t_grep amg-example-solvers-np1 "pipecg +[0-9]+ .*CONVERGED_RTOL" $PK_BUILD/examples/amg -local 12,12,12 -nsolves 2 -napply 1

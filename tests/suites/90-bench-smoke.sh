@@ -22,3 +22,5 @@ t_grep bench-accuracy-smoke '^\| node \| [0-9.]+% \| [0-9.]+% \| [0-9.]+% \|' \
   env SMOKE=1 SETUPS=node SIZES=512 PCS=jacobi TYPES="pcg pipecg pgmres" ACCURACY_DIR="$PK_BUILD/tests/accuracy" bash "$PK_ROOT/bench/accuracy"
 t_grep bench-accuracy-tables 'self-model gap .*\| 512 \| jacobi \| pipecg \|.*cross-prediction \|error\|.*\| pcg \| - \|.*AMG cycle model against.*### summary' \
   sh -c "bash $PK_ROOT/bench/accuracy --analyze $PK_BUILD/tests/accuracy | tr '\n' ' '"
+# bench/noise, smoke: one solver, one level, one noisy repeat; its table row and the CSV for the plot
+t_grep bench-smoke-noise '^\| poisson27 \| 2 ranks on 1 node \| pcg \| 200us@500Hz \| [0-9.]+ \| [0-9.]+ \| -?[0-9.]+% \|' env BENCH_QUICK=1 TYPES=pcg LEVELS=200,500 ROWS=512 bash "$PK_ROOT/bench/noise"

@@ -390,6 +390,16 @@ PETSC_INTERN PetscErrorCode PKEMaxJSU(const PKJSU *, PetscReal P, PetscReal *);
 PETSC_INTERN PetscErrorCode PKEMaxQuantile(PetscReal (*Q)(PetscReal p, void *), void *, PetscReal P, PetscReal *);
 PETSC_INTERN PetscReal      PKBoundCramer(PetscReal mu, PetscReal sigma, PetscReal N);
 PETSC_INTERN PetscReal      PKBoundBertsimas(PetscReal mu, PetscReal sigma, PetscReal N);
+/* E[max of independent normals]: ng groups, group i has cnt[i] ranks with mean mu[i] and deviation sd[i]
+   (src/perf/models/stochastic_noise.c) */
+PETSC_INTERN PetscErrorCode PKEMaxNormalGroups(PetscInt ng, const PetscReal mu[], const PetscReal sd[], const PetscReal cnt[], PetscReal *e);
+
+/* The slowdown that noise of rate f and length d causes (src/perf/models/stochastic_noise.c, injected noise:
+   -ksp_perf_noise): x[0..m) a sample of the noise-free per-iteration time; Pn ranks with noise, Pq without.
+   Blocking solvers: the ratio of E[max over ranks] with and without noise per iteration (each noisy rank's
+   iteration time is x plus d times a Poisson(f x) count); non-blocking solvers: the ratio of the slowest rank's
+   mean. */
+PETSC_INTERN PetscErrorCode PKNoiseSlowdownModel(PetscInt m, const PetscReal x[], PetscReal d, PetscReal f, PetscReal Pn, PetscReal Pq, PetscBool nonblocking, PetscReal *Equiet, PetscReal *Enoisy);
 
 /* ============================================================================================================ */
 /* Stochastic runtime models (001 sections 2, 4-7)                                                              */

@@ -11,6 +11,7 @@
      trace.c     the CSV trace, written with MPI-IO
      report.c    (src/perf/report) PKPerfReport: what -ksp_perfmodel_view prints
      monitor.c   the public interface (KSPPerfMonitorSet ...)
+     noise.c     noise injection (-ksp_perf_noise, KSPPerfNoiseSet ...): detours served from the recorder's marks
 */
 #ifndef PKPERFIMPL_H
 #define PKPERFIMPL_H
@@ -19,6 +20,7 @@
 #include <pipekrylov/private/pkcore.h>
 #include <pipekrylov/private/pkstats.h>
 #include <pipekrylov/private/pkmodel.h>
+#include <pipekrylov/private/pknoise.h>
 
 PETSC_INTERN PetscErrorCode PKPerfInitializePackage(void);
 PETSC_INTERN PetscErrorCode PKPerfFinalizePackage(void);
@@ -29,6 +31,7 @@ PETSC_INTERN PetscErrorCode PKPerfFinalizePackage(void);
 typedef struct {
   PetscLogDouble     t1;             /* end of the iteration (PetscTime); it began at the previous row's t1 */
   PetscLogDouble     ph[PK_PHASE_N]; /* phase times; they add up to t1 - (previous t1) */
+  PetscLogDouble     wait;           /* halo and reduction waits by activity, inside overlap windows too */
   unsigned long long red_mask;       /* PKRecHot.red_mask */
   int                red_n, red_tests;
 } PKRow;
@@ -64,11 +67,18 @@ typedef struct {
   long long     *ctr;                 /* [nalloc][nctr] cumulative readings at each row's end */
   long long      ctr_row0[PK_PAPI_MAX], ctr_end[PK_PAPI_MAX];
   PKRow          setup_red, finish_red; /* reductions before the first and after the last row */
+  PetscLogDouble wait_mark;             /* rec.hot.work[halo] + work[reduce] at the end of the last row */
   /* PETSc's types: the tracked event open at depth 0 (-1 none), its nesting, and whether in its halo wait */
   PetscLogEvent open_event;
   int           open_depth;
   PetscBool     in_halo;
   void         *hook_prev; /* the enclosing recorded PETSc-type solve (nested solves) */
+  /* noise injection (noise.c) and the last noise-free solve of this KSP, the reference of its slowdown */
+  PKNoise    noise;
+  PetscBool  quiet_have;
+  PetscReal  quiet_per_it;  /* KSPSolve time per iteration, slowest rank */
+  PetscInt   quiet_npooled; /* its pooled per-iteration sample (rank 0 only; 0 elsewhere) */
+  PetscReal *quiet_pooled;
   /* results of the last solve */
   PetscLogDouble t_enter; /* this rank's KSPSolve begin after the earliest rank's (system clock) */
   PKStats        stats;
@@ -207,9 +217,47 @@ typedef struct {
   PKAMGLevel     amg_lev[PK_AMG_MAXLEVELS];
   PKAMGResult    amg;
   PetscReal      amg_measured; /* measured time per PC application */
+  /* noise injection (report_noise.c) */
+  PetscBool      have_noise;
+  PetscReal      noise_d, noise_f;    /* detour length (s) and rate (Hz) */
+  PetscInt       noise_ranks_on;      /* ranks that inject */
+  PetscInt       noise_n;             /* detours, all ranks */
+  PetscReal      noise_injected;      /* time in detours, sum over ranks (injector's clock) */
+  PetscReal      noise_inj_min, noise_inj_max;
+  PetscReal     *noise_inj;           /* [P] per rank (rank 0), freed with the report */
+  PetscReal      noise_ref_per_it;    /* noise-free time per iteration: a quiet solve before, or the model */
+  const char    *noise_ref;           /* where it comes from */
+  PetscInt       noise_quiet_m;       /* noise-free sample for the prediction (NULL: a point mass at ref) */
+  const PetscReal *noise_quiet_x;
+  PetscReal      noise_meas, noise_pred, noise_Eq, noise_En; /* slowdowns; E per iteration without and with */
+  PetscBool      noise_nonblocking;
+  /* slow ranks (report_noise.c): busy time per iteration (compute, no waits) per rank */
+  PetscBool      have_slow;
+  PetscInt       nslow, nslow_found;
+  PetscMPIInt    slow_rank[8];
+  PetscInt       slow_node[8];
+  PetscReal      slow_mean[8], slow_z[8], slow_cost[8];
+  PetscReal      rest_mean, rest_sd, slow_Ewith, slow_Ewithout[8];
+  PetscInt       slow_node_all[8], nslow_nodes; /* nodes all of whose ranks are slow */
 } PKReportData;
 
 PETSC_INTERN PetscErrorCode PKReportGather(KSP, PKPerfCtx *, const PKStats *, PKReportData *);
+PETSC_INTERN PetscErrorCode PKReportNoiseGather(KSP, PKPerfCtx *, const PKStats *, PKReportData *);
+PETSC_INTERN PetscErrorCode PKReportNoiseModel(const PKStats *, PKReportData *);
+PETSC_INTERN PetscErrorCode PKReportNoiseView(PetscViewer, PetscViewerFormat, const PKStats *, const PKReportData *);
+PETSC_INTERN PetscErrorCode PKReportNoiseCSV(PetscViewer, const PKStats *, const PKReportData *);
+
+/* Noise injection (src/perf/monitor/noise.c) */
+#define PK_NOISE_OFF PETSC_MAX_REAL
+PETSC_INTERN void           PKNoiseDetour_Private(PKRec, PetscLogDouble); /* the recorder's detour (rec.detour) */
+PETSC_INTERN PetscErrorCode PKNoiseReadOptions(KSP, PKMonitorCtx *, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode PKNoiseCheckOptions(KSP, PKMonitorCtx *);
+PETSC_INTERN PetscErrorCode PKNoiseSolveBegin(KSP, PKMonitorCtx *);
+PETSC_INTERN PetscErrorCode PKNoiseSolveEnd(KSP, PKMonitorCtx *);
+PETSC_INTERN PetscErrorCode PKNoiseView(KSP, PKMonitorCtx *, PetscViewer);
+PETSC_INTERN PetscErrorCode PKNoiseQuietReference(KSP, PKMonitorCtx *, PetscReal *, PetscInt *, const PetscReal **, const char **);
+PETSC_INTERN PetscErrorCode PKNoiseFinalize(void);
+
 PETSC_INTERN PetscErrorCode PKReportFree(PKPerfCtx *);
 
 /* The end-of-solve report for -ksp_perfmodel_view (report.c); PKPerfGetViewer gives the viewer it prints to */

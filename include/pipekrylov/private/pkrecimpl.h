@@ -37,6 +37,9 @@ typedef struct {
   PKPhase        act;              /* what the time since tlast was spent on */
   PetscLogDouble work[PK_PHASE_N]; /* work[PK_PHASE_OVERLAP]: MPI_Iallreduce and MPI_Test calls themselves */
   PetscInt       nspmv, npc;       /* applications of the operator and of the preconditioner */
+  /* noise injection (-ksp_perf_noise): the next detour's arrival; +infinity when off, so that a mark pays one
+     compare that never succeeds (the owner sets it; detour serves what is due) */
+  PetscLogDouble noise_next;
 } PKRecHot;
 
 /* A recorder is the observer's: the marks below write its hot part inline, and the end of an iteration is reported
@@ -44,7 +47,9 @@ typedef struct {
 struct _p_PKRec {
   PKRecHot hot;
   PetscErrorCode (*rowend)(PKRec, PetscInt); /* close the row of iteration its (set by the owner) */
-  void *priv;                                /* the monitor context that owns this recorder */
+  void (*detour)(PKRec, PetscLogDouble);      /* serve the noise detours due by time t (set by the owner, or NULL);
+                                                 called only from a mark that enters a compute phase */
+  void *priv;                                 /* the monitor context that owns this recorder */
 };
 
 static inline void PKRecPhase(PKRec rec, PKPhase ph)
@@ -57,6 +62,8 @@ static inline void PKRecPhase(PKRec rec, PKPhase ph)
   rec->hot.tlast = t;
   rec->hot.cur   = (rec->hot.overlap && ph != PK_PHASE_REDUCE) ? PK_PHASE_OVERLAP : ph;
   rec->hot.act   = ph;
+  /* injected noise: only when entering compute (never a halo or reduction wait, so never inside an MPI call) */
+  if (PetscUnlikely(t >= rec->hot.noise_next) && ph <= PK_PHASE_VEC && rec->detour) (*rec->detour)(rec, t);
 }
 
 /* One application of the operator (PK_PHASE_SPMV) or of the preconditioner (PK_PHASE_PC) begins */

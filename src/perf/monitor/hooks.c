@@ -78,6 +78,7 @@ static PetscErrorCode PKPerfCtxDestroy(void *p)
   PetscCall(PKStatsDestroy(&c->mon.stats));
   PetscCall(PKReportFree(c));
   PetscCall(PetscFree(c->mon.rank_node));
+  PetscCall(PetscFree(c->mon.quiet_pooled));
   PetscCall(PetscViewerDestroy(&c->report.viewer));
   PetscCall(PetscFree(c));
   PetscFunctionReturn(0);
@@ -99,6 +100,8 @@ PetscErrorCode PKPerfCtxGet(KSP ksp, PetscBool create, PKPerfCtx **ctx)
   PetscCall(PetscNew(&c));
   c->mon.rec.priv   = &c->mon;
   c->mon.rec.rowend = PKRecRowEnd;
+  c->mon.rec.detour = PKNoiseDetour_Private; /* noise injection: the marks call it once noise_next is due */
+  c->mon.rec.hot.noise_next = PK_NOISE_OFF;
   c->mon.code_on    = -1;
   c->mon.open_event = -1;
   PetscCall(PetscStrcpy(c->mon.papi_events, "default"));
@@ -112,7 +115,7 @@ PetscErrorCode PKPerfCtxGet(KSP ksp, PetscBool create, PKPerfCtx **ctx)
 }
 
 /* The monitor's options, inside an options block (the KSP's own, at KSPSetFromOptions, or one of ours) */
-static PetscErrorCode PKPerfOptionItems(PetscOptionItems *PetscOptionsObject, PKPerfCtx *c)
+static PetscErrorCode PKPerfOptionItems(KSP ksp, PetscOptionItems *PetscOptionsObject, PKPerfCtx *c)
 {
   PetscFunctionBegin;
   PetscCall(PetscOptionsBool("-ksp_perf_monitor", "Record per-iteration per-rank times and statistics (-ksp_perf_trace and -ksp_perfmodel_view turn it on too)", "KSPPerfMonitorSet", c->mon.opt_monitor, &c->mon.opt_monitor, NULL));
@@ -121,6 +124,7 @@ static PetscErrorCode PKPerfOptionItems(PetscOptionItems *PetscOptionsObject, PK
   PetscCall(PetscOptionsString("-ksp_perf_papi_events", "PAPI events recorded per iteration: comma list, default, or none", "KSPPerfMonitorSet", c->mon.papi_events, c->mon.papi_events, sizeof(c->mon.papi_events), NULL));
   PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: this host's profile in $XDG_CACHE_HOME/pipekrylov, else the embedded one", "KSPPerfMonitorSet", c->model.machine_path, c->model.machine_path, sizeof(c->model.machine_path), NULL));
   PetscCall(PetscOptionsInt("-ksp_perf_node_size", "Treat every k consecutive ranks as one node (0: nodes from MPI_COMM_TYPE_SHARED)", "KSPPerfMonitorSet", c->mon.node_size, &c->mon.node_size, NULL));
+  PetscCall(PKNoiseReadOptions(ksp, &c->mon, PetscOptionsObject));
   PetscFunctionReturn(0);
 }
 
@@ -136,6 +140,7 @@ static PetscErrorCode PKPerfCheckOptions(KSP ksp, PKPerfCtx *c)
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
   PetscCheck(!c->mon.opt_trace || c->mon.trace[0], comm, PETSC_ERR_ARG_WRONG, "-%sksp_perf_trace needs a file name", prefix ? prefix : "");
   PetscCheck(c->mon.node_size >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%sksp_perf_node_size must be positive (or 0 for MPI_COMM_TYPE_SHARED), not %" PetscInt_FMT, prefix ? prefix : "", c->mon.node_size);
+  PetscCall(PKNoiseCheckOptions(ksp, &c->mon));
   PetscCall(PetscViewerDestroy(&c->report.viewer));
   if (c->mon.opt_report) {
     PetscBool iascii;
@@ -160,7 +165,7 @@ static PetscErrorCode PKPerfReadOptions(KSP ksp, PKPerfCtx *c)
   PetscFunctionBegin;
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
   PetscOptionsBegin(comm, prefix, "KSP performance monitor (pipekrylov)", "KSP");
-  PetscCall(PKPerfOptionItems(PetscOptionsObject, c));
+  PetscCall(PKPerfOptionItems(ksp, PetscOptionsObject, c));
   PetscOptionsEnd();
   PetscCall(PKPerfCheckOptions(ksp, c));
   c->mon.options_read = PETSC_TRUE;
@@ -175,7 +180,7 @@ static PetscErrorCode PKPerfOptionsHandler(PetscObject obj, PetscOptionItems *Pe
   PetscFunctionBegin;
   (void)unused;
   PetscCall(PKPerfCtxGet((KSP)obj, PETSC_TRUE, &c));
-  PetscCall(PKPerfOptionItems(PetscOptionsObject, c));
+  PetscCall(PKPerfOptionItems((KSP)obj, PetscOptionsObject, c));
   PetscCall(PKPerfCheckOptions((KSP)obj, c));
   c->mon.options_read = PETSC_TRUE;
   PetscFunctionReturn(0);
@@ -191,6 +196,7 @@ static PetscErrorCode PKPerfCreated(PetscObject o)
 
 static inline PetscBool PKPerfIsOn(PKPerfCtx *c)
 {
+  if (c->mon.noise.on) return PETSC_TRUE; /* the noise is injected through the recorder's marks */
   if (c->mon.code_on >= 0) return (PetscBool)(c->mon.code_on == 1);
   return (PetscBool)(c->mon.opt_monitor || c->mon.opt_trace || c->mon.opt_report);
 }
@@ -205,6 +211,7 @@ PetscErrorCode PKPerfView(KSP ksp, PetscViewer viewer)
   PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
   if (!c || !c->mon.options_read || !PKPerfIsOn(c)) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  performance monitor: on%s%s%s, PAPI events %s%s%s\n", c->mon.opt_trace ? ", trace " : "", c->mon.opt_trace ? c->mon.trace : "", c->mon.opt_report ? ", report (-ksp_perfmodel_view)" : "", c->mon.papi_events, c->model.machine_path[0] ? ", machine profile " : "", c->model.machine_path));
+  PetscCall(PKNoiseView(ksp, &c->mon, viewer));
   PetscFunctionReturn(0);
 }
 
@@ -264,6 +271,7 @@ static PetscErrorCode PKPerfSolveBegin(KSP ksp, PKPerfCtx **out)
   c->mon.builtin = ours ? PETSC_FALSE : PETSC_TRUE;
   PetscCall(PKPerfAttachMonitor(ksp, c));
   PetscCall(PKRecSolveBegin(ksp, &c->mon));
+  PetscCall(PKNoiseSolveBegin(ksp, &c->mon));
   c->mon.active = PETSC_TRUE;
   if (c->mon.builtin) {
     c->mon.hook_prev = pk_hook_top;
@@ -282,6 +290,7 @@ static PetscErrorCode PKPerfSolveEnd(KSP ksp, PKPerfCtx *c)
   if (c->mon.builtin) pk_hook_top = (PKPerfCtx *)c->mon.hook_prev;
   PetscCall(PKRecSolveEnd(ksp, &c->mon));
   PetscCall(PKStatsCompute(comm, &c->mon));
+  PetscCall(PKNoiseSolveEnd(ksp, &c->mon));
   if (c->mon.opt_trace && !c->mon.trace_failed) PetscCall(PKTraceWrite(comm, &c->mon));
   if (c->report.viewer) {
     PetscCall(PKPerfReport(ksp, &c->mon.stats));

@@ -56,13 +56,14 @@ static PetscErrorCode PKRecCloseRows(PKMonitorCtx *c, PetscInt its, const long l
 {
   PKRecHot      *h  = &c->rec.hot;
   PetscInt       d  = its - c->n, j, k;
-  PetscLogDouble t0 = PKRowStart(c, c->n);
+  PetscLogDouble t0 = PKRowStart(c, c->n), wnow = h->work[PK_PHASE_HALO] + h->work[PK_PHASE_REDUCE];
 
   PetscFunctionBegin;
   for (j = 0; j < d; j++) {
     PKRow *row = &c->rows[c->n + j];
     row->t1    = (j == d - 1) ? h->tlast : t0 + (h->tlast - t0) * (PetscLogDouble)(j + 1) / (PetscLogDouble)d;
     for (k = 0; k < PK_PHASE_N; k++) row->ph[k] = h->acc[k] / (PetscLogDouble)d;
+    row->wait = (wnow - c->wait_mark) / (PetscLogDouble)d;
     row->red_mask = 0;
     row->red_n = row->red_tests = 0;
   }
@@ -75,6 +76,7 @@ static PetscErrorCode PKRecCloseRows(PKMonitorCtx *c, PetscInt its, const long l
       for (k = 0; k < c->nctr; k++) c->ctr[(c->n + j) * c->nctr + k] = c0[k] + (cl[k] - c0[k]) * (j + 1) / d;
   }
   PKRecTakeReductions(h, &c->rows[its - 1]);
+  c->wait_mark = wnow;
   for (k = 0; k < PK_PHASE_N; k++) h->acc[k] = 0;
   c->n = its;
   PetscFunctionReturn(0);
@@ -112,6 +114,8 @@ PetscErrorCode PKRecSolveBegin(KSP ksp, PKMonitorCtx *c)
   h->cur       = PK_PHASE_VEC;
   h->act       = PK_PHASE_VEC;
   h->red_state = -1;
+  h->noise_next = PK_NOISE_OFF; /* PKNoiseSolveBegin draws the first arrival when noise is on */
+  c->wait_mark  = 0;
   PetscCall(PetscMemzero(&c->setup_red, sizeof(PKRow)));
   PetscCall(PetscMemzero(&c->finish_red, sizeof(PKRow)));
   c->rows_started = PETSC_FALSE;
@@ -152,7 +156,8 @@ PetscErrorCode PKRecRowsStart(PKMonitorCtx *c)
   PKRecPhase(&c->rec, h->cur);
   for (PetscInt k = 0; k < PK_PHASE_N; k++) h->acc[k] = 0;
   PKRecTakeReductions(h, &c->setup_red);
-  c->trow0 = h->tlast;
+  c->trow0     = h->tlast;
+  c->wait_mark = h->work[PK_PHASE_HALO] + h->work[PK_PHASE_REDUCE];
   if (c->nctr) PKPapiRead(c->ctr_row0);
   c->rows_started = PETSC_TRUE;
   PetscFunctionReturn(0);

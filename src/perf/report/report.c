@@ -131,6 +131,7 @@ static PetscErrorCode PKReportCSV(PetscViewer v, const PKStats *S, const PKRepor
     PetscCall(PetscViewerASCIIPrintf(v, "stochastic,ET,%.9e,s,modelled\nstochastic,ETprime,%.9e,s,modelled\nstochastic,EThat,%.9e,s,modelled\nstochastic,ETprimehat,%.9e,s,modelled\n", (double)d->stoch.ET, (double)d->stoch.ETp, (double)d->stoch.EThat, (double)d->stoch.ETphat));
     PetscCall(PetscViewerASCIIPrintf(v, "stochastic,sim_ET,%.9e,s,modelled\nstochastic,sim_ETprime,%.9e,s,modelled\nstochastic,cramer,%.9e,s,bound\nstochastic,bertsimas,%.9e,s,bound\nstochastic,measured_iterations,%.9e,s,measured\n", (double)d->stoch.sim_ET, (double)d->stoch.sim_ETp, (double)d->stoch.cramer, (double)d->stoch.bertsimas, (double)d->rows_time));
   }
+  PetscCall(PKReportNoiseCSV(v, S, d));
   if (d->have_amg) PetscCall(PetscViewerASCIIPrintf(v, "amg,cycle,%.9e,s,modelled\namg,pc_apply,%.9e,s,measured\n", (double)d->amg.total, (double)d->amg_measured));
   PetscFunctionReturn(0);
 }
@@ -240,6 +241,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   }
   if (S->nreductions) PetscCall(PetscViewerASCIIPrintf(v, "    measured overlap: %" PetscInt_FMT " of %" PetscInt_FMT " reductions complete before their wait (%.0f%%), %" PetscInt_FMT " MPI_Test calls\n", S->nearly, S->nreductions, (double)PKPct(S->nearly, S->nreductions), S->ntests));
   else if (model && d->in.theta < 0 && (d->config.kind == PK_SOLVER_PETSC_GROPPCG || d->config.kind == PK_SOLVER_PETSC_PIPECG || d->config.kind == PK_SOLVER_PETSC_PGMRES)) PetscCall(PetscViewerASCIIPrintf(v, "    overlap of PETSc's split reductions is not measured (no MPI_Test accounting): assumed none\n"));
+  PetscCall(PKReportNoiseView(v, fmt, S, d));
   if (!model) {
     PetscCall(PetscViewerASCIIPrintf(v, "  no analytic model for KSP type %s: measured times only\n", d->type));
     PetscCall(PetscViewerPopFormat(v));
@@ -362,6 +364,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   PetscCall(PKReportMachineLines(v, c, d, (PetscBool)(fmt == PETSC_VIEWER_ASCII_INFO_DETAIL)));
   PetscCall(PetscViewerPopFormat(v));
 done:
+  PetscCall(PetscFree(d->noise_inj));
   PetscCall(PetscFree(d));
   PetscFunctionReturn(0);
 }

@@ -530,6 +530,7 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   d->nspmv    = h->nspmv;
   d->npc      = h->npc;
   d->measured = S->solve_time;
+  PetscCall(PKReportNoiseGather(ksp, c, S, d)); /* collective: noise and slow ranks, for every type */
   if (d->config.kind == PK_SOLVER_UNKNOWN) PetscFunctionReturn(0); /* no model for this type: measured part only */
   /* A diagonal preconditioner applied inside the fused vector pass (pipecg, pipe2cg) is no PCApply: its cost is in
      the vector work, and only the applications left outside the pass are PC applications. The measured count says
@@ -605,6 +606,7 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
       for (int j = 0; j < PK_PHASE_N; j++) d->phase[j] += S->phase_mean[k * PK_PHASE_N + j];
     }
     PetscCall(PKReportModels(S, d));
+    PetscCall(PKReportNoiseModel(S, d));
     if (d->have_amg) {
       PKAMGInput ai;
       PetscCall(PetscMemzero(&ai, sizeof(ai)));

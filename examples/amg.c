@@ -1,0 +1,306 @@
+static const char help[] = "Paper 002 section V: the 3-D 7-point Laplacian, 50 x 50 x 25 points per rank, preconditioned by hypre\n"
+                           "BoomerAMG, solved with pcg, nbpcg and pipecg. Prints each solver's measured time, then the AMG cycle\n"
+                           "model (002 IV) per level beside the measured level kernels, and the measured PCApply beside the\n"
+                           "modelled cycle.\n"
+                           "  -local <nx,ny,nz>   points per rank (default 50,50,25); the ranks form an MPI_Dims_create grid\n"
+                           "  -types <a,b,...>    solvers (default pcg,nbpcg,pipecg)\n"
+                           "  -nsolves <k>        solves per solver, the first a warm-up (default 3); the median of the others\n"
+                           "  -napply <k>         PCApply calls timed for the cycle (default 10)\n"
+                           "  -machine <file>     machine profile for the model (default: the embedded one)\n"
+                           "Any -pc_hypre_boomeramg_* option applies; -ksp_perfmodel_view adds the full report of each solve.\n\n";
+
+#include <pipekrylov.h>
+#include <pipekrylov/private/pkamg.h>
+#include <pipekrylov/private/pkprofile.h>
+#include <petscdmda.h>
+#if defined(PETSC_HAVE_HYPRE)
+  #include <_hypre_parcsr_ls.h>
+PETSC_EXTERN PetscErrorCode PCHYPREGetSolver(PC, HYPRE_Solver *); /* exported by libpetsc (src/perf/amg_hierarchy.c) */
+#endif
+
+static int CmpReal(const void *a, const void *b)
+{
+  PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* median over k of the slowest rank's time */
+static PetscErrorCode MedianMax(MPI_Comm comm, PetscInt k, PetscReal t[], PetscReal *med)
+{
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, t, (PetscMPIInt)k, MPIU_REAL, MPI_MAX, comm));
+  qsort(t, (size_t)k, sizeof(PetscReal), CmpReal);
+  *med = k ? t[k / 2] : 0;
+  PetscFunctionReturn(0);
+}
+
+/* the 7-point Laplacian (Dirichlet: neighbours outside the domain left out) and b = A 1 */
+static PetscErrorCode Assemble(DM da, Mat *A, Vec *b)
+{
+  PetscInt    xs, ys, zs, xm, ym, zm, M, N, P;
+  Vec         one;
+  MatStencil  row, col[7];
+  PetscScalar v[7];
+
+  PetscFunctionBegin;
+  PetscCall(DMCreateMatrix(da, A));
+  PetscCall(DMDAGetInfo(da, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        PetscInt n = 0;
+        row.i = i;
+        row.j = j;
+        row.k = k;
+        col[n] = row;
+        v[n++] = 6.0;
+        if (i > 0) { col[n] = row; col[n].i = i - 1; v[n++] = -1.0; }
+        if (i < M - 1) { col[n] = row; col[n].i = i + 1; v[n++] = -1.0; }
+        if (j > 0) { col[n] = row; col[n].j = j - 1; v[n++] = -1.0; }
+        if (j < N - 1) { col[n] = row; col[n].j = j + 1; v[n++] = -1.0; }
+        if (k > 0) { col[n] = row; col[n].k = k - 1; v[n++] = -1.0; }
+        if (k < P - 1) { col[n] = row; col[n].k = k + 1; v[n++] = -1.0; }
+        PetscCall(MatSetValuesStencil(*A, 1, &row, n, col, v, INSERT_VALUES));
+      }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(DMCreateGlobalVector(da, b));
+  PetscCall(VecDuplicate(*b, &one));
+  PetscCall(VecSet(one, 1.0));
+  PetscCall(MatMult(*A, one, *b));
+  PetscCall(VecDestroy(&one));
+  PetscFunctionReturn(0);
+}
+
+#if defined(PETSC_HAVE_HYPRE)
+/* Matvec-equivalents of one V-cycle's work on a level, as hypre runs it (the AMG model's count, amg_hierarchy.c):
+   down and up sweeps (a symmetric one, relax types 6 and 8, counts twice) and the residual; the coarsest level
+   solved directly counts once */
+static PetscReal SmoothMatvecs(hypre_ParAMGData *amg, PetscBool coarsest)
+{
+  HYPRE_Int *type = hypre_ParAMGDataGridRelaxType(amg), *sweeps = hypre_ParAMGDataNumGridSweeps(amg);
+  PetscReal  f    = 0;
+
+  if (!type || !sweeps) return 3.0;
+  if (coarsest) {
+    HYPRE_Int t = type[3];
+    if (t == 9 || t == 19 || t == 98 || t == 99) return 1.0;
+    return sweeps[3] * ((t == 6 || t == 8) ? 2 : 1);
+  }
+  for (int c = 1; c <= 2; c++) f += sweeps[c] * ((type[c] == 6 || type[c] == 8) ? 2 : 1);
+  return f + 1.0;
+}
+
+/* Measured level kernels: per level, the time of one matvec with A_l times its matvec-equivalents, plus the
+   restriction (P_l^T) and interpolation (P_l) matvecs; median of reps, slowest rank */
+static PetscErrorCode MeasureLevels(PC pc, PetscInt L, PetscInt reps, PetscReal tlev[], PetscReal nA[])
+{
+  HYPRE_Solver       hs;
+  hypre_ParAMGData  *amg;
+  hypre_ParCSRMatrix **A, **P;
+  MPI_Comm           comm = PetscObjectComm((PetscObject)pc);
+  PetscReal         *t;
+
+  PetscFunctionBegin;
+  PetscCall(PCHYPREGetSolver(pc, &hs));
+  amg = (hypre_ParAMGData *)hs;
+  A   = hypre_ParAMGDataAArray(amg);
+  P   = hypre_ParAMGDataPArray(amg);
+  PetscCall(PetscMalloc1(reps, &t));
+  for (PetscInt l = 0; l < L; l++) {
+    hypre_ParVector *x = hypre_ParVectorInDomainOf(A[l]), *y = hypre_ParVectorInRangeOf(A[l]);
+    PetscReal        ta, tp = 0, tr = 0;
+    hypre_ParVectorSetConstantValues(x, 1.0);
+    hypre_ParCSRMatrixMatvec(1.0, A[l], x, 0.0, y); /* warm-up (and the communication package) */
+    for (PetscInt r = 0; r < reps; r++) {
+      PetscLogDouble t0, t1;
+      PetscCallMPI(MPI_Barrier(comm));
+      PetscCall(PetscTime(&t0));
+      hypre_ParCSRMatrixMatvec(1.0, A[l], x, 0.0, y);
+      PetscCall(PetscTime(&t1));
+      t[r] = t1 - t0;
+    }
+    PetscCall(MedianMax(comm, reps, t, &ta));
+    nA[l] = SmoothMatvecs(amg, (PetscBool)(l == L - 1));
+    if (l < L - 1) {
+      hypre_ParVector *xc = hypre_ParVectorInDomainOf(P[l]), *yf = hypre_ParVectorInRangeOf(P[l]);
+      hypre_ParVectorSetConstantValues(xc, 1.0);
+      hypre_ParVectorSetConstantValues(yf, 1.0);
+      hypre_ParCSRMatrixMatvec(1.0, P[l], xc, 0.0, yf);
+      hypre_ParCSRMatrixMatvecT(1.0, P[l], yf, 0.0, xc);
+      for (PetscInt r = 0; r < reps; r++) {
+        PetscLogDouble t0, t1;
+        PetscCallMPI(MPI_Barrier(comm));
+        PetscCall(PetscTime(&t0));
+        hypre_ParCSRMatrixMatvec(1.0, P[l], xc, 0.0, yf);
+        PetscCall(PetscTime(&t1));
+        t[r] = t1 - t0;
+      }
+      PetscCall(MedianMax(comm, reps, t, &tp));
+      for (PetscInt r = 0; r < reps; r++) {
+        PetscLogDouble t0, t1;
+        PetscCallMPI(MPI_Barrier(comm));
+        PetscCall(PetscTime(&t0));
+        hypre_ParCSRMatrixMatvecT(1.0, P[l], yf, 0.0, xc);
+        PetscCall(PetscTime(&t1));
+        t[r] = t1 - t0;
+      }
+      PetscCall(MedianMax(comm, reps, t, &tr));
+      hypre_ParVectorDestroy(xc);
+      hypre_ParVectorDestroy(yf);
+    }
+    tlev[l] = nA[l] * ta + tp + tr;
+    hypre_ParVectorDestroy(x);
+    hypre_ParVectorDestroy(y);
+  }
+  PetscCall(PetscFree(t));
+  PetscFunctionReturn(0);
+}
+#endif
+
+int main(int argc, char **argv)
+{
+  MPI_Comm    comm;
+  PetscMPIInt size;
+  PetscInt    loc[3] = {50, 50, 25}, nloc = 3, ntypes = 8, nsolves = 3, napply = 10;
+  char       *types[8], machine[PETSC_MAX_PATH_LEN] = "";
+  int         dims[3] = {0, 0, 0};
+  PetscBool   hypre = PETSC_FALSE, lset;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PipeKrylovInitializePackage());
+  comm = PETSC_COMM_WORLD;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+#if defined(PETSC_HAVE_HYPRE)
+  hypre = PETSC_TRUE;
+#endif
+  if (!hypre) {
+    PetscCall(PetscPrintf(comm, "amg: this PETSc has no hypre (PCHYPRE): the example needs BoomerAMG; nothing to do\n"));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-local", loc, &nloc, &lset));
+  if (!lset) nloc = 3;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nsolves", &nsolves, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-napply", &napply, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-machine", machine, sizeof(machine), NULL));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &ntypes, NULL));
+  if (!ntypes) {
+    ntypes = 3;
+    PetscCall(PetscStrallocpy("pcg", &types[0]));
+    PetscCall(PetscStrallocpy("nbpcg", &types[1]));
+    PetscCall(PetscStrallocpy("pipecg", &types[2]));
+  }
+  PetscCheck(nloc == 3 && loc[0] > 0 && loc[1] > 0 && loc[2] > 0 && nsolves >= 2 && napply >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-local needs 3 positive sizes, -nsolves >= 2, -napply >= 1");
+  PetscCallMPI(MPI_Dims_create(size, 3, dims));
+  {
+    DM          da;
+    Mat         A;
+    Vec         b, x;
+    PetscInt    M = loc[0] * dims[0], N = loc[1] * dims[1], P = loc[2] * dims[2];
+    PKAMGLevel  lev[PK_AMG_MAXLEVELS];
+    PetscInt    L = 0;
+    PetscBool   found;
+    char        why[256];
+    PC          pc0 = NULL;
+
+    PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, M, N, P, dims[0], dims[1], dims[2], 1, 1, NULL, NULL, NULL, &da));
+    PetscCall(DMSetUp(da));
+    PetscCall(Assemble(da, &A, &b));
+    PetscCall(VecDuplicate(b, &x));
+    PetscCall(PetscPrintf(comm, "amg: 3-D 7-point Laplacian, %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points (%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " per rank, %d ranks as %d x %d x %d), hypre BoomerAMG\n", M, N, P, loc[0], loc[1], loc[2], size, dims[0], dims[1], dims[2]));
+    PetscCall(PetscPrintf(comm, "  %-8s %10s %16s %18s %14s\n", "solver", "iterations", "KSPSolve (s)", "per iteration (s)", "reason"));
+    for (PetscInt s = 0; s < ntypes; s++) {
+      KSP                ksp;
+      PC                 pc;
+      PetscReal         *t, med;
+      PetscInt           its;
+      KSPConvergedReason reason;
+
+      PetscCall(KSPCreate(comm, &ksp));
+      PetscCall(KSPSetOperators(ksp, A, A));
+      PetscCall(KSPSetType(ksp, types[s]));
+      PetscCall(KSPGetPC(ksp, &pc));
+      PetscCall(PCSetType(pc, PCHYPRE));
+      PetscCall(PCHYPRESetType(pc, "boomeramg"));
+      PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+      PetscCall(KSPSetFromOptions(ksp));
+      PetscCall(KSPSetType(ksp, types[s])); /* -ksp_type does not override the list */
+      PetscCall(KSPSetUp(ksp));
+      PetscCall(PetscMalloc1(nsolves, &t));
+      for (PetscInt r = 0; r < nsolves; r++) {
+        PetscLogDouble t0, t1;
+        PetscCall(VecSet(x, 0.0));
+        PetscCallMPI(MPI_Barrier(comm));
+        PetscCall(PetscTime(&t0));
+        PetscCall(KSPSolve(ksp, b, x));
+        PetscCall(PetscTime(&t1));
+        t[r] = t1 - t0;
+      }
+      PetscCall(MedianMax(comm, nsolves - 1, t + 1, &med));
+      PetscCall(KSPGetIterationNumber(ksp, &its));
+      PetscCall(KSPGetConvergedReason(ksp, &reason));
+      PetscCall(PetscPrintf(comm, "  %-8s %10" PetscInt_FMT " %16.4e %18.4e %14s\n", types[s], its, (double)med, (double)(its ? med / its : 0), KSPConvergedReasons[reason]));
+      PetscCall(PetscFree(t));
+      if (!pc0) {
+        pc0 = pc;
+        PetscCall(PetscObjectReference((PetscObject)pc0));
+      }
+      PetscCall(KSPDestroy(&ksp));
+    }
+    /* the cycle: model per level beside the measured level kernels, and the measured PCApply */
+    PetscCall(PKAMGHierarchyFromPC(pc0, PK_AMG_MAXLEVELS, lev, &L, &found, why, sizeof(why)));
+    if (!found) PetscCall(PetscPrintf(comm, "  AMG cycle model: %s\n", why));
+    else {
+  #if defined(PETSC_HAVE_HYPRE)
+      PKMachine   mach;
+      PKAMGInput  in;
+      PKAMGResult res;
+      PetscReal   tlev[PK_AMG_MAXLEVELS], nA[PK_AMG_MAXLEVELS], sum = 0, *t, tpc;
+      Vec         y;
+
+      if (machine[0]) PetscCall(PKMachineLoad(comm, machine, &mach));
+      else PetscCall(PKMachineDefault(&mach));
+      PetscCall(PetscMemzero(&in, sizeof(in)));
+      in.L             = L;
+      in.lev           = lev;
+      in.P             = size;
+      in.offnode       = PETSC_FALSE;
+      in.msgs_per_link = -1;
+      PetscCall(PKModelAMGCycle(&mach.p, &in, &res));
+      PetscCall(MeasureLevels(pc0, L, 20, tlev, nA));
+      PetscCall(VecDuplicate(b, &y));
+      PetscCall(PetscMalloc1(napply, &t));
+      PetscCall(PCApply(pc0, b, y));
+      for (PetscInt r = 0; r < napply; r++) {
+        PetscLogDouble t0, t1;
+        PetscCallMPI(MPI_Barrier(comm));
+        PetscCall(PetscTime(&t0));
+        PetscCall(PCApply(pc0, b, y));
+        PetscCall(PetscTime(&t1));
+        t[r] = t1 - t0;
+      }
+      PetscCall(MedianMax(comm, napply, t, &tpc));
+      PetscCall(PetscFree(t));
+      PetscCall(VecDestroy(&y));
+      PetscCall(PetscPrintf(comm, "  AMG cycle model (002 IV, %s machine profile) per level beside the measured level kernels\n", machine[0] ? machine : "embedded default"));
+      PetscCall(PetscPrintf(comm, "  (measured: %s matvecs with A_l for the sweeps and the residual, one with P_l, one with P_l^T)\n", "k"));
+      PetscCall(PetscPrintf(comm, "  %5s %10s %8s %5s %14s %14s %8s\n", "level", "rows", "nnz/row", "k", "model (s)", "measured (s)", "gap"));
+      for (PetscInt l = 0; l < L; l++) {
+        sum += tlev[l];
+        PetscCall(PetscPrintf(comm, "  %5" PetscInt_FMT " %10.0f %8.2f %5.0f %14.3e %14.3e %+7.0f%%\n", l, (double)lev[l].C, (double)lev[l].s, (double)nA[l], (double)res.level[l], (double)tlev[l], (double)(tlev[l] > 0 ? 100 * (res.level[l] / tlev[l] - 1) : 0)));
+      }
+      PetscCall(PetscPrintf(comm, "  cycle: model %.3e s (compute %.2e, communication %.2e); measured level kernels %.3e s;\n    measured PCApply %.3e s (median of %" PetscInt_FMT "): model/measured %.2f\n", (double)res.total, (double)res.comp, (double)res.comm, (double)sum, (double)tpc, napply, (double)(tpc > 0 ? res.total / tpc : 0)));
+  #endif
+    }
+    PetscCall(PCDestroy(&pc0));
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&b));
+    PetscCall(MatDestroy(&A));
+    PetscCall(DMDestroy(&da));
+  }
+  for (PetscInt s = 0; s < ntypes; s++) PetscCall(PetscFree(types[s]));
+  PetscCall(PetscFinalize());
+  return 0;
+}

@@ -1,0 +1,401 @@
+/*
+   Noise injection: -ksp_perf_noise <duration_us>,<frequency_hz>[,<seed>] and -ksp_perf_noise_ranks <r0,r1,...>
+   (include/pipekrylov/private/pknoise.h has the arrival process). As paper 003 (docs/bibliography.md [003]) does
+   with a daemon in its section VII.D, but inside the process: a detour is a busy wait (not a sleep: the core stays
+   taken, as it does when the OS or a daemon runs there) served at the entry of a compute phase:
+     - pipekrylov's types: the phase marks (PKRecPhase, pkrecimpl.h) that enter spmv, pc or vec, through the
+       recorder's detour function (set by the monitor that owns it: the solvers and the core never name this file);
+     - PETSc's types: the same marks, which the event hooks (hooks.c) set at the begin and end of MatMult and
+       PCApply (an arrival during their vector work waits for the next of these: the count per iteration is the
+       same, and the detours stay in the phases that the slow-rank analysis reads for PETSc's types).
+   Nothing is injected in a halo or reduction wait, so never inside an MPI call.
+
+   Free when off: the marks compare the clock they read anyway with noise_next, which is +infinity. Noise turns the monitor on (the marks belong to the recorder).
+
+   The injector counts, per rank and solve: detours, the wall time inside them (its own clock) and this thread's CPU
+   time inside them; by phase (act: what the rank was doing) and how many fell in a non-blocking reduction's
+   overlap window (compute while the reduction is in flight: where the pipelined solvers can hide it).
+*/
+#include <pipekrylov/private/pkperfimpl.h>
+#include <petsc/private/kspimpl.h>
+#include <time.h>
+
+static void (*pk_noise_cb)(void *) = NULL;
+static void *pk_noise_cb_ctx       = NULL;
+
+/* the last noise-free solve of the process, by KSP type, global rows and ranks (another KSP on the same problem) */
+static struct {
+  char       type[64];
+  PetscInt   N;
+  PetscMPIInt P;
+  PetscReal  per_it;
+  PetscInt   npooled;
+  PetscReal *pooled;
+  PetscBool  have;
+} pk_quiet_last;
+
+/*@C
+   PKNoiseSetDetourCallback - A function called at the start of every injected detour of this process (testing:
+   for instance to check that no detour lands inside an MPI call, with PMPI wrappers that set a flag)
+
+   Not Collective
+
+   Input Parameters:
++  cb  - the function, or NULL
+-  ctx - its argument
+
+   Level: developer
+
+.seealso: `KSPPerfNoiseSet()`
+@*/
+PetscErrorCode PKNoiseSetDetourCallback(void (*cb)(void *), void *ctx)
+{
+  PetscFunctionBegin;
+  pk_noise_cb     = cb;
+  pk_noise_cb_ctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/* splitmix64: a small PRNG of our own per rank, so that the detours do not depend on PETSc's random types */
+static inline unsigned long long PKNoiseNext64(unsigned long long *s)
+{
+  unsigned long long z = (*s += 0x9E3779B97F4A7C15ULL);
+  z                    = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z                    = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+/* Exp(1/f) gap, from a uniform on (0, 1] */
+static inline PetscReal PKNoiseGap(PKNoise *nz)
+{
+  double u = (double)((PKNoiseNext64(&nz->state) >> 11) + 1) * 0x1.0p-53;
+  return -log(u) / nz->freq;
+}
+
+static inline PetscLogDouble PKNoiseThreadCPU(void)
+{
+  struct timespec ts;
+
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (PetscLogDouble)ts.tv_sec + 1e-9 * (PetscLogDouble)ts.tv_nsec;
+}
+
+/* Serve every detour due at time t (the mark's clock reading), back to back. The arrival clock stops while the
+   detours run (next moves on by their real length): arrivals are Poisson in the time outside detours, and a rank
+   that is descheduled in a detour (a loaded machine) never builds up a backlog. */
+void PKNoiseDetour_Private(PKRec rec, PetscLogDouble t)
+{
+  PKMonitorCtx  *c  = (PKMonitorCtx *)rec->priv;
+  PKNoise       *nz = &c->noise;
+  PKRecHot      *h  = &rec->hot;
+  PetscInt       k  = 0;
+  PetscLogDouble now, end, cpu0;
+
+  while (h->noise_next <= t) {
+    k++;
+    h->noise_next += PKNoiseGap(nz);
+  }
+  if (!k) return;
+  for (PetscInt i = 0; i < k && pk_noise_cb; i++) (*pk_noise_cb)(pk_noise_cb_ctx);
+  cpu0 = PKNoiseThreadCPU();
+  end  = t + k * nz->duration;
+  do PetscTime(&now);
+  while (now < end);
+  nz->cpu += PKNoiseThreadCPU() - cpu0;
+  nz->wall += now - t;
+  nz->n += k;
+  nz->nphase[h->act] += k;
+  if (h->overlap) nz->noverlap += k;
+  h->noise_next += now - t;
+}
+
+static PetscErrorCode PKNoiseSetHere(KSP ksp, PKNoise *nz)
+{
+  PetscMPIInt rank, size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)ksp), &rank));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
+  nz->here = (PetscBool)(nz->on && nz->nranks == 0);
+  for (PetscInt i = 0; i < nz->nranks; i++) {
+    PetscCheck(nz->ranks[i] >= 0 && nz->ranks[i] < size, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_perf_noise_ranks: rank %" PetscInt_FMT " is not in [0, %d)", nz->ranks[i], size);
+    if (nz->on && nz->ranks[i] == rank) nz->here = PETSC_TRUE;
+  }
+  nz->state  = (unsigned long long)nz->seed + (unsigned long long)rank;
+  nz->seeded = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* Inside an options block with the KSP's prefix (hooks.c's PKPerfOptionItems: the KSP's own at KSPSetFromOptions,
+   or the monitor's at the first solve); PKNoiseCheckOptions checks the ranks afterwards */
+PetscErrorCode PKNoiseReadOptions(KSP ksp, PKMonitorCtx *c, PetscOptionItems *PetscOptionsObject)
+{
+  PKNoise  *nz = &c->noise;
+  PetscReal v[3];
+  PetscInt  n = 3, nr = PK_NOISE_MAXRANKS;
+  PetscBool set, rset;
+  MPI_Comm  comm = PetscObjectComm((PetscObject)ksp);
+
+  PetscFunctionBegin;
+  v[0] = nz->duration * 1e6;
+  v[1] = nz->freq;
+  v[2] = (PetscReal)nz->seed;
+  PetscCall(PetscOptionsRealArray("-ksp_perf_noise", "Inject detours (busy waits) of <duration_us> at mean rate <frequency_hz> (Poisson, per rank) into the compute phases: <duration_us>,<frequency_hz>[,<seed>]", "KSPPerfNoiseSet", v, &n, &set));
+  PetscCall(PetscOptionsInt("-ksp_perf_noise_skip", "The first <k> solves of the KSP run without noise (warm-up and the noise-free reference of the slowdown)", "KSPPerfNoiseSet", nz->skip, &nz->skip, NULL));
+  PetscCheck(nz->skip >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ksp_perf_noise_skip must be >= 0");
+  PetscCall(PetscOptionsIntArray("-ksp_perf_noise_ranks", "Only these ranks inject noise (default: every rank)", "KSPPerfNoiseSetRanks", nz->ranks, &nr, &rset));
+  if (set && !nz->code_set) {
+    PetscCheck(n >= 2, comm, PETSC_ERR_ARG_WRONG, "-ksp_perf_noise needs <duration_us>,<frequency_hz>[,<seed>], got %" PetscInt_FMT " value(s)", n);
+    PetscCheck(v[0] >= 0 && v[1] >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ksp_perf_noise: duration and frequency must be >= 0 (got %g us, %g Hz)", (double)v[0], (double)v[1]);
+    nz->duration = v[0] * 1e-6;
+    nz->freq     = v[1];
+    nz->seed     = n >= 3 ? (PetscInt)v[2] : 1;
+    nz->on       = (PetscBool)(nz->duration > 0 && nz->freq > 0);
+  }
+  if (rset) nz->nranks = nr;
+  PetscFunctionReturn(0);
+}
+
+/* After the options were read (hooks.c's PKPerfCheckOptions): which ranks inject; a rank out of range is an error */
+PetscErrorCode PKNoiseCheckOptions(KSP ksp, PKMonitorCtx *c)
+{
+  PetscFunctionBegin;
+  PetscCall(PKNoiseSetHere(ksp, &c->noise));
+  PetscFunctionReturn(0);
+}
+
+/* After PKRecSolveBegin: the counters start afresh, the first arrival is drawn */
+PetscErrorCode PKNoiseSolveBegin(KSP ksp, PKMonitorCtx *c)
+{
+  PKNoise       *nz = &c->noise;
+  PetscLogDouble now;
+
+  PetscFunctionBegin;
+  (void)ksp;
+  nz->n = nz->noverlap = 0;
+  nz->wall = nz->cpu = 0;
+  PetscCall(PetscArrayzero(nz->nphase, PK_PHASE_N));
+  c->rec.hot.noise_next = PK_NOISE_OFF;
+  nz->active            = (PetscBool)(nz->on && c->solve >= nz->skip);
+  if (!nz->active || !nz->here) PetscFunctionReturn(0);
+  PetscCall(PetscTime(&now));
+  c->rec.hot.noise_next = now + PKNoiseGap(nz);
+  PetscFunctionReturn(0);
+}
+
+/* After the statistics: a noise-free solve becomes the reference of the next noisy one (this KSP's, and the
+   process's for the same type, size and ranks) */
+PetscErrorCode PKNoiseSolveEnd(KSP ksp, PKMonitorCtx *c)
+{
+  const PKStats *S = &c->stats;
+  PetscInt       N;
+  KSPType        type;
+  Mat            A;
+
+  PetscFunctionBegin;
+  c->rec.hot.noise_next = PK_NOISE_OFF;
+  if (c->noise.active || S->nits <= 0) PetscFunctionReturn(0);
+  c->quiet_have   = PETSC_TRUE;
+  c->quiet_per_it = S->solve_time / S->nits;
+  PetscCall(PetscFree(c->quiet_pooled));
+  c->quiet_npooled = S->pooled ? S->npooled : 0;
+  if (c->quiet_npooled) {
+    PetscCall(PetscMalloc1(c->quiet_npooled, &c->quiet_pooled));
+    PetscCall(PetscArraycpy(c->quiet_pooled, S->pooled, c->quiet_npooled));
+  }
+  PetscCall(KSPGetType(ksp, &type));
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(PetscStrncpy(pk_quiet_last.type, type ? type : "", sizeof(pk_quiet_last.type)));
+  pk_quiet_last.N      = N;
+  pk_quiet_last.P      = S->nranks;
+  pk_quiet_last.per_it = c->quiet_per_it;
+  PetscCall(PetscFree(pk_quiet_last.pooled));
+  pk_quiet_last.npooled = c->quiet_npooled;
+  if (c->quiet_npooled) {
+    PetscCall(PetscMalloc1(c->quiet_npooled, &pk_quiet_last.pooled));
+    PetscCall(PetscArraycpy(pk_quiet_last.pooled, c->quiet_pooled, c->quiet_npooled));
+  }
+  pk_quiet_last.have = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* The noise-free reference of a noisy solve: this KSP's last quiet solve, else the process's last quiet solve of
+   the same type on an operator of the same size and the same number of ranks; per_it < 0 when there is none */
+PetscErrorCode PKNoiseQuietReference(KSP ksp, PKMonitorCtx *c, PetscReal *per_it, PetscInt *m, const PetscReal **x, const char **what)
+{
+  PetscInt    N;
+  KSPType     type;
+  Mat         A;
+  PetscBool   same;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  *per_it = -1;
+  *m      = 0;
+  *x      = NULL;
+  *what   = NULL;
+  if (c->quiet_have) {
+    *per_it = c->quiet_per_it;
+    *m      = c->quiet_npooled;
+    *x      = c->quiet_pooled;
+    *what   = "the last noise-free solve of this KSP";
+    PetscFunctionReturn(0);
+  }
+  if (!pk_quiet_last.have) PetscFunctionReturn(0);
+  PetscCall(KSPGetType(ksp, &type));
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
+  PetscCall(PetscStrcmp(type, pk_quiet_last.type, &same));
+  if (!same || N != pk_quiet_last.N || size != pk_quiet_last.P) PetscFunctionReturn(0);
+  *per_it = pk_quiet_last.per_it;
+  *m      = pk_quiet_last.npooled;
+  *x      = pk_quiet_last.pooled;
+  *what   = "the last noise-free solve of this type and size";
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKNoiseView(KSP ksp, PKMonitorCtx *c, PetscViewer viewer)
+{
+  PKNoise *nz = &c->noise;
+  char   list[256] = "every rank";
+  size_t len;
+
+  PetscFunctionBegin;
+  (void)ksp;
+  if (!nz->on) PetscFunctionReturn(0);
+  if (nz->nranks) {
+    PetscCall(PetscStrcpy(list, "rank(s)"));
+    for (PetscInt i = 0; i < nz->nranks; i++) {
+      PetscCall(PetscStrlen(list, &len));
+      if (len > sizeof(list) - 24) break;
+      PetscCall(PetscSNPrintf(list + len, sizeof(list) - len, "%s%" PetscInt_FMT, i ? "," : " ", nz->ranks[i]));
+    }
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  noise injection: %.0f us detours at %.0f Hz (Poisson, seed %" PetscInt_FMT " + rank) in the compute phases of %s\n", (double)(nz->duration * 1e6), (double)nz->freq, nz->seed, list));
+  if (nz->skip) PetscCall(PetscViewerASCIIPrintf(viewer, "    (not in the first %" PetscInt_FMT " solve(s) of this KSP)\n", nz->skip));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKNoiseFinalize(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(pk_quiet_last.pooled));
+  PetscCall(PetscMemzero(&pk_quiet_last, sizeof(pk_quiet_last)));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPerfNoiseSet - Injects noise into the compute phases of every following KSPSolve() of a KSP: detours (busy
+   waits) of a given length with Poisson arrivals at a given mean rate, independent per rank, for noise studies of
+   the stochastic model (paper 001, docs/algorithms.md §9)
+
+   Logically Collective
+
+   Input Parameters:
++  ksp         - the Krylov solver (any type)
+.  duration_us - length of each detour in microseconds (0: no noise)
+.  freq_hz     - mean number of detours per second on each rank (0: no noise)
+-  seed        - each rank seeds its generator with seed + rank: the same seed gives the same gaps
+
+   Options Database Keys:
++  -ksp_perf_noise <duration_us>,<frequency_hz>[,<seed>] - the same from the options (seed 1 by default)
+.  -ksp_perf_noise_ranks <r0,r1,...> - only these ranks inject (default: every rank)
+-  -ksp_perf_noise_skip <k> - the first k solves of the KSP run without noise: an application that solves several
+                              times (-nsolves) gets its noise-free reference in the same run
+
+   Notes:
+   Detours are served at the entry of compute phases only (SpMV, PC, vector work; for PETSc's types at the begin
+   and end of MatMult and PCApply), never in a halo or reduction wait and so never inside an MPI call; an arrival that
+   falls in a wait is served at the next compute phase. Noise turns the performance monitor on; the report
+   (-ksp_perfmodel_view) then shows the injected time per rank, the measured slowdown against the last noise-free
+   solve and the stochastic model's predicted slowdown. Iterations and solution are bit-for-bit those without
+   noise. A call overrides -ksp_perf_noise.
+
+   Level: advanced
+
+.seealso: `KSPPerfNoiseSetRanks()`, `KSPPerfNoiseGetCounts()`, `KSPPerfMonitorSet()`
+@*/
+PetscErrorCode KSPPerfNoiseSet(KSP ksp, PetscReal duration_us, PetscReal freq_hz, PetscInt seed)
+{
+  PKPerfCtx *c;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscCheck(duration_us >= 0 && freq_hz >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Noise duration and frequency must be >= 0 (got %g us, %g Hz)", (double)duration_us, (double)freq_hz);
+  PetscCall(PKPerfCtxGet(ksp, PETSC_TRUE, &c));
+  c->mon.noise.code_set = PETSC_TRUE;
+  c->mon.noise.duration = duration_us * 1e-6;
+  c->mon.noise.freq     = freq_hz;
+  c->mon.noise.seed     = seed;
+  c->mon.noise.on       = (PetscBool)(duration_us > 0 && freq_hz > 0);
+  PetscCall(PKNoiseSetHere(ksp, &c->mon.noise));
+  if (c->mon.noise.on) PetscCall(PKPerfHooksInstall());
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPerfNoiseSetRanks - Restricts noise injection to some ranks of the KSP's communicator
+
+   Logically Collective
+
+   Input Parameters:
++  ksp   - the Krylov solver
+.  n     - how many ranks (0: every rank injects)
+-  ranks - the ranks
+
+   Options Database Key:
+.  -ksp_perf_noise_ranks <r0,r1,...> - the same
+
+   Level: advanced
+
+.seealso: `KSPPerfNoiseSet()`
+@*/
+PetscErrorCode KSPPerfNoiseSetRanks(KSP ksp, PetscInt n, const PetscInt ranks[])
+{
+  PKPerfCtx *c;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscCheck(n >= 0 && n <= PK_NOISE_MAXRANKS, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Between 0 and %d ranks, not %" PetscInt_FMT, PK_NOISE_MAXRANKS, n);
+  PetscCall(PKPerfCtxGet(ksp, PETSC_TRUE, &c));
+  c->mon.noise.nranks = n;
+  for (PetscInt i = 0; i < n; i++) c->mon.noise.ranks[i] = ranks[i];
+  PetscCall(PKNoiseSetHere(ksp, &c->mon.noise));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPerfNoiseGetCounts - This rank's injected noise in the last (or current) solve of a KSP, as the injector
+   counted it
+
+   Not Collective
+
+   Input Parameter:
+.  ksp - the Krylov solver
+
+   Output Parameters:
++  n    - detours served (may be NULL)
+.  wall - wall-clock time inside them, by the injector's own clock, in seconds (may be NULL)
+.  cpu  - this thread's CPU time inside them, in seconds (may be NULL; less than wall when the process was
+          descheduled during a detour)
+-  nmpi - detours served while the rank was in a halo or reduction wait (always 0; may be NULL)
+
+   Level: advanced
+
+.seealso: `KSPPerfNoiseSet()`
+@*/
+PetscErrorCode KSPPerfNoiseGetCounts(KSP ksp, PetscInt *n, PetscReal *wall, PetscReal *cpu, PetscInt *nmpi)
+{
+  PKPerfCtx *c;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
+  if (n) *n = c ? c->mon.noise.n : 0;
+  if (wall) *wall = c ? c->mon.noise.wall : 0;
+  if (cpu) *cpu = c ? c->mon.noise.cpu : 0;
+  if (nmpi) *nmpi = c ? c->mon.noise.nphase[PK_PHASE_HALO] + c->mon.noise.nphase[PK_PHASE_REDUCE] : 0;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,154 @@
+static const char help[] = "Test of noise injection (-ksp_perf_noise, KSPPerfNoiseSet):\n"
+                           "  1. the same solve with and without noise: iterations and solution bit-for-bit equal;\n"
+                           "  2. no detour inside an MPI call: PMPI wrappers below count the depth of MPI calls, the injector's\n"
+                           "     detour callback counts detours that start at depth > 0 (must be 0; the wrappers must have\n"
+                           "     seen calls); the injector's own count of detours in halo/reduction waits is 0 too;\n"
+                           "  3. (-cpu_check) the injected time costs what the injector counts: the process CPU time of the\n"
+                           "     noisy solve minus that of the quiet solve (the least of -repeat) against the CPU time the\n"
+                           "     injector measured inside its detours, within 10%% (CPU time, not wall time: robust on a\n"
+                           "     loaded machine); and the injector's wall time inside detours >= detours x duration.\n"
+                           "  -noise_us <d> -noise_hz <f> -noise_seed <s>   the noise (default 200 us at 500 Hz, seed 7)\n"
+                           "  -problem ...                                  model problem options (examples/common/problems.h)\n\n";
+
+#include <mpi.h> /* the wrappers first: PETSc's headers define some MPI names as logging macros */
+#include <time.h>
+
+/* ---- PMPI wrappers: the depth of MPI calls of this process (single-threaded: MPI_THREAD_FUNNELED) ---- */
+static int  mpi_depth = 0;
+static long mpi_calls = 0, bad_detours = 0, detours = 0;
+
+#define PK_WRAP(ret, name, params, args) \
+  ret name params \
+  { \
+    ret r; \
+    mpi_depth++; \
+    mpi_calls++; \
+    r = P##name args; \
+    mpi_depth--; \
+    return r; \
+  }
+PK_WRAP(int, MPI_Allreduce, (const void *a, void *b, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c), (a, b, n, t, o, c))
+PK_WRAP(int, MPI_Iallreduce, (const void *a, void *b, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c, MPI_Request *q), (a, b, n, t, o, c, q))
+PK_WRAP(int, MPI_Wait, (MPI_Request * q, MPI_Status *s), (q, s))
+PK_WRAP(int, MPI_Waitall, (int n, MPI_Request q[], MPI_Status s[]), (n, q, s))
+PK_WRAP(int, MPI_Waitany, (int n, MPI_Request q[], int *i, MPI_Status *s), (n, q, i, s))
+PK_WRAP(int, MPI_Test, (MPI_Request * q, int *f, MPI_Status *s), (q, f, s))
+PK_WRAP(int, MPI_Testall, (int n, MPI_Request q[], int *f, MPI_Status s[]), (n, q, f, s))
+PK_WRAP(int, MPI_Startall, (int n, MPI_Request q[]), (n, q))
+PK_WRAP(int, MPI_Start, (MPI_Request * q), (q))
+PK_WRAP(int, MPI_Isend, (const void *a, int n, MPI_Datatype t, int d, int g, MPI_Comm c, MPI_Request *q), (a, n, t, d, g, c, q))
+PK_WRAP(int, MPI_Irecv, (void *a, int n, MPI_Datatype t, int d, int g, MPI_Comm c, MPI_Request *q), (a, n, t, d, g, c, q))
+PK_WRAP(int, MPI_Send, (const void *a, int n, MPI_Datatype t, int d, int g, MPI_Comm c), (a, n, t, d, g, c))
+PK_WRAP(int, MPI_Recv, (void *a, int n, MPI_Datatype t, int d, int g, MPI_Comm c, MPI_Status *s), (a, n, t, d, g, c, s))
+PK_WRAP(int, MPI_Reduce, (const void *a, void *b, int n, MPI_Datatype t, MPI_Op o, int root, MPI_Comm c), (a, b, n, t, o, root, c))
+PK_WRAP(int, MPI_Bcast, (void *a, int n, MPI_Datatype t, int root, MPI_Comm c), (a, n, t, root, c))
+PK_WRAP(int, MPI_Barrier, (MPI_Comm c), (c))
+PK_WRAP(int, MPI_Neighbor_alltoallv, (const void *a, const int sc[], const int sd[], MPI_Datatype st, void *b, const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm c), (a, sc, sd, st, b, rc, rd, rt, c))
+
+#include <pipekrylov.h>
+#include <pipekrylov/private/pknoise.h>
+#include <petsc/private/kspimpl.h>
+#include <time.h>
+#include "problems.h"
+
+static void DetourCheck(void *ctx)
+{
+  (void)ctx;
+  detours++;
+  if (mpi_depth > 0) bad_detours++;
+}
+
+static double ProcessCPU(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+  PKProblem   prob;
+  KSP         ksp;
+  Vec         x0, x1;
+  PetscInt    its0, its1, n, nmpi, repeat = 3, seed = 7, nloc, ndiff = 0, gdiff;
+  PetscReal   us = 200, hz = 500, wall, cpu, cpu0 = 1e30, cpu1;
+  PetscBool   cpu_check = PETSC_FALSE;
+  PetscMPIInt rank;
+  long        lbad, gbad, lcalls, gcalls;
+  const PetscScalar *a0, *a1;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PipeKrylovInitializePackage());
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-noise_us", &us, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-noise_hz", &hz, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-noise_seed", &seed, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-cpu_check", &cpu_check, NULL));
+  PetscCall(PKNoiseSetDetourCallback(DetourCheck, NULL));
+  PetscCall(PKProblemCreate(PETSC_COMM_WORLD, NULL, &prob));
+  PetscCall(VecDuplicate(prob.b, &x0));
+  PetscCall(VecDuplicate(prob.b, &x1));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, prob.A, prob.A));
+  PetscCall(KSPSetType(ksp, KSPPKPCG));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPPerfMonitorSet(ksp, PETSC_TRUE));
+  PetscCall(KSPSetUp(ksp));
+  /* quiet */
+  for (PetscInt r = 0; r < repeat; r++) {
+    double c0;
+    PetscCall(VecSet(x0, 0.0));
+    c0 = ProcessCPU();
+    PetscCall(KSPSolve(ksp, prob.b, x0));
+    cpu0 = PetscMin(cpu0, ProcessCPU() - c0);
+  }
+  PetscCall(KSPGetIterationNumber(ksp, &its0));
+  PetscCall(KSPPerfNoiseGetCounts(ksp, &n, NULL, NULL, NULL));
+  PetscCheck(n == 0 && detours == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "detours without noise: %" PetscInt_FMT, n);
+  /* noisy */
+  PetscCall(KSPPerfNoiseSet(ksp, us, hz, seed));
+  PetscCall(VecSet(x1, 0.0));
+  cpu1 = ProcessCPU();
+  PetscCall(KSPSolve(ksp, prob.b, x1));
+  cpu1 = ProcessCPU() - cpu1;
+  PetscCall(KSPGetIterationNumber(ksp, &its1));
+  PetscCall(KSPPerfNoiseGetCounts(ksp, &n, &wall, &cpu, &nmpi));
+  /* 1. bit-for-bit */
+  PetscCall(VecGetLocalSize(x0, &nloc));
+  PetscCall(VecGetArrayRead(x0, &a0));
+  PetscCall(VecGetArrayRead(x1, &a1));
+  for (PetscInt i = 0; i < nloc; i++)
+    if (memcmp(&a0[i], &a1[i], sizeof(PetscScalar))) ndiff++;
+  PetscCall(VecRestoreArrayRead(x0, &a0));
+  PetscCall(VecRestoreArrayRead(x1, &a1));
+  PetscCallMPI(MPI_Allreduce(&ndiff, &gdiff, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCheck(its0 == its1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "iterations differ with noise: %" PetscInt_FMT " vs %" PetscInt_FMT, its1, its0);
+  PetscCheck(gdiff == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " solution entries differ with noise", gdiff);
+  /* 2. no detour in an MPI call */
+  lbad   = bad_detours;
+  lcalls = mpi_calls;
+  PetscCallMPI(MPI_Allreduce(&lbad, &gbad, 1, MPI_LONG, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allreduce(&lcalls, &gcalls, 1, MPI_LONG, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "rank %d: %" PetscInt_FMT " detours (callback saw %ld), wall %.4e s (>= %.4e), cpu %.4e s, in MPI %ld, in waits %" PetscInt_FMT "\n", rank, n, detours, (double)wall, (double)(n * us * 1e-6), (double)cpu, bad_detours, nmpi));
+  PetscCall(PetscSynchronizedFlush(PETSC_COMM_WORLD, PETSC_STDOUT));
+  PetscCheck(n == detours, PETSC_COMM_SELF, PETSC_ERR_PLIB, "injector counted %" PetscInt_FMT " detours, callback %ld", n, detours);
+  PetscCheck(gcalls > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the PMPI wrappers saw no MPI call: the check is void");
+  PetscCheck(gbad == 0 && nmpi == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%ld detours inside MPI calls, %" PetscInt_FMT " in waits", gbad, nmpi);
+  PetscCheck(wall >= n * us * 1e-6 * (1 - 1e-9), PETSC_COMM_SELF, PETSC_ERR_PLIB, "detours shorter than asked");
+  /* 3. what the detours cost */
+  if (cpu_check) {
+    PetscReal cost = cpu1 - cpu0;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cpu: quiet %.4e s, noisy %.4e s, difference %.4e s, injector %.4e s: ratio %.3f\n", cpu0, (double)cpu1, (double)cost, (double)cpu, (double)(cpu > 0 ? cost / cpu : 0)));
+    PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no detour: nothing to compare");
+    PetscCheck(PetscAbsReal(cost / cpu - 1) <= 0.10, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the noisy solve cost %.4e s of CPU more, the injector counted %.4e s", (double)cost, (double)cpu);
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "noise ok: %" PetscInt_FMT " iterations, solution bit-for-bit equal, %ld MPI calls wrapped, no detour inside one\n", its1, gcalls));
+  PetscCall(VecDestroy(&x0));
+  PetscCall(VecDestroy(&x1));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(PKProblemDestroy(&prob));
+  PetscCall(PetscFinalize());
+  return 0;
+}

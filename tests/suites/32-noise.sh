@@ -1,0 +1,38 @@
+# Noise injection (issue 13): -ksp_perf_noise <us>,<hz>[,<seed>], -ksp_perf_noise_ranks, KSPPerfNoiseSet.
+# tests/noise.c: the same solve with and without noise gives the same iterations and bit-for-bit the same solution;
+# no detour starts inside an MPI call (PMPI wrappers in the test count the depth of MPI calls) or in a wait; the
+# detours cost what the injector counts (process CPU time of the noisy solve minus the quiet one against the
+# injector's CPU time inside its detours, within 10%: CPU time, so that a loaded machine cannot fail it; detours
+# dominate the solve, 1 ms at 20 kHz, so the quiet part's own variation stays small).
+NZ=$PK_BUILD/tests/noise
+EX=$PK_BUILD/examples/poisson27
+NPROB="-problem poisson27 -rows_per_rank 4096 -pc_type jacobi"
+for type in pcg sapcg nbpcg pipecg pipe2cg pgmres cg gmres groppcg; do
+  t_grep noise-bitwise-$type-np2 "noise ok:" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type $type
+done
+t_grep noise-bitwise-pipe2cg-np4 "noise ok:" "$PK_ROOT/tests/mpirun.sh" 4 $NZ $NPROB -ksp_type pipe2cg -noise_us 50 -noise_hz 2000
+t_grep noise-rank1-only-np2 "rank 0: 0 detours" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type pipecg -ksp_perf_noise_ranks 1 -noise_hz 5000
+t_grep noise-rank1-has-np2 "rank 1: [1-9][0-9]* detours" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type pipecg -ksp_perf_noise_ranks 1 -noise_hz 5000
+t_grep noise-cpu-cost-np1 "noise ok:" $NZ -problem poisson27 -rows_per_rank 8000 -pc_type jacobi -ksp_type pcg -noise_us 1000 -noise_hz 20000 -cpu_check
+# the report: injected time per rank, measured slowdown against the quiet solve before, predicted slowdown
+t_grep noise-report-np2 "predicted slowdown [0-9.]+ \(E\[T\], blocking" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type pcg -ksp_perfmodel_view -noise_hz 2000
+t_grep noise-report-ref-np2 "the last noise-free solve of this KSP" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type pipecg -ksp_perfmodel_view
+t_grep noise-report-csv-np2 "^noise,slowdown_predicted,[0-9.]+,,ETprime" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type pipecg -ksp_perfmodel_view ::ascii_csv
+t_grep noise-report-csv-rows-np2 "^noise,slowdown_measured,[0-9.]+,,measured" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type pcg -ksp_perfmodel_view ::ascii_csv
+# noise from the options alone (no quiet solve before): the analytic model is the reference
+t_grep noise-options-model-ref-np2 "analytic model, injected time taken out" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 4096 -pc_type jacobi -ksp_type pcg -ksp_perf_noise 200,500,3 -ksp_perfmodel_view
+t_grep noise-help "ksp_perf_noise_ranks <" $EX -rows_per_rank 512 -ksp_type pcg -ksp_perf_noise 10,10 -help
+t_grep noise-ksp-view "noise injection: 100 us detours at 300 Hz \(Poisson, seed 5 \+ rank\) in the compute phases of rank\(s\) 1" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 512 -ksp_type pcg -ksp_perf_noise 100,300,5 -ksp_perf_noise_ranks 1 -ksp_view
+t_fail noise-bad-option "needs <duration_us>,<frequency_hz>" $EX -rows_per_rank 512 -ksp_type pcg -ksp_perf_noise 100
+t_fail noise-bad-rank "rank 5 is not in \[0, 2\)" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 512 -ksp_type pcg -ksp_perf_noise 100,300 -ksp_perf_noise_ranks 5
+# slow ranks: noise on rank 1 only (blocking solvers: in the pipelined ones a rank's wait for a slow neighbour
+# partly hides in its polled overlap window and counts as busy, see src/perf/report/report_noise.c) (200 us at 10 kHz triples its compute); the report must name rank 1
+t_grep slow-rank-pcg-np2 "rank 1 \(node 0\): .*costs" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 4096 -pc_type jacobi -ksp_type pcg -ksp_perf_noise 200,10000 -ksp_perf_noise_ranks 1 -ksp_perfmodel_view
+t_grep slow-rank-cg-np2 "rank 1 \(node 0\): .*costs" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 4096 -pc_type jacobi -ksp_type cg -ksp_perf_noise 200,10000 -ksp_perf_noise_ranks 1 -ksp_perfmodel_view
+# two emulated nodes of one rank (4 ranks on 2 shared cores are too loaded to tell anything here)
+t_grep slow-rank-node-np2 "node 1: all its ranks are slow" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 4096 -pc_type jacobi -ksp_type pcg -ksp_perf_noise 200,10000 -ksp_perf_noise_ranks 1 -ksp_perf_node_size 1 -ksp_perfmodel_view
+t_grep slow-rank-csv-np2 "^slowrank,1," "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 4096 -pc_type jacobi -ksp_type sapcg -ksp_perf_noise 200,10000 -ksp_perf_noise_ranks 1 -ksp_perfmodel_view ::ascii_csv
+# nothing left allocated: the noise-free reference kept per KSP and per run, the report's per-rank arrays
+t_grep noise-malloc-dump-np2 'nothing unfreed' "$PK_ROOT/tests/mallocdump.sh" 2 $EX -rows_per_rank 512 -ksp_type pipecg -nsolves 3 -ksp_perf_noise 100,1000 -ksp_perf_noise_skip 1 -ksp_perf_noise_ranks 1 -ksp_perfmodel_view ascii:/dev/null:ascii_info_detail
+# the slowdown model (pure functions) against exact values and Monte Carlo
+t_grep noise-model-unit "noise model ok" $PK_BUILD/tests/noise_model
