@@ -143,6 +143,8 @@ PETSC_INTERN PetscErrorCode PKRecFree(PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKPapiSetUp(MPI_Comm, const char[]);
 PETSC_INTERN int            PKPapiCount(void);
 PETSC_INTERN const char *const *PKPapiNames(void);
+PETSC_INTERN const char        *PKPapiUnavailable(void);
+PETSC_INTERN const char        *PKPapiUnavailableReason(void);
 PETSC_INTERN void           PKPapiRead(long long *);
 PETSC_INTERN PetscErrorCode PKPapiFinalize(void);
 

@@ -20,7 +20,28 @@ static struct {
   int       set;
   int       n;
   char     *names[PK_PAPI_MAX];
-} pk_papi = {PETSC_FALSE, PETSC_FALSE, PAPI_NULL, 0, {NULL}};
+  char      unavailable[512]; /* the default events this machine cannot count, and why (said once, not warned) */
+  char      reason[128];      /* the first of those reasons */
+} pk_papi = {PETSC_FALSE, PETSC_FALSE, PAPI_NULL, 0, {NULL}, "", ""};
+
+/* What the default event list could not record here, and why ("" when everything was recorded or a list was given) */
+const char *PKPapiUnavailable(void)
+{
+  return pk_papi.unavailable;
+}
+
+/* Why, in short (the first reason) */
+const char *PKPapiUnavailableReason(void)
+{
+  return pk_papi.reason;
+}
+
+static void PKPapiNoteUnavailable(const char *name, int code)
+{
+  size_t len = strlen(pk_papi.unavailable);
+  if (!len) snprintf(pk_papi.reason, sizeof(pk_papi.reason), "%s", PAPI_strerror(code));
+  if (len + 2 < sizeof(pk_papi.unavailable)) snprintf(pk_papi.unavailable + len, sizeof(pk_papi.unavailable) - len, "%s%s (%s)", len ? ", " : "", name, PAPI_strerror(code));
+}
 
 int PKPapiCount(void)
 {
@@ -81,7 +102,10 @@ static PetscErrorCode PKPapiBuild(MPI_Comm comm, int n, const char *const cand[]
     for (int i = 0; i < nleft; i++) {
       if (worst[i] == PAPI_OK) left[kept++] = left[i];
       else if (warn) PetscCall(PKPapiWarn(comm, left[i], worst[i]));
-      else PetscCall(PetscInfo(NULL, "PAPI event %s not available: %s\n", left[i], PAPI_strerror(worst[i])));
+      else {
+        PKPapiNoteUnavailable(left[i], worst[i]);
+        PetscCall(PetscInfo(NULL, "PAPI event %s not available: %s\n", left[i], PAPI_strerror(worst[i])));
+      }
     }
     again = kept < nleft;
     nleft = kept;
@@ -114,12 +138,14 @@ PetscErrorCode PKPapiSetUp(MPI_Comm comm, const char list[])
   else if (rc > 0) rc = PAPI_EINVAL;
   PetscCallMPI(MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm));
   if (worst != PAPI_OK) {
-    PetscCall(PetscFPrintf(comm, PETSC_STDERR, "WARNING pipekrylov: PAPI cannot be initialised: %s (code %d); the solve goes on without counters\n", PAPI_strerror(worst), worst));
+    if (isdefault) PKPapiNoteUnavailable("PAPI", worst); /* the default list: said in -ksp_view and the report */
+    else PetscCall(PetscFPrintf(comm, PETSC_STDERR, "WARNING pipekrylov: PAPI cannot be initialised: %s (code %d); the solve goes on without counters\n", PAPI_strerror(worst), worst));
     PetscFunctionReturn(0);
   }
-  if (isdefault) {
+  if (isdefault) { /* record what exists: the hardware counters, else the kernel's software ones; warn for none */
     PetscCall(PKPapiBuild(comm, 2, pk_papi_hw, PETSC_FALSE));
-    if (pk_papi.n < 2) PetscCall(PKPapiBuild(comm, 3, pk_papi_sw, PETSC_TRUE));
+    if (pk_papi.n < 2) PetscCall(PKPapiBuild(comm, 3, pk_papi_sw, PETSC_FALSE));
+    if (pk_papi.n) pk_papi.unavailable[0] = pk_papi.reason[0] = 0; /* the fallback worked: nothing is missing */
   } else {
     PetscCall(PetscStrallocpy(list, &copy));
     for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {

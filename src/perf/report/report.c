@@ -224,6 +224,7 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   if (d->nnz_global < 0) PetscCall(PetscViewerASCIIPrintf(v, "  the operator is matrix-free: its nonzeros and halo are unknown, so are the terms built on them\n"));
   if (d->nnz_global >= 0) PetscCall(PetscSNPrintf(nnz, sizeof(nnz), "%" PetscInt_FMT, d->nnz_global));
   PetscCall(PetscViewerASCIIPrintf(v, "  %" PetscInt_FMT " rows, %s nonzeros; %d ranks on %" PetscInt_FMT " node(s), up to %" PetscInt_FMT " per node; %" PetscInt_FMT " iterations, %s\n", d->nrows_global, nnz, S->nranks, S->nnodes, S->ppn, S->nits, KSPConvergedReasons[reason]));
+  if (PKPapiUnavailable()[0]) PetscCall(PetscViewerASCIIPrintf(v, "  no PAPI counters on this machine: %.60s (-ksp_view lists them)\n", PKPapiUnavailableReason()));
   PetscCall(PetscViewerASCIIPrintf(v, "  measured KSPSolve %.4e s (slowest rank): set-up %.2e s,\n    iterations %.4e s, finish %.2e s\n", (double)d->measured, (double)S->setup_time, (double)d->rows_time, (double)S->finish_time));
   {
     PetscReal tot = 0;
