@@ -87,3 +87,5 @@ t_grep report-cross-pgmres-predicts-all "ksp_type gmres .*other method family \(
   sh -c "$PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pgmres -pc_type jacobi -ksp_perfmodel_view | tr '\n' ' '"
 t_grep report-cross-csv "^whatif.solver_per_iteration,pgmres,[0-9.e+-]+,s,iterations differ" \
   "$PK_ROOT/tests/mpirun.sh" 2 "$EX/poisson27" -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view ::ascii_csv
+# issue 13: the time by activity, overlap windows included, for bin/pipekrylov-plot --figure overlap
+t_grep report-work-rows '^measured,work\.spmv,[0-9.e+-]+,s,measured$' $PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pipecg -ksp_perfmodel_view ::ascii_csv

@@ -115,6 +115,9 @@ static PetscErrorCode PKReportCSV(PetscViewer v, const PKStats *S, const PKRepor
     PetscCall(PetscViewerASCIIPrintf(v, "halo,onnode_msgs_total,%.0f,messages,measured\nhalo,offnode_msgs_total,%.0f,messages,measured\nhalo,onnode_bytes_total,%.0f,bytes,measured\nhalo,offnode_bytes_total,%.0f,bytes,measured\nhalo,max_msgs_per_rank,%" PetscInt_FMT ",messages,measured\n", (double)d->halo_total_msgs[PK_ON_NODE], (double)d->halo_total_msgs[PK_OFF_NODE], (double)d->halo_total_bytes[PK_ON_NODE], (double)d->halo_total_bytes[PK_OFF_NODE], d->halo_max_posted));
   PetscCall(PetscViewerASCIIPrintf(v, "measured,ksp_solve,%.9e,s,measured\nmeasured,setup,%.9e,s,measured\nmeasured,finish,%.9e,s,measured\n", (double)d->measured, (double)S->setup_time, (double)S->finish_time));
   for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, "measured,phase.%s,%.9e,s,measured\n", PKPhaseNames[j], (double)d->phase[j]));
+  /* time by activity, work done inside the overlap windows included (its MPI_Test calls under "overlap"): what the
+     windows were filled with (bin/pipekrylov-plot --figure overlap draws it) */
+  for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, "measured,work.%s,%.9e,s,measured\n", PKPhaseNames[j], (double)d->work[j]));
   PetscCall(PetscViewerASCIIPrintf(v, "measured,reductions.nonblocking,%" PetscInt_FMT ",,measured\nmeasured,reductions.early,%" PetscInt_FMT ",,measured\n", S->nreductions, S->nearly));
   if (d->config.kind != PK_SOLVER_UNKNOWN) {
     for (int t = 0; t < PK_TERM_N; t++) PetscCall(PetscViewerASCIIPrintf(v, "analytic,%s,%.9e,s,%s\n", PKTermInfos[t].name, (double)d->model.t[t], PKTermStatusNames[d->model.status[t]]));
