@@ -733,16 +733,24 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KSPSolve_PKPIPE2CG(KSP ksp)
+/* The iteration, run by the common solve wrapper (KSPSolve_PK in common.c) between PKSolveBegin and PKSolveEnd */
+static PetscErrorCode Pipe2CGIterate(KSP ksp, KSP_PK *pk)
 {
   KSP_PKPIPE2CG *p2 = (KSP_PKPIPE2CG *)ksp->data;
-  KSP_PK        *pk = &p2->pk;
 
   PetscFunctionBegin;
-  PetscCall(PKSolveBegin(ksp, pk));
+  (void)pk;
   PetscCall(KSPSolve_PKPIPE2CG_Private(ksp, p2));
-  p2->xtest = NULL;
-  PetscCall(PKSolveEnd(ksp, pk));
+  p2->xtest = NULL; /* the solution is x itself again */
+  PetscFunctionReturn(0);
+}
+
+/* After PKSolveEnd: one check of the true residual at exit (common.c) */
+static PetscErrorCode Pipe2CGAfterSolve(KSP ksp, KSP_PK *pk)
+{
+  KSP_PKPIPE2CG *p2 = (KSP_PKPIPE2CG *)ksp->data;
+
+  PetscFunctionBegin;
   PetscCall(PKTrueResidualAtExit(ksp, pk, p2->N[VG], p2->N[VH]));
   PetscFunctionReturn(0);
 }
@@ -971,11 +979,11 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
   p2->replace  = PIPE2CG_DEFAULT_REPLACE;
   p2->gaptol   = PIPE2CG_DEFAULT_GAP;
   p2->fused    = PETSC_TRUE;
-  PetscCall(PKCreate_Common(ksp, &p2->pk, "two CG iterations per non-blocking reduction (three-term recurrences), overlapped with 2 PCApply + 2 MatMult", PETSC_FALSE, NULL));
+  PetscCall(PKCreate_Common(ksp, &p2->pk, "two CG iterations per non-blocking reduction (three-term recurrences), overlapped with 2 PCApply + 2 MatMult", PETSC_FALSE, Pipe2CGIterate));
+  p2->pk.after_solve = Pipe2CGAfterSolve;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPIPE2CG));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKPIPE2CG;
-  ksp->ops->solve          = KSPSolve_PKPIPE2CG;
   ksp->ops->reset          = KSPReset_PKPIPE2CG;
   ksp->ops->destroy        = KSPDestroy_PKPIPE2CG;
   ksp->ops->view           = KSPView_PKPIPE2CG;

@@ -387,15 +387,19 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KSPSolve_PKPIPECG(KSP ksp)
+/* The iteration, run by the common solve wrapper (KSPSolve_PK in common.c) between PKSolveBegin and PKSolveEnd */
+static PetscErrorCode PipeCGIterate(KSP ksp, KSP_PK *pk)
 {
-  KSP_PKPIPECG *cg = (KSP_PKPIPECG *)ksp->data;
-  KSP_PK       *pk = &cg->pk;
-
   PetscFunctionBegin;
-  PetscCall(PKSolveBegin(ksp, pk));
-  PetscCall(KSPSolve_PKPIPECG_Private(ksp, cg));
-  PetscCall(PKSolveEnd(ksp, pk));
+  (void)pk;
+  PetscCall(KSPSolve_PKPIPECG_Private(ksp, (KSP_PKPIPECG *)ksp->data));
+  PetscFunctionReturn(0);
+}
+
+/* After PKSolveEnd: one check of the true residual at exit (common.c) */
+static PetscErrorCode PipeCGAfterSolve(KSP ksp, KSP_PK *pk)
+{
+  PetscFunctionBegin;
   PetscCall(PKTrueResidualAtExit(ksp, pk, ksp->work[0], ksp->work[7]));
   PetscFunctionReturn(0);
 }
@@ -572,11 +576,11 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
   ksp->data = (void *)cg;
   cg->fused  = PETSC_TRUE;
   cg->gaptol = PIPECG_DEFAULT_GAP;
-  PetscCall(PKCreate_Common(ksp, &cg->pk, "pipelined CG (Ghysels-Vanroose), one non-blocking reduction per iteration overlapped with PCApply + MatMult", PETSC_TRUE, NULL));
+  PetscCall(PKCreate_Common(ksp, &cg->pk, "pipelined CG (Ghysels-Vanroose), one non-blocking reduction per iteration overlapped with PCApply + MatMult", PETSC_TRUE, PipeCGIterate));
+  cg->pk.after_solve = PipeCGAfterSolve;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPIPECG));
   PetscCall(PKCGSetSupportedNorms(ksp));
   ksp->ops->setup          = KSPSetUp_PKPIPECG;
-  ksp->ops->solve          = KSPSolve_PKPIPECG;
   ksp->ops->destroy        = KSPDestroy_PKPIPECG;
   ksp->ops->view           = KSPView_PKPIPECG;
   ksp->ops->setfromoptions = KSPSetFromOptions_PKPIPECG;
