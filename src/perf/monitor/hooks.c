@@ -329,12 +329,14 @@ static PetscErrorCode PKPerfEnd(PetscLogEvent e, PetscObject o1, void **after)
 
   PetscFunctionBegin;
   if (e == KSP_Solve) {
-    PetscLogDouble now;
+    /* the CPU time (a system call, where the kernel may switch process) before the solve's clock stops, so that a
+       switch there falls inside the recorded solve as it does inside PETSc's KSP_Solve event (see PKRecClockStart) */
+    PetscLogDouble now, cpu = PKRecCPUTime();
     PetscCall(PetscTime(&now));
     if (o1 && o1->classid == KSP_CLASSID) PetscCall(PKPerfCtxGet((KSP)o1, PETSC_FALSE, &c));
     if (c && c->mon.active) {
       c->mon.tend   = now;
-      c->mon.cpuend = PKRecCPUTime();
+      c->mon.cpuend = cpu;
     } else c = NULL;
   } else if (pk_hook_top) PKPerfEventEnd(pk_hook_top, e);
   *after = c;

@@ -134,17 +134,20 @@ PetscLogDouble PKRecCPUTime(void)
   return (PetscLogDouble)ts.tv_sec + 1e-9 * (PetscLogDouble)ts.tv_nsec;
 }
 
-/* Start the clock: the last thing the KSP_Solve begin hook does */
+/* Start the clock: the last thing the KSP_Solve begin hook does. The solve's clock is read first, before the CPU
+   time and the PAPI counters: those are system calls, and a system call's return is where the kernel switches to
+   another process when one is waiting; on a loaded machine a switch there would fall between PETSc's start of the
+   KSP_Solve event and ours, a whole time slice PETSc counts and the recorder would not. */
 void PKRecClockStart(PKMonitorCtx *c)
 {
   struct timespec ts;
 
-  if (c->nctr) PKPapiRead(c->ctr_row0);
+  PetscTime(&c->tbegin);
+  c->trow0 = c->rec.hot.tlast = c->tbegin;
   clock_gettime(CLOCK_REALTIME, &ts);
   c->realbegin = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
   c->cpubegin = PKRecCPUTime();
-  PetscTime(&c->tbegin);
-  c->trow0 = c->rec.hot.tlast = c->tbegin;
+  if (c->nctr) PKPapiRead(c->ctr_row0);
 }
 
 /* The monitor saw iteration 0: what came before (initial residual, norms) is set-up; rows begin here */
