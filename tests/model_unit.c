@@ -754,6 +754,23 @@ static PetscErrorCode TestKS(void)
   Check("KS c(0.01)", PKKSCoefficient(0.01), 1.62762361, 1e-7, 0);
   Check("KS critical n=m=5000 at 5%", PKKSCritical(0.05, 5000, 5000), 0.0271620302, 1e-7, 0);
   Check("KS critical n=m=5000 at 10% (001's 0.024)", PKKSCritical(0.10, 5000, 5000), 0.0244774681, 1e-7, 0);
+  /* one-sided, scaled (slow ranks): x = {1,2,3,4} against 1.05 y, y = {1,1,1,1}: G = 1 from 1.05 on, F(1.05) = 1/4:
+     D+ = 3/4; the other way round (ones against 1.05 x) F = 1 from 1 on, before G moves: D+ = 0 */
+  {
+    PetscReal ones[4] = {1, 1, 1, 1}, half[4] = {1, 1, 3, 3}, ref[4] = {1, 1.01, 0.99, 1};
+    PetscCall(PKKSOneSidedScaled(4, x, 4, ones, 1.05, &D));
+    Check("KS one-sided scaled hand", D, 0.75, 1e-15, 0);
+    PetscCall(PKKSOneSidedScaled(4, ones, 4, x, 1.05, &D));
+    Check("KS one-sided scaled: faster is never slow", D, 0, 0, 0);
+    /* half of x's values far above: D+ = 1/2 (the share shifted), whatever the size of the shift */
+    PetscCall(PKKSOneSidedScaled(4, half, 4, ref, 1.05, &D));
+    Check("KS one-sided scaled: the shifted share", D, 0.5, 1e-15, 0);
+    /* within 5% of the reference: not larger than 1.05 y anywhere */
+    PetscCall(PKKSOneSidedScaled(4, ref, 4, ones, 1.05, &D));
+    Check("KS one-sided scaled: within 5%", D, 0, 0, 0);
+    /* Smirnov: sqrt(-ln(1e-4) (45 + 45) / (2 45 45)) = sqrt(9.2103404 / 45) = 0.45241 */
+    Check("KS one-sided critical n=m=45 at 1e-4", PKKSOneSidedCritical(1e-4, 45, 45), 0.4524094, 1e-6, 0);
+  }
   /* p-value at the 5% critical value of a large sample is 0.05 */
   Check("KS p-value at c(0.05)", PKKSPValue(1.35810151 / sqrt(5e5), 1000000, 1000000), 0.05, 0, 1e-3);
   /* one sample vs JSU: F(5) = 0.241964, F(6) = 0.925264.

@@ -58,7 +58,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 figs = []
-plt.Figure.savefig = lambda self, *a, **k: figs.append(self)
+# each figure is saved twice (png and svg): keep each once, in the order drawn
+plt.Figure.savefig = lambda self, *a, **k: None if any(f is self for f in figs) else figs.append(self)
 script, trace = sys.argv[1], sys.argv[2]
 sys.argv = ["pipekrylov-plot", trace, "--figure", "overview,heatmap", "-o", "/nonexistent-dir-not-written"]
 import os

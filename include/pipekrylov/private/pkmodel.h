@@ -451,5 +451,7 @@ PETSC_INTERN PetscErrorCode PKKSOneSampleJSU(PetscInt n, const PetscReal x[], co
 PETSC_INTERN PetscReal      PKKSCoefficient(PetscReal alpha);
 PETSC_INTERN PetscReal      PKKSCritical(PetscReal alpha, PetscInt n, PetscInt m);
 PETSC_INTERN PetscReal      PKKSPValue(PetscReal D, PetscInt n, PetscInt m);
+PETSC_INTERN PetscErrorCode PKKSOneSidedScaled(PetscInt n, const PetscReal x[], PetscInt m, const PetscReal y[], PetscReal s, PetscReal *Dp);
+PETSC_INTERN PetscReal      PKKSOneSidedCritical(PetscReal alpha, PetscInt n, PetscInt m);
 
 #endif

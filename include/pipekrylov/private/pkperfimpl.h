@@ -238,7 +238,7 @@ typedef struct {
   PetscInt       nslow, nslow_found;
   PetscMPIInt    slow_rank[8];
   PetscInt       slow_node[8];
-  PetscReal      slow_mean[8], slow_z[8], slow_cost[8];
+  PetscReal      slow_mean[8], slow_D[8], slow_cost[8]; /* mean busy time, one-sided KS D+, cost */
   PetscReal      rest_mean, rest_sd, slow_Ewith, slow_Ewithout[8];
   PetscInt       slow_node_all[8], nslow_nodes; /* nodes all of whose ranks are slow */
 } PKReportData;

@@ -8,46 +8,54 @@
    E[T] for blocking solvers, E[T'] for non-blocking ones. The error is predicted / measured - 1.
 
    Slow ranks: every rank's busy time per iteration (its time minus its halo and reduction waits, also those inside
-   an overlap window; for PETSc's types SpMV and PC only, their vector phase holds the allreduce waits), its median and spread (1.4826 MAD:
-   robust to the spikes of a descheduled rank) gathered on rank 0 (O(ranks) numbers, once per report). The
-   reference is the lower median of the ranks' medians. A rank is slow when its median is more than 5% above it and
-   a sign test says so: more than K/2 + 2 sqrt(K) of its K iterations (4 standard deviations of the count under
-   "not slower") are more than 5% above the reference. The z of its median is printed beside.
+   an overlap window; for PETSc's types SpMV and PC only, their vector phase holds the allreduce waits). The
+   reference rank is the one whose median is the lower median of the ranks' medians (robust to many slow ranks);
+   its sorted sample (K numbers) is broadcast and every rank compares its own with it by a one-sided two-sample
+   Kolmogorov-Smirnov statistic against the reference scaled by 1.05 (PKKSOneSidedScaled): D+ is the share of the
+   rank's iterations that are more than 5% slower than the reference's would be. A rank is slow when D+ is
+   significant at 1e-4 (Smirnov's bound, PKKSOneSidedCritical; about 0.45 for K = 45). This names a rank slowed in
+   part of its iterations (detours: a daemon, injected noise) as well as one slowed in all of them, and not a rank
+   descheduled a few times (its spikes move D+ by their share only). Only O(K + ranks) numbers reach rank 0.
    Limitation: in the pipelined solvers a rank also waits for a slow neighbour inside its polled overlap window
    (MPI_Test between chunks of the SpMV counts as work there), so that wait is busy time and a slow rank can go
-   unnamed; the blocking solvers (and PETSc's types, from SpMV and PC) wait in phases the analysis excludes. Its cost: K times the drop of the expected maximum over ranks per
-   iteration (blocking solvers; independent normals per rank, PKEMaxNormalGroups) or of the slowest mean
-   (non-blocking solvers) when it behaved like the others. Nodes all of whose ranks are slow are named too.
+   unnamed; the blocking solvers (and PETSc's types, from SpMV and PC) wait in phases the analysis excludes. Its
+   cost: K times the drop of the expected maximum over ranks per iteration (blocking solvers; independent normals
+   per rank with the ranks' means and variances, PKEMaxNormalGroups) or of the slowest mean (non-blocking solvers)
+   when it behaved like the others. Nodes all of whose ranks are slow are named too.
 */
 #include <pipekrylov/private/pkperfimpl.h>
 #include <petsc/private/kspimpl.h>
 
-#define PK_SLOW_Z   4.0
-#define PK_SLOW_REL 0.05
-#define PK_NG       7 /* per-rank numbers gathered */
+#define PK_SLOW_ALPHA 1e-4 /* level of the one-sided KS test */
+#define PK_SLOW_REL   0.05 /* slower means more than 5% above the reference */
+#define PK_NG         9    /* per-rank numbers gathered */
 
 PetscErrorCode PKReportNoiseGather(KSP ksp, PKPerfCtx *pc, const PKStats *S, PKReportData *d)
 {
   PKMonitorCtx *c    = &pc->mon; /* the rows, the noise counters and the placement of the solve */
   MPI_Comm      comm = PetscObjectComm((PetscObject)ksp);
-  PetscMPIInt   rank, size;
-  PetscReal     loc[PK_NG] = {0}, *all = NULL, *above = NULL, m = 0, q = 0, ref = 0, nabove = 0, *bk, *dev;
-  PetscInt      K = c->n;
+  PetscMPIInt   rank, size, refrank = 0;
+  PetscReal     loc[PK_NG] = {0}, *all = NULL, *Dp = NULL, m = 0, q = 0, mean = 0, var = 0, D = 0, *bk, *dev, *refx;
+  PetscInt      K = c->n, Kref;
   PKSolverShape shape;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  /* robust per-rank location and spread (a loaded machine deschedules ranks: spikes): the median and 1.4826 MAD,
-     sent as a "mean" and a "variance" of a normal; the variance of a median of K is about (pi/2) sd^2 / K */
+  /* per rank: the sorted busy times, their median and 1.4826 MAD (the reference's choice), mean and variance (the
+     cost: what a slow rank's iterations really took, detours and all) */
   PetscCall(PetscMalloc2(PetscMax(K, 1), &bk, PetscMax(K, 1), &dev));
   for (PetscInt k = 0; k < K; k++) {
     const PetscLogDouble *ph  = c->rows[k].ph;
     PetscReal             row = 0;
     for (int j = 0; j < PK_PHASE_N; j++) row += ph[j];
     bk[k] = c->builtin ? ph[PK_PHASE_SPMV] + ph[PK_PHASE_PC] : row - c->rows[k].wait;
+    mean += bk[k];
   }
   if (K > 0) {
+    mean /= K;
+    for (PetscInt k = 0; k < K; k++) var += (bk[k] - mean) * (bk[k] - mean);
+    var /= K;
     PetscCall(PetscSortReal(K, bk));
     m      = PKQuantileSorted(K, bk, 0.5);
     loc[5] = PKQuantileSorted(K, bk, 0.25);
@@ -61,23 +69,32 @@ PetscErrorCode PKReportNoiseGather(KSP ksp, PKPerfCtx *pc, const PKStats *S, PKR
   loc[2] = c->noise.wall;
   loc[3] = (PetscReal)c->noise.n;
   loc[4] = c->noise.here ? 1 : 0;
-  if (!rank) PetscCall(PetscMalloc2(PK_NG * size, &all, size, &above));
+  loc[7] = mean;
+  loc[8] = var;
+  if (!rank) PetscCall(PetscMalloc2(PK_NG * size, &all, size, &Dp));
   PetscCallMPI(MPI_Gather(loc, PK_NG, MPIU_REAL, all, PK_NG, MPIU_REAL, 0, comm));
-  /* the sign test: how many of each rank's iterations are 5% above the reference (the lower median of the ranks'
-     medians); about half at most if the rank is not slower */
+  /* the reference rank: its median is the lower median of the ranks' medians */
   if (!rank) {
-    PetscReal *sorted;
+    PetscReal *sorted, ref;
     PetscCall(PetscMalloc1(size, &sorted));
     for (PetscMPIInt r = 0; r < size; r++) sorted[r] = all[PK_NG * r];
     PetscCall(PetscSortReal(size, sorted));
     ref = sorted[(size - 1) / 2];
     PetscCall(PetscFree(sorted));
+    for (PetscMPIInt r = size - 1; r >= 0; r--)
+      if (all[PK_NG * r] == ref) refrank = r;
   }
-  PetscCallMPI(MPI_Bcast(&ref, 1, MPIU_REAL, 0, comm));
-  for (PetscInt k = 0; k < K; k++)
-    if (bk[k] > (1 + PK_SLOW_REL) * ref) nabove++;
+  PetscCallMPI(MPI_Bcast(&refrank, 1, MPI_INT, 0, comm));
+  /* its sample to every rank (K numbers), and every rank's D+ against it to rank 0 */
+  Kref = K;
+  PetscCallMPI(MPI_Bcast(&Kref, 1, MPIU_INT, refrank, comm));
+  PetscCall(PetscMalloc1(PetscMax(Kref, 1), &refx));
+  if (rank == refrank) PetscCall(PetscArraycpy(refx, bk, K));
+  PetscCallMPI(MPI_Bcast(refx, (PetscMPIInt)Kref, MPIU_REAL, refrank, comm));
+  PetscCall(PKKSOneSidedScaled(K, bk, Kref, refx, 1 + PK_SLOW_REL, &D));
+  PetscCall(PetscFree(refx));
   PetscCall(PetscFree2(bk, dev));
-  PetscCallMPI(MPI_Gather(&nabove, 1, MPIU_REAL, above, 1, MPIU_REAL, 0, comm));
+  PetscCallMPI(MPI_Gather(&D, 1, MPIU_REAL, Dp, 1, MPIU_REAL, 0, comm));
   if (rank) PetscFunctionReturn(0);
 
   d->noise_nonblocking = PETSC_FALSE;
@@ -113,70 +130,57 @@ PetscErrorCode PKReportNoiseGather(KSP ksp, PKPerfCtx *pc, const PKStats *S, PKR
   }
   /* slow ranks */
   if (size > 1 && K >= 4) {
-    PetscReal  sm, sv;
-    PetscReal *z;
-    PetscBool *slow;
-    PetscInt  *order, nok = 0;
+    const PetscReal crit = PKKSOneSidedCritical(PK_SLOW_ALPHA, K, Kref);
+    PetscBool      *slow;
+    PetscInt       *order, nok = 0;
 
     d->have_slow = PETSC_TRUE;
-    PetscCall(PetscMalloc3(size, &z, size, &slow, size, &order));
-    /* the reference: the lower median of the ranks' medians and of their variances (robust to many slow ranks) */
-    {
-      PetscReal *sorted;
-      PetscCall(PetscMalloc1(size, &sorted));
-      for (PetscMPIInt r = 0; r < size; r++) sorted[r] = all[PK_NG * r + 1];
-      PetscCall(PetscSortReal(size, sorted));
-      sv = sorted[(size - 1) / 2];
-      PetscCall(PetscFree(sorted));
-    }
-    sm = ref;
+    PetscCall(PetscMalloc2(size, &slow, size, &order));
     for (PetscMPIInt r = 0; r < size; r++) {
-      PetscReal mr = all[PK_NG * r], vr = all[PK_NG * r + 1], se;
-      se       = PetscSqrtReal(0.5 * PETSC_PI * (vr + sv) / K);
-      z[r]     = se > 0 ? (mr - sm) / se : (mr > sm ? PETSC_MAX_REAL : 0);
-      /* significantly slower: more than half of its iterations 5% above the reference, by 4 standard deviations
-         of the binomial count (sign test) */
-      slow[r]  = (PetscBool)(mr > (1 + PK_SLOW_REL) * sm && above[r] > 0.5 * K + 2.0 * PetscSqrtReal((PetscReal)K));
+      slow[r]  = (PetscBool)(r != refrank && Dp[r] > crit);
       order[r] = r;
       if (slow[r]) d->nslow_found++;
     }
-    /* the slowest first (by z), at most 8 named */
+    /* the slowest first (by mean), at most 8 named */
     for (PetscInt i = 1; i < size; i++)
-      for (PetscInt j = i; j > 0 && z[order[j]] > z[order[j - 1]]; j--) {
+      for (PetscInt j = i; j > 0 && all[PK_NG * order[j] + 7] > all[PK_NG * order[j - 1] + 7]; j--) {
         PetscInt t   = order[j];
         order[j]     = order[j - 1];
         order[j - 1] = t;
       }
-    /* the ranks that are not slow: one group */
+    /* the ranks that are not slow: one group (mean of their means; variance within and between them) */
     {
       PetscReal rm = 0, rm2 = 0, rv = 0;
       for (PetscMPIInt r = 0; r < size; r++)
         if (!slow[r]) {
-          rm += all[PK_NG * r];
-          rm2 += all[PK_NG * r] * all[PK_NG * r];
-          rv += all[PK_NG * r + 1];
+          rm += all[PK_NG * r + 7];
+          rm2 += all[PK_NG * r + 7] * all[PK_NG * r + 7];
+          rv += all[PK_NG * r + 8];
           nok++;
         }
       d->rest_mean = nok ? rm / nok : 0;
       d->rest_sd   = nok ? PetscSqrtReal(rv / nok + PetscMax(0, rm2 / nok - d->rest_mean * d->rest_mean)) : 0;
     }
-    d->nslow = PetscMin(d->nslow_found, 8);
-    if (d->nslow && nok) {
+    d->nslow = 0;
+    if (d->nslow_found && nok) {
       PetscReal mu[9], sd[9], cnt[9];
       /* group 0: the others (the slow ranks beyond the eighth among them: they are not named) */
       mu[0]  = d->rest_mean;
       sd[0]  = d->rest_sd;
-      cnt[0] = (PetscReal)(size - d->nslow);
-      for (PetscInt i = 0; i < d->nslow; i++) {
-        PetscMPIInt r   = (PetscMPIInt)order[i];
-        d->slow_rank[i] = r;
-        d->slow_node[i] = c->rank_node ? c->rank_node[r] : 0;
-        d->slow_mean[i] = all[PK_NG * r];
-        d->slow_z[i]    = z[r];
-        mu[i + 1]       = all[PK_NG * r];
-        sd[i + 1]       = PetscSqrtReal(all[PK_NG * r + 1]);
-        cnt[i + 1]      = 1;
+      for (PetscInt i = 0; i < size && d->nslow < 8; i++) {
+        PetscMPIInt r = (PetscMPIInt)order[i];
+        PetscInt    s = d->nslow;
+        if (!slow[r]) continue;
+        d->slow_rank[s] = r;
+        d->slow_node[s] = c->rank_node ? c->rank_node[r] : 0;
+        d->slow_mean[s] = all[PK_NG * r + 7];
+        d->slow_D[s]    = Dp[r];
+        mu[s + 1]       = all[PK_NG * r + 7];
+        sd[s + 1]       = PetscSqrtReal(all[PK_NG * r + 8]);
+        cnt[s + 1]      = 1;
+        d->nslow++;
       }
+      cnt[0] = (PetscReal)(size - d->nslow);
       if (d->noise_nonblocking) {
         d->slow_Ewith = mu[0];
         for (PetscInt i = 1; i <= d->nslow; i++) d->slow_Ewith = PetscMax(d->slow_Ewith, mu[i]);
@@ -207,9 +211,9 @@ PetscErrorCode PKReportNoiseGather(KSP ksp, PKPerfCtx *pc, const PKStats *S, PKR
         if (nr && ns == nr) d->slow_node_all[d->nslow_nodes++] = nd;
       }
     }
-    PetscCall(PetscFree3(z, slow, order));
+    PetscCall(PetscFree2(slow, order));
   }
-  PetscCall(PetscFree2(all, above));
+  PetscCall(PetscFree2(all, Dp));
   PetscFunctionReturn(0);
 }
 
@@ -252,11 +256,11 @@ PetscErrorCode PKReportNoiseView(PetscViewer v, PetscViewerFormat fmt, const PKS
   }
   if (d->have_slow) {
     if (!d->nslow_found) {
-      if (fmt != PETSC_VIEWER_ASCII_INFO) PetscCall(PetscViewerASCIIPrintf(v, "  slow ranks: none (no rank's median busy time per iteration significantly 5%% above the others')\n"));
+      if (fmt != PETSC_VIEWER_ASCII_INFO) PetscCall(PetscViewerASCIIPrintf(v, "  slow ranks: none (no rank's busy time per iteration significantly more than 5%% above the reference rank's)\n"));
     } else {
-      PetscCall(PetscViewerASCIIPrintf(v, "  slow ranks: %" PetscInt_FMT " (median busy time per iteration, waits excluded; the others %.3e s):\n", d->nslow_found, (double)d->rest_mean));
+      PetscCall(PetscViewerASCIIPrintf(v, "  slow ranks: %" PetscInt_FMT " (mean busy time per iteration, waits excluded; the others %.3e s):\n", d->nslow_found, (double)d->rest_mean));
       for (PetscInt i = 0; i < d->nslow; i++) {
-        PetscCall(PetscViewerASCIIPrintf(v, "    rank %d (node %" PetscInt_FMT "): %.3e s (%+.0f%%, z %.1f), costs %.3e s of the solve\n", d->slow_rank[i], d->slow_node[i], (double)d->slow_mean[i], (double)(100.0 * (d->slow_mean[i] / d->rest_mean - 1)), (double)PetscMin(d->slow_z[i], 999.9), (double)d->slow_cost[i]));
+        PetscCall(PetscViewerASCIIPrintf(v, "    rank %d (node %" PetscInt_FMT "): %.3e s (%+.0f%%; %.0f%% of its iterations more than 5%% slower, KS), costs %.3e s of the solve\n", d->slow_rank[i], d->slow_node[i], (double)d->slow_mean[i], (double)(d->rest_mean > 0 ? 100.0 * (d->slow_mean[i] / d->rest_mean - 1) : 0), (double)(100.0 * d->slow_D[i]), (double)d->slow_cost[i]));
         if (fmt != PETSC_VIEWER_ASCII_INFO) PetscCall(PetscViewerASCIIPrintf(v, "      (%s per iteration %.3e s with it, %.3e s without)\n", d->noise_nonblocking ? "slowest median" : "expected max over ranks", (double)d->slow_Ewith, (double)d->slow_Ewithout[i]));
       }
       for (PetscInt i = 0; i < d->nslow_nodes; i++) PetscCall(PetscViewerASCIIPrintf(v, "    node %" PetscInt_FMT ": all its ranks are slow\n", d->slow_node_all[i]));
