@@ -36,6 +36,7 @@ PETSC_EXTERN PetscErrorCode KSPPipeGetChunks(KSP, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPPipeGetOverlapStats(KSP, PetscInt *, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPPipeIsPipeKrylov(KSP, PetscBool *);
 PETSC_EXTERN PetscErrorCode KSPPipeCGSetReplacement(KSP, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPPipeCGSetRecompute(KSP, PetscBool);
 PETSC_EXTERN PetscErrorCode KSPPipe2CGSetReplacement(KSP, PetscInt);
 
 /* Developer level: the chunked SpMV the solvers use, bit-for-bit equal to MatMult */

@@ -38,6 +38,7 @@ int main(int argc, char **argv)
   PetscCall(PCSetType(pc, PCJACOBI));
   PetscCall(KSPSetType(ksp, KSPPKPIPECG));
   PetscCall(KSPPipeCGSetReplacement(ksp, 50));
+  PetscCall(KSPPipeCGSetRecompute(ksp, PETSC_TRUE));
   PetscCall(KSPPipe2CGSetReplacement(ksp, 50)); /* ignored by pipecg */
   PetscCall(KSPPipeSetChunks(ksp, 4));
   PetscCall(KSPPipeGetChunks(ksp, &chunks));

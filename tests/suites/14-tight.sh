@@ -4,12 +4,13 @@
 # runs out (DIVERGED_ITS) or converges, as cg does. See docs/pipelined-accuracy.md.
 CMP=$PK_BUILD/tests/compare
 
-# tight_ex2 NP M PC TYPE RTOL...: PETSc's unmodified ex2 with cg (PETSc) and TYPE (the plugin)
+# tight_ex2 NP M PC TYPE RTOL...: PETSc's unmodified ex2 with cg (PETSc) and TYPE (the plugin; "TYPE -option v" passes options)
 tight_ex2() {
   local np=$1 m=$2 pc=$3 type=$4 rt ok=0 ref out ri re ti te; shift 4
   for rt in "$@"; do
     ref=$("$PK_ROOT/tests/mpirun.sh" "$np" "$PK_BUILD/petsc-tutorials/ex2" -m "$m" -n "$m" -pc_type "$pc" -ksp_rtol "$rt" -ksp_max_it 5000 -ksp_type cg -ksp_converged_reason 2>&1)
-    out=$("$PK_ROOT/tests/mpirun.sh" "$np" "$PK_BUILD/petsc-tutorials/ex2" -m "$m" -n "$m" -pc_type "$pc" -ksp_rtol "$rt" -ksp_max_it 5000 -dll_append "$PK_LIB" -ksp_type "$type" -ksp_converged_reason 2>&1)
+    # shellcheck disable=SC2086 # TYPE may carry the type's options
+    out=$("$PK_ROOT/tests/mpirun.sh" "$np" "$PK_BUILD/petsc-tutorials/ex2" -m "$m" -n "$m" -pc_type "$pc" -ksp_rtol "$rt" -ksp_max_it 5000 -dll_append "$PK_LIB" -ksp_type $type -ksp_converged_reason 2>&1)
     read -r re ri <<<"$(echo "$ref" | sed -n 's/.*Norm of error \([^ ,]*\),* *[Ii]terations \([0-9]*\).*/\1 \2/p')"
     read -r te ti <<<"$(echo "$out" | sed -n 's/.*Norm of error \([^ ,]*\),* *[Ii]terations \([0-9]*\).*/\1 \2/p')"
     if echo "$out" | grep -q CONVERGED_RTOL && awk -v a="$ri" -v b="$ti" -v ea="$re" -v eb="$te" -v f="${TIGHT_ERRF:-2}" 'BEGIN { exit !(b <= a * 1.02 + 0.5 && b >= a * 0.98 - 0.5 && eb <= f * ea) }'; then
@@ -28,6 +29,36 @@ t tight-ex2-100-jacobi-np1-pipecg tight_ex2 1 100 jacobi pipecg 1e-8 1e-10 1e-12
 t tight-ex2-100-none-np2-pipecg tight_ex2 2 100 none pipecg 1e-8 1e-11 1e-13
 t tight-ex2-300-jacobi-np2-pipecg tight_ex2 2 300 jacobi pipecg 1e-11 1e-13
 t tight-ex2-300-none-np4-pipecg tight_ex2 4 300 none pipecg 1e-12
+t tight-ex2-600-jacobi-np2-pipecg tight_ex2 2 600 jacobi pipecg 1e-10 1e-13
+# the plain recurrence (-ksp_pipecg_recompute 0) keeps cg's counts where cg is not sensitive to rounding
+t tight-ex2-300-jacobi-np2-pipecg-plain tight_ex2 2 300 jacobi "pipecg -ksp_pipecg_recompute 0" 1e-10 1e-13
+
+# The unpreconditioned variable-coefficient problem (contrast 1e4, condition about 1e7): there the iteration count of
+# every CG implementation depends on its rounding by more than 2% (at 1e-8 on 1 rank: PETSc's cg 1383, groppcg 1382,
+# pipeprcg 1383, pipekrylov's pcg 1351, sapcg 1404; on 2 and 4 ranks cg needs 1413 and 1369), so pipecg is held to
+# the range of those five implementations widened by 5%, with its true residual within 2x the tolerance
+# (docs/pipelined-accuracy.md). At 1e-4 every CG implementation needs 476 iterations, and so does pipecg (the plain
+# recurrence, -ksp_pipecg_recompute 0, needs 583).
+# tight_family NP TYPE RTOL ARGS...
+tight_family() {
+  local np=$1 type=$2 rt=$3 out; shift 3
+  out=$("$PK_ROOT/tests/mpirun.sh" "$np" "$PK_BUILD/tests/compare" "$@" -ksp_rtol "$rt" -types groppcg,pipeprcg,pcg,sapcg,"$type" -its_tol 100000 -res_factor 1e9 -sol_rtol 1e-3 2>&1) || { echo "$out"; return 1; }
+  echo "$out"
+  echo "$out" | awk -v t="$type" -v rt="$rt" '
+    /reference cg its/ { for (i = 1; i <= NF; i++) if ($i == "its") r = $(i + 1); lo = hi = r }
+    $2 == "groppcg" || $2 == "pipeprcg" || $2 == "pcg" || $2 == "sapcg" { if ($4 < lo) lo = $4; if ($4 > hi) hi = $4 }
+    $2 == t { x = $4; for (i = 1; i <= NF; i++) { if ($i == "residual") res = $(i + 1); if ($i == "(limit") lim = $(i + 1) + 0 } }
+    END { ok = (x > 0 && x <= 1.05 * hi && x >= 0.95 * lo && res <= 2 * lim)
+          printf "%s rtol %s: %s %d iterations, true residual %s (tolerance %g); CG implementations %d..%d\n", ok ? "ok  " : "FAIL", rt, t, x, res, lim, lo, hi; exit !ok }'
+}
+export -f tight_family
+t_mpi tight-varcoef-none-1e-4-np2 2 $CMP -problem varcoef -n 48 -pc_type none -types pipecg -ksp_rtol 1e-4 -its_rtol 0.02 -res_factor 2 -sol_rtol 1e-3
+# (the closest cases, 1e-8 on 1 rank and 1e-13 on 2 ranks, +3.5% and +4.6% above the range, are left out: a BLAS
+# built for another CPU moves PETSc's counts by that much; docs/pipelined-accuracy.md has the whole table)
+t tight-varcoef-none-1e-8-np2 tight_family 2 pipecg 1e-8 -problem varcoef -n 48 -pc_type none
+t tight-varcoef-none-1e-10-np2 tight_family 2 pipecg 1e-10 -problem varcoef -n 48 -pc_type none
+t tight-varcoef-none-1e-12-np4 tight_family 4 pipecg 1e-12 -problem varcoef -n 48 -pc_type none
+t tight-varcoef-none-1e-13-np4 tight_family 4 pipecg 1e-13 -problem varcoef -n 48 -pc_type none
 # pipe2cg: iterations within 2% of cg's down to 1e-13 and no breakdown; the error within 2x of cg's only down to
 # 1e-10 in general (and at 1e-12 on this case): below, 4-30x cg's (docs/pipelined-accuracy.md), so those runs check
 # the iterations with the error allowed 40x (not the target of issue 10)

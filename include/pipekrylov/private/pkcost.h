@@ -29,6 +29,10 @@ typedef struct {
   PetscInt    replace;      /* residual replacement period in force (at most this many iterations apart); 0: off */
   PetscReal   replace_spmv, replace_pc; /* applications per residual replacement */
   PetscInt    nreplaced;    /* residual replacements done in the last solve (0 before the first) */
+  PetscReal   ovl_extra_spmv; /* SpMVs added to the overlap window of each non-blocking reduction beyond the pattern's
+                                 (pipecg's recompute of w = A u: 1); already counted in nspmv */
+  PetscBool   pc_unfused;     /* a diagonal preconditioner goes through PCApply although the pattern could apply it
+                                 inside its fused vector pass (pipecg with the recompute) */
 } PKSolverCost;
 
 

@@ -275,7 +275,8 @@ PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *cfg, const PKSolverS
   case PK_SOLVER_PETSC_PIPECG:
     r->blocking = PETSC_FALSE;
     r->nvals    = 3;
-    r->w_spmv   = 1;
+    /* n = A m and, where the solver recomputes it (pipekrylov's pipecg by default), w = A u */
+    r->w_spmv   = 1 + (cfg->have_cost ? cfg->cost.ovl_extra_spmv : 0);
     r->w_pc     = (cfg->pc_fused && cfg->kind == PK_SOLVER_PIPECG) ? 0 : 1; /* fused: m was made in the pass */
     break;
   case PK_SOLVER_PIPE2CG:

@@ -435,7 +435,7 @@ static PetscErrorCode PKReportModels(const PKStats *S, PKReportData *d)
       if ((int)tk < PK_SOLVER_NOURS) cfg = d->wi_config[tk]; /* as the solver describes itself */
       else PKSolverConfigDefault(tk, &cfg);
       if (d->config.restart > 0 && (tk == PK_SOLVER_PGMRES || tk == PK_SOLVER_PETSC_GMRES) && !PKSolverItersComparable(d->config.kind, PK_SOLVER_PCG)) cfg.restart = d->config.restart;
-      cfg.pc_fused = (PetscBool)(d->pc_diagonal && PKSolverCanFusePC(tk)); /* their default: fused */
+      cfg.pc_fused = (PetscBool)(d->pc_diagonal && PKSolverCanFusePC(tk) && !(cfg.have_cost && cfg.cost.pc_unfused)); /* their default */
       PetscCall(PKModelWhatIfSolver(&d->eff, &d->in, &cfg, &d->wi_solver[d->wi_nsolver]));
       d->wi_iters_differ[d->wi_nsolver] = (PetscBool)!PKSolverItersComparable(d->config.kind, tk);
       d->wi_kind[d->wi_nsolver++]       = tk;

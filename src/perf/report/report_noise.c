@@ -256,11 +256,11 @@ PetscErrorCode PKReportNoiseView(PetscViewer v, PetscViewerFormat fmt, const PKS
   }
   if (d->have_slow) {
     if (!d->nslow_found) {
-      if (fmt != PETSC_VIEWER_ASCII_INFO) PetscCall(PetscViewerASCIIPrintf(v, "  slow ranks: none (no rank's busy time per iteration significantly more than 5%% above the reference rank's)\n"));
+      if (fmt != PETSC_VIEWER_ASCII_INFO) PetscCall(PetscViewerASCIIPrintf(v, "  slow ranks: none (no rank's busy time per iteration significantly >5%% above the reference rank's)\n"));
     } else {
       PetscCall(PetscViewerASCIIPrintf(v, "  slow ranks: %" PetscInt_FMT " (mean busy time per iteration, waits excluded; the others %.3e s):\n", d->nslow_found, (double)d->rest_mean));
       for (PetscInt i = 0; i < d->nslow; i++) {
-        PetscCall(PetscViewerASCIIPrintf(v, "    rank %d (node %" PetscInt_FMT "): %.3e s (%+.0f%%; %.0f%% of its iterations more than 5%% slower, KS), costs %.3e s of the solve\n", d->slow_rank[i], d->slow_node[i], (double)d->slow_mean[i], (double)(d->rest_mean > 0 ? 100.0 * (d->slow_mean[i] / d->rest_mean - 1) : 0), (double)(100.0 * d->slow_D[i]), (double)d->slow_cost[i]));
+        PetscCall(PetscViewerASCIIPrintf(v, "    rank %d (node %" PetscInt_FMT "): %.3e s (%+.0f%%; %.0f%% of its iterations >5%% slower), costs %.3e s\n", d->slow_rank[i], d->slow_node[i], (double)d->slow_mean[i], (double)(d->rest_mean > 0 ? 100.0 * (d->slow_mean[i] / d->rest_mean - 1) : 0), (double)(100.0 * d->slow_D[i]), (double)d->slow_cost[i]));
         if (fmt != PETSC_VIEWER_ASCII_INFO) PetscCall(PetscViewerASCIIPrintf(v, "      (%s per iteration %.3e s with it, %.3e s without)\n", d->noise_nonblocking ? "slowest median" : "expected max over ranks", (double)d->slow_Ewith, (double)d->slow_Ewithout[i]));
       }
       for (PetscInt i = 0; i < d->nslow_nodes; i++) PetscCall(PetscViewerASCIIPrintf(v, "    node %" PetscInt_FMT ": all its ranks are slow\n", d->slow_node_all[i]));

@@ -905,7 +905,7 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
 static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
 {
   KSP_PKPIPE2CG            *p2   = (KSP_PKPIPE2CG *)ksp->data;
-  static const PKSolverCost cost = {"pipe2cg", 2, 1, 10, PETSC_TRUE, 2, 2, 75, 5, 4, 5, 20, 0, 0, 7, 5, 0};
+  static const PKSolverCost cost = {"pipe2cg", 2, 1, 10, PETSC_TRUE, 2, 2, 75, 5, 4, 5, 20, 0, 0, 7, 5, 0, 0, PETSC_FALSE};
 
   PetscFunctionBegin;
   *c           = cost;

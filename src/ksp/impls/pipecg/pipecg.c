@@ -1,15 +1,17 @@
 /*
    pipecg: Ghysels-Vanroose pipelined preconditioned CG (docs/algorithms.md §4). One non-blocking reduction of
-   {(r,u), (w,u), norm} per iteration, overlapped with m = M w and n = A m; the eight vector updates of an
-   iteration and the three local dots of the next one are a single fused pass over memory.
+   {(r,u), (w,u), norm, (u,s), (p,s)} per iteration, overlapped with w = A u (recomputed, §4.2), m = M w and
+   n = A m; the eight vector updates of an iteration and the local dots of the next one are a single fused pass.
 
    The norm that arrives with the reduction of pass i belongs to x_i, the iterate in ksp->vec_sol at that moment,
    so iteration i is tested, reported and returned exactly as PETSc's cg would; the pipeline costs one
    PCApply + MatMult beyond the last iteration, never an extra iteration.
 
-   Accuracy: the recurrences for r, u, w (and s, q, z) drift away from b - A x. Optional residual replacement
-   (Cools et al., KSPPIPECGRR) recomputes them every k iterations, and every claimed convergence is checked
-   against the true residual: a false claim replaces the residuals and iterating continues.
+   Accuracy: the recurrences for r, u, w (and s, q, z) drift away from b - A x, and on ill-conditioned problems
+   their rounding delays convergence. w = A u is recomputed every iteration (the delay goes); optional residual
+   replacement (Cools et al., KSPPIPECGRR) recomputes all of them every k iterations or when the measured gap
+   asks for it, and every claimed convergence is checked against the true residual: a false claim replaces the
+   residuals and iterating continues.
 */
 #include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkcgimpl.h>
@@ -24,13 +26,25 @@ typedef struct {
   PetscInt nrecover;  /* breakdowns that a replacement showed to be drift */
   PetscInt nprobe;    /* measurements of the gap r - (b - A x) (one MatMult each) */
   PetscReal maxgap;   /* the largest gap measured, relative to the tolerance (2-norm) */
-  PetscReal gaptol;   /* -ksp_pipecg_replace_gap: replace before the gap reaches this fraction of the tolerance, 0 = off */
+  PetscReal gaptol;   /* -ksp_pipecg_replace_gap: replace before the gap reaches this fraction of the tolerance, 0 = off,
+                         PETSC_DEFAULT: PIPECG_DEFAULT_GAP with the plain recurrence, off with the recompute */
   PetscInt nlate;     /* passes whose overlapped work was held back for a predicted convergence that did not come */
+  PetscBool recompute; /* -ksp_pipecg_recompute: w = A u recomputed in the overlap window of every pass */
+  PetscInt  nrecompute; /* passes of the last solve that recomputed w */
   PetscBool fused;    /* -ksp_pipecg_fused: the one-loop update kernel, with a diagonal PC applied in it */
   PetscBool fusedpc;  /* the last solve applied the (diagonal) preconditioner inside the update pass */
 } KSP_PKPIPECG;
 
 #define PIPECG_DEFAULT_GAP  0.1  /* replace before the gap r - (b - A x) reaches this fraction of the tolerance */
+
+/* The gap tolerance in force: with w recomputed the gap grows as cg's does (its r and s recurrences are cg's, fed
+   with w = A u), and replacements would only inject perturbations (measured: 44 replacements cost 13% more
+   iterations on the variable-coefficient problem at 1e-12, none needed on ex2 down to 1e-13) */
+static PetscReal PipeCGGapTol(const KSP_PKPIPECG *cg)
+{
+  if (cg->gaptol >= 0) return cg->gaptol;
+  return cg->recompute ? 0.0 : PIPECG_DEFAULT_GAP;
+}
 #define PIPECG_REL_GAP      1e-5 /* ... or this fraction of ||r||: beyond, the drift delays convergence */
 #define PIPECG_FIRST_PROBE  20   /* iteration of the first measurement of the gap, and the first after a replacement */
 #define PIPECG_MIN_PROBE    4    /* a replacement is brought forward rather than measure again sooner than this */
@@ -229,7 +243,7 @@ static PetscErrorCode PipeCGProbe(KSP ksp, KSP_PK *pk, PetscScalar out[2])
    when it has reached, or would reach before a probe PIPECG_MIN_PROBE iterations on, the threshold. */
 static void PipeCGSchedule(KSP_PKPIPECG *cg, PetscInt i, PetscInt lastrep, PetscReal gap, PetscReal rn, PetscReal ttolr, PetscBool *replace, PetscInt *nextprobe)
 {
-  const PetscReal thr = PetscMin(cg->gaptol * ttolr, PIPECG_REL_GAP * rn), L = (PetscReal)PetscMax(i - lastrep, 1);
+  const PetscReal thr = PetscMin(PipeCGGapTol(cg) * ttolr, PIPECG_REL_GAP * rn), L = (PetscReal)PetscMax(i - lastrep, 1);
   PetscReal       wait;
 
   cg->maxgap = ttolr > 0 ? PetscMax(cg->maxgap, gap / ttolr) : cg->maxgap;
@@ -240,6 +254,29 @@ static void PipeCGSchedule(KSP_PKPIPECG *cg, PetscInt i, PetscInt lastrep, Petsc
     *replace   = PETSC_TRUE;
     *nextprobe = i + 1 + PIPECG_FIRST_PROBE;
   } else *nextprobe = i + (PetscInt)PetscMin(wait, (PetscReal)PIPECG_MAX_PROBE);
+}
+
+/* The work overlapped with the reduction of a pass: m = M w and n = A m for the next iteration and, with
+   -ksp_pipecg_recompute, first w = A u. That is the predict-and-recompute idea of Chen and Carson ([004],
+   docs/algorithms.md §4.2): the pass's dot (w, u) was computed with the recurred w (the prediction), and every
+   update from here on uses the recomputed one, so the rounding errors of the recurrence w -= a z are not carried
+   from one iteration to the next. They are what delays pipelined CG against cg on ill-conditioned problems (the
+   delay does not depend on the tolerance, and residual replacement does not cure it). fresh: w is A u already
+   (first pass, or r, u, w were just replaced). */
+static PetscErrorCode PipeCGOverlap(KSP ksp, KSP_PKPIPECG *cg, PetscBool fresh, PetscBool *m_ready)
+{
+  KSP_PK *pk = &cg->pk;
+  Vec     U = ksp->work[1], W = ksp->work[2], M = ksp->work[3], N = ksp->work[4];
+
+  PetscFunctionBegin;
+  if (cg->recompute && !fresh) {
+    PetscCall(PKMatMult(ksp, pk, U, W)); /* w = A u */
+    *m_ready = PETSC_FALSE;
+    cg->nrecompute++;
+  }
+  if (!*m_ready) PetscCall(PKPCApply(ksp, pk, W, M)); /* m = M w */
+  PetscCall(PKMatMult(ksp, pk, M, N));                /* n = A m */
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
@@ -257,9 +294,9 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
 
   PetscFunctionBegin;
   ksp->its     = 0;
-  cg->nreplace = cg->nfalse = cg->nrecover = cg->nlate = cg->nprobe = 0;
+  cg->nreplace = cg->nfalse = cg->nrecover = cg->nlate = cg->nprobe = cg->nrecompute = 0;
   cg->maxgap   = 0.0;
-  adaptive     = (PetscBool)(cg->gaptol > 0 && ksp->normtype != KSP_NORM_NONE);
+  adaptive     = (PetscBool)(PipeCGGapTol(cg) > 0 && ksp->normtype != KSP_NORM_NONE);
   nd           = PipeCGDots(ksp, R, U, W, d);
   d[nd]        = (PKDot){S, U}; /* the curvature dots, see PipeCGLocalDots */
   d[nd + 1]    = (PKDot){S, P};
@@ -272,7 +309,7 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
   if (cg->fused) PetscCall(PKCGDiagonalPC(ksp, M, D, &diagpc));
   if (diagpc) PetscCall(PKCGDiagonalSame(D, R, U, &diagpc));
 #endif
-  cg->fusedpc = diagpc;
+  cg->fusedpc = (PetscBool)(diagpc && !cg->recompute);
 
   for (;;) {
     /* recompute r, u, w, s, q, z from x and p: periodically (-ksp_pipecg_replace), when the measured gap asks for
@@ -298,10 +335,7 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
        computed after the reduction, and only if it does go on (same operations, same results) */
     lazy = (PetscBool)(!redo && i < ksp->max_it && dpm2 > 0 && dpm1 > 0 && dpm1 * (dpm1 / dpm2) <= ttol);
     PetscCall(PKReduceBegin(&pk->red, probed ? PIPECG_NRED + 2 : PIPECG_NRED));
-    if (i < ksp->max_it && !lazy) {                    /* pass max_it only tests x_max_it: nothing to prepare */
-      if (!m_ready) PetscCall(PKPCApply(ksp, pk, W, M)); /* m = M w */
-      PetscCall(PKMatMult(ksp, pk, M, N));               /* n = A m */
-    }
+    if (i < ksp->max_it && !lazy) PetscCall(PipeCGOverlap(ksp, cg, (PetscBool)(i == 0 || replaced), &m_ready)); /* pass max_it only tests x_max_it: nothing to prepare */
     PetscCall(PKReduceEnd(&pk->red));
     gamma = pk->red.global[0];
     delta = pk->red.global[1];
@@ -326,8 +360,7 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
       dpm2 = dpm1;
       dpm1 = dp;
       if (lazy) { /* the prediction was wrong: the work that was not overlapped */
-        if (!m_ready) PetscCall(PKPCApply(ksp, pk, W, M));
-        PetscCall(PKMatMult(ksp, pk, M, N));
+        PetscCall(PipeCGOverlap(ksp, cg, (PetscBool)(i == 0 || replaced), &m_ready));
         cg->nlate++;
       }
     }
@@ -377,8 +410,9 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
       dots_ready = (PetscBool)!(replace || (cg->replace > 0 && i - lastrep >= cg->replace));
 #if defined(PK_HAVE_V4D)
       if (cg->fused) {
-        PetscCall(PipeCGFusedPass(ksp, alpha, beta, first, diagpc ? D : NULL, dots_ready ? nd : 0, pk->red.local));
-        m_ready = diagpc;
+        /* with the recompute, m = M w of the recurred w would be thrown away: not written */
+        PetscCall(PipeCGFusedPass(ksp, alpha, beta, first, diagpc && !cg->recompute ? D : NULL, dots_ready ? nd : 0, pk->red.local));
+        m_ready = (PetscBool)(diagpc && !cg->recompute);
       } else
 #endif
         PetscCall(PipeCGLocalDots(pk, dots_ready ? nd : 0, PETSC_TRUE, d, u, pk->red.local));
@@ -416,6 +450,7 @@ static PetscErrorCode KSPDestroy_PKPIPECG(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeCGSetReplacement_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeCGSetRecompute_C", NULL));
   PetscCall(PKDestroy_Common(ksp, (KSP_PK *)ksp->data));
   PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(0);
@@ -431,8 +466,10 @@ static PetscErrorCode KSPView_PKPIPECG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   if (cg->fusedpc) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the diagonal preconditioner applied inside the fused vector pass\n"));
-  if (cg->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement when the measured gap ||r - (b - A x)|| would reach %g x the tolerance or %g x ||r|| (-ksp_pipecg_replace_gap)\n", (double)cg->gaptol, (double)PIPECG_REL_GAP));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  gap-driven residual replacement: off (-ksp_pipecg_replace_gap %g to turn on)\n", (double)PIPECG_DEFAULT_GAP));
+  if (PipeCGGapTol(cg) > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement when the measured gap ||r - (b - A x)|| would reach %g x the tolerance or %g x ||r|| (-ksp_pipecg_replace_gap)\n", (double)PipeCGGapTol(cg), (double)PIPECG_REL_GAP));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  gap-driven residual replacement: off%s (-ksp_pipecg_replace_gap %g to turn on)\n", cg->gaptol < 0 ? ", not needed with the recompute" : "", (double)PIPECG_DEFAULT_GAP));
+  if (cg->recompute) PetscCall(PetscViewerASCIIPrintf(viewer, "  w = A u recomputed in the overlap of every iteration (predict-and-recompute: 2 MatMult per iteration; -ksp_pipecg_recompute 0 for 1)%s\n", cg->nrecompute ? "" : ""));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  w = A u by recurrence (1 MatMult per iteration; on ill-conditioned problems this delays convergence against cg: -ksp_pipecg_recompute)\n"));
   if (cg->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  periodic residual replacement every %" PetscInt_FMT " iterations\n", cg->replace));
   if (cg->nreplace || cg->nprobe || cg->nfalse || cg->nrecover) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements, %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding\n", cg->nreplace, cg->nprobe, (double)cg->maxgap, cg->nfalse, cg->nrecover));
   PetscFunctionReturn(0);
@@ -456,10 +493,17 @@ static PetscErrorCode KSPSetFromOptions_PKPIPECG(KSP ksp, PetscOptionItems *Pets
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP pipecg (pipekrylov) options");
   PetscCall(PKSetFromOptions_Common(ksp, &cg->pk, PetscOptionsObject));
   PetscCall(PetscOptionsBool("-ksp_pipecg_fused", "The eight updates and the dots in one loop over the elements, with a diagonal preconditioner (jacobi, none) applied in it (else the generic fused kernel and PCApply)", "", cg->fused, &cg->fused, NULL));
+  PetscCall(PetscOptionsBool("-ksp_pipecg_recompute", "Recompute w = A u in the overlap window of every iteration instead of recurring it (one more MatMult, overlapped): cg's iteration counts on ill-conditioned problems", "KSPPipeCGSetRecompute", cg->recompute, &cg->recompute, NULL));
   PetscCall(PetscOptionsInt("-ksp_pipecg_replace", "Recompute r, u, w, s, q, z from x and p every k iterations (0: off)", "KSPPipeCGSetReplacement", cg->replace, &k, &flg));
   if (flg) PetscCall(KSPPipeCGSetReplacement_PKPIPECG(ksp, k));
-  PetscCall(PetscOptionsReal("-ksp_pipecg_replace_gap", "Measure the gap ||r - (b - A x)|| (one MatMult per measurement) and replace before it reaches this fraction of the tolerance (0: off)", "KSPPipeCGSetReplacement", cg->gaptol, &cg->gaptol, NULL));
-  PetscCheck(cg->gaptol >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipecg_replace_gap must be >= 0 (0 = off), not %g", (double)cg->gaptol);
+  {
+    PetscReal g = PipeCGGapTol(cg);
+    PetscCall(PetscOptionsReal("-ksp_pipecg_replace_gap", "Measure the gap ||r - (b - A x)|| (one MatMult per measurement) and replace before it reaches this fraction of the tolerance (0: off; default 0.1 without -ksp_pipecg_recompute, off with it)", "KSPPipeCGSetReplacement", g, &g, &flg));
+    if (flg) {
+      PetscCheck(g >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipecg_replace_gap must be >= 0 (0 = off), not %g", (double)g);
+      cg->gaptol = g;
+    }
+  }
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
@@ -495,17 +539,65 @@ PetscErrorCode KSPPipeCGSetReplacement(KSP ksp, PetscInt k)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode KSPPipeCGSetRecompute_PKPIPECG(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((KSP_PKPIPECG *)ksp->data)->recompute = flg;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipeCGSetRecompute - Sets whether pipekrylov's pipecg recomputes w = A u in the overlap window of every
+   iteration (predict-and-recompute) instead of updating it by the recurrence w -= alpha z.
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver (ignored unless its type is pipecg from pipekrylov)
+-  flg - PETSC_TRUE to recompute (the default), PETSC_FALSE for the plain Ghysels-Vanroose recurrence
+
+   Options Database Key:
+.  -ksp_pipecg_recompute <bool> - default true
+
+   Notes:
+   The rounding errors of pipelined CG's extra recurrences perturb the Lanczos process more than cg's own rounding
+   does: on ill-conditioned problems the plain recurrence needs more iterations than cg, from the loosest tolerance
+   on (the variable-coefficient test problem without preconditioner: 20% more), and residual replacement does not
+   cure it. Recomputing w each iteration, with the dot (w, u) still taken on the recurred w so that the one
+   reduction per iteration stays where it is (Chen and Carson's predict-and-recompute), keeps cg's iteration
+   counts within cg's own sensitivity to rounding. The price is one more MatMult per iteration, overlapped with the
+   reduction like the other (with a diagonal preconditioner applied in the update pass, also a separate PCApply).
+   On well-conditioned problems the recurrence is as good as cg and cheaper: turn the recompute off there.
+
+   Level: intermediate
+
+.seealso: `KSPPKPIPECG`, `KSPPipeCGSetReplacement()`, `KSPPIPEPRCG`
+@*/
+PetscErrorCode KSPPipeCGSetRecompute(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ksp, flg, 2);
+  PetscTryMethod(ksp, "KSPPipeCGSetRecompute_C", (KSP, PetscBool), (ksp, flg));
+  PetscFunctionReturn(0);
+}
+
 /* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
 static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
 {
   KSP_PKPIPECG             *cg   = (KSP_PKPIPECG *)ksp->data;
   /* 5 values per reduction: (r,u), (w,u), the norm, and (u,s), (p,s) for the curvature computed from products */
-  static const PKSolverCost cost = {"pipecg", 1, 1, 5, PETSC_TRUE, 1, 1, 29, 3, 2, 3, 12, 0, 0, 4, 2, 0};
+  static const PKSolverCost cost = {"pipecg", 1, 1, 5, PETSC_TRUE, 1, 1, 29, 3, 2, 3, 12, 0, 0, 4, 2, 0, 0, PETSC_FALSE};
 
   PetscFunctionBegin;
   *c           = cost;
   c->replace   = cg->replace; /* -ksp_pipecg_replace; a replacement is PipeCGReplace: 4 MatMult + 2 PCApply */
   c->nreplaced = cg->nreplace;
+  if (cg->recompute) { /* w = A u in the overlap window; m = M w by PCApply, after it */
+    c->nspmv += 1;
+    c->ovl_extra_spmv = 1;
+    c->pc_unfused     = PETSC_TRUE;
+  }
   if (ksp->its > 0) { /* after a solve, what it really did: gap measurements (one MatMult each) and replacements */
     c->nspmv += (PetscReal)cg->nprobe / ksp->its;
     if (cg->nreplace && (!c->replace || ksp->its / cg->nreplace < c->replace)) c->replace = PetscMax(1, ksp->its / cg->nreplace);
@@ -520,7 +612,9 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
 
    Options Database Keys:
 +  -ksp_pipe_chunks <n> - pieces the overlapped PCApply/MatMult/vector work is split into (default 8, 1 = no polling)
+.  -ksp_pipecg_recompute <bool> - recompute w = A u every iteration (default true; one more MatMult, overlapped), see `KSPPipeCGSetRecompute()`
 .  -ksp_pipecg_replace <k> - residual replacement every k iterations (default 0 = off), see `KSPPipeCGSetReplacement()`
+.  -ksp_pipecg_replace_gap <f> - replace before the measured gap reaches f x the tolerance (default 0.1 without the recompute, 0 = off with it)
 .  -ksp_pipecg_fused <bool> - the updates and dots in one loop over the elements, a jacobi or none preconditioner applied in it (default true; false: the generic kernel and PCApply, same results)
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
 -  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
@@ -554,10 +648,12 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
    first two, one is reported only if it persists after r, u, w, s, q, z are recomputed from x and p (with (p,A p)
    then computed, not recurred); otherwise the iteration restarts from x and continues.
 
-   Accuracy: on very ill-conditioned problems the pipelined recurrences delay convergence more than cg's rounding
-   does: on the variable-coefficient test problem without preconditioner (cg: 1819 iterations for 2304 unknowns)
-   pipecg needs about 2240, 2070 with -ksp_pipecg_replace 50 (PETSc's own pipecg: 2126, with a true residual 190
-   times the tolerance). Left preconditioning only; operator and preconditioner symmetric positive definite.
+   Accuracy: every iteration recomputes w = A u in the overlap window (predict-and-recompute, see
+   KSPPipeCGSetRecompute()): the plain recurrences delay convergence on ill-conditioned problems (the
+   variable-coefficient test problem without preconditioner: 583 iterations to 1e-4 where cg needs 476) and the
+   recompute removes that delay (476). With it, residual replacement is not needed down to rtol 1e-13 on the test
+   problems; with -ksp_pipecg_recompute 0 the gap between recursive and true residual is measured and replaced
+   (-ksp_pipecg_replace_gap). Left preconditioning only; operator and preconditioner symmetric positive definite.
 
    Reference:
    P. Ghysels and W. Vanroose, Hiding global synchronization latency in the preconditioned conjugate gradient
@@ -575,7 +671,8 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
   PetscCall(PetscNew(&cg));
   ksp->data = (void *)cg;
   cg->fused  = PETSC_TRUE;
-  cg->gaptol = PIPECG_DEFAULT_GAP;
+  cg->gaptol    = PETSC_DEFAULT; /* PipeCGGapTol */
+  cg->recompute = PETSC_TRUE;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "pipelined CG (Ghysels-Vanroose), one non-blocking reduction per iteration overlapped with PCApply + MatMult", PETSC_TRUE, PipeCGIterate));
   cg->pk.after_solve = PipeCGAfterSolve;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPIPECG));
@@ -587,5 +684,6 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
   ksp->ops->buildsolution  = KSPBuildSolutionDefault;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeCGSetReplacement_C", KSPPipeCGSetReplacement_PKPIPECG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeCGSetRecompute_C", KSPPipeCGSetRecompute_PKPIPECG));
   PetscFunctionReturn(0);
 }
