@@ -12,8 +12,8 @@ fused_same() { # fused_same TYPE NP ARGS...: the monitor, the result line and th
   echo "same with -ksp_${t}_fused 0"
 }
 export -f fused_same
-# pipecg applies a diagonal preconditioner inside its pass only with the plain recurrence (-ksp_pipecg_recompute 0:
-# with the recompute, m = M w of the recurred w would be thrown away)
+# pipecg applies a diagonal preconditioner inside its pass only with the plain recurrence (the default; with
+# -ksp_pipecg_recompute, m = M w of the recurred w would be thrown away)
 for t in pipecg pipe2cg; do
   a=""; [ $t = pipecg ] && a="-ksp_pipecg_recompute 0"
   # jacobi and none: the preconditioner is applied inside the kernel (-ksp_view says so)
@@ -24,11 +24,11 @@ for t in pipecg pipe2cg; do
   t fused-$t-laplace2d-jacobi-natural fused_same $t 1 -problem laplace2d -n 39 -pc_type jacobi -ksp_norm_type natural
   t fused-$t-nsolves-np2 fused_same $t 2 -problem laplace2d -n 45 -pc_type jacobi -nsolves 2
 done
-t fused-pipecg-plain-varcoef-jacobi-unprec-np3 fused_same pipecg 3 -problem varcoef -n 41 -pc_type jacobi -ksp_norm_type unpreconditioned -ksp_pipecg_recompute 0
+t fused-pipecg-recompute-varcoef-jacobi-unprec-np3 fused_same pipecg 3 -problem varcoef -n 41 -pc_type jacobi -ksp_norm_type unpreconditioned -ksp_pipecg_recompute 1
 # other preconditioners are applied by PCApply
 fused_no_pc() { local t=$1; shift; ! "$PK_BUILD/examples/poisson27" -rows_per_rank 343 -ksp_type "$t" -pc_type bjacobi -ksp_view "$@" | grep 'applied inside'; }
 export -f fused_no_pc
 t fused-pipecg-bjacobi-pcapply fused_no_pc pipecg -ksp_pipecg_recompute 0
 t fused-pipe2cg-bjacobi-pcapply fused_no_pc pipe2cg
 # with the recompute pipecg applies even a diagonal preconditioner by PCApply
-t fused-pipecg-recompute-jacobi-pcapply fused_no_pc pipecg -pc_type jacobi
+t fused-pipecg-recompute-jacobi-pcapply fused_no_pc pipecg -pc_type jacobi -ksp_pipecg_recompute 1

@@ -30,15 +30,17 @@ t tight-ex2-100-none-np2-pipecg tight_ex2 2 100 none pipecg 1e-8 1e-11 1e-13
 t tight-ex2-300-jacobi-np2-pipecg tight_ex2 2 300 jacobi pipecg 1e-11 1e-13
 t tight-ex2-300-none-np4-pipecg tight_ex2 4 300 none pipecg 1e-12
 t tight-ex2-600-jacobi-np2-pipecg tight_ex2 2 600 jacobi pipecg 1e-10 1e-13
-# the plain recurrence (-ksp_pipecg_recompute 0) keeps cg's counts where cg is not sensitive to rounding
-t tight-ex2-300-jacobi-np2-pipecg-plain tight_ex2 2 300 jacobi "pipecg -ksp_pipecg_recompute 0" 1e-10 1e-13
+# with the recompute of w = A u (not needed on ex2) the counts and errors are cg's too, without any replacement
+t tight-ex2-300-jacobi-np2-pipecg-recompute tight_ex2 2 300 jacobi "pipecg -ksp_pipecg_recompute 1" 1e-10 1e-13
 
-# The unpreconditioned variable-coefficient problem (contrast 1e4, condition about 1e7): there the iteration count of
-# every CG implementation depends on its rounding by more than 2% (at 1e-8 on 1 rank: PETSc's cg 1383, groppcg 1382,
-# pipeprcg 1383, pipekrylov's pcg 1351, sapcg 1404; on 2 and 4 ranks cg needs 1413 and 1369), so pipecg is held to
-# the range of those five implementations widened by 5%, with its true residual within 2x the tolerance
-# (docs/pipelined-accuracy.md). At 1e-4 every CG implementation needs 476 iterations, and so does pipecg (the plain
-# recurrence, -ksp_pipecg_recompute 0, needs 583).
+# The unpreconditioned variable-coefficient problem (contrast 1e4): there the rounding of pipecg's plain recurrences
+# delays convergence from the loosest tolerance on (583 iterations to 1e-4 where cg needs 476, 1692 to 1e-8 where
+# cg needs 1413), and -ksp_pipecg_recompute removes the delay (docs/pipelined-accuracy.md); the default plain
+# recurrence is faster to the solution on one node all the same (it keeps the attainable accuracy: the true residual
+# is checked). Every CG implementation's count depends on its rounding there by more than 2% (at 1e-8 on 1 rank:
+# PETSc's cg 1383, groppcg 1382, pipeprcg 1383, pipekrylov's pcg 1351, sapcg 1404; on 2 and 4 ranks cg needs 1413
+# and 1369), so pipecg with the recompute is held to the range of those five implementations widened by 5%, with its
+# true residual within 2x the tolerance. At 1e-4 every CG implementation needs 476 iterations, and so does pipecg.
 # tight_family NP TYPE RTOL ARGS...
 tight_family() {
   local np=$1 type=$2 rt=$3 out; shift 3
@@ -52,13 +54,15 @@ tight_family() {
           printf "%s rtol %s: %s %d iterations, true residual %s (tolerance %g); CG implementations %d..%d\n", ok ? "ok  " : "FAIL", rt, t, x, res, lim, lo, hi; exit !ok }'
 }
 export -f tight_family
-t_mpi tight-varcoef-none-1e-4-np2 2 $CMP -problem varcoef -n 48 -pc_type none -types pipecg -ksp_rtol 1e-4 -its_rtol 0.02 -res_factor 2 -sol_rtol 1e-3
+t_mpi tight-varcoef-none-1e-4-np2 2 $CMP -problem varcoef -n 48 -pc_type none -types pipecg -ksp_pipecg_recompute 1 -ksp_rtol 1e-4 -its_rtol 0.02 -res_factor 2 -sol_rtol 1e-3
+# the default (plain recurrence): more iterations, the same answer
+t_mpi tight-varcoef-none-1e-10-np2-plain 2 $CMP -problem varcoef -n 48 -pc_type none -types pipecg -ksp_rtol 1e-10 -its_rtol 0.25 -res_factor 2 -sol_rtol 1e-3
 # (the closest cases, 1e-8 on 1 rank and 1e-13 on 2 ranks, +3.5% and +4.6% above the range, are left out: a BLAS
 # built for another CPU moves PETSc's counts by that much; docs/pipelined-accuracy.md has the whole table)
-t tight-varcoef-none-1e-8-np2 tight_family 2 pipecg 1e-8 -problem varcoef -n 48 -pc_type none
-t tight-varcoef-none-1e-10-np2 tight_family 2 pipecg 1e-10 -problem varcoef -n 48 -pc_type none
-t tight-varcoef-none-1e-12-np4 tight_family 4 pipecg 1e-12 -problem varcoef -n 48 -pc_type none
-t tight-varcoef-none-1e-13-np4 tight_family 4 pipecg 1e-13 -problem varcoef -n 48 -pc_type none
+for c in "2 1e-8" "2 1e-10" "4 1e-12" "4 1e-13"; do
+  read -r np rt <<<"$c"
+  t tight-varcoef-none-$rt-np$np tight_family "$np" pipecg "$rt" -problem varcoef -n 48 -pc_type none -ksp_pipecg_recompute 1
+done
 # pipe2cg: iterations within 2% of cg's down to 1e-13 and no breakdown; the error within 2x of cg's only down to
 # 1e-10 in general (and at 1e-12 on this case): below, 4-30x cg's (docs/pipelined-accuracy.md), so those runs check
 # the iterations with the error allowed 40x (not the target of issue 10)

@@ -554,20 +554,25 @@ static PetscErrorCode KSPPipeCGSetRecompute_PKPIPECG(KSP ksp, PetscBool flg)
 
    Input Parameters:
 +  ksp - the Krylov solver (ignored unless its type is pipecg from pipekrylov)
--  flg - PETSC_TRUE to recompute (the default), PETSC_FALSE for the plain Ghysels-Vanroose recurrence
+-  flg - PETSC_TRUE to recompute, PETSC_FALSE (the default) for the plain Ghysels-Vanroose recurrence
 
    Options Database Key:
-.  -ksp_pipecg_recompute <bool> - default true
+.  -ksp_pipecg_recompute <bool> - default false
 
    Notes:
    The rounding errors of pipelined CG's extra recurrences perturb the Lanczos process more than cg's own rounding
-   does: on ill-conditioned problems the plain recurrence needs more iterations than cg, from the loosest tolerance
-   on (the variable-coefficient test problem without preconditioner: 20% more), and residual replacement does not
-   cure it. Recomputing w each iteration, with the dot (w, u) still taken on the recurred w so that the one
-   reduction per iteration stays where it is (Chen and Carson's predict-and-recompute), keeps cg's iteration
-   counts within cg's own sensitivity to rounding. The price is one more MatMult per iteration, overlapped with the
-   reduction like the other (with a diagonal preconditioner applied in the update pass, also a separate PCApply).
-   On well-conditioned problems the recurrence is as good as cg and cheaper: turn the recompute off there.
+   does: on some ill-conditioned problems the plain recurrence needs more iterations than cg, from the loosest
+   tolerance on (the variable-coefficient test problem without preconditioner: 20% more), and residual
+   replacement does not cure it. Recomputing w each iteration, with the dot (w, u) still taken on the recurred w
+   so that the one reduction per iteration stays where it is (Chen and Carson's predict-and-recompute), keeps the
+   iteration count within the spread of cg's own implementations.
+
+   The price is one more MatMult per iteration, overlapped with the reduction like the other (and, with a diagonal
+   preconditioner, a separate PCApply instead of the one inside the update pass): measured on one node, 1.5 to 1.8
+   times the time per iteration of the plain recurrence, more than the iterations it saves on that problem (time to
+   solution 22.6 against 13.9 ms). It pays where the overlap window is free (a reduction latency longer than the
+   work, at scale), where the preconditioner dominates the iteration, or where the iteration count itself matters.
+   On well-conditioned problems (or with a good preconditioner) the plain recurrence already gives cg's counts.
 
    Level: intermediate
 
@@ -612,7 +617,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
 
    Options Database Keys:
 +  -ksp_pipe_chunks <n> - pieces the overlapped PCApply/MatMult/vector work is split into (default 8, 1 = no polling)
-.  -ksp_pipecg_recompute <bool> - recompute w = A u every iteration (default true; one more MatMult, overlapped), see `KSPPipeCGSetRecompute()`
+.  -ksp_pipecg_recompute <bool> - recompute w = A u every iteration (default false; one more MatMult, overlapped), see `KSPPipeCGSetRecompute()`
 .  -ksp_pipecg_replace <k> - residual replacement every k iterations (default 0 = off), see `KSPPipeCGSetReplacement()`
 .  -ksp_pipecg_replace_gap <f> - replace before the measured gap reaches f x the tolerance (default 0.1 without the recompute, 0 = off with it)
 .  -ksp_pipecg_fused <bool> - the updates and dots in one loop over the elements, a jacobi or none preconditioner applied in it (default true; false: the generic kernel and PCApply, same results)
@@ -648,12 +653,14 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
    first two, one is reported only if it persists after r, u, w, s, q, z are recomputed from x and p (with (p,A p)
    then computed, not recurred); otherwise the iteration restarts from x and continues.
 
-   Accuracy: every iteration recomputes w = A u in the overlap window (predict-and-recompute, see
-   KSPPipeCGSetRecompute()): the plain recurrences delay convergence on ill-conditioned problems (the
-   variable-coefficient test problem without preconditioner: 583 iterations to 1e-4 where cg needs 476) and the
-   recompute removes that delay (476). With it, residual replacement is not needed down to rtol 1e-13 on the test
-   problems; with -ksp_pipecg_recompute 0 the gap between recursive and true residual is measured and replaced
-   (-ksp_pipecg_replace_gap). Left preconditioning only; operator and preconditioner symmetric positive definite.
+   Accuracy: on ill-conditioned problems the rounding of the plain recurrences delays convergence against cg
+   (the variable-coefficient test problem without preconditioner: 583 iterations to 1e-4 where cg needs 476,
+   1692 to 1e-8 where cg needs 1413); -ksp_pipecg_recompute removes that delay (476, 1455) at the price of one more
+   MatMult per iteration, see KSPPipeCGSetRecompute(). Residual replacement does not cure the delay; it keeps the
+   attainable accuracy: the gap between recursive and true residual is measured and replaced before it threatens
+   the tolerance (-ksp_pipecg_replace_gap; off by default with the recompute, which does not need it down to
+   rtol 1e-13 on the test problems). Left preconditioning only; operator and preconditioner symmetric positive
+   definite.
 
    Reference:
    P. Ghysels and W. Vanroose, Hiding global synchronization latency in the preconditioned conjugate gradient
@@ -672,7 +679,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
   ksp->data = (void *)cg;
   cg->fused  = PETSC_TRUE;
   cg->gaptol    = PETSC_DEFAULT; /* PipeCGGapTol */
-  cg->recompute = PETSC_TRUE;
+  cg->recompute = PETSC_FALSE;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "pipelined CG (Ghysels-Vanroose), one non-blocking reduction per iteration overlapped with PCApply + MatMult", PETSC_TRUE, PipeCGIterate));
   cg->pk.after_solve = PipeCGAfterSolve;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPIPECG));
