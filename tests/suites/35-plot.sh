@@ -73,7 +73,48 @@ for ax in axes:
 print("integer rank ticks")
 PY
 }
-export -f plot_one plot_one_in
+# plot_check CHECK ARGS...: draw ARGS (@ = the inputs' directory) without writing, then run the Python CHECK on the
+# figures drawn (figs, in order; each once); CHECK prints what the test greps for
+plot_check() {
+  d=$(plot_inputs) || return 1; check=$1; shift
+  /usr/bin/python3 - "$PK_ROOT/bin/pipekrylov-plot" "$check" "$d" $(echo "$@" | sed "s|@|$d/|g") <<'PY'
+import os, runpy, sys
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+figs = []
+plt.Figure.savefig = lambda self, *a, **k: None if any(f is self for f in figs) else figs.append(self)
+script, check, inputs = sys.argv[1:4]
+sys.argv = ["pipekrylov-plot"] + sys.argv[4:] + ["-o", "/nonexistent-dir-not-written/"]
+os.makedirs = lambda *a, **k: None
+runpy.run_path(script)
+exec(check)
+PY
+}
+# the bench's noise table (6 solvers, 2 configurations, 2 problems, levels from 0.5% to 10% of the time): one panel
+# per problem and configuration, one colour per solver in every panel, a legend of solvers (not of 24 series), a log
+# axis for levels that span a decade
+plot_noise_readable() {
+  d=$(plot_inputs) || return 1
+  { echo "problem,config,solver,level,duration_us,frequency_hz,slowdown_measured,slowdown_predicted"
+    for p in poisson27 laplace1d; do for c in "2 ranks" "2 nodes"; do for s in pcg nbpcg pipecg pipe2cg gmres pgmres; do
+      echo "$p,$c,$s,50us@100Hz,50,100,1.01,1.01"; echo "$p,$c,$s,200us@500Hz,200,500,1.12,1.1"; echo "$p,$c,$s,1ms@50Hz,1000,50,1.06,1.05"
+    done; done; done; } > "$d/nbench.csv"
+  plot_check '
+ax = [a for a in figs[0].axes if a.lines]
+assert len(ax) == 4, len(ax)
+colour = {}
+for a in ax:
+    assert a.get_xscale() == "log", a.get_xscale()
+    c = [l.get_color() for l in a.lines if l.get_linestyle() == "-" and l.get_marker() == "o"]
+    assert len(c) == 6 and len(set(map(str, c))) == 6, c
+    for i, x in enumerate(c):
+        assert colour.setdefault(i, str(x)) == str(x), "a solver changes colour between panels"
+n = sum(len(a.get_legend().get_texts()) for a in figs[0].axes if a.get_legend())
+assert n == 8, n
+print("noise: 4 panels, 6 solver colours, 8 legend entries, log axis")' --noise @nbench.csv --figure noise
+}
+export -f plot_one plot_one_in plot_check
 if /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null; then
   t_grep plot-trace 'png written' plot_trace
   t_grep plot-all-figures '7 figures, png and svg' plot_all
@@ -83,6 +124,7 @@ if /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null; then
   t_grep plot-noise-labels 'noise: one png' plot_one_in noise png --noise @n2.csv
   t_grep plot-node-size 'rank 1 on node 1' plot_node_size
   t_grep plot-rank-ticks 'integer rank ticks' plot_rank_ticks
+  t_grep plot-noise-readable 'noise: 4 panels, 6 solver colours, 8 legend entries, log axis' plot_noise_readable
   t_fail plot-not-a-trace 'is not a pipekrylov trace' sh -c "f=\$(mktemp); echo 'a,b' > \$f; echo '1,2' >> \$f; $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
   t_fail plot-missing-file 'cannot read the pipekrylov trace' $PK_ROOT/bin/pipekrylov-plot /nonexistent/trace.csv
   t_fail plot-empty-file 'is empty' sh -c "f=\$(mktemp); $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
