@@ -125,6 +125,11 @@ if /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null; then
   t_grep plot-node-size 'rank 1 on node 1' plot_node_size
   t_grep plot-rank-ticks 'integer rank ticks' plot_rank_ticks
   t_grep plot-noise-readable 'noise: 4 panels, 6 solver colours, 8 legend entries, log axis' plot_noise_readable
+  # the heatmap's rank label fits beside its axes on a 2-rank trace (the short figure)
+  t_grep plot-heatmap-label 'rank label fits' plot_check '
+a = figs[0].axes[0]; r = figs[0].canvas.get_renderer()
+assert a.yaxis.label.get_window_extent(r).height <= a.get_window_extent(r).height, a.yaxis.label.get_text()
+print("rank label fits")' @t.csv --figure heatmap
   t_fail plot-not-a-trace 'is not a pipekrylov trace' sh -c "f=\$(mktemp); echo 'a,b' > \$f; echo '1,2' >> \$f; $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
   t_fail plot-missing-file 'cannot read the pipekrylov trace' $PK_ROOT/bin/pipekrylov-plot /nonexistent/trace.csv
   t_fail plot-empty-file 'is empty' sh -c "f=\$(mktemp); $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
