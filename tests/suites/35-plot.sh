@@ -130,6 +130,15 @@ if /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null; then
 a = figs[0].axes[0]; r = figs[0].canvas.get_renderer()
 assert a.yaxis.label.get_window_extent(r).height <= a.get_window_extent(r).height, a.yaxis.label.get_text()
 print("rank label fits")' @t.csv --figure heatmap
+  # the overlap figure takes the report of the trace's run (a pipecg trace, its report and a pcg one after it):
+  # its window, and the SpMV that ran inside it
+  t_grep plot-overlap-inside 'window of the trace.s report, spmv inside' plot_check '
+a = figs[0].axes[2]
+rows = [l.split(",") for l in open(inputs + "/r.csv") if l.startswith("measured,phase.overlap,")]
+win = float(rows[-1][2]) * 1e3
+assert f"({win:.3g} ms)" in a.get_title(), (a.get_title(), win)
+assert a.containers[1][0].get_width() > 0, "no spmv inside the window"
+print("window of the trace\x27s report, spmv inside")' @t.csv --report @r.csv --report @r2.csv --figure overlap
   t_fail plot-not-a-trace 'is not a pipekrylov trace' sh -c "f=\$(mktemp); echo 'a,b' > \$f; echo '1,2' >> \$f; $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
   t_fail plot-missing-file 'cannot read the pipekrylov trace' $PK_ROOT/bin/pipekrylov-plot /nonexistent/trace.csv
   t_fail plot-empty-file 'is empty' sh -c "f=\$(mktemp); $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
