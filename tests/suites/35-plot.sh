@@ -14,6 +14,7 @@ plot_inputs() {
     "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/kernels" -its 2 -tests 1 -sizes 8,4096,65536 -wait_us 20 -csv "$d/k.csv" >/dev/null || return 1
     printf 'problem,config,solver,level,slowdown_measured,slowdown_predicted,duration_us,frequency_hz\np27,2 ranks,pcg,50us@100Hz,1.02,1.03,50,100\np27,2 ranks,pcg,1ms@50Hz,1.12,1.10,1000,50\np27,2 nodes,pcg,1ms@50Hz,1.2,1.1,1000,50\nl1d,2 ranks,pipecg,50us@100Hz,1.01,1.01,50,100\nl1d,2 ranks,pipecg,1ms@50Hz,1.05,1.06,1000,50\n' > "$d/n.csv"
     printf 'solver,level,slowdown_measured,slowdown_predicted\ngmres,low,1.1,1.2\ngmres,high,1.5,1.4\n' > "$d/n2.csv"
+    printf 'kernel,mode,bytes,msgs,ranks,nodes,wait_s,post_s,t_iter_s,t_model_s\nallreduce,blocking,8,1,2,1,0,0,2e-6,1.5e-6\nallreduce,blocking,4096,1,2,1,0,0,5e-6,4e-6\nallreduce,blocking,1048576,1,2,1,0,0,4e-4,3e-4\n' > "$d/k0.csv"
     touch "$d/ok"
   fi
   echo "$d"
@@ -139,6 +140,12 @@ win = float(rows[-1][2]) * 1e3
 assert f"({win:.3g} ms)" in a.get_title(), (a.get_title(), win)
 assert a.containers[1][0].get_width() > 0, "no spmv inside the window"
 print("window of the trace\x27s report, spmv inside")' @t.csv --report @r.csv --report @r2.csv --figure overlap
+  # kernels times that span decades (no busy wait): log axes, sizes in bytes with binary prefixes
+  t_grep plot-kernels-log 'kernels: log axes, sizes in Ki' plot_check '
+a = figs[0].axes[0]; figs[0].canvas.draw()
+assert a.get_yscale() == "log" and a.get_xscale() == "log"
+assert any(t.get_text().endswith(" Ki") for t in a.get_xticklabels()), [t.get_text() for t in a.get_xticklabels()]
+print("kernels: log axes, sizes in Ki")' --kernels @k0.csv --figure kernels
   t_fail plot-not-a-trace 'is not a pipekrylov trace' sh -c "f=\$(mktemp); echo 'a,b' > \$f; echo '1,2' >> \$f; $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
   t_fail plot-missing-file 'cannot read the pipekrylov trace' $PK_ROOT/bin/pipekrylov-plot /nonexistent/trace.csv
   t_fail plot-empty-file 'is empty' sh -c "f=\$(mktemp); $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
