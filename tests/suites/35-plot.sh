@@ -146,6 +146,13 @@ a = figs[0].axes[0]; figs[0].canvas.draw()
 assert a.get_yscale() == "log" and a.get_xscale() == "log"
 assert any(t.get_text().endswith(" Ki") for t in a.get_xticklabels()), [t.get_text() for t in a.get_xticklabels()]
 print("kernels: log axes, sizes in Ki")' --kernels @k0.csv --figure kernels
+  # the model's legend lists the measured segments in the order they are stacked, whichever report has them
+  # (a pipecg report applies no PC: its pc segment comes from the pcg report after it)
+  t_grep plot-model-legend-order 'measured segments in stack order' plot_check '
+names = [t.get_text()[len("measured: "):] for t in figs[0].axes[0].get_legend().get_texts() if t.get_text().startswith("measured: ")]
+order = ["setup", "spmv", "pc", "vec", "halo", "reduce", "overlap", "finish"]
+assert "pc" in names and names == sorted(names, key=order.index), names
+print("measured segments in stack order:", names)' --report @r.csv --report @r2.csv --figure model
   t_fail plot-not-a-trace 'is not a pipekrylov trace' sh -c "f=\$(mktemp); echo 'a,b' > \$f; echo '1,2' >> \$f; $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
   t_fail plot-missing-file 'cannot read the pipekrylov trace' $PK_ROOT/bin/pipekrylov-plot /nonexistent/trace.csv
   t_fail plot-empty-file 'is empty' sh -c "f=\$(mktemp); $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
