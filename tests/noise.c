@@ -7,6 +7,11 @@ static const char help[] = "Test of noise injection (-ksp_perf_noise, KSPPerfNoi
                            "     noisy solve minus that of the quiet solve (the least of -repeat) against the CPU time the\n"
                            "     injector measured inside its detours, within 10%% (CPU time, not wall time: robust on a\n"
                            "     loaded machine); and the injector's wall time inside detours >= detours x duration.\n"
+                           "  4. (-rate_check) Poisson arrivals at the rate asked: each rank's count of detours against\n"
+                           "     frequency x (its noisy solve's wall time outside detours), within 5 standard deviations\n"
+                           "     of the Poisson count, less the arrivals of 5 ms (after the last compute phase, in the\n"
+                           "     end-of-solve statistics, arrivals are not served)\n"
+                           "     (every rank must inject, and the expected count be at least 50)\n"
                            "  -noise_us <d> -noise_hz <f> -noise_seed <s>   the noise (default 200 us at 500 Hz, seed 7)\n"
                            "  -problem ...                                  model problem options (examples/common/problems.h)\n\n";
 
@@ -72,7 +77,8 @@ int main(int argc, char **argv)
   Vec         x0, x1;
   PetscInt    its0, its1, n, nmpi, repeat = 3, seed = 7, nloc, ndiff = 0, gdiff;
   PetscReal   us = 200, hz = 500, wall, cpu, cpu0 = 1e30, cpu1;
-  PetscBool   cpu_check = PETSC_FALSE;
+  PetscBool   cpu_check = PETSC_FALSE, rate_check = PETSC_FALSE;
+  double      tsolve;
   PetscMPIInt rank;
   long        lbad, gbad, lcalls, gcalls;
   const PetscScalar *a0, *a1;
@@ -85,6 +91,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-noise_seed", &seed, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-cpu_check", &cpu_check, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-rate_check", &rate_check, NULL));
   PetscCall(PKNoiseSetDetourCallback(DetourCheck, NULL));
   PetscCall(PKProblemCreate(PETSC_COMM_WORLD, NULL, &prob));
   PetscCall(VecDuplicate(prob.b, &x0));
@@ -110,9 +117,11 @@ int main(int argc, char **argv)
   /* noisy */
   PetscCall(KSPPerfNoiseSet(ksp, us, hz, seed));
   PetscCall(VecSet(x1, 0.0));
-  cpu1 = ProcessCPU();
+  cpu1   = ProcessCPU();
+  tsolve = MPI_Wtime();
   PetscCall(KSPSolve(ksp, prob.b, x1));
-  cpu1 = ProcessCPU() - cpu1;
+  tsolve = MPI_Wtime() - tsolve;
+  cpu1   = ProcessCPU() - cpu1;
   PetscCall(KSPGetIterationNumber(ksp, &its1));
   PetscCall(KSPPerfNoiseGetCounts(ksp, &n, &wall, &cpu, &nmpi));
   /* 1. bit-for-bit */
@@ -143,6 +152,16 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cpu: quiet %.4e s, noisy %.4e s, difference %.4e s, injector %.4e s: ratio %.3f\n", cpu0, (double)cpu1, (double)cost, (double)cpu, (double)(cpu > 0 ? cost / cpu : 0)));
     PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no detour: nothing to compare");
     PetscCheck(PetscAbsReal(cost / cpu - 1) <= 0.10, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the noisy solve cost %.4e s of CPU more, the injector counted %.4e s", (double)cost, (double)cpu);
+  }
+  /* 4. the arrival rate */
+  if (rate_check) {
+    double expect = hz * (tsolve - wall), lo, hi;
+    PetscCheck(expect >= 50, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-rate_check needs at least 50 expected detours per rank, not %.1f", expect);
+    lo = expect - 5 * sqrt(expect) - hz * 5e-3;
+    hi = expect + 5 * sqrt(expect);
+    PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "rank %d: %" PetscInt_FMT " detours in %.4e s outside them at %g Hz: expected %.1f, allowed [%.1f, %.1f]\n", rank, n, tsolve - wall, (double)hz, expect, lo, hi));
+    PetscCall(PetscSynchronizedFlush(PETSC_COMM_WORLD, PETSC_STDOUT));
+    PetscCheck(n >= lo && n <= hi, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " detours, %.1f expected at %g Hz", n, expect, (double)hz);
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "noise ok: %" PetscInt_FMT " iterations, solution bit-for-bit equal, %ld MPI calls wrapped, no detour inside one\n", its1, gcalls));
   PetscCall(VecDestroy(&x0));

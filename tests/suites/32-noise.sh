@@ -13,6 +13,9 @@ done
 t_grep noise-bitwise-pipe2cg-np4 "noise ok:" "$PK_ROOT/tests/mpirun.sh" 4 $NZ $NPROB -ksp_type pipe2cg -noise_us 50 -noise_hz 2000
 t_grep noise-rank1-only-np2 "rank 0: 0 detours" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type pipecg -ksp_perf_noise_ranks 1 -noise_hz 5000
 t_grep noise-rank1-has-np2 "rank 1: [1-9][0-9]* detours" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type pipecg -ksp_perf_noise_ranks 1 -noise_hz 5000
+# Poisson arrivals at the asked rate, per rank: the count against frequency x time outside detours (a long solve, so
+# that the arrivals lost at its end, after the last compute phase, stay few)
+t_grep noise-poisson-rate-np2 "noise ok:" "$PK_ROOT/tests/mpirun.sh" 2 $NZ -problem poisson27 -rows_per_rank 8000 -pc_type jacobi -ksp_type pcg -noise_us 50 -noise_hz 5000 -rate_check
 t_grep noise-cpu-cost-np1 "noise ok:" $NZ -problem poisson27 -rows_per_rank 8000 -pc_type jacobi -ksp_type pcg -noise_us 1000 -noise_hz 20000 -cpu_check
 # the report: injected time per rank, measured slowdown against the quiet solve before, predicted slowdown
 t_grep noise-report-np2 "predicted slowdown [0-9.]+ \(E\[T\], blocking" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type pcg -ksp_perfmodel_view -noise_hz 2000
