@@ -89,3 +89,19 @@ t_grep report-cross-csv "^whatif.solver_per_iteration,pgmres,[0-9.e+-]+,s,iterat
   "$PK_ROOT/tests/mpirun.sh" 2 "$EX/poisson27" -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view ::ascii_csv
 # issue 13: the time by activity, overlap windows included, for bin/pipekrylov-plot --figure overlap
 t_grep report-work-rows '^measured,work\.spmv,[0-9.e+-]+,s,measured$' $PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pipecg -ksp_perfmodel_view ::ascii_csv
+# what ran inside the overlap windows, measured at the marks: window.* rows that add up to the time charged to the
+# windows (phase.overlap, the iterations) plus at most the set-up's and finish's windows; a blocking solver has none
+report_windows() {
+  local out
+  out=$("$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type "$1" -pc_type jacobi -ksp_perfmodel_view ::ascii_csv 2>&1) || { echo "$out"; return 1; }
+  echo "$out" | grep -E '^measured,(window|phase\.overlap|setup|finish)'
+  echo "$out" | awk -F, -v blocking="$2" '
+    $1 == "measured" && $2 ~ /^window\./ { w += $3; n++ } $1 == "measured" && $2 == "phase.overlap" { o = $3 }
+    $1 == "measured" && ($2 == "setup" || $2 == "finish") { sf += $3 }
+    END { ok = n == 6 && (blocking ? w == 0 : (w >= o * (1 - 1e-9) && w <= o + sf + 1e-12 && o > 0))
+          printf "%s: window rows %d, their sum %.3e s, phase.overlap %.3e s, set-up + finish %.3e s\n", ok ? "ok" : "FAIL", n, w, o, sf; exit !ok }'
+}
+export -f report_windows
+t_grep report-window-rows-pipecg '^ok: window rows 6' report_windows pipecg 0
+t_grep report-window-rows-pipe2cg '^ok: window rows 6' report_windows pipe2cg 0
+t_grep report-window-rows-pcg '^ok: window rows 6' report_windows pcg 1

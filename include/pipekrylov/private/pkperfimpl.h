@@ -166,6 +166,7 @@ typedef struct {
   PetscReal      rows_time;   /* sum over iterations of the slowest rank's iteration time */
   PetscInt       nspmv, npc;  /* applications per solve */
   PetscReal      work[PK_PHASE_N]; /* mean over ranks of the time by activity, whole solve */
+  PetscReal      win[PK_PHASE_N];  /* the part of it inside the overlap windows of non-blocking reductions */
   PetscReal      phase[PK_PHASE_N]; /* mean over ranks of the rows' phase totals */
   PetscBool      vec_modelled; /* PETSc type: vector time from the streams and memory bandwidth */
   PetscBool      pc_diagonal;  /* the PC is jacobi or none (pipecg, pipe2cg can apply it inside the fused pass) */

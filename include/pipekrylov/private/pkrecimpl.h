@@ -36,6 +36,7 @@ typedef struct {
      window (where acc[] charges everything to overlap), and the operator and preconditioner applications */
   PKPhase        act;              /* what the time since tlast was spent on */
   PetscLogDouble work[PK_PHASE_N]; /* work[PK_PHASE_OVERLAP]: MPI_Iallreduce and MPI_Test calls themselves */
+  PetscLogDouble win[PK_PHASE_N];  /* the part of work[] done inside overlap windows (charged to PK_PHASE_OVERLAP) */
   PetscInt       nspmv, npc;       /* applications of the operator and of the preconditioner */
   /* noise injection (-ksp_perf_noise): the next detour's arrival; +infinity when off, so that a mark pays one
      compare that never succeeds (the owner sets it; detour serves what is due) */
@@ -54,11 +55,13 @@ struct _p_PKRec {
 
 static inline void PKRecPhase(PKRec rec, PKPhase ph)
 {
-  PetscLogDouble t;
+  PetscLogDouble t, dt;
   if (!rec) return;
   PetscTime(&t);
-  rec->hot.acc[rec->hot.cur] += t - rec->hot.tlast;
-  rec->hot.work[rec->hot.act] += t - rec->hot.tlast;
+  dt = t - rec->hot.tlast;
+  rec->hot.acc[rec->hot.cur] += dt;
+  rec->hot.work[rec->hot.act] += dt;
+  rec->hot.win[rec->hot.act] += rec->hot.cur == PK_PHASE_OVERLAP ? dt : 0.0;
   rec->hot.tlast = t;
   rec->hot.cur   = (rec->hot.overlap && ph != PK_PHASE_REDUCE) ? PK_PHASE_OVERLAP : ph;
   rec->hot.act   = ph;

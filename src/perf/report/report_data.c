@@ -489,7 +489,7 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   PetscErrorCode (*restart)(KSP, PetscInt *);
   PetscErrorCode (*getcost)(KSP, PKSolverCost *);
   PKRecHot      *h = &c->mon.rec.hot;
-  PetscReal      w[PK_PHASE_N], wsum[PK_PHASE_N];
+  PetscReal      w[2 * PK_PHASE_N], wsum[2 * PK_PHASE_N];
   Mat            A;
   MatInfo        info;
   PetscInt       K = S->nits, nloc;
@@ -524,9 +524,15 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
     d->nnz_global = (PetscInt)info.nz_used;
   } else d->nnz_global = -1;
   /* measured: per-application costs from the time by activity, averaged over ranks */
-  for (int j = 0; j < PK_PHASE_N; j++) w[j] = h->work[j];
-  PetscCallMPI(MPI_Allreduce(w, wsum, PK_PHASE_N, MPIU_REAL, MPIU_SUM, comm));
-  for (int j = 0; j < PK_PHASE_N; j++) d->work[j] = wsum[j] / size;
+  for (int j = 0; j < PK_PHASE_N; j++) {
+    w[j]              = h->work[j];
+    w[PK_PHASE_N + j] = h->win[j];
+  }
+  PetscCallMPI(MPI_Allreduce(w, wsum, 2 * PK_PHASE_N, MPIU_REAL, MPIU_SUM, comm));
+  for (int j = 0; j < PK_PHASE_N; j++) {
+    d->work[j] = wsum[j] / size;
+    d->win[j]  = wsum[PK_PHASE_N + j] / size;
+  }
   d->nspmv    = h->nspmv;
   d->npc      = h->npc;
   d->measured = S->solve_time;
