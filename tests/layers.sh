@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The layers, checked on the objects (nm): no object under src/ksp references a symbol defined under src/perf and
 # none under src/perf one defined under src/ksp; the core (src/core) references neither; the models
-# (src/perf/models) reference neither the monitor nor the report; and, on the sources, no layer includes the private
+# (src/perf/models) reference neither the monitor nor the report; the recorder and the report call nothing of the
+# monitor's hooks.c (they are handed their context); and, on the sources, no layer includes the private
 # headers of a layer beside or above it. Prints every crossing found; exit 1 if any.
 #   tests/layers.sh [OBJDIR]     (default build/obj/src)
 set -u
@@ -32,6 +33,11 @@ check core perf
 check perf_models perf_monitor
 check perf_models perf_report
 check perf_models ksp
+# inside src/perf: the recorder and the report work on the context they are handed; neither looks it up in hooks.c
+nm -g --defined-only "$obj/perf/monitor/hooks.o" | awk 'NF == 3 {print $3}' | sort -u >"$tmp/def_perf_monitor_hooks"
+nm -u "$obj/perf/monitor/recorder.o" | awk 'NF >= 2 {print $NF}' | sort -u >"$tmp/und_perf_monitor_recorder"
+check perf_monitor_recorder perf_monitor_hooks
+check perf_report perf_monitor_hooks
 # The same on the sources: a layer includes only its own private headers and those of the core (the core only its
 # own), so that no layer compiles against the data structures of one beside or above it
 root=$(cd "$(dirname "$0")/.." && pwd)
