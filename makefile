@@ -50,6 +50,9 @@ EX_SRC       := $(wildcard examples/*.c)
 # examples/hypre_pcg.c calls hypre directly: built only when PETSc was configured with hypre
 ifeq ($(strip $(HYPRE_LIB)),)
   EX_SRC     := $(filter-out examples/hypre_pcg.c,$(EX_SRC))
+  ifneq ($(HAVE_PETSC),)
+    $(info pipekrylov: this PETSc has no hypre: examples/hypre_pcg is not built; the AMG parts (report, examples/amg, tests/amg) build and say that hypre is missing)
+  endif
 endif
 EX_BIN       := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 TEST_COMMON  := $(wildcard tests/common/*.c)

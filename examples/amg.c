@@ -15,7 +15,7 @@ static const char help[] = "Paper 002 section V: the 3-D 7-point Laplacian, 50 x
 #include <petscdmda.h>
 #if defined(PETSC_HAVE_HYPRE)
   #include <_hypre_parcsr_ls.h>
-PETSC_EXTERN PetscErrorCode PCHYPREGetSolver(PC, HYPRE_Solver *); /* exported by libpetsc (src/perf/amg_hierarchy.c) */
+PETSC_EXTERN PetscErrorCode PCHYPREGetSolver(PC, HYPRE_Solver *); /* exported by libpetsc (src/perf/report/amg_hierarchy.c) */
 #endif
 
 static int CmpReal(const void *a, const void *b)

@@ -22,7 +22,7 @@ static const char help[] = "Paper 000 section 3.1: allreduce and halo-exchange k
    The model is 000's postal model per MPI protocol and locality with the max-rate penalty for off-node messages
    (004 eq. 2) and the queue search gamma n^2 (004), evaluated here from a machine profile read directly (the
    library's profile reader and its model functions are not exported by include/pipekrylov.h, so the few formulas
-   are repeated here; they are those of src/perf/model_comm.c):
+   are repeated here; they are those of src/perf/models/model_comm.c):
      postal(l, s)     = alpha[l][proto(s)] + beta[l][proto(s)] s          (proto: short <= eager_limit < eager <= rendezvous_limit < rendezvous)
      maxrate(off, s)  = alpha + ppn_off s / min(RN, ppn_off / beta)         (off-node only; ppn_off = ranks of the node sending off node)
      allreduce(s)     = sum_l rounds_l (allreduce_alpha[l] + s allreduce_beta[l]) + (s/8) flop_time (rounds_on + rounds_off)
@@ -45,7 +45,7 @@ typedef struct {
   char   origin[PETSC_MAX_PATH_LEN + 64];
 } Machine;
 
-/* The embedded default profile's values (src/perf/machine.c, PKDefaultParams: idle 2-core development machine,
+/* The embedded default profile's values (src/perf/models/machine.c, PKDefaultParams: idle 2-core development machine,
    2026-11-21; one node, so no off-node values). Copied because the library does not export its profile. */
 static void MachineDefault(Machine *m)
 {

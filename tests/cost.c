@@ -1,7 +1,8 @@
 static const char help[] = "Each solver's own cost description (KSPPipeGetCost_C, pkcost.h) as the performance model uses it.\n"
                            "1. On a bare typed KSP (KSPCreate, KSPSetType, no set-up) every pipekrylov type answers, and with the\n"
                            "   default settings the model's cycle (PKSolverShapeGet) is the same as from the model's table, but for the\n"
-                           "   SpMVs a solver says it adds to the pattern (pipecg's recompute of w = A u).\n"
+                           "   SpMVs a solver says it adds to the pattern (pipecg's recompute of w = A u); the values the model reduces\n"
+                           "   per cycle are the solver's own count (with its norm type: pipe2cg's natural norm reduces 9, not 11).\n"
                            "2. A solve with the options given (e.g. -ksp_type pipe2cg -ksp_pipe2cg_replace 20) is modelled with the\n"
                            "   solver's live replacement period: -expect_replace <k> checks it and the modelled SpMV/PC per cycle.\n"
                            "Prints one line per check; exit status 1 on a mismatch.\n";
@@ -29,6 +30,22 @@ static PetscErrorCode SameShape(const char *what, const PKSolverShape *a, const 
   PetscFunctionReturn(0);
 }
 
+/* the values the model reduces in a full cycle, summed over its reductions */
+static PetscErrorCode ModelledValues(const PKSolverConfig *cfg, PetscInt *nv)
+{
+  PKSolverShape   s;
+  PKReductionSpec r;
+
+  PetscFunctionBegin;
+  *nv = 0;
+  PetscCall(PKSolverShapeGet(cfg, 0, &s));
+  for (PetscInt i = 0; i < s.nred; i++) {
+    PetscCall(PKSolverShapeReduction(cfg, &s, i, &r));
+    *nv += r.nvals;
+  }
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   PetscInt  expect = -1;
@@ -43,6 +60,7 @@ int main(int argc, char **argv)
     PKSolverCost   cost;
     PKSolverConfig tab, own;
     PKSolverShape  st, so;
+    PetscInt       nv;
 
     PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
     PetscCall(KSPSetType(ksp, PKSolverKindNames[k]));
@@ -58,6 +76,17 @@ int main(int argc, char **argv)
       PetscCall(SameShape(PKSolverKindNames[k], &so, &st));
     }
     PetscCheck(PKSolverStreams(&tab) == PKSolverStreams(&own), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: streams differ", PKSolverKindNames[k]);
+    PetscCall(ModelledValues(&own, &nv));
+    PetscCheck(nv == cost.nvals, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the model reduces %" PetscInt_FMT " values per cycle, the solver says %" PetscInt_FMT, PKSolverKindNames[k], nv, cost.nvals);
+    if (k == PK_SOLVER_PIPE2CG) { /* the live norm type: with the natural norm only the 9 products */
+      PetscCall(KSPSetNormType(ksp, KSP_NORM_NATURAL));
+      PetscCall(GetCost(ksp, &cost, &found));
+      PetscCall(PKSolverConfigFromCost(&cost, &own));
+      PetscCall(ModelledValues(&own, &nv));
+      PetscCheck(cost.nvals == 9 && nv == 9, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "pipe2cg, natural norm: the solver says %" PetscInt_FMT " values per cycle, the model reduces %" PetscInt_FMT ", expected 9", cost.nvals, nv);
+      PetscCall(KSPSetNormType(ksp, KSP_NORM_PRECONDITIONED));
+      PetscCall(GetCost(ksp, &cost, &found));
+    }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ok %s: %" PetscInt_FMT " reductions of %" PetscInt_FMT " values per %" PetscInt_FMT " iterations, %g streams, %g SpMV, %g PC; start-up %g SpMV, %g PC; replacement every %" PetscInt_FMT "\n", PKSolverKindNames[k], cost.nred, cost.nvals, cost.its, (double)cost.streams, (double)cost.nspmv, (double)cost.npc, (double)cost.init_spmv, (double)cost.init_pc, cost.replace));
     PetscCall(KSPDestroy(&ksp));
   }

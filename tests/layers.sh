@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The layers, checked on the objects (nm): no object under src/ksp references a symbol defined under src/perf and
 # none under src/perf one defined under src/ksp; the core (src/core) references neither; the models
-# (src/perf/models) reference neither the monitor nor the report. Prints every crossing found; exit 1 if any.
+# (src/perf/models) reference neither the monitor nor the report; the recorder and the report call nothing of the
+# monitor's hooks.c (they are handed their context); and, on the sources, no layer includes the private
+# headers of a layer beside or above it. Prints every crossing found; exit 1 if any.
 #   tests/layers.sh [OBJDIR]     (default build/obj/src)
 set -u
 obj=${1:-build/obj/src}
@@ -31,5 +33,30 @@ check core perf
 check perf_models perf_monitor
 check perf_models perf_report
 check perf_models ksp
+# inside src/perf: the recorder and the report work on the context they are handed; neither looks it up in hooks.c
+nm -g --defined-only "$obj/perf/monitor/hooks.o" | awk 'NF == 3 {print $3}' | sort -u >"$tmp/def_perf_monitor_hooks"
+nm -u "$obj/perf/monitor/recorder.o" | awk 'NF >= 2 {print $NF}' | sort -u >"$tmp/und_perf_monitor_recorder"
+check perf_monitor_recorder perf_monitor_hooks
+check perf_report perf_monitor_hooks
+# The same on the sources: a layer includes only its own private headers and those of the core (the core only its
+# own), so that no layer compiles against the data structures of one beside or above it
+root=$(cd "$(dirname "$0")/.." && pwd)
+hcore="pkcore.h pkrecimpl.h pkcost.h"
+hksp="pkkspimpl.h pkcgimpl.h pksimd.h"
+hperf="pkperfimpl.h pkstats.h pklog.h pkmodel.h pkmachine.h pkprofile.h pkamg.h pknoise.h"
+includes() { # includes DIR ALLOWED...: the private headers included under src/<DIR> but not ALLOWED
+  local d=$1 f h; shift
+  for f in $(find "$root/src/$d" -name '*.[ch]'); do
+    for h in $(sed -n 's|^ *# *include *<pipekrylov/private/\([a-z0-9_]*\.h\)>.*|\1|p' "$f"); do
+      case " $* " in *" $h "*) ;; *) echo "${f#"$root"/} includes $h" ;; esac
+    done
+  done
+}
+for l in core ksp perf dm; do
+  case $l in core | dm) allowed=$hcore ;; ksp) allowed="$hcore $hksp" ;; perf) allowed="$hcore $hperf" ;; esac
+  # shellcheck disable=SC2086
+  s=$(includes "$l" $allowed)
+  if [ -n "$s" ]; then echo "$s"; bad=1; else echo "src/$l includes only its own and the core's private headers"; fi
+done
 [ $bad = 0 ] && echo "layers: ok"
 exit $bad

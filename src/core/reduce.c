@@ -5,7 +5,7 @@
 
    One rank: no MPI call at all, the local values are the result (and the reduction counts as done early).
 */
-#include <pipekrylov/private/pkkspimpl.h>
+#include <pipekrylov/private/pkcore.h>
 
 PetscErrorCode PKReduceCreate(MPI_Comm comm, PetscInt nmax, PKReduce *red)
 {

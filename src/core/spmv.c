@@ -12,7 +12,8 @@
    vector is compared with MatMult; on any difference, and for every other matrix type, PKSpMVApply calls MatMult
    with an MPI_Test before and after.
 */
-#include <pipekrylov/private/pkkspimpl.h>
+#include <petsc/private/petscimpl.h>
+#include <pipekrylov/private/pkcore.h>
 
 struct _p_PKSpMV {
   Mat              A;          /* the operator (a reference) */

@@ -1,6 +1,6 @@
 /*
    Halo message accounting from an operator's actual scatter: who sends how much to whom in one MatMult, split into
-   on-node and off-node (docs/algorithms.md §6.2). The receive side is read from the matrix (the global column of
+   on-node and off-node (docs/algorithms.md §8). The receive side is read from the matrix (the global column of
    every ghost and the owner of that column in the column layout), the send side follows with one sparse exchange
    (PetscCommBuildTwoSided), so no rank holds more than its neighbours' counts (plus the node of every rank).
 */

@@ -1,5 +1,5 @@
 /*
-   Node-aware DMDA placement (docs/algorithms.md §6.2; paper docs/bibliography.md [000] §6.2).
+   Node-aware DMDA placement (docs/algorithms.md §8; paper docs/bibliography.md [000] §6.2).
 
    PETSc's DMDA numbers ranks x-fastest over the process grid and knows nothing of nodes, and MPI libraries ignore
    reorder in MPI_Cart_create: with K ranks per node, node k gets ranks kK..kK+K-1, a 1-wide row of the process

@@ -4,7 +4,7 @@
      halotest: process grid ..., N nodes; off-node M messages B bytes; on-node M messages B bytes
    Nodes: -pk_halotest_hostfile FILE (a host list, line r = host of rank r of PETSC_COMM_WORLD, as
    bin/pipekrylov-place --format slurm writes), else -ksp_perf_node_size, else MPI_COMM_TYPE_SHARED.
-   It watches MatMult through PETSc's event hooks (PetscLogPLB), as src/perf/hooks.c does.
+   It watches MatMult through PETSc's event hooks (PetscLogPLB), as src/perf/monitor/hooks.c does.
 */
 #include <pipekrylov.h>
 #include <petsc/private/logimpl.h>

@@ -14,3 +14,5 @@ for np in 1 2 4; do
 done
 t_mpi spmv-baij-fallback-np2 2 $B/tests/spmv -problem laplace2d -n 9 -dm_mat_type baij -expect_chunked 0
 t_grep basics-view-monitor 'performance monitor: on, trace' sh -c "f=\$(mktemp); $B/examples/poisson27 -rows_per_rank 27 -ksp_type pcg -ksp_perf_trace \$f -ksp_view; rc=\$?; rm -f \$f; exit \$rc"
+# every option the library registers has an entry in a manual page's Options Database Keys
+t_grep basics-options-documented 'every option has a manual page entry' bash "$PK_ROOT/tests/optdocs.sh"

@@ -7,6 +7,14 @@
 # machine's). Measured here (8000 rows per rank): model/measured 2.6 (1 rank), 1.1-2.3 (2 ranks), 0.47-0.77 (4 ranks
 # on 2 cores, oversubscribed); with 125000 rows per rank (out of cache) 1.18 (1 rank) and 0.97 (2 ranks).
 AMG=$PK_BUILD/tests/amg
+# make against a PETSc without hypre says what it leaves out (issue 8); Debian's complex PETSc has no hypre
+if [ -f /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-complex/lib/pkgconfig/PETSc.pc ]; then
+  t_grep build-no-hypre-note 'this PETSc has no hypre: examples/hypre_pcg is not built' make -n -C "$PK_ROOT" \
+    PETSC_DIR=/usr/lib/petscdir/petsc3.18 PETSC_ARCH=x86_64-linux-gnu-complex BUILD="$PK_BUILD/variants/nohypre-probe" \
+    LIB="$PK_BUILD/variants/nohypre-probe/lib/libpipekrylov.so" check-petsc
+else
+  skip build-no-hypre-note "no PETSc without hypre installed (apt-get install libpetsc-complex3.18-dev)"
+fi
 # A PETSc without hypre (Debian's complex PETSc, for one): the library builds (src/perf/report/amg_hierarchy.c then
 # reports "PETSc has no hypre" and the report has no AMG part), tests/amg.c builds, and the hypre tests below are
 # skipped with this note.

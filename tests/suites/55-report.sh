@@ -59,6 +59,8 @@ t report-early-node-size early_error 'ksp_perf_node_size must be positive' -ksp_
 halo_rows() { "$PK_ROOT/tests/mpirun.sh" 16 "$PK_BUILD/tests/perfmon" -problem laplace2d -n 64 -ksp_type pcg -ksp_perf_node_size 4 -nsolves 1 -ksp_perfmodel_view ::ascii_csv -dump "$PK_BUILD/tests/halo.json" "$@" | grep -E '^(halo|run,nodes)' | sort -u | tr '\n' ' '; }
 t_grep report-halo-default 'halo,offnode_bytes_total,3072,.*halo,offnode_msgs_total,24,.*halo,onnode_bytes_total,3072,.*halo,onnode_msgs_total,24,.*run,nodes,4,' halo_rows
 t_grep report-halo-nodeaware 'halo,offnode_bytes_total,2048,.*halo,offnode_msgs_total,16,.*halo,onnode_msgs_total,32,.*run,nodes,4,' halo_rows -nodeaware
+# the same counts for PETSc's own cg (the operator's scatter, whatever the solver)
+t_grep report-halo-petsc-cg 'halo,offnode_bytes_total,3072,.*halo,offnode_msgs_total,24,.*halo,onnode_bytes_total,3072,.*halo,onnode_msgs_total,24,.*run,nodes,4,' halo_rows -ksp_type cg
 # ... and the ranked changes suggest the node-aware layout, with the exact command, only where it cuts off-node bytes
 place_report() { "$PK_ROOT/tests/mpirun.sh" 16 "$PK_BUILD/tests/perfmon" -problem laplace2d -n 64 -ksp_type pcg -ksp_perf_node_size 4 -nsolves 1 -ksp_perfmodel_view -dump "$PK_BUILD/tests/halo.json" "$@"; }
 t_grep report-place-suggested 'node-aware DMDA \(off-node bytes 3072->2048\)' place_report

@@ -128,11 +128,11 @@ static inline int PKEarlyCount(unsigned long long mask, PetscReal n)
 PETSC_INTERN PetscErrorCode PKPerfHooksInstall(void);
 PETSC_INTERN PetscErrorCode PKPerfHooksRemove(void);
 PETSC_INTERN PetscErrorCode PKPerfCtxGet(KSP, PetscBool, PKPerfCtx **);
+PETSC_INTERN PetscErrorCode PKPerfGetRec(KSP, PKRec *);
 PETSC_INTERN PetscErrorCode PKPerfView(KSP, PetscViewer);
 PETSC_INTERN PetscErrorCode PKPerfInstallIfRequested(KSP);
 
 PETSC_INTERN PetscErrorCode PKRecRowEnd(PKRec, PetscInt);
-PETSC_INTERN PetscErrorCode PKPerfGetRec(KSP, PKRec *);
 PETSC_INTERN PetscErrorCode PKRecSolveBegin(KSP, PKMonitorCtx *);
 PETSC_INTERN void           PKRecClockStart(PKMonitorCtx *);
 PETSC_INTERN PetscLogDouble PKRecCPUTime(void);
@@ -263,8 +263,7 @@ PETSC_INTERN PetscErrorCode PKNoiseFinalize(void);
 
 PETSC_INTERN PetscErrorCode PKReportFree(PKPerfCtx *);
 
-/* The end-of-solve report for -ksp_perfmodel_view (report.c); PKPerfGetViewer gives the viewer it prints to */
-PETSC_INTERN PetscErrorCode PKPerfReport(KSP, const PKStats *);
-PETSC_INTERN PetscErrorCode PKPerfGetViewer(KSP, PetscViewer *, PetscViewerFormat *);
+/* The end-of-solve report for -ksp_perfmodel_view (report.c), to the viewer of the context it is given */
+PETSC_INTERN PetscErrorCode PKPerfReport(KSP, PKPerfCtx *);
 
 #endif

@@ -54,7 +54,7 @@ PETSC_INTERN const char *PKMachineSourceName(PKParamSource);
 /* Set every field's source (e.g. PK_SRC_NONE before a calibration fills in what it measured) */
 PETSC_INTERN PetscErrorCode PKMachineSetAllSources(PKMachine *, PKParamSource);
 
-/* The per-host profile in the user's cache (src/perf/machine_cache.c): $XDG_CACHE_HOME/pipekrylov/<host>.profile,
+/* The per-host profile in the user's cache (src/perf/models/machine_cache.c): $XDG_CACHE_HOME/pipekrylov/<host>.profile,
    <host> = node name and processor model. Precedence in the report: -ksp_perfmodel_machine > cache > default. */
 PETSC_INTERN PetscErrorCode PKMachineHostName(char host[], size_t len);
 PETSC_INTERN PetscErrorCode PKMachineCachePath(char path[], size_t len, char dir[], size_t dirlen);

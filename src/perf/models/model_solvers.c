@@ -302,6 +302,9 @@ PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *cfg, const PKSolverS
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No analytic model for solver kind %s", PKSolverKindNames[PetscMin(PetscMax((int)cfg->kind, 0), (int)PK_SOLVER_UNKNOWN)]);
   }
+  /* a solver that describes itself says how many values its cycle reduces (with its norm type and its extra
+     products); with one reduction per cycle they are all that reduction's (several keep the pattern's split) */
+  if (cfg->have_cost && !PKIsGMRES(cfg->kind) && s->nred == 1 && cfg->cost.nvals > 0) r->nvals = cfg->cost.nvals;
   PetscFunctionReturn(0);
 }
 

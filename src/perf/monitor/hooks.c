@@ -114,6 +114,18 @@ PetscErrorCode PKPerfCtxGet(KSP ksp, PetscBool create, PKPerfCtx **ctx)
   PetscFunctionReturn(0);
 }
 
+/* The observer's getrec (perf.c registers it with the core): our types' recorder, NULL for PETSc's types */
+PetscErrorCode PKPerfGetRec(KSP ksp, PKRec *rec)
+{
+  PKPerfCtx *pc;
+
+  PetscFunctionBegin;
+  *rec = NULL;
+  PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &pc));
+  if (pc && pc->mon.active && !pc->mon.builtin) *rec = &pc->mon.rec;
+  PetscFunctionReturn(0);
+}
+
 /* The monitor's options, inside an options block (the KSP's own, at KSPSetFromOptions, or one of ours) */
 static PetscErrorCode PKPerfOptionItems(KSP ksp, PetscOptionItems *PetscOptionsObject, PKPerfCtx *c)
 {
@@ -294,7 +306,7 @@ static PetscErrorCode PKPerfSolveEnd(KSP ksp, PKPerfCtx *c)
   PetscCall(PKNoiseSolveEnd(ksp, &c->mon));
   if (c->mon.opt_trace && !c->mon.trace_failed) PetscCall(PKTraceWrite(comm, &c->mon));
   if (c->report.viewer) {
-    PetscCall(PKPerfReport(ksp, &c->mon.stats));
+    PetscCall(PKPerfReport(ksp, c));
     /* rank 0 evaluates the models alone: the other ranks must not start the next solve meanwhile, or its time
        would include waiting for rank 0 */
     PetscCallMPI(MPI_Barrier(comm));

@@ -195,15 +195,3 @@ PetscErrorCode PKRecFree(PKMonitorCtx *c)
   c->n = c->nalloc = 0;
   PetscFunctionReturn(0);
 }
-
-/* The observer's getrec (perf.c registers it with the core): our types' recorder, NULL for PETSc's types */
-PetscErrorCode PKPerfGetRec(KSP ksp, PKRec *rec)
-{
-  PKPerfCtx *pc;
-
-  PetscFunctionBegin;
-  *rec = NULL;
-  PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &pc));
-  if (pc && pc->mon.active && !pc->mon.builtin) *rec = &pc->mon.rec;
-  PetscFunctionReturn(0);
-}

@@ -14,18 +14,6 @@
 
 #define PK_RULE "  ----------------------------------------------------------------------------------------------\n"
 
-/* The viewer and format of -ksp_perfmodel_view for this KSP (NULL when the option is not given) */
-PetscErrorCode PKPerfGetViewer(KSP ksp, PetscViewer *viewer, PetscViewerFormat *format)
-{
-  PKPerfCtx *c;
-
-  PetscFunctionBegin;
-  PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
-  *viewer = c ? c->report.viewer : NULL;
-  if (format) *format = c ? c->report.format : PETSC_VIEWER_DEFAULT;
-  PetscFunctionReturn(0);
-}
-
 static PetscReal PKPct(PetscReal a, PetscReal b)
 {
   return b > 0 ? 100.0 * a / b : 0.0;
@@ -185,13 +173,15 @@ static PetscErrorCode PKReportMachineLines(PetscViewer v, PKPerfCtx *c, const PK
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
+/* The report of the solve that just ended, to -ksp_perfmodel_view's viewer; c is the KSP's perf context (the monitor
+   calls it with its own: the report never looks the context up) */
+PetscErrorCode PKPerfReport(KSP ksp, PKPerfCtx *c)
 {
-  PetscViewer        v;
-  PetscViewerFormat  fmt;
+  const PKStats     *S   = &c->mon.stats;
+  PetscViewer        v   = c->report.viewer;
+  PetscViewerFormat  fmt = c->report.format;
   PetscBool          iascii;
   PetscMPIInt        rank;
-  PKPerfCtx         *c;
   PKReportData      *d;
   KSPConvergedReason reason;
   PKAdvice           adv[PK_WHATIF_SOLVERS + 2];
@@ -200,11 +190,9 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKStats *S)
   char               nnz[32] = "unknown";
 
   PetscFunctionBegin;
-  PetscCall(PKPerfGetViewer(ksp, &v, &fmt));
   if (!v) PetscFunctionReturn(0);
   PetscCall(PetscObjectTypeCompare((PetscObject)v, PETSCVIEWERASCII, &iascii));
   PetscCheck(iascii, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-ksp_perfmodel_view supports ASCII viewers (stdout, ascii:file, with ::ascii_info, ::ascii_info_detail or ::ascii_csv)");
-  PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
   PetscCall(PetscNew(&d));
   PetscCall(PKReportGather(ksp, c, S, d));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)ksp), &rank));

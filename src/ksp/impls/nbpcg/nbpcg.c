@@ -162,6 +162,7 @@ static PetscErrorCode KSPPipeGetCost_PKNBPCG(KSP ksp, PKSolverCost *c)
 +  -ksp_pipe_chunks <n> - pieces the overlapped PCApply and MatMult are split into (MPI_Test between them); the
                           MatMult is chunked for AIJ matrices, the PCApply gets an MPI_Test before and after
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
+.  -ksp_pipe_check_symmetry_tol <t> - tolerance of that check (default 1e-12)
 -  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
 
    Notes:

@@ -905,12 +905,15 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
 static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
 {
   KSP_PKPIPE2CG            *p2   = (KSP_PKPIPE2CG *)ksp->data;
-  static const PKSolverCost cost = {"pipe2cg", 2, 1, 10, PETSC_TRUE, 2, 2, 75, 5, 4, 5, 20, 0, 0, 7, 5, 0, 0, PETSC_FALSE};
+  static const PKSolverCost cost = {"pipe2cg", 2, 1, 11, PETSC_TRUE, 2, 2, 75, 5, 4, 5, 20, 0, 0, 7, 5, 0, 0, PETSC_FALSE};
 
   PetscFunctionBegin;
   *c           = cost;
   c->replace   = p2->replace; /* -ksp_pipe2cg_replace; a replacement is Pipe2CGReplace: 7 MatMult + 5 PCApply */
   c->nreplaced = p2->nreplace;
+  /* the 9 products and, but for the natural norm and none, the norms of both iterates (Pipe2CGDots; a KSP not set
+     up yet has the default, preconditioned, norm) */
+  c->nvals = PIPE2CG_NLAMBDA + ((ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE) ? 0 : 2);
   PetscFunctionReturn(0);
 }
 
@@ -926,6 +929,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
 .  -ksp_pipe2cg_replace_gap <f> - measure the gap ||r - (b - A x)||: replace earlier when it would reach f x the tolerance (default 0.1, 0 = fixed period)
 .  -ksp_pipe2cg_fused <bool> - steps A and B and the dots in one loop over the elements, a jacobi or none preconditioner applied in it (default true; false: the generic kernel and PCApply, same results)
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
+.  -ksp_pipe_check_symmetry_tol <t> - tolerance of that check (default 1e-12)
 -  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
 
    Notes:

@@ -121,6 +121,7 @@ static PetscErrorCode KSPPipeGetCost_PKSAPCG(KSP ksp, PKSolverCost *c)
    Options Database Keys:
 +  -ksp_pipe_chunks <n> - accepted for uniformity; sapcg has no non-blocking reduction to progress
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
+.  -ksp_pipe_check_symmetry_tol <t> - tolerance of that check (default 1e-12)
 -  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
 
    Notes:
