@@ -38,6 +38,7 @@ PETSC_EXTERN PetscErrorCode KSPPipeIsPipeKrylov(KSP, PetscBool *);
 PETSC_EXTERN PetscErrorCode KSPPipeCGSetReplacement(KSP, PetscInt);
 PETSC_EXTERN PetscErrorCode KSPPipeCGSetRecompute(KSP, PetscBool);
 PETSC_EXTERN PetscErrorCode KSPPipe2CGSetReplacement(KSP, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPPipe2CGSetRecompute(KSP, PetscBool);
 
 /* Developer level: the chunked SpMV the solvers use, bit-for-bit equal to MatMult */
 PETSC_EXTERN PetscErrorCode MatMultPipeChunked(Mat, Vec, Vec, PetscInt, PetscBool *);

@@ -73,6 +73,7 @@ int main(int argc, char **argv)
       PetscCall(PKSolverShapeGet(&tab, steps, &st));
       PetscCall(PKSolverShapeGet(&own, steps, &so));
       so.nspmv -= cost.ovl_extra_spmv; /* the table has the pattern; the solver declares what it adds to it */
+      so.npc -= cost.ovl_extra_pc;
       PetscCall(SameShape(PKSolverKindNames[k], &so, &st));
     }
     PetscCheck(PKSolverStreams(&tab) == PKSolverStreams(&own), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: streams differ", PKSolverKindNames[k]);

@@ -40,6 +40,7 @@ int main(int argc, char **argv)
   PetscCall(KSPPipeCGSetReplacement(ksp, 50));
   PetscCall(KSPPipeCGSetRecompute(ksp, PETSC_TRUE));
   PetscCall(KSPPipe2CGSetReplacement(ksp, 50)); /* ignored by pipecg */
+  PetscCall(KSPPipe2CGSetRecompute(ksp, PETSC_FALSE));
   PetscCall(KSPPipeSetChunks(ksp, 4));
   PetscCall(KSPPipeGetChunks(ksp, &chunks));
   PetscCall(KSPPipeIsPipeKrylov(ksp, &ours));

@@ -30,9 +30,11 @@ typedef struct {
   PetscReal   replace_spmv, replace_pc; /* applications per residual replacement */
   PetscInt    nreplaced;    /* residual replacements done in the last solve (0 before the first) */
   PetscReal   ovl_extra_spmv; /* SpMVs added to the overlap window of each non-blocking reduction beyond the pattern's
-                                 (pipecg's recompute of w = A u: 1); already counted in nspmv */
+                                 (pipecg's recompute of w = A u: 1; pipe2cg's of w and q: 2); already counted in nspmv */
   PetscBool   pc_unfused;     /* a diagonal preconditioner goes through PCApply although the pattern could apply it
                                  inside its fused vector pass (pipecg with the recompute) */
+  PetscReal   ovl_extra_pc;   /* PC applications added to that overlap window beyond the pattern's (pipe2cg's
+                                 recompute of p = M w: 1); already counted in npc */
 } PKSolverCost;
 
 

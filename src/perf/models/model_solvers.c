@@ -282,8 +282,8 @@ PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *cfg, const PKSolverS
   case PK_SOLVER_PIPE2CG:
     r->blocking = PETSC_FALSE;
     r->nvals    = 10;
-    r->w_spmv   = 2;
-    r->w_pc     = cfg->pc_fused ? 1 : 2;
+    r->w_spmv   = 2 + (cfg->have_cost ? cfg->cost.ovl_extra_spmv : 0); /* d = A c, h = A g (and w, q recomputed) */
+    r->w_pc     = (cfg->pc_fused ? 1 : 2) + (cfg->have_cost ? cfg->cost.ovl_extra_pc : 0);
     break;
   case PK_SOLVER_PGMRES:
   case PK_SOLVER_PETSC_PGMRES:

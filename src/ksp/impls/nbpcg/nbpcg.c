@@ -143,7 +143,7 @@ static PetscErrorCode KSPSetUp_PKNBPCG(KSP ksp)
 /* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
 static PetscErrorCode KSPPipeGetCost_PKNBPCG(KSP ksp, PKSolverCost *c)
 {
-  static const PKSolverCost cost = {"nbpcg", 1, 2, 3, PETSC_TRUE, 1, 1, 20, 2, 1, 2, 9, 0, 0, 0, 0, 0, 0, PETSC_FALSE};
+  static const PKSolverCost cost = {"nbpcg", 1, 2, 3, PETSC_TRUE, 1, 1, 20, 2, 1, 2, 9, 0, 0, 0, 0, 0, 0, PETSC_FALSE, 0};
 
   PetscFunctionBegin;
   (void)ksp;

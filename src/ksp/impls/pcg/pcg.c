@@ -97,7 +97,7 @@ static PetscErrorCode KSPSetUp_PKPCG(KSP ksp)
 /* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
 static PetscErrorCode KSPPipeGetCost_PKPCG(KSP ksp, PKSolverCost *c)
 {
-  static const PKSolverCost cost = {"pcg", 1, 2, 3, PETSC_FALSE, 1, 1, 14, 1, 1, 2, 7, 0, 0, 0, 0, 0, 0, PETSC_FALSE};
+  static const PKSolverCost cost = {"pcg", 1, 2, 3, PETSC_FALSE, 1, 1, 14, 1, 1, 2, 7, 0, 0, 0, 0, 0, 0, PETSC_FALSE, 0};
 
   PetscFunctionBegin;
   (void)ksp;

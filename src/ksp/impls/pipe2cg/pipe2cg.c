@@ -51,6 +51,9 @@
 #define PIPE2CG_REL_GAP         1e-4  /* a replacement injects the gap into the recurrences: at most this relative to r */
 #define PIPE2CG_DRIFT_EVIDENCE  1e-6  /* a suspected breakdown is taken for drift only if the gap is at least this relative to r */
 #define PIPE2CG_RESTART_GAP     2.0   /* a refuted claim whose true residual is this much larger restarts */
+#define PIPE2CG_AUTO_RTOL       5e-10 /* below this relative tolerance the recompute is on by default: the error of the
+                                         plain recurrences with replacements is up to 2.8x cg's at 1e-10 and 4-11x at
+                                         1e-11..1e-13, within 1.3x at 1e-8 (docs/pipelined-accuracy.md) */
 
 /* Work vectors: set O = x r z w p q c d, set N = r z w p q c d g h (x_N is ksp->vec_sol) */
 enum {
@@ -79,6 +82,14 @@ typedef struct {
   Vec       xtest;     /* the iterate under test when it is not ksp->vec_sol (for KSPBuildSolution in monitors) */
   PetscBool restart;   /* restart (rho = 1) at the next replacement */
   PetscBool fused;     /* -ksp_pipe2cg_fused: the one-loop kernel for steps A and B (else the generic PKVecFused) */
+  PetscInt  recompute; /* -ksp_pipe2cg_recompute: w, p, q of N recomputed from z in the overlap window; 1 yes,
+                          0 no, -1 (default) when the relative tolerance is below PIPE2CG_AUTO_RTOL */
+  PetscBool replace_set, gap_set; /* -ksp_pipe2cg_replace, -ksp_pipe2cg_replace_gap given (else the defaults in force) */
+  /* in force in the last (or current) solve */
+  PetscBool rc;        /* the recompute */
+  PetscInt  period;    /* the replacement period: replace, or 0 with the recompute unless replace_set */
+  PetscReal gapeff;    /* the gap tolerance: gaptol, or 0 with the recompute unless gap_set */
+  PetscInt  nrecompute; /* passes of the last solve that recomputed them */
   PetscBool fusedpc;   /* the last solve applied the (diagonal) preconditioner inside that kernel */
   Vec       D;         /* the diagonal of a diagonal preconditioner */
   /* what happened in the last solve, for -ksp_view */
@@ -424,7 +435,7 @@ static PetscErrorCode Pipe2CGSchedule(KSP ksp, KSP_PKPIPE2CG *p2, P2Sched *ps, P
 {
   const PetscReal big = (PetscReal)PETSC_MAX_INT / 4, gap = PetscSqrtReal(PetscAbsScalar(v[0])), rn = PetscSqrtReal(PetscAbsScalar(v[1]));
   const PetscInt  L   = PetscMax(n - ps->lastrep, 1);
-  const PetscReal G   = ps->ttolr > 0 ? gap / (p2->gaptol * ps->ttolr) : big; /* 1: the gap at the replacement threshold */
+  const PetscReal G   = ps->ttolr > 0 ? gap / (p2->gapeff * ps->ttolr) : big; /* 1: the gap at the replacement threshold */
   const PetscReal R   = rn > 0 ? gap / (rn * PIPE2CG_REL_GAP) : big;          /* 1: the relative gap at its limit */
   PetscReal       next;                                                       /* window length of the next measurement */
 
@@ -448,7 +459,7 @@ static PetscErrorCode Pipe2CGSchedule(KSP ksp, KSP_PKPIPE2CG *p2, P2Sched *ps, P
     /* iterations left at the average rate so far (CG speeds up: an overestimate), and the gap then */
     if (dp > 0 && ps->dp0 > dp && n > 0) rate = PetscLogReal(ps->dp0 / dp) / n;
     if (rate > 0) rem = PetscMin(rem, PetscMax(0.0, PetscLogReal(dp / ps->ttol) / rate));
-    end = G * p2->gaptol * PetscPowReal((L + rem) / L, PIPE2CG_GAP_POWER - 1.0);
+    end = G * p2->gapeff * PetscPowReal((L + rem) / L, PIPE2CG_GAP_POWER - 1.0);
     PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ", %" PetscInt_FMT " iterations after the last replacement: gap %g x the tolerance, %g x ||r||; predicted %g x the tolerance after %g more iterations\n", n, L, ps->ttolr > 0 ? (double)(gap / ps->ttolr) : 0.0, rn > 0 ? (double)(gap / rn) : 0.0, (double)end, (double)rem));
     if (end < 0.5) next = L + PetscMax(rem, (PetscReal)PIPE2CG_MIN_PROBE); /* below half the tolerance up to the predicted end */
     else if (G >= 0.5 || R >= 0.5) {
@@ -458,6 +469,33 @@ static PetscErrorCode Pipe2CGSchedule(KSP ksp, KSP_PKPIPE2CG *p2, P2Sched *ps, P
     } else next = PetscMin(L * PetscPowReal(1.0 / G, 1.0 / PIPE2CG_GAP_POWER), L * PetscPowReal(1.0 / R, 1.0 / PIPE2CG_GAP_POWER));
     if (!*replace) ps->nextprobe = PetscMax(n + 2, ps->lastrep + (PetscInt)PetscMin(PetscCeilReal(next), big));
   }
+  PetscFunctionReturn(0);
+}
+
+/* The work overlapped with a pass's reduction: c = M q, d = A c, g = M d, h = A g of N (the chain beyond q, which the
+   next step A reads) and, with -ksp_pipe2cg_recompute, first w = A z, p = M w, q = A p of N: predict-and-recompute
+   as pipecg's (docs/algorithms.md §4.2, §5.5): the pass's products were taken on the recurred w, p, q (the
+   prediction) and the recurrences from here on use the recomputed ones, so their rounding errors are not carried
+   on. fresh: the chain is exact already (the pass replaced it). row: close iteration row n-1 after c and d (the
+   first half of the overlapped work is the first iteration's, for the monitor); -1: no row. */
+static PetscErrorCode Pipe2CGOverlap(KSP ksp, KSP_PKPIPE2CG *p2, PetscBool fresh, PetscBool *c_ready, PetscInt row)
+{
+  KSP_PK *pk = &p2->pk;
+  Vec    *N  = p2->N;
+
+  PetscFunctionBegin;
+  if (p2->rc && !fresh) {
+    PetscCall(PKMatMult(ksp, pk, N[VZ], N[VW])); /* w = A z */
+    PetscCall(PKPCApply(ksp, pk, N[VW], N[VP])); /* p = M w */
+    PetscCall(PKMatMult(ksp, pk, N[VP], N[VQ])); /* q = A p */
+    *c_ready = PETSC_FALSE;
+    p2->nrecompute++;
+  }
+  if (!*c_ready) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
+  PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
+  if (row >= 0) PetscCall(PKRecIterEnd(pk->rec, row));
+  PetscCall(PKPCApply(ksp, pk, N[VD], N[VG]));
+  PetscCall(PKMatMult(ksp, pk, N[VG], N[VH]));
   PetscFunctionReturn(0);
 }
 
@@ -476,10 +514,13 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
 
   PetscFunctionBegin;
   ksp->its     = 0;
-  p2->nreplace = p2->nadaptive = p2->nprobe = p2->nfalse = p2->nrecover = p2->nrestart = p2->nlate = 0;
+  p2->nreplace = p2->nadaptive = p2->nprobe = p2->nfalse = p2->nrecover = p2->nrestart = p2->nlate = p2->nrecompute = 0;
   p2->restart  = PETSC_FALSE;
   p2->maxgap   = 0.0;
-  adaptive     = (PetscBool)(p2->replace > 0 && p2->gaptol > 0);
+  p2->rc       = (PetscBool)(p2->recompute == 1); /* auto: decided after the fill, from the tolerance */
+  p2->fusedpc  = PETSC_FALSE;
+  p2->period   = p2->replace;
+  p2->gapeff   = p2->gaptol;
   N[VX]        = ksp->vec_sol;
 
   /* pipeline fill: index 0 and its chain up to h */
@@ -491,7 +532,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   if (p2->fused) PetscCall(PKCGDiagonalPC(ksp, N[VG], p2->D, &diagpc));
   if (diagpc) PetscCall(PKCGDiagonalSame(p2->D, N[VR], N[VZ], &diagpc));
 #endif
-  p2->fusedpc = diagpc;
+
   PetscCall(PKMatMult(ksp, pk, N[VZ], N[VW]));
   PetscCall(PKPCApply(ksp, pk, N[VW], N[VP]));
   PetscCall(PKMatMult(ksp, pk, N[VP], N[VQ]));
@@ -534,10 +575,19 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     ps.dp0    = ksp->rnorm;
     ps.ttol   = PetscMax(ksp->rtol * ps.dp0, ksp->abstol);
     ps.ttolr  = ps.rstart * (ps.dp0 > 0 ? ps.ttol / ps.dp0 : ksp->rtol);
-    if (!(ps.ttolr > 0)) adaptive = PETSC_FALSE; /* no tolerance (rtol = atol = 0, a fixed count): the fixed period */
+    /* the recompute by default below PIPE2CG_AUTO_RTOL; with it the chain drifts so little that scheduled
+       replacements do more harm (each injects the gap) than good: only a refuted convergence claim replaces */
+    if (p2->recompute < 0) p2->rc = (PetscBool)(ps.dp0 > 0 && ps.ttol / ps.dp0 < PIPE2CG_AUTO_RTOL);
+    if (p2->rc) {
+      p2->period = p2->replace_set ? p2->replace : 0;
+      p2->gapeff = p2->gap_set ? p2->gaptol : 0.0;
+      diagpc     = PETSC_FALSE; /* c = M q of the recurred q would be thrown away */
+    }
+    p2->fusedpc = diagpc;
+    adaptive    = (PetscBool)(p2->period > 0 && p2->gapeff > 0 && ps.ttolr > 0); /* no tolerance (a fixed count): the fixed period */
     if (adaptive) {
       /* the gap threatens a looser tolerance later: where the growth law puts it as close as at 16 for 1e-10 */
-      ps.nextprobe = (PetscInt)PetscMin((PetscReal)p2->replace, PetscMax((PetscReal)PIPE2CG_MIN_PROBE, PIPE2CG_FIRST_PROBE * PetscPowReal(ps.ttolr / ps.rstart / 1e-10, 1.0 / PIPE2CG_GAP_POWER)));
+      ps.nextprobe = (PetscInt)PetscMin((PetscReal)p2->period, PetscMax((PetscReal)PIPE2CG_MIN_PROBE, PIPE2CG_FIRST_PROBE * PetscPowReal(ps.ttolr / ps.rstart / 1e-10, 1.0 / PIPE2CG_GAP_POWER)));
     }
   }
   sn.mu = l[6];
@@ -576,7 +626,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       if (!half) {
         u[nu++] = (PKAxpbypcz){N[VX], e, O[VX], f, O[VZ], g};
         for (PetscInt k = VR; k <= VQ; k++) u[nu++] = (PKAxpbypcz){N[k], e, O[k], -f, O[k + 2], g};
-        if (p2->replace > 0 && n + 2 - ps.lastrep >= p2->replace) replace = PETSC_TRUE; /* the period is over */
+        if (p2->period > 0 && n + 2 - ps.lastrep >= p2->period) replace = PETSC_TRUE; /* the period is over */
         probed = (PetscBool)(adaptive && !replace && !last && n + 2 >= ps.nextprobe);
       }
       dots_now = (PetscBool)(!half && !replace);
@@ -636,11 +686,9 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
        pass, they are computed after the reduction, and only if it does go on (same operations, same results) */
     lazy = (PetscBool)(!redo && n < ksp->max_it && last);
     PetscCall(PKReduceBegin(&pk->red, ndp)); /* nine products and the norms of n and n-1, for two iterations */
-    if (n < ksp->max_it && !lazy && !c_ready) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
-    if (n < ksp->max_it && !lazy) PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
-    if (!redo) PetscCall(PKRecIterEnd(pk->rec, n - 1)); /* one row per iteration: the first PCApply + MatMult are n-1's */
-    if (n < ksp->max_it && !lazy) PetscCall(PKPCApply(ksp, pk, N[VD], N[VG]));
-    if (n < ksp->max_it && !lazy) PetscCall(PKMatMult(ksp, pk, N[VG], N[VH]));
+    /* one row per iteration: the first half of the overlapped work is n-1's */
+    if (n < ksp->max_it && !lazy) PetscCall(Pipe2CGOverlap(ksp, p2, (PetscBool)(replaced || redo), &c_ready, redo ? -1 : n - 1));
+    else if (!redo) PetscCall(PKRecIterEnd(pk->rec, n - 1));
     PetscCall(PKReduceEnd(&pk->red));
 
     if (!redo) { /* a redone reduction belongs to iterates already tested */
@@ -721,10 +769,7 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       break;
     }
     if (lazy && !replace) { /* the prediction was wrong: the work that was not overlapped */
-      if (!c_ready) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
-      PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
-      PetscCall(PKPCApply(ksp, pk, N[VD], N[VG]));
-      PetscCall(PKMatMult(ksp, pk, N[VG], N[VH]));
+      PetscCall(Pipe2CGOverlap(ksp, p2, replaced, &c_ready, -1));
       p2->nlate++;
     }
     sA = sn;
@@ -799,6 +844,7 @@ static PetscErrorCode KSPDestroy_PKPIPE2CG(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipe2CGSetReplacement_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipe2CGSetRecompute_C", NULL));
   PetscCall(PKDestroy_Common(ksp, (KSP_PK *)ksp->data));
   PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(0);
@@ -814,6 +860,8 @@ static PetscErrorCode KSPView_PKPIPE2CG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   if (p2->fusedpc) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the diagonal preconditioner applied inside the fused vector pass\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  recompute of w = A z, p = M w, q = A p of the newer iterate in the overlap of every pass (-ksp_pipe2cg_recompute): %s\n", p2->recompute > 0 ? "on" : p2->recompute == 0 ? "off" : "when the relative tolerance is below 5e-10"));
+  if (p2->nrecompute) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: recomputed (4 MatMult and 3 PCApply per two iterations); scheduled residual replacement %s\n", p2->period ? "as set" : "off, only refuted convergence claims replace"));
   /* a pass makes two iterations: the period is k rounded up to even (k + 1 for odd k) */
   if (p2->replace && p2->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations%s, earlier when the measured gap ||r - (b - A x)|| would reach %g x the tolerance\n", p2->replace + p2->replace % 2, p2->replace % 2 ? " (-ksp_pipe2cg_replace rounded up to even: two iterations per pass)" : "", (double)p2->gaptol));
   else if (p2->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations%s\n", p2->replace + p2->replace % 2, p2->replace % 2 ? " (-ksp_pipe2cg_replace rounded up to even: two iterations per pass)" : ""));
@@ -828,7 +876,8 @@ static PetscErrorCode KSPPipe2CGSetReplacement_PKPIPE2CG(KSP ksp, PetscInt k)
 {
   PetscFunctionBegin;
   PetscCheck(k >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe2cg_replace must be >= 0 (0 = off, k = every k iterations), not %" PetscInt_FMT, k);
-  ((KSP_PKPIPE2CG *)ksp->data)->replace = k;
+  ((KSP_PKPIPE2CG *)ksp->data)->replace     = k;
+  ((KSP_PKPIPE2CG *)ksp->data)->replace_set = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -843,10 +892,62 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
   PetscCall(PKSetFromOptions_Common(ksp, &p2->pk, PetscOptionsObject));
   PetscCall(PetscOptionsInt("-ksp_pipe2cg_replace", "Recompute both iterates' vector chains from x every k iterations (0: off, not recommended)", "KSPPipe2CGSetReplacement", p2->replace, &k, &flg));
   if (flg) PetscCall(KSPPipe2CGSetReplacement_PKPIPE2CG(ksp, k));
+  {
+    PetscBool rc = (PetscBool)(p2->recompute > 0);
+    PetscCall(PetscOptionsBool("-ksp_pipe2cg_recompute", "Recompute w = A z, p = M w, q = A p of the newer iterate in the overlap window of every pass instead of recurring them (two more MatMult and one more PCApply per two iterations, overlapped); default: when the relative tolerance is below 5e-10", "KSPPipe2CGSetRecompute", rc, &rc, &flg));
+    if (flg) p2->recompute = rc ? 1 : 0;
+  }
   PetscCall(PetscOptionsBool("-ksp_pipe2cg_fused", "Steps A and B and their dots in one loop over the elements (else the generic fused kernel)", "", p2->fused, &p2->fused, NULL));
-  PetscCall(PetscOptionsReal("-ksp_pipe2cg_replace_gap", "Measure the gap ||r - (b - A x)||: replace before it reaches this fraction of the tolerance (0: exactly every k iterations)", "KSPPipe2CGSetReplacement", p2->gaptol, &p2->gaptol, NULL));
+  PetscCall(PetscOptionsReal("-ksp_pipe2cg_replace_gap", "Measure the gap ||r - (b - A x)||: replace before it reaches this fraction of the tolerance (0: exactly every k iterations)", "KSPPipe2CGSetReplacement", p2->gaptol, &p2->gaptol, &flg));
+  if (flg) p2->gap_set = PETSC_TRUE;
   PetscCheck(p2->gaptol >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe2cg_replace_gap must be >= 0 (0 = exactly every k iterations), not %g", (double)p2->gaptol);
   PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPPipe2CGSetRecompute_PKPIPE2CG(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((KSP_PKPIPE2CG *)ksp->data)->recompute = flg ? 1 : 0;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipe2CGSetRecompute - Sets whether pipekrylov's pipe2cg recomputes w = A z, p = M w and q = A p of the newer
+   iterate in the overlap window of every pass (predict-and-recompute) instead of updating them by the three-term
+   recurrences.
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver (ignored unless its type is pipe2cg from pipekrylov)
+-  flg - PETSC_TRUE to recompute, PETSC_FALSE (the default) for the plain recurrences
+
+   Options Database Key:
+.  -ksp_pipe2cg_recompute <bool> - default false
+
+   Notes:
+   As in pipecg (KSPPipeCGSetRecompute()), the rounding of the recurrences delays convergence against cg on some
+   ill-conditioned problems, from the loosest tolerance on, and residual replacement does not cure it; pipe2cg's
+   chain is deeper, so the delay is larger (the variable-coefficient test problem without preconditioner: 566
+   iterations to 1e-4 where cg needs 476). The products of the pass are still taken on the recurred vectors, so the
+   one reduction per two iterations stays where it is; every update from there on uses the recomputed ones. The
+   recomputed chain also drifts less from b - A x, so fewer residual replacements are needed.
+
+   The price is two more MatMult and one more PCApply per pass of two iterations, overlapped with the reduction (and
+   a diagonal preconditioner goes through PCApply instead of the fused pass): worth it where the overlap window is
+   free at scale or where the iteration count matters; on one node the plain recurrences are faster to the solution.
+
+   Level: intermediate
+
+.seealso: `KSPPKPIPE2CG`, `KSPPipe2CGSetReplacement()`, `KSPPipeCGSetRecompute()`
+@*/
+PetscErrorCode KSPPipe2CGSetRecompute(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ksp, flg, 2);
+  PetscTryMethod(ksp, "KSPPipe2CGSetRecompute_C", (KSP, PetscBool), (ksp, flg));
   PetscFunctionReturn(0);
 }
 
@@ -905,15 +1006,23 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
 static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
 {
   KSP_PKPIPE2CG            *p2   = (KSP_PKPIPE2CG *)ksp->data;
-  static const PKSolverCost cost = {"pipe2cg", 2, 1, 11, PETSC_TRUE, 2, 2, 75, 5, 4, 5, 20, 0, 0, 7, 5, 0, 0, PETSC_FALSE};
+  static const PKSolverCost cost = {"pipe2cg", 2, 1, 11, PETSC_TRUE, 2, 2, 75, 5, 4, 5, 20, 0, 0, 7, 5, 0, 0, PETSC_FALSE, 0};
+  const PetscBool           rc   = (PetscBool)(p2->recompute > 0 || (p2->recompute < 0 && p2->rc)); /* as set, or as the last solve decided */
 
   PetscFunctionBegin;
   *c           = cost;
-  c->replace   = p2->replace; /* -ksp_pipe2cg_replace; a replacement is Pipe2CGReplace: 7 MatMult + 5 PCApply */
+  c->replace   = rc && !p2->replace_set ? 0 : p2->replace; /* a replacement is Pipe2CGReplace: 7 MatMult + 5 PCApply */
   c->nreplaced = p2->nreplace;
   /* the 9 products and, but for the natural norm and none, the norms of both iterates (Pipe2CGDots; a KSP not set
      up yet has the default, preconditioned, norm) */
   c->nvals = PIPE2CG_NLAMBDA + ((ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE) ? 0 : 2);
+  if (rc) { /* w = A z, p = M w, q = A p of N in the overlap window; c = M q by PCApply after them */
+    c->nspmv += 2;
+    c->npc += 1;
+    c->ovl_extra_spmv = 2;
+    c->ovl_extra_pc   = 1;
+    c->pc_unfused     = PETSC_TRUE;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -982,6 +1091,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
   ksp->data   = (void *)p2;
   p2->replace  = PIPE2CG_DEFAULT_REPLACE;
   p2->gaptol   = PIPE2CG_DEFAULT_GAP;
+  p2->recompute = -1;
   p2->fused    = PETSC_TRUE;
   PetscCall(PKCreate_Common(ksp, &p2->pk, "two CG iterations per non-blocking reduction (three-term recurrences), overlapped with 2 PCApply + 2 MatMult", PETSC_FALSE, Pipe2CGIterate));
   p2->pk.after_solve = Pipe2CGAfterSolve;
@@ -995,5 +1105,6 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
   ksp->ops->buildsolution  = KSPBuildSolution_PKPIPE2CG;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipe2CGSetReplacement_C", KSPPipe2CGSetReplacement_PKPIPE2CG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipe2CGSetRecompute_C", KSPPipe2CGSetRecompute_PKPIPE2CG));
   PetscFunctionReturn(0);
 }

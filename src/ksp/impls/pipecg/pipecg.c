@@ -592,7 +592,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
 {
   KSP_PKPIPECG             *cg   = (KSP_PKPIPECG *)ksp->data;
   /* 5 values per reduction: (r,u), (w,u), the norm, and (u,s), (p,s) for the curvature computed from products */
-  static const PKSolverCost cost = {"pipecg", 1, 1, 5, PETSC_TRUE, 1, 1, 29, 3, 2, 3, 12, 0, 0, 4, 2, 0, 0, PETSC_FALSE};
+  static const PKSolverCost cost = {"pipecg", 1, 1, 5, PETSC_TRUE, 1, 1, 29, 3, 2, 3, 12, 0, 0, 4, 2, 0, 0, PETSC_FALSE, 0};
 
   PetscFunctionBegin;
   *c           = cost;

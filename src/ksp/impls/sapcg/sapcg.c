@@ -105,7 +105,7 @@ static PetscErrorCode KSPSetUp_PKSAPCG(KSP ksp)
 /* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
 static PetscErrorCode KSPPipeGetCost_PKSAPCG(KSP ksp, PKSolverCost *c)
 {
-  static const PKSolverCost cost = {"sapcg", 1, 1, 3, PETSC_FALSE, 1, 1, 17, 2, 1, 3, 9, 0, 0, 0, 0, 0, 0, PETSC_FALSE};
+  static const PKSolverCost cost = {"sapcg", 1, 1, 3, PETSC_FALSE, 1, 1, 17, 2, 1, 3, 9, 0, 0, 0, 0, 0, 0, PETSC_FALSE, 0};
 
   PetscFunctionBegin;
   (void)ksp;
