@@ -57,19 +57,25 @@ export -f tight_family
 t_mpi tight-varcoef-none-1e-4-np2 2 $CMP -problem varcoef -n 48 -pc_type none -types pipecg -ksp_pipecg_recompute 1 -ksp_rtol 1e-4 -its_rtol 0.02 -res_factor 2 -sol_rtol 1e-3
 # the default (plain recurrence): more iterations, the same answer
 t_mpi tight-varcoef-none-1e-10-np2-plain 2 $CMP -problem varcoef -n 48 -pc_type none -types pipecg -ksp_rtol 1e-10 -its_rtol 0.25 -res_factor 2 -sol_rtol 1e-3
-# (the closest cases, 1e-8 on 1 rank and 1e-13 on 2 ranks, +3.5% and +4.6% above the range, are left out: a BLAS
-# built for another CPU moves PETSc's counts by that much; docs/pipelined-accuracy.md has the whole table)
+# (the closest cases, 1e-8 on 1 rank and 1e-13 on 2 ranks, +3.5% and +4.6% above the range, are in
+# docs/pipelined-accuracy.md's table, not here: a change of a few iterations there is rounding, not a regression)
+# pipe2cg with the recompute: 478 at 1e-4, and at 1e-8 within the range (further down its refuted convergence claims
+# and the restarts they bring cost it 5-9% more than the range: docs/pipelined-accuracy.md)
+t_mpi tight-varcoef-none-1e-4-np2-pipe2cg 2 $CMP -problem varcoef -n 48 -pc_type none -types pipe2cg -ksp_pipe2cg_recompute 1 -ksp_rtol 1e-4 -its_rtol 0.02 -res_factor 2 -sol_rtol 1e-3
+t tight-varcoef-none-1e-8-np2-pipe2cg tight_family 2 pipe2cg 1e-8 -problem varcoef -n 48 -pc_type none -ksp_pipe2cg_recompute 1
 for c in "2 1e-8" "2 1e-10" "4 1e-12" "4 1e-13"; do
   read -r np rt <<<"$c"
   t tight-varcoef-none-$rt-np$np tight_family "$np" pipecg "$rt" -problem varcoef -n 48 -pc_type none -ksp_pipecg_recompute 1
 done
-# pipe2cg: iterations within 2% of cg's down to 1e-13 and no breakdown; the error within 2x of cg's only down to
-# 1e-10 in general (and at 1e-12 on this case): below, 4-30x cg's (docs/pipelined-accuracy.md), so those runs check
-# the iterations with the error allowed 40x (not the target of issue 10)
-t tight-ex2-300-jacobi-np2-pipe2cg tight_ex2 2 300 jacobi pipe2cg 1e-10 1e-12
-t tight-ex2-100-jacobi-np1-pipe2cg tight_ex2 1 100 jacobi pipe2cg 1e-8 1e-10
-t tight-ex2-300-jacobi-np2-pipe2cg-its tight_ex2_err 40 2 300 jacobi pipe2cg 1e-11 1e-13
-t tight-ex2-300-none-np4-pipe2cg-its tight_ex2_err 40 4 300 none pipe2cg 1e-12 1e-13
+# pipe2cg: iterations within 2% of cg's and the error within 2x down to 1e-13, no breakdown; below a relative
+# tolerance of 5e-10 it recomputes w, p, q by default (with the plain recurrences and their residual replacements
+# the error was 4-30x cg's there; docs/pipelined-accuracy.md), and above it the plain recurrences are still tested
+t tight-ex2-300-jacobi-np2-pipe2cg tight_ex2 2 300 jacobi pipe2cg 1e-9 1e-11 1e-13
+t tight-ex2-100-jacobi-np1-pipe2cg tight_ex2 1 100 jacobi pipe2cg 1e-8 1e-10 1e-12
+t tight-ex2-300-none-np4-pipe2cg tight_ex2 4 300 none pipe2cg 1e-12 1e-13
+t tight-ex2-600-jacobi-np2-pipe2cg tight_ex2 2 600 jacobi pipe2cg 1e-13
+# the plain recurrences and their replacements at 1e-12 (a choice the user can still make): the iterations
+t tight-ex2-300-jacobi-np2-pipe2cg-plain tight_ex2_err 40 2 300 jacobi "pipe2cg -ksp_pipe2cg_recompute 0" 1e-12
 
 # the problems of examples/common/problems.c through tests/compare (reference: PETSc's cg, same ranks)
 for rt in 1e-10 1e-13; do

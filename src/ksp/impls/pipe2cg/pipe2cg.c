@@ -37,6 +37,11 @@
    convergence is checked against b - A x. A breakdown is first taken for drift: the chains are recomputed and the
    reduction redone once, and only a breakdown that persists, or that comes with a gap below 1e-6 ||r|| (no drift to
    speak of), is reported.
+
+   Below a relative tolerance of 5e-10 (or with -ksp_pipe2cg_recompute) the newer iterate's w = A z, p = M w and
+   q = A p are recomputed in the overlap window of every pass (predict-and-recompute, Pipe2CGOverlap): the chain
+   then drifts so little that the scheduled replacements above are off and only refuted claims replace; that is
+   what brings the error at tight tolerances to cg's (docs/algorithms.md §5.5, docs/pipelined-accuracy.md).
 */
 #include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkcgimpl.h>
@@ -921,10 +926,11 @@ static PetscErrorCode KSPPipe2CGSetRecompute_PKPIPE2CG(KSP ksp, PetscBool flg)
 
    Input Parameters:
 +  ksp - the Krylov solver (ignored unless its type is pipe2cg from pipekrylov)
--  flg - PETSC_TRUE to recompute, PETSC_FALSE (the default) for the plain recurrences
+-  flg - PETSC_TRUE to recompute, PETSC_FALSE for the plain recurrences (the default is to recompute when the
+         relative tolerance of the solve is below 5e-10)
 
    Options Database Key:
-.  -ksp_pipe2cg_recompute <bool> - default false
+.  -ksp_pipe2cg_recompute <bool> - default: when the relative tolerance is below 5e-10
 
    Notes:
    As in pipecg (KSPPipeCGSetRecompute()), the rounding of the recurrences delays convergence against cg on some
@@ -934,9 +940,14 @@ static PetscErrorCode KSPPipe2CGSetRecompute_PKPIPE2CG(KSP ksp, PetscBool flg)
    one reduction per two iterations stays where it is; every update from there on uses the recomputed ones. The
    recomputed chain also drifts less from b - A x, so fewer residual replacements are needed.
 
+   At tight tolerances it is what gives cg's error: the plain recurrences need residual replacements, and each injects
+   the gap between recursive and true residual (with them the error was 4-11x cg's at 1e-11..1e-13); with the
+   recompute the scheduled replacements are off (unless -ksp_pipe2cg_replace or -ksp_pipe2cg_replace_gap are given)
+   and only a refuted convergence claim replaces. Hence the default below a relative tolerance of 5e-10.
+
    The price is two more MatMult and one more PCApply per pass of two iterations, overlapped with the reduction (and
-   a diagonal preconditioner goes through PCApply instead of the fused pass): worth it where the overlap window is
-   free at scale or where the iteration count matters; on one node the plain recurrences are faster to the solution.
+   a diagonal preconditioner goes through PCApply instead of the fused pass): at loose tolerances worth it where
+   the overlap window is free at scale or where the iteration count matters.
 
    Level: intermediate
 
@@ -1036,6 +1047,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
 +  -ksp_pipe_chunks <n> - pieces the overlapped PCApply/MatMult/vector work is split into (default 8, 1 = no polling)
 .  -ksp_pipe2cg_replace <k> - residual replacement period (default 100, 0 = off), see `KSPPipe2CGSetReplacement()`
 .  -ksp_pipe2cg_replace_gap <f> - measure the gap ||r - (b - A x)||: replace earlier when it would reach f x the tolerance (default 0.1, 0 = fixed period)
+.  -ksp_pipe2cg_recompute <bool> - recompute w, p, q of the newer iterate every pass (default: when the relative tolerance is below 5e-10), see `KSPPipe2CGSetRecompute()`
 .  -ksp_pipe2cg_fused <bool> - steps A and B and the dots in one loop over the elements, a jacobi or none preconditioner applied in it (default true; false: the generic kernel and PCApply, same results)
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
 .  -ksp_pipe_check_symmetry_tol <t> - tolerance of that check (default 1e-12)
