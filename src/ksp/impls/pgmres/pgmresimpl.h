@@ -49,6 +49,7 @@ typedef struct {
   PKMultiWork mw;
   PetscInt    col;          /* last finished Hessenberg column of the cycle under way; -1: ksp->vec_sol is current */
   PetscReal   rnorm0;       /* residual norm at the start of the cycle */
+  PetscInt    nfalse;       /* last solve: convergence claims of the recursive residual refuted by the true one */
   Vec         sol_temp;     /* KSPBuildSolution() target when the caller gives none */
 } KSP_PKPGMRES;
 
