@@ -126,7 +126,7 @@ static KSPConvergedReason Pipe2CGStep(const P2Step *prev, P2Step *cur, const Pet
   }
   if (PetscIsInfOrNanScalar(cur->rho) || PetscIsInfOrNanScalar(cur->gamma)) return KSP_DIVERGED_BREAKDOWN;
   cur->pap = cur->mu / (cur->rho * cur->gamma); /* mu / alpha; nu / rho in exact arithmetic */
-  if (cur->pap == 0.0 || (prev && PetscRealPart(cur->pap * prev->pap) <= 0.0)) return KSP_DIVERGED_INDEFINITE_MAT;
+  if (cur->pap == 0.0 || (prev && PKCGSignsDiffer(cur->pap, prev->pap))) return KSP_DIVERGED_INDEFINITE_MAT;
   return KSP_CONVERGED_ITERATING;
 }
 
@@ -678,8 +678,8 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       /* every vector is fresh: judged on the recomputed vectors alone (the scalar history is what drifted), (r,z)
          of n-1 and n, and (z, A z) of n-1 and n; if they hold, the breakdown was drift, which has spoiled the
          recurrence: restart (docs/algorithms.md §5.5) */
-      if (PetscRealPart(l[6] * l[8]) < 0.0) ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
-      else if (l[0] == 0.0 || PetscRealPart(l[0] * l[5]) <= 0.0) ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+      if (PKCGSignsDiffer(l[6], l[8])) ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+      else if (l[0] == 0.0 || PKCGSignsDiffer(l[0], l[5])) ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
       else {
         first       = PETSC_TRUE;
         ksp->reason = Pipe2CGStep(NULL, &sn, NULL);
