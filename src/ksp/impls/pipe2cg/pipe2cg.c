@@ -841,7 +841,7 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP pipe2cg (pipekrylov) options");
   PetscCall(PKSetFromOptions_Common(ksp, &p2->pk, PetscOptionsObject));
-  PetscCall(PetscOptionsInt("-ksp_pipe2cg_replace", "Recompute both iterates' vector chains from x every k iterations (0: off, not recommended)", "KSPPipe2CGSetReplacement", p2->replace, &k, &flg));
+  PetscCall(PetscOptionsInt("-ksp_pipe2cg_replace", "Recompute both iterates' vector chains from x every k iterations, k rounded up to even (0: off, not recommended)", "KSPPipe2CGSetReplacement", p2->replace, &k, &flg));
   if (flg) PetscCall(KSPPipe2CGSetReplacement_PKPIPE2CG(ksp, k));
   PetscCall(PetscOptionsBool("-ksp_pipe2cg_fused", "Steps A and B and their dots in one loop over the elements (else the generic fused kernel)", "", p2->fused, &p2->fused, NULL));
   PetscCall(PetscOptionsReal("-ksp_pipe2cg_replace_gap", "Measure the gap ||r - (b - A x)||: replace before it reaches this fraction of the tolerance (0: exactly every k iterations)", "KSPPipe2CGSetReplacement", p2->gaptol, &p2->gaptol, NULL));
