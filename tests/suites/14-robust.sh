@@ -28,6 +28,14 @@ for typ in pcg sapcg nbpcg pipecg pipe2cg pgmres; do
   t_grep gamg-coarse-$typ-np3 "CONVERGED_RTOL, 8 iterations" "$PK_ROOT/tests/mpirun.sh" 3 $P27 -rows_per_rank 1000 -ksp_type cg -pc_type gamg -mg_coarse_ksp_type $typ -mg_coarse_pc_type jacobi -mg_coarse_ksp_max_it 5
 done
 
+# ... and with GAMG's own coarse settings (norm none, max_it 10000, a few rows): run past convergence, the sign tests
+# on products that underflowed stopped pcg, sapcg and pipe2cg as indefinite (DIVERGED_PC_FAILED); cg converges
+if [ -x "$TUT/ex2" ]; then
+  for typ in pcg sapcg pipe2cg; do
+    t_grep gamg-coarse-normnone-$typ-np3 "CONVERGED_RTOL iterations 3" "$PK_ROOT/tests/mpirun.sh" 3 "$TUT/ex2" -m 4 -n 4 -dll_append "$PK_LIB" -ksp_type cg -pc_type gamg -mg_coarse_ksp_type $typ -mg_coarse_pc_type jacobi -ksp_converged_reason
+  done
+fi
+
 # KSP_NORM_NONE in pgmres, as PETSc's gmres: the usual max_it stop, same iterate
 t pgmres-norm-none $CMP -problem convdiff $PGREF -pc_type jacobi -ksp_norm_type none -ksp_max_it 40 -expect_reason DIVERGED_ITS -sol_always
 t pgmres-norm-none-right $CMP -problem convdiff $PGREF -pc_type jacobi -ksp_pc_side right -ksp_norm_type none -ksp_max_it 40 -expect_reason DIVERGED_ITS -sol_always

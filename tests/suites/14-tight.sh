@@ -101,3 +101,8 @@ for type in nbpcg pipecg pipe2cg; do
   t_grep nobreak-normnone-$type 'DIVERGED_ITS iterations 40' nobreak $type -m 50 -n 50 -ksp_norm_type none -ksp_max_it 40
   t_grep nobreak-normnone-jacobi-$type 'DIVERGED_ITS iterations 40' nobreak $type -m 50 -n 50 -pc_type jacobi -ksp_norm_type none -ksp_max_it 40
 done
+# norm none far past convergence (9 unknowns, 300 iterations; PCMG and GAMG run coarse solvers so): the values fall
+# below 1e-160 and their products underflow to 0, which read as a sign change (INDEFINITE_MAT); cg runs to (r, z) = 0
+for type in pcg sapcg nbpcg; do
+  t nobreak-normnone-tiny-$type nobreak $type -m 3 -n 3 -pc_type none -ksp_norm_type none -ksp_max_it 300
+done

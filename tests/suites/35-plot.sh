@@ -51,6 +51,21 @@ plot_node_size() {
   "$PK_ROOT/bin/pipekrylov-plot" "$d/t.csv" --figure heatmap --node-size 1 -o "$o/h.svg" && grep -q '1 (n1)' "$o/h.svg" && echo "rank 1 on node 1"; rc=$?
   rm -rf "$o"; return $rc
 }
+# two KSPs given one trace (issue 9: the ksp column): their solve 0 rows must not be mixed; the default is the KSP of
+# the last row (2 iterations; KSP 0 took 3), --ksp picks the other, the title says which
+plot_two_ksps() {
+  local o rc
+  o=$(mktemp -d)
+  { echo "solve,ksp,rank,node,iter,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s"
+    for k in 1 2 3; do echo "0,0,0,0,$k,1e-4,0,0,1e-4,0,0,0"; done
+    for k in 1 2; do echo "0,1,0,0,$k,2e-4,0,0,2e-4,0,0,0"; done; } > "$o/t.csv"
+  "$PK_ROOT/bin/pipekrylov-plot" "$o/t.csv" --solve 0 --figure heatmap -o "$o/a.svg" &&
+    "$PK_ROOT/bin/pipekrylov-plot" "$o/t.csv" --ksp 0 --figure heatmap -o "$o/b.svg" &&
+    grep -q 'ksp 1 of 2, solve 0, 1 ranks on 1 node(s), 2 iterations' "$o/a.svg" &&
+    grep -q 'ksp 0 of 2, solve 0, 1 ranks on 1 node(s), 3 iterations' "$o/b.svg" && echo "one KSP per figure"
+  rc=$?; rm -rf "$o"; return $rc
+}
+export -f plot_two_ksps
 # integer rank ticks: the rank axes of the overview (panel 4) and of the heatmap show whole ranks only
 plot_rank_ticks() {
   d=$(plot_inputs) || return 1
@@ -162,6 +177,8 @@ names = [t.get_text()[len("measured: "):] for t in figs[0].axes[0].get_legend().
 order = ["setup", "spmv", "pc", "vec", "halo", "reduce", "overlap", "finish"]
 assert "pc" in names and names == sorted(names, key=order.index), names
 print("measured segments in stack order:", names)' --report @r.csv --report @r2.csv --figure model
+  t_grep plot-two-ksps 'one KSP per figure' plot_two_ksps
+  t_fail plot-no-such-ksp 'no ksp 5 in .* \(ksps 0, 1\)' sh -c "f=\$(mktemp); printf 'solve,ksp,rank,node,iter,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s\n0,0,0,0,1,1e-4,0,0,0,0,0,0\n0,1,0,0,1,1e-4,0,0,0,0,0,0\n' > \$f; $PK_ROOT/bin/pipekrylov-plot \$f --ksp 5 -o \$f.png; rc=\$?; rm -f \$f \$f.png; exit \$rc"
   t_fail plot-not-a-trace 'is not a pipekrylov trace' sh -c "f=\$(mktemp); echo 'a,b' > \$f; echo '1,2' >> \$f; $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
   t_fail plot-missing-file 'cannot read the pipekrylov trace' $PK_ROOT/bin/pipekrylov-plot /nonexistent/trace.csv
   t_fail plot-empty-file 'is empty' sh -c "f=\$(mktemp); $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"

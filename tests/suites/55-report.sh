@@ -52,6 +52,18 @@ t report-early-draw-viewer early_error 'supports ASCII viewers.*not draw' -ksp_p
 t report-early-xml-format early_error 'supports the formats.*not ASCII_XML' -ksp_perfmodel_view ::ascii_xml
 t report-early-profile-no-view early_error 'cannot read machine profile' -ksp_perfmodel_machine /nonexistent/machine.profile
 t report-early-node-size early_error 'ksp_perf_node_size must be positive' -ksp_perf_monitor -ksp_perf_node_size -3
+# ... this host's cached profile too, which the report uses without -ksp_perfmodel_machine: a broken one was read
+# only after the solve, inside the hooks ("error code 1")
+early_cached_profile() {
+  local x p rc
+  x=$(mktemp -d)
+  p=$(XDG_CACHE_HOME=$x "$PK_ROOT/bin/pipekrylov-calibrate" -cache_path | tail -1)
+  mkdir -p "$(dirname "$p")" && printf 'pipekrylov_machine_profile = 1\nalpha_on_short = banana\n' > "$p"
+  XDG_CACHE_HOME=$x early_error "line 2: value 'banana' of 'alpha_on_short' is not a number" -ksp_perfmodel_view
+  rc=$?; rm -rf "$x"; return $rc
+}
+export -f early_error early_cached_profile
+t report-early-cached-profile early_cached_profile
 # issue 11: the report's halo accounting from the operator's actual scatter, against hand-computed values. 2-D 64 x 64,
 # 5-point, 16 ranks as 4 nodes x 4 (-ksp_perf_node_size 4): PETSc's 4 x 4 grid puts a 4 x 1 row of 16 x 16 blocks on
 # each node: 3 node boundaries x 4 columns x 2 directions = 24 off-node messages of 16 values (128 bytes); a 2 x 2

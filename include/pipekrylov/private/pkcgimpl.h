@@ -8,17 +8,25 @@
 
 /* The breakdown tests every CG variant makes, on the same quantities as PETSc's cg: gamma = (r, z) vanishing
    means the iterate is the solution; (r, z) changing sign means an indefinite preconditioner; the curvature
-   (p, A p) vanishing or changing sign means an indefinite operator. 0: none. */
+   (p, A p) vanishing or changing sign means an indefinite operator. 0: none.
+   Signs are compared, not the sign of the product (as PETSc's cg does): run past convergence (KSP_NORM_NONE, as
+   PCMG and GAMG set on their coarse solvers, or -ksp_rtol 0) the values fall below 1e-160 and their product
+   underflows to 0, which read as a sign change. */
+static inline PetscBool PKCGSignsDiffer(PetscScalar a, PetscScalar b)
+{
+  return (PetscBool)(PetscSign(PetscRealPart(a)) * PetscSign(PetscRealPart(b)) < 0);
+}
+
 static inline KSPConvergedReason PKCGCheckGamma(PetscScalar gamma, PetscScalar gammaold, PetscBool first)
 {
   if (gamma == 0.0) return KSP_CONVERGED_ATOL;
-  if (!first && PetscRealPart(gamma * gammaold) < 0.0) return KSP_DIVERGED_INDEFINITE_PC;
+  if (!first && PKCGSignsDiffer(gamma, gammaold)) return KSP_DIVERGED_INDEFINITE_PC;
   return KSP_CONVERGED_ITERATING;
 }
 
 static inline KSPConvergedReason PKCGCheckCurvature(PetscScalar pap, PetscScalar papold, PetscBool first)
 {
-  if (pap == 0.0 || (!first && PetscRealPart(pap * papold) <= 0.0)) return KSP_DIVERGED_INDEFINITE_MAT;
+  if (pap == 0.0 || (!first && PKCGSignsDiffer(pap, papold))) return KSP_DIVERGED_INDEFINITE_MAT;
   return KSP_CONVERGED_ITERATING;
 }
 

@@ -84,11 +84,12 @@ typedef struct {
   PKStats        stats;
 } PKMonitorCtx;
 
-/* What the model needs beyond the run (src/perf/models): the machine profile (-ksp_perfmodel_machine), loaded at
-   the first report */
+/* What the model needs beyond the run (src/perf/models): the machine profile (-ksp_perfmodel_machine, else this
+   host's cached one, else the embedded default), loaded at KSPSetFromOptions or the first report */
 typedef struct {
   char      machine_path[PETSC_MAX_PATH_LEN];
   PetscBool machine_loaded;
+  PetscBool machine_from_host; /* loaded without a path (host cache or default): a path given later replaces it */
   PKMachine machine;
 } PKModelCtx;
 
@@ -262,6 +263,7 @@ PETSC_INTERN PetscErrorCode PKNoiseQuietReference(KSP, PKMonitorCtx *, PetscReal
 PETSC_INTERN PetscErrorCode PKNoiseFinalize(void);
 
 PETSC_INTERN PetscErrorCode PKReportFree(PKPerfCtx *);
+PETSC_INTERN PetscErrorCode PKReportLoadMachine(MPI_Comm, PKModelCtx *);
 
 /* The end-of-solve report for -ksp_perfmodel_view (report.c), to the viewer of the context it is given */
 PETSC_INTERN PetscErrorCode PKPerfReport(KSP, PKPerfCtx *);

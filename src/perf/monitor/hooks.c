@@ -142,7 +142,8 @@ static PetscErrorCode PKPerfOptionItems(KSP ksp, PetscOptionItems *PetscOptionsO
 
 /* What can fail later is checked now, before any solve, where errors keep their own code: inside the event hooks
    of PETSc 3.18 every error turns into "error code 1". The profile is read even without -ksp_perfmodel_view, so
-   that a wrong path never goes unnoticed. */
+   that a wrong path never goes unnoticed; with the report, this host's cached profile too (a broken one is an
+   error, not replaced by the default). */
 static PetscErrorCode PKPerfCheckOptions(KSP ksp, PKPerfCtx *c)
 {
   MPI_Comm    comm = PetscObjectComm((PetscObject)ksp);
@@ -161,10 +162,7 @@ static PetscErrorCode PKPerfCheckOptions(KSP ksp, PKPerfCtx *c)
     PetscCheck(iascii, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports ASCII viewers (stdout, ascii:file, with ::ascii_info, ::ascii_info_detail or ::ascii_csv), not %s", prefix ? prefix : "", ((PetscObject)c->report.viewer)->type_name);
     PetscCheck(c->report.format == PETSC_VIEWER_DEFAULT || c->report.format == PETSC_VIEWER_ASCII_INFO || c->report.format == PETSC_VIEWER_ASCII_INFO_DETAIL || c->report.format == PETSC_VIEWER_ASCII_CSV, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports the formats ascii_info, ascii_info_detail and ascii_csv, not %s", prefix ? prefix : "", PetscViewerFormats[c->report.format]);
   }
-  if (c->model.machine_path[0] && !c->model.machine_loaded) {
-    PetscCall(PKMachineLoad(comm, c->model.machine_path, &c->model.machine));
-    c->model.machine_loaded = PETSC_TRUE;
-  }
+  if (c->model.machine_path[0] || c->mon.opt_report) PetscCall(PKReportLoadMachine(comm, &c->model));
   PetscFunctionReturn(0);
 }
 

@@ -17,28 +17,40 @@
 #include <sched.h>
 #include <unistd.h>
 
-/* The profile of this KSP (loaded once), with what it lacks filled in: a profile measured on one node has no
-   off-node parameters; a run with off-node messages then uses the on-node ones and the report says so. */
+/* The model's profile, loaded once: -ksp_perfmodel_machine > this host's profile in the user's cache > the embedded
+   default. Called at KSPSetFromOptions when a report is asked for (hooks.c), so that a broken profile, the cached
+   one included, stops the run before its solve with its own error, and at the first report otherwise. Collective. */
+PetscErrorCode PKReportLoadMachine(MPI_Comm comm, PKModelCtx *model)
+{
+  PKMachine *m = &model->machine;
+
+  PetscFunctionBegin;
+  if (model->machine_loaded && (!model->machine_path[0] || !model->machine_from_host)) PetscFunctionReturn(0);
+  model->machine_from_host = PETSC_FALSE;
+  if (model->machine_path[0]) PetscCall(PKMachineLoad(comm, model->machine_path, m));
+  else {
+    PetscBool cached;
+    PetscCall(PKMachineLoadForHost(comm, m, &cached, NULL, 0));
+    if (cached) {
+      char o[PETSC_MAX_PATH_LEN];
+      PetscCall(PetscSNPrintf(o, sizeof(o), "this host's profile %s", m->origin));
+      PetscCall(PetscStrncpy(m->origin, o, sizeof(m->origin)));
+    }
+    model->machine_from_host = PETSC_TRUE;
+  }
+  model->machine_loaded = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* The profile of this KSP, with what it lacks filled in: a profile measured on one node has no off-node
+   parameters; a run with off-node messages then uses the on-node ones and the report says so. */
 static PetscErrorCode PKReportMachine(KSP ksp, PKPerfCtx *c, PKReportData *d)
 {
   PKMachine *m = &c->model.machine;
   PetscInt   i, j;
 
   PetscFunctionBegin;
-  if (!c->model.machine_loaded) {
-    /* -ksp_perfmodel_machine > this host's profile in the user's cache > the embedded default */
-    if (c->model.machine_path[0]) PetscCall(PKMachineLoad(PetscObjectComm((PetscObject)ksp), c->model.machine_path, m));
-    else {
-      PetscBool cached;
-      PetscCall(PKMachineLoadForHost(PetscObjectComm((PetscObject)ksp), m, &cached, NULL, 0));
-      if (cached) {
-        char o[PETSC_MAX_PATH_LEN];
-        PetscCall(PetscSNPrintf(o, sizeof(o), "this host's profile %s", m->origin));
-        PetscCall(PetscStrncpy(m->origin, o, sizeof(m->origin)));
-      }
-    }
-    c->model.machine_loaded = PETSC_TRUE;
-  }
+  PetscCall(PKReportLoadMachine(PetscObjectComm((PetscObject)ksp), &c->model));
   d->machine_is_default = (PetscBool)(!c->model.machine_path[0] && !strncmp(m->origin, "embedded default", 16));
   d->eff = m->p;
   for (int k = 0; k < PK_NPROTO; k++) {

@@ -142,7 +142,7 @@ static KSPConvergedReason Pipe2CGStep(const P2Step *prev, P2Step *cur, const Pet
   }
   if (PetscIsInfOrNanScalar(cur->rho) || PetscIsInfOrNanScalar(cur->gamma)) return KSP_DIVERGED_BREAKDOWN;
   cur->pap = cur->mu / (cur->rho * cur->gamma); /* mu / alpha; nu / rho in exact arithmetic */
-  if (cur->pap == 0.0 || (prev && PetscRealPart(cur->pap * prev->pap) <= 0.0)) return KSP_DIVERGED_INDEFINITE_MAT;
+  if (cur->pap == 0.0 || (prev && PKCGSignsDiffer(cur->pap, prev->pap))) return KSP_DIVERGED_INDEFINITE_MAT;
   return KSP_CONVERGED_ITERATING;
 }
 
@@ -731,8 +731,8 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
       /* every vector is fresh: judged on the recomputed vectors alone (the scalar history is what drifted), (r,z)
          of n-1 and n, and (z, A z) of n-1 and n; if they hold, the breakdown was drift, which has spoiled the
          recurrence: restart (docs/algorithms.md §5.5) */
-      if (PetscRealPart(l[6] * l[8]) < 0.0) ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
-      else if (l[0] == 0.0 || PetscRealPart(l[0] * l[5]) <= 0.0) ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+      if (PKCGSignsDiffer(l[6], l[8])) ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+      else if (l[0] == 0.0 || PKCGSignsDiffer(l[0], l[5])) ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
       else {
         first       = PETSC_TRUE;
         ksp->reason = Pipe2CGStep(NULL, &sn, NULL);
@@ -895,7 +895,7 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP pipe2cg (pipekrylov) options");
   PetscCall(PKSetFromOptions_Common(ksp, &p2->pk, PetscOptionsObject));
-  PetscCall(PetscOptionsInt("-ksp_pipe2cg_replace", "Recompute both iterates' vector chains from x every k iterations (0: off, not recommended)", "KSPPipe2CGSetReplacement", p2->replace, &k, &flg));
+  PetscCall(PetscOptionsInt("-ksp_pipe2cg_replace", "Recompute both iterates' vector chains from x every k iterations, k rounded up to even (0: off, not recommended)", "KSPPipe2CGSetReplacement", p2->replace, &k, &flg));
   if (flg) PetscCall(KSPPipe2CGSetReplacement_PKPIPE2CG(ksp, k));
   {
     PetscBool rc = (PetscBool)(p2->recompute > 0);
