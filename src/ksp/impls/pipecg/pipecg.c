@@ -24,6 +24,9 @@ typedef struct {
   PetscInt nreplace;  /* residual replacements */
   PetscInt nfalse;    /* convergence claims refuted by the true residual */
   PetscInt nrecover;  /* breakdowns that a replacement showed to be drift */
+  PetscInt nrestart;  /* restarts (p = u): the curvature had no significant digit left, or the gap was as large as r */
+  PetscBool restart;  /* restart at the next replacement */
+  PetscInt  nfrozen;  /* iterations that kept x: the recursive residual below machine precision */
   PetscInt nprobe;    /* measurements of the gap r - (b - A x) (one MatMult each) */
   PetscReal maxgap;   /* the largest gap measured, relative to the tolerance (2-norm) */
   PetscReal gaptol;   /* -ksp_pipecg_replace_gap: replace before the gap reaches this fraction of the tolerance, 0 = off,
@@ -50,6 +53,7 @@ static PetscReal PipeCGGapTol(const KSP_PKPIPECG *cg)
 #define PIPECG_MIN_PROBE    4    /* a replacement is brought forward rather than measure again sooner than this */
 #define PIPECG_MAX_PROBE    100  /* longest interval between two measurements */
 #define PIPECG_GAP_POWER    4.0  /* the gap of a window of L iterations grows about like L^4 (measured 3-5 on ex2) */
+#define PIPECG_RESTART_GAP  0.5  /* a gap this large against ||r|| also restarts (p = u) at the replacement */
 
 /* Local dots of pass i into red.local: [0] = (r,u), [1] = (w,u), [2] = norm dot; returns their number */
 static PetscInt PipeCGDots(KSP ksp, Vec R, Vec U, Vec W, PKDot d[])
@@ -253,6 +257,9 @@ static void PipeCGSchedule(KSP_PKPIPECG *cg, PetscInt i, PetscInt lastrep, Petsc
   if (wait < PIPECG_MIN_PROBE) {
     *replace   = PETSC_TRUE;
     *nextprobe = i + 1 + PIPECG_FIRST_PROBE;
+    /* a gap as large as the recursive residual itself: the recurrences have nothing left to say (past the
+       attainable accuracy); their search direction neither: restart from x (p = u) with the replacement */
+    if (gap >= PIPECG_RESTART_GAP * rn) cg->restart = PETSC_TRUE;
   } else *nextprobe = i + (PetscInt)PetscMin(wait, (PetscReal)PIPECG_MAX_PROBE);
 }
 
@@ -285,6 +292,9 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
   Vec                X = ksp->vec_sol, R = ksp->work[0], U = ksp->work[1], W = ksp->work[2], M = ksp->work[3], N = ksp->work[4];
   Vec                Z = ksp->work[5], Q = ksp->work[6], S = ksp->work[7], P = ksp->work[8], D = ksp->work[9];
   PetscScalar        gamma, delta, gammaold = 0.0, alpha = 0.0, beta = 0.0, pap = 0.0, papold = 0.0;
+  PetscScalar        gref = 0.0, papref = 0.0; /* (r, u) and (p, A p) of the last (re)start: the signs to keep */
+  PetscReal          gmax = 0.0;               /* the largest |(r, u)| of the solve */
+  PetscBool          frozen;
   PetscReal          dp, ttol = 0.0, dpm1 = 0.0, dpm2 = 0.0;
   PetscInt           i = 0, nd, nextprobe = PIPECG_FIRST_PROBE, lastrep = 0;
   PetscBool          replace = PETSC_FALSE, replaced, probed, dots_ready = PETSC_FALSE, redo = PETSC_FALSE, first;
@@ -294,9 +304,15 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
 
   PetscFunctionBegin;
   ksp->its     = 0;
-  cg->nreplace = cg->nfalse = cg->nrecover = cg->nlate = cg->nprobe = cg->nrecompute = 0;
+  cg->nreplace = cg->nfalse = cg->nrecover = cg->nlate = cg->nprobe = cg->nrecompute = cg->nrestart = 0;
+  cg->restart  = PETSC_FALSE;
+  cg->nfrozen  = 0;
   cg->maxgap   = 0.0;
-  adaptive     = (PetscBool)(PipeCGGapTol(cg) > 0 && ksp->normtype != KSP_NORM_NONE);
+  /* also without a norm (-ksp_norm_type none, as PCMG and GAMG set on their smoothers and coarse solvers): past the
+     attainable accuracy the recurrences amplify their rounding (the recursive residual of ex2 4x4 without
+     preconditioner grew by 10% per iteration after it had converged exactly at iteration 3, and x drifted to an
+     error of 1e7 in 10000 iterations); then the gap is judged against ||r|| alone */
+  adaptive     = (PetscBool)(PipeCGGapTol(cg) > 0);
   nd           = PipeCGDots(ksp, R, U, W, d);
   d[nd]        = (PKDot){S, U}; /* the curvature dots, see PipeCGLocalDots */
   d[nd + 1]    = (PKDot){S, P};
@@ -354,7 +370,7 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
       if (i == 0) ttol = PetscMax(ksp->rtol * dp, ksp->abstol);
       if (probed) {
         const PetscReal gap = PetscSqrtReal(PetscAbsScalar(pk->red.global[PIPECG_NRED])), rn = PetscSqrtReal(PetscAbsScalar(pk->red.global[PIPECG_NRED + 1]));
-        PipeCGSchedule(cg, i, lastrep, gap, rn, dp > 0 ? ttol * rn / dp : 0.0, &replace, &nextprobe);
+        PipeCGSchedule(cg, i, lastrep, gap, rn, ksp->normtype == KSP_NORM_NONE ? PETSC_INFINITY : (dp > 0 ? ttol * rn / dp : 0.0), &replace, &nextprobe);
         PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ", %" PetscInt_FMT " after the last replacement: gap %g, %g x the tolerance, %g x ||r||%s; next measurement at %" PetscInt_FMT "\n", i, i - lastrep, (double)gap, dp > 0 && ttol > 0 ? (double)(gap * dp / (ttol * rn)) : 0.0, rn > 0 ? (double)(gap / rn) : 0.0, replace ? ": replacing" : "", nextprobe));
       }
       dpm2 = dpm1;
@@ -365,14 +381,42 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
       }
     }
 
-    /* scalars of iteration i, with PETSc cg's breakdown tests in cg's order */
-    first     = (PetscBool)(i == 0); /* p = u */
-    breakdown = PKCGCheckGamma(gamma, gammaold, first); /* (r, u) = 0: x is the solution; sign change: indefinite PC */
+    /* scalars of iteration i, with PETSc cg's breakdown tests in cg's order. The signs are compared with those of
+       the last (re)start, not only with the previous iteration's: past the attainable accuracy (a problem that
+       converges exactly, -ksp_norm_type none running on) the recurred values are noise, and a curvature that
+       turned negative and stayed negative passed the test against its predecessor while alpha = gamma / noise
+       made x drift without bound (ex2 4x4 without preconditioner, norm none, 10000 iterations: error 1e7; as
+       GAMG's coarse solver: 1e18). Any change from the start's sign is first taken for drift (recomputed below) */
+    /* a recursive residual below machine precision against the largest of the solve ((r, u) below eps^2 times it) is
+       past what any iterate can reach: the recurrences then run on rounding and, on a problem that converges
+       exactly (GAMG's 2x2 coarse problem, norm none, 10000 iterations), they amplify it (by 13% per iteration there)
+       until x is garbage. There x is kept (alpha = 0) and nothing is judged a breakdown; cg keeps its x there too.
+       A replacement (the gap schedule) brings the true residual back. */
+    gmax   = PetscMax(gmax, PetscAbsScalar(gamma));
+    frozen = (PetscBool)(i > 0 && PetscAbsScalar(gamma) <= PETSC_MACHINE_EPSILON * PETSC_MACHINE_EPSILON * gmax);
+    first     = (PetscBool)(i == 0 || (replaced && cg->restart)); /* p = u */
+    if (first && i > 0) {
+      cg->restart = PETSC_FALSE;
+      cg->nrestart++;
+    }
+    breakdown = PKCGCheckGamma(gamma, first ? gamma : gref, first); /* (r, u) = 0: x is the solution; sign change: indefinite PC */
+    if (frozen && breakdown < 0) breakdown = KSP_CONVERGED_ITERATING;
     if (!breakdown) {
       beta      = first ? 0.0 : gamma / gammaold;
       pap       = first ? delta : delta + 2.0 * beta * pk->red.global[3] + beta * beta * pk->red.global[4]; /* (p_i, s_i), see PipeCGLocalDots */
-      breakdown = PKCGCheckCurvature(pap, papold, first);
+      breakdown = PKCGCheckCurvature(pap, first ? pap : papref, first);
+      /* with every vector fresh a curvature whose terms cancel to rounding has no significant digit (the residual is
+         at the rounding level): its sign is noise, not evidence of an indefinite operator; restart, p = u */
+      if (breakdown < 0 && replaced && !first && PetscAbsScalar(pap) <= 64.0 * PETSC_MACHINE_EPSILON * (PetscAbsScalar(delta) + PetscAbsScalar(2.0 * beta * pk->red.global[3]) + PetscAbsScalar(beta * beta * pk->red.global[4]))) {
+        PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": (p, A p) has no significant digit with fresh vectors (the residual is at the rounding level): restart\n", i));
+        first     = PETSC_TRUE;
+        beta      = 0.0;
+        pap       = delta;
+        breakdown = PKCGCheckCurvature(pap, papref, PETSC_FALSE);
+        cg->nrestart++;
+      }
     }
+    if (frozen && breakdown < 0) breakdown = KSP_CONVERGED_ITERATING;
     if (breakdown < 0 && i > 0 && !replaced) {
       /* in exact arithmetic impossible for SPD A and M: first rule out drift of the recurrences by recomputing
          them from x and p and redoing the reduction; (p, A p) is then computed from s = A p fresh */
@@ -390,9 +434,14 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
       PetscCall(PetscInfo(ksp, "stopping after iteration %" PetscInt_FMT ": %s, (r, u) = %g (previous %g), (p, A p) = %g (previous %g)\n", i, KSPConvergedReasons[breakdown], (double)PetscRealPart(gamma), (double)PetscRealPart(gammaold), (double)PetscRealPart(pap), (double)PetscRealPart(papold)));
       break;
     }
-    alpha    = gamma / pap;
+    alpha    = frozen ? 0.0 : gamma / pap;
+    if (frozen && !cg->nfrozen++) PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": (r, u) = %g is below machine precision against %g: x is kept\n", i, (double)PetscAbsScalar(gamma), (double)gmax));
     gammaold = gamma;
     papold   = pap;
+    if (first) { /* the signs a definite operator and preconditioner keep */
+      gref   = gamma;
+      papref = pap;
+    }
     {
       /* the eight updates of iteration i and, unless the next pass replaces the vectors, its three dots */
       const PetscScalar c = first ? 0.0 : beta; /* 0: a (re)start copies, never reading z, q, s, p */
@@ -471,7 +520,7 @@ static PetscErrorCode KSPView_PKPIPECG(KSP ksp, PetscViewer viewer)
   if (cg->recompute) PetscCall(PetscViewerASCIIPrintf(viewer, "  w = A u recomputed in the overlap of every iteration (predict-and-recompute: 2 MatMult per iteration; -ksp_pipecg_recompute 0 for 1)%s\n", cg->nrecompute ? "" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  w = A u by recurrence (1 MatMult per iteration; on ill-conditioned problems this delays convergence against cg: -ksp_pipecg_recompute)\n"));
   if (cg->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  periodic residual replacement every %" PetscInt_FMT " iterations\n", cg->replace));
-  if (cg->nreplace || cg->nprobe || cg->nfalse || cg->nrecover) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements, %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding\n", cg->nreplace, cg->nprobe, (double)cg->maxgap, cg->nfalse, cg->nrecover));
+  if (cg->nreplace || cg->nprobe || cg->nfalse || cg->nrecover) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements, %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts at the attainable accuracy\n", cg->nreplace, cg->nprobe, (double)cg->maxgap, cg->nfalse, cg->nrecover, cg->nrestart));
   PetscFunctionReturn(0);
 }
 
