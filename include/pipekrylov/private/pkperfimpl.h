@@ -22,6 +22,8 @@
 #include <pipekrylov/private/pkmodel.h>
 #include <pipekrylov/private/pknoise.h>
 
+#define PK_QUIET_HIST 5 /* noise-free solves whose median time per iteration is a noisy solve's reference */
+
 PETSC_INTERN PetscErrorCode PKPerfInitializePackage(void);
 PETSC_INTERN PetscErrorCode PKPerfFinalizePackage(void);
 
@@ -76,7 +78,9 @@ typedef struct {
   /* noise injection (noise.c) and the last noise-free solve of this KSP, the reference of its slowdown */
   PKNoise    noise;
   PetscBool  quiet_have;
-  PetscReal  quiet_per_it;  /* KSPSolve time per iteration, slowest rank */
+  PetscReal  quiet_per_it;  /* KSPSolve time per iteration, slowest rank: the median of the last noise-free solves */
+  PetscReal  quiet_hist[PK_QUIET_HIST]; /* the last noise-free solves' times per iteration (a ring) */
+  PetscInt   quiet_nhist;   /* noise-free solves seen (the ring holds the last PK_QUIET_HIST) */
   PetscInt   quiet_npooled; /* its pooled per-iteration sample (rank 0 only; 0 elsewhere) */
   PetscReal *quiet_pooled;
   /* results of the last solve */

@@ -195,8 +195,18 @@ PetscErrorCode PKNoiseSolveEnd(KSP ksp, PKMonitorCtx *c)
   PetscFunctionBegin;
   c->rec.hot.noise_next = PK_NOISE_OFF;
   if (c->noise.active || S->nits <= 0) PetscFunctionReturn(0);
-  c->quiet_have   = PETSC_TRUE;
-  c->quiet_per_it = S->solve_time / S->nits;
+  /* the reference is the median of the last PK_QUIET_HIST noise-free solves: one slow quiet solve (a descheduled
+     rank) made every slowdown measured against it too small (bench/noise: slowdowns of 0.6-0.85 with noise on) */
+  c->quiet_have                                  = PETSC_TRUE;
+  c->quiet_hist[c->quiet_nhist % PK_QUIET_HIST] = S->solve_time / S->nits;
+  c->quiet_nhist++;
+  {
+    PetscReal h[PK_QUIET_HIST];
+    PetscInt  n = PetscMin(c->quiet_nhist, PK_QUIET_HIST);
+    PetscCall(PetscArraycpy(h, c->quiet_hist, n));
+    PetscCall(PetscSortReal(n, h));
+    c->quiet_per_it = n % 2 ? h[n / 2] : 0.5 * (h[n / 2 - 1] + h[n / 2]);
+  }
   PetscCall(PetscFree(c->quiet_pooled));
   c->quiet_npooled = S->pooled ? S->npooled : 0;
   if (c->quiet_npooled) {
@@ -239,7 +249,7 @@ PetscErrorCode PKNoiseQuietReference(KSP ksp, PKMonitorCtx *c, PetscReal *per_it
     *per_it = c->quiet_per_it;
     *m      = c->quiet_npooled;
     *x      = c->quiet_pooled;
-    *what   = "the last noise-free solve of this KSP";
+    *what   = c->quiet_nhist > 1 ? "the median of the last noise-free solves of this KSP" : "the last noise-free solve of this KSP";
     PetscFunctionReturn(0);
   }
   if (!pk_quiet_last.have) PetscFunctionReturn(0);
