@@ -4,28 +4,44 @@
 */
 #include <pipekrylov/private/pkmodel.h>
 
-/* D = sup_x |F1_n(x) - F2_m(x)|: merge-walk of the sorted samples, stepping past ties in both before comparing */
-PetscErrorCode PKKSTwoSample(PetscInt n, const PetscReal x[], PetscInt m, const PetscReal y[], PetscReal *D)
+/* The merge-walk of the sorted samples x and s y, stepping past ties in both before comparing, with F the empirical
+   law of x and G that of s y: *D = sup |F - G| and *Dp = sup (G - F). Both only change where a step is taken, so
+   checking after each merged value finds the sups; once one sample is exhausted the other law only grows towards 1,
+   which moves neither sup past what was seen (|F - G| shrinks, and G - F cannot grow once G = 1 or F grows). */
+static PetscErrorCode PKKSWalk(PetscInt n, const PetscReal x[], PetscInt m, const PetscReal y[], PetscReal s, PetscReal *D, PetscReal *Dp)
 {
-  PetscReal *a, *b, d = 0;
+  PetscReal *a, *b, d = 0, dp = 0;
   PetscInt   i = 0, j = 0;
 
   PetscFunctionBegin;
-  *D = 0;
+  *D  = 0;
+  *Dp = 0;
   if (n <= 0 || m <= 0) PetscFunctionReturn(0);
   PetscCall(PetscMalloc2(n, &a, m, &b));
   PetscCall(PetscArraycpy(a, x, n));
-  PetscCall(PetscArraycpy(b, y, m));
+  for (PetscInt k = 0; k < m; k++) b[k] = s * y[k];
   PetscCall(PetscSortReal(n, a));
   PetscCall(PetscSortReal(m, b));
   while (i < n && j < m) {
     PetscReal v = PetscMin(a[i], b[j]);
     while (i < n && a[i] <= v) i++;
     while (j < m && b[j] <= v) j++;
-    d = PetscMax(d, PetscAbsReal((PetscReal)i / n - (PetscReal)j / m));
+    d  = PetscMax(d, PetscAbsReal((PetscReal)i / n - (PetscReal)j / m));
+    dp = PetscMax(dp, (PetscReal)j / m - (PetscReal)i / n);
   }
-  *D = d;
+  *D  = d;
+  *Dp = dp;
   PetscCall(PetscFree2(a, b));
+  PetscFunctionReturn(0);
+}
+
+/* D = sup_x |F1_n(x) - F2_m(x)| */
+PetscErrorCode PKKSTwoSample(PetscInt n, const PetscReal x[], PetscInt m, const PetscReal y[], PetscReal *D)
+{
+  PetscReal dp;
+
+  PetscFunctionBegin;
+  PetscCall(PKKSWalk(n, x, m, y, 1.0, D, &dp));
   PetscFunctionReturn(0);
 }
 
@@ -36,27 +52,10 @@ PetscErrorCode PKKSTwoSample(PetscInt n, const PetscReal x[], PetscInt m, const 
    them. Compare with PKKSOneSidedCritical. */
 PetscErrorCode PKKSOneSidedScaled(PetscInt n, const PetscReal x[], PetscInt m, const PetscReal y[], PetscReal s, PetscReal *Dp)
 {
-  PetscReal *a, *b, d = 0;
-  PetscInt   i = 0, j = 0;
+  PetscReal d;
 
   PetscFunctionBegin;
-  *Dp = 0;
-  if (n <= 0 || m <= 0) PetscFunctionReturn(0);
-  PetscCall(PetscMalloc2(n, &a, m, &b));
-  PetscCall(PetscArraycpy(a, x, n));
-  for (PetscInt k = 0; k < m; k++) b[k] = s * y[k];
-  PetscCall(PetscSortReal(n, a));
-  PetscCall(PetscSortReal(m, b));
-  /* G - F only grows where G steps, so checking after each merged value (ties in both passed) finds the sup; once
-     y is exhausted G = 1 and F only grows */
-  while (i < n && j < m) {
-    PetscReal v = PetscMin(a[i], b[j]);
-    while (i < n && a[i] <= v) i++;
-    while (j < m && b[j] <= v) j++;
-    d = PetscMax(d, (PetscReal)j / m - (PetscReal)i / n);
-  }
-  *Dp = d;
-  PetscCall(PetscFree2(a, b));
+  PetscCall(PKKSWalk(n, x, m, y, s, &d, Dp));
   PetscFunctionReturn(0);
 }
 
