@@ -196,7 +196,7 @@ typedef struct {
   PetscScalar  out[11];      /* lambda_0..8 [, 9, 10], local */
 } P2Fused;
 
-  #define P2_UPDATE(T, LD, ST, BC) \
+  #define P2_UPDATE(T, LD, ST, BC, DOT) \
     do { \
       const T a = BC(p->a), mb = BC(-p->b), b = BC(p->b), c = BC(p->c); \
       T       nx = LD(n[VX]), nr = LD(n[VR]), nz = LD(n[VZ]), nw = LD(n[VW]), np = LD(n[VP]), nq = LD(n[VQ]); \
@@ -265,21 +265,7 @@ PK_SIMD_CLONES static void P2FusedKernel(P2Fused *p)
   const PetscInt      normv = p->normv, len = p->len;
   PetscScalar         sum[11] = {0};
 
-  for (PetscInt b0 = 0; b0 < len; b0 += PK_DOT_BLOCK) {
-    const PetscInt b1 = PetscMin(len, b0 + PK_DOT_BLOCK);
-    PKv4d          acc[11];
-    PetscInt       i;
-
-    for (PetscInt k = 0; k < 11; k++) acc[k] = (PKv4d){0, 0, 0, 0};
-  #define DOT(k, x, y) (acc[k] += (x) * (y))
-    for (i = b0; i + 4 <= b1; i += 4) P2_UPDATE(PKv4d, P2_LDV, P2_STV, P2_BCV);
-  #undef DOT
-  #define DOT(k, x, y) (acc[k][0] += (x) * (y))
-    for (; i < b1; i++) P2_UPDATE(PetscScalar, P2_LDS, P2_STS, P2_BCS);
-  #undef DOT
-    if (dots)
-      for (PetscInt k = 0; k < 11; k++) sum[k] += (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
-  }
+  PK_FUSED_BLOCKS(len, 11, sum, dots, P2_UPDATE, P2_LDV, P2_STV, P2_BCV, P2_LDS, P2_STS, P2_BCS)
   for (PetscInt k = 0; k < 11; k++) p->out[k] = sum[k];
 }
 

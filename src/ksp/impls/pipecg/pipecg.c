@@ -135,7 +135,7 @@ typedef struct {
   PetscScalar        out[5];
 } PCGFused;
 
-  #define PCG_UPDATE(T, LD, ST, BC) \
+  #define PCG_UPDATE(T, LD, ST, BC, DOT) \
     do { \
       const T nn = LD(k->n), mm = LD(k->m), ww = LD(k->w), uu = LD(k->u), al = BC(k->alpha), mal = BC(-k->alpha); \
       T       zz, qq, ss, pp, xx, rr, u2, w2; \
@@ -173,19 +173,7 @@ PK_SIMD_CLONES static void PipeCGFusedKernel(PCGFused *k)
   const PetscInt nd = k->ndots, len = k->len;
   PetscScalar    sum[5] = {0, 0, 0, 0, 0};
 
-  for (PetscInt b0 = 0; b0 < len; b0 += PK_DOT_BLOCK) {
-    const PetscInt b1     = PetscMin(len, b0 + PK_DOT_BLOCK);
-    PKv4d          acc[5] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
-    PetscInt       i;
-
-  #define DOT(j, a, b) (acc[j] += (a) * (b))
-    for (i = b0; i + 4 <= b1; i += 4) PCG_UPDATE(PKv4d, PCG_LDV, PCG_STV, PCG_BCV);
-  #undef DOT
-  #define DOT(j, a, b) (acc[j][0] += (a) * (b))
-    for (; i < b1; i++) PCG_UPDATE(PetscScalar, PCG_LDS, PCG_STS, PCG_BCS);
-  #undef DOT
-    for (PetscInt j = 0; j < 5; j++) sum[j] += (acc[j][0] + acc[j][1]) + (acc[j][2] + acc[j][3]);
-  }
+  PK_FUSED_BLOCKS(len, 5, sum, PETSC_TRUE, PCG_UPDATE, PCG_LDV, PCG_STV, PCG_BCV, PCG_LDS, PCG_STS, PCG_BCS)
   for (PetscInt j = 0; j < 5; j++) k->out[j] = sum[j];
 }
 
