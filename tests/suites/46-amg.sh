@@ -3,8 +3,9 @@
 # an identical PC never read (bitwise equal PCApply), maxlevels and not-set-up refusals; here the levels are
 # compared with the table hypre itself prints (-pc_hypre_boomeramg_print_statistics) for the default and for
 # non-default coarsening, and the AMG cycle model (002 IV) with the embedded default machine is put next to the
-# measured PCApply (printed; asserted only within a factor 20: the machine is shared and the profile is not this
-# machine's). Measured here (8000 rows per rank): model/measured 2.6 (1 rank), 1.1-2.3 (2 ranks), 0.47-0.77 (4 ranks
+# measured PCApply (printed, never asserted: a timed check is not a test; with a CPU hog beside the suite one
+# PCApply took more than 20 times the model, and the factor-20 check failed; the model's formulas are checked
+# against hand-computed values in tests/model_unit.c). Measured here (8000 rows per rank): model/measured 2.6 (1 rank), 1.1-2.3 (2 ranks), 0.47-0.77 (4 ranks
 # on 2 cores, oversubscribed); with 125000 rows per rank (out of cache) 1.18 (1 rank) and 0.97 (2 ranks).
 AMG=$PK_BUILD/tests/amg
 # make against a PETSc without hypre says what it leaves out (issue 8); Debian's complex PETSc has no hypre
