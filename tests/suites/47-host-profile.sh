@@ -21,7 +21,7 @@ hp_report() { # report first lines and the provenance line
   "$PK_ROOT/tests/mpirun.sh" 2 "$EX/poisson27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view "$@"
 }
 hp_first_run() { # no profile for this host: says so in the FIRST lines, with the one command
-  XDG_CACHE_HOME=$HP/empty hp_report | head -4 | tr '\n' ' '
+  XDG_CACHE_HOME=$HP/empty hp_report | head -5 | tr '\n' ' '
 }
 hp_uses_cache() { # the cached profile, and no warning
   local out
@@ -44,7 +44,7 @@ hp_broken_cache() { # a cached profile that does not read is an error naming it,
 export -f hp_calibrate_xdg hp_calibrate_home hp_report hp_first_run hp_uses_cache hp_option_wins hp_no_home hp_broken_cache
 t_grep hostprofile-calibrate-xdg "cache profile at .*/xdg/pipekrylov/" hp_calibrate_xdg
 t_grep hostprofile-calibrate-home "home cache used" hp_calibrate_home
-t_grep hostprofile-first-run-message "^pipekrylov performance report.* NO MACHINE PROFILE FOR THIS HOST .*embedded default.*mpiexec -n 2 .*pipekrylov-calibrate" hp_first_run
+t_grep hostprofile-first-run-message "^pipekrylov performance report.* NO MACHINE PROFILE FOR THIS HOST: .*embedded default.*mpiexec -n 2 .*pipekrylov-calibrate.*this one is $(uname -n)" hp_first_run
 t_grep hostprofile-cache-used "machine profile: this host's profile" hp_uses_cache
 t_grep hostprofile-option-over-cache "machine profile: .*emulated-2node-1gbit.profile" hp_option_wins
 t_fail hostprofile-no-cache-dir "Neither XDG_CACHE_HOME nor HOME is set" hp_no_home

@@ -211,8 +211,11 @@ PetscErrorCode PKPerfReport(KSP ksp, PKPerfCtx *c)
     PetscCall(PKMachineHostName(host, sizeof(host)));
     PetscCall(PKMachineCachePath(path, sizeof(path), NULL, 0));
     PetscCall(PKCalibrateCommand(S->ppn, cmd, sizeof(cmd)));
-    PetscCall(PetscViewerASCIIPrintf(v, "  NO MACHINE PROFILE FOR THIS HOST (%s): the model uses the embedded default, measured on\n", host));
-    PetscCall(PetscViewerASCIIPrintf(v, "  another machine. Make this host's profile (about 20 s, or 3 s with -quick; reports then use it):\n    %s\n", cmd));
+    /* the host name (node and processor) is as long as the processor's name: it goes on a line of its own, so
+       that the fixed text stays within 100 columns whatever the machine */
+    PetscCall(PetscViewerASCIIPrintf(v, "  NO MACHINE PROFILE FOR THIS HOST: the model uses the embedded default, measured on another\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "  machine. Make this host's profile (about 20 s, or 3 s with -quick; reports then use it):\n    %s\n", cmd));
+    PetscCall(PetscViewerASCIIPrintf(v, "  (profiles are per host and processor; this one is %s)\n", host));
     if (!path[0]) PetscCall(PetscViewerASCIIPrintf(v, "  (neither XDG_CACHE_HOME nor HOME is set: write it with -o file and use -ksp_perfmodel_machine file)\n"));
   }
   if (d->nnz_global < 0) PetscCall(PetscViewerASCIIPrintf(v, "  the operator is matrix-free: its nonzeros and halo are unknown, so are the terms built on them\n"));
