@@ -502,21 +502,51 @@ static PetscErrorCode Pipe2CGOverlap(KSP ksp, KSP_PKPIPE2CG *p2, PetscBool fresh
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
-{
-  KSP_PK            *pk = &p2->pk;
-  Vec               *O = p2->O, *N = p2->N;
-  PetscScalar       *lam = pk->red.global, l[PIPE2CG_NLAMBDA], on[3];
-  P2Step             sA, sB, sn, snext;
+/* The main loop, pass by pass (docs/algorithms.md §5.4): each pass makes two iterations with one reduction.
+     plan      what the pass does: both steps or only the last half one, a gap probe, a replacement, a redo
+     steps     step A (O <- n+1) and step B (N <- n+2) in one sweep, with the local products of the new sets
+     reduce    the products [and the gap] in one non-blocking reduction, overlapped with c, d, g, h of N
+     test      iterates n-1 and n against the convergence test (the first that converges ends the solve)
+     advance   step n from the products, step n+1 predicted from them; a step that fails is first taken for
+               rounding: the next pass is a redo (recompute both chains from x, reduce again, no steps)
+   The state that lives from one pass to the next is P2Loop; what one pass does is P2Pass. */
+typedef struct {
+  PetscInt           n;          /* index of set N, the newer iterate (set O holds n-1) */
+  P2Step             sA, sB;     /* the steps of the coming pass: n -> n+1 (step A) and n+1 -> n+2 (step B) */
+  KSPConvergedReason pending;    /* a breakdown predicted for step n+1, reported once iterate n+1 is tested */
+  PetscBool          replace;    /* the coming pass replaces the residuals (period over, gap, refuted claim) */
+  PetscBool          redo;       /* the coming pass recomputes both chains and redoes the reduction, no steps */
+  PetscReal          dpm2, dpm4; /* the norms of the last two even iterates: they predict the last pass */
+  PetscBool          adaptive;   /* the measured gap schedules probes and replacements (else the fixed period) */
+  PetscBool          diagpc;     /* c_N = M q_N is computed inside the fused sweep (a diagonal preconditioner) */
+  PetscInt           nd;         /* local products of a pass: the nine lambdas and the norms */
   PKDot              d[11];
-  PetscInt           n = 0, nd;
-  PetscReal          dpm2 = 0.0, dpm4 = 0.0; /* norms of the last two even iterates */
-  P2Sched            ps = {0, PETSC_MAX_INT, 0.0, 0.0, 0.0, 0.0, 0.0};
-  PetscBool          replace = PETSC_FALSE, redo = PETSC_FALSE, first, adaptive, diagpc = PETSC_FALSE;
-  KSPConvergedReason pending;
+  P2Sched            ps;
+} P2Loop;
+
+typedef struct {
+  PetscBool half;    /* only step A, then a small blocking test of n+1, and the solve ends */
+  PetscBool probe;   /* the gap r_N - (b - A x_N) is measured (one MatMult) and rides in the reduction */
+  PetscBool replace; /* the residuals are replaced after the steps (in a redo, instead of them) */
+  PetscBool lazy;    /* the norms predict that the pass converges: its overlapped work waits for the verdict */
+  PetscBool c_ready; /* c_N = M q_N is computed already (by the fused sweep) */
+  PetscInt  nred;    /* values in the reduction: the products, and the gap and ||r_N|| with a probe or replacement */
+} P2Pass;
+
+/* The pipeline fill: index 0 and its chain up to h, iterate 0 tested, the steps of the first pass */
+static PetscErrorCode Pipe2CGStart(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st)
+{
+  KSP_PK            *pk  = &p2->pk;
+  Vec               *N   = p2->N;
+  const PetscScalar *lam = pk->red.global;
+  PetscScalar        l[PIPE2CG_NLAMBDA];
+  P2Step             s0, s1;
+  PetscBool          replace = PETSC_FALSE;
 
   PetscFunctionBegin;
-  ksp->its     = 0;
+  PetscCall(PetscMemzero(st, sizeof(*st)));
+  st->ps.nextprobe = PETSC_MAX_INT;
+  ksp->its         = 0;
   p2->nreplace = p2->nadaptive = p2->nprobe = p2->nfalse = p2->nrecover = p2->nrestart = p2->nlate = p2->nrecompute = 0;
   p2->restart  = PETSC_FALSE;
   p2->maxgap   = 0.0;
@@ -526,16 +556,14 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
   p2->gapeff   = p2->gaptol;
   N[VX]        = ksp->vec_sol;
 
-  /* pipeline fill: index 0 and its chain up to h */
   PetscCall(PKCGInitialResidual(ksp, pk, N[VR]));
   PetscCall(PKPCApply(ksp, pk, N[VR], N[VZ]));
 #if defined(PK_HAVE_V4D)
   /* a diagonal preconditioner is applied inside the pass (c_N = M q_N), if it computes exactly what PCApply does:
      checked on z = M r */
-  if (p2->fused) PetscCall(PKCGDiagonalPC(ksp, N[VG], p2->D, &diagpc));
-  if (diagpc) PetscCall(PKCGDiagonalSame(p2->D, N[VR], N[VZ], &diagpc));
+  if (p2->fused) PetscCall(PKCGDiagonalPC(ksp, N[VG], p2->D, &st->diagpc));
+  if (st->diagpc) PetscCall(PKCGDiagonalSame(p2->D, N[VR], N[VZ], &st->diagpc));
 #endif
-
   PetscCall(PKMatMult(ksp, pk, N[VZ], N[VW]));
   PetscCall(PKPCApply(ksp, pk, N[VW], N[VP]));
   PetscCall(PKMatMult(ksp, pk, N[VP], N[VQ]));
@@ -574,210 +602,294 @@ static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
     if (ksp->reason) PetscFunctionReturn(0);
     for (PetscInt k = 0; k < 4; k++) KSPCheckDot(ksp, lam[k]);
     /* the gap r - (b - A x) is judged against the tolerance, carried over to the 2-norm of r */
-    ps.rstart = PetscSqrtReal(PetscAbsScalar(lam[nrr]));
-    ps.dp0    = ksp->rnorm;
-    ps.ttol   = PetscMax(ksp->rtol * ps.dp0, ksp->abstol);
-    ps.ttolr  = ps.rstart * (ps.dp0 > 0 ? ps.ttol / ps.dp0 : ksp->rtol);
+    st->ps.rstart = PetscSqrtReal(PetscAbsScalar(lam[nrr]));
+    st->ps.dp0    = ksp->rnorm;
+    st->ps.ttol   = PetscMax(ksp->rtol * st->ps.dp0, ksp->abstol);
+    st->ps.ttolr  = st->ps.rstart * (st->ps.dp0 > 0 ? st->ps.ttol / st->ps.dp0 : ksp->rtol);
     /* the recompute by default below PIPE2CG_AUTO_RTOL; with it the chain drifts so little that scheduled
        replacements do more harm (each injects the gap) than good: only a refuted convergence claim replaces */
-    if (p2->recompute < 0) p2->rc = (PetscBool)(ps.dp0 > 0 && ps.ttol / ps.dp0 < PIPE2CG_AUTO_RTOL);
+    if (p2->recompute < 0) p2->rc = (PetscBool)(st->ps.dp0 > 0 && st->ps.ttol / st->ps.dp0 < PIPE2CG_AUTO_RTOL);
     if (p2->rc) {
       p2->period = p2->replace_set ? p2->replace : 0;
       p2->gapeff = p2->gap_set ? p2->gaptol : 0.0;
-      diagpc     = PETSC_FALSE; /* c = M q of the recurred q would be thrown away */
+      st->diagpc = PETSC_FALSE; /* c = M q of the recurred q would be thrown away */
     }
-    p2->fusedpc = diagpc;
-    adaptive    = (PetscBool)(p2->period > 0 && p2->gapeff > 0 && ps.ttolr > 0); /* no tolerance (a fixed count): the fixed period */
-    if (adaptive) {
+    p2->fusedpc  = st->diagpc;
+    st->adaptive = (PetscBool)(p2->period > 0 && p2->gapeff > 0 && st->ps.ttolr > 0); /* no tolerance (a fixed count): the fixed period */
+    if (st->adaptive) {
       /* the gap threatens a looser tolerance later: where the growth law puts it as close as at 16 for 1e-10 */
-      ps.nextprobe = (PetscInt)PetscMin((PetscReal)p2->period, PetscMax((PetscReal)PIPE2CG_MIN_PROBE, PIPE2CG_FIRST_PROBE * PetscPowReal(ps.ttolr / ps.rstart / 1e-10, 1.0 / PIPE2CG_GAP_POWER)));
+      st->ps.nextprobe = (PetscInt)PetscMin((PetscReal)p2->period, PetscMax((PetscReal)PIPE2CG_MIN_PROBE, PIPE2CG_FIRST_PROBE * PetscPowReal(st->ps.ttolr / st->ps.rstart / 1e-10, 1.0 / PIPE2CG_GAP_POWER)));
     }
   }
-  sn.mu = l[6];
-  sn.nu = l[0];
-  if ((ksp->reason = Pipe2CGStep(NULL, &sn, NULL))) {
+  s0.mu = l[6];
+  s0.nu = l[0];
+  if ((ksp->reason = Pipe2CGStep(NULL, &s0, NULL))) {
     ksp->its = 1; /* where cg reports it */
     PetscCall(PetscInfo(ksp, "stopping at iteration 0: %s\n", Pipe2CGReasonWhy(ksp->reason)));
     PetscFunctionReturn(0);
   }
-  Pipe2CGPredict(l, 1.0, sn.gamma, 0.0, &snext); /* c = 1 - rho_0 = 0: O is never read in the first step A */
+  Pipe2CGPredict(l, 1.0, s0.gamma, 0.0, &s1); /* c = 1 - rho_0 = 0: O is never read in the first step A */
   {
-    const PetscScalar o1[3] = {l[6] - sn.gamma * l[0], l[0] - sn.gamma * l[1], l[6]}; /* as below, with rho_0 = 1 */
+    const PetscScalar o1[3] = {l[6] - s0.gamma * l[0], l[0] - s0.gamma * l[1], l[6]}; /* as in Pipe2CGAdvance, with rho_0 = 1 */
 
-    pending = Pipe2CGStep(&sn, &snext, o1);
+    st->pending = Pipe2CGStep(&s0, &s1, o1);
   }
-  sA      = sn;
-  sB      = snext;
-  nd      = Pipe2CGDots(ksp, O, N, d);
+  st->sA = s0;
+  st->sB = s1;
+  st->nd = Pipe2CGDots(ksp, p2->O, N, st->d);
+  PetscFunctionReturn(0);
+}
 
-  for (;;) {
-    PetscBool replaced = PETSC_FALSE, probed = PETSC_FALSE, dots_now = PETSC_FALSE, lazy, c_ready = PETSC_FALSE;
-    /* the norms of the last two even iterates predict that this pass converges (then its overlapped work waits) */
-    const PetscBool last = (PetscBool)(dpm4 > 0 && dpm2 > 0 && dpm2 * (dpm2 / dpm4) <= ps.ttol);
-    PetscInt  ndp      = nd;
+/* What the coming pass does. The last half pass comes when only iterate n+1 is still wanted (max_it, or step n+1
+   predicted to break down); a replacement when the period is over or something asked for one; a probe where the
+   schedule puts it, unless the pass replaces or is predicted to be the last. */
+static void Pipe2CGPlan(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pass *pp)
+{
+  const PetscBool last = (PetscBool)(st->dpm4 > 0 && st->dpm2 > 0 && st->dpm2 * (st->dpm2 / st->dpm4) <= st->ps.ttol);
 
-    if (!redo) {
-      const PetscBool   half = (PetscBool)(pending || n + 1 >= ksp->max_it); /* only index n+1 is still wanted */
-      const PetscScalar a = sA.rho, b = sA.rho * sA.gamma, c = 1.0 - sA.rho;
-      const PetscScalar e = sB.rho, f = sB.rho * sB.gamma, g = 1.0 - sB.rho;
-      PKAxpbypcz        u[14];
-      PetscInt          nu = 0;
+  pp->half = pp->probe = pp->c_ready = PETSC_FALSE;
+  if (!st->redo) {
+    pp->half = (PetscBool)(st->pending || st->n + 1 >= ksp->max_it);
+    if (!pp->half) {
+      if (p2->period > 0 && st->n + 2 - st->ps.lastrep >= p2->period) st->replace = PETSC_TRUE;
+      pp->probe = (PetscBool)(st->adaptive && !st->replace && !last && st->n + 2 >= st->ps.nextprobe);
+    }
+  }
+  pp->replace = (PetscBool)(st->redo || st->replace);
+  /* c, d, g, h of N are only needed if the solve goes on: when the norms so far predict convergence in this pass,
+     they are computed after the reduction, and only if it does go on (same operations, same results) */
+  pp->lazy = (PetscBool)(!st->redo && st->n + 2 < ksp->max_it && last);
+  pp->nred = st->nd + (pp->probe || pp->replace ? 2 : 0);
+}
 
-      /* step A: O <- n+1 from N (n) and O (n-1); step B: N <- n+2 from the new O and N (n) */
-      u[nu++] = (PKAxpbypcz){O[VX], a, N[VX], b, N[VZ], c};
-      for (PetscInt k = VR; k <= VD; k++) u[nu++] = (PKAxpbypcz){O[k], a, N[k], -b, N[k + 2], c};
-      if (!half) {
-        u[nu++] = (PKAxpbypcz){N[VX], e, O[VX], f, O[VZ], g};
-        for (PetscInt k = VR; k <= VQ; k++) u[nu++] = (PKAxpbypcz){N[k], e, O[k], -f, O[k + 2], g};
-        if (p2->period > 0 && n + 2 - ps.lastrep >= p2->period) replace = PETSC_TRUE; /* the period is over */
-        probed = (PetscBool)(adaptive && !replace && !last && n + 2 >= ps.nextprobe);
-      }
-      dots_now = (PetscBool)(!half && !replace);
+/* Step A: O <- n+1 from N (n) and O (n-1); step B (not in the last half pass): N <- n+2 from the new O and N (n),
+   with the local products of the new sets unless the pass replaces them; n advances by two */
+static PetscErrorCode Pipe2CGSteps(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pass *pp)
+{
+  KSP_PK           *pk = &p2->pk;
+  Vec              *O = p2->O, *N = p2->N;
+  const P2Step     *sA = &st->sA, *sB = &st->sB;
+  const PetscScalar a = sA->rho, b = sA->rho * sA->gamma, c = 1.0 - sA->rho;
+  const PetscScalar e = sB->rho, f = sB->rho * sB->gamma, g = 1.0 - sB->rho;
+  const PetscInt    nd = (!pp->half && !pp->replace) ? st->nd : 0;
+  PKAxpbypcz        u[14];
+  PetscInt          nu = 0;
+
+  PetscFunctionBegin;
+  u[nu++] = (PKAxpbypcz){O[VX], a, N[VX], b, N[VZ], c};
+  for (PetscInt k = VR; k <= VD; k++) u[nu++] = (PKAxpbypcz){O[k], a, N[k], -b, N[k + 2], c};
+  if (!pp->half) {
+    u[nu++] = (PKAxpbypcz){N[VX], e, O[VX], f, O[VZ], g};
+    for (PetscInt k = VR; k <= VQ; k++) u[nu++] = (PKAxpbypcz){N[k], e, O[k], -f, O[k + 2], g};
+  }
 #if defined(PK_HAVE_V4D)
-      if (p2->fused) {
-        PetscCall(Pipe2CGFusedPass(ksp, O, N, (PetscBool)!half, dots_now ? nd : 0, &sA, &sB, diagpc ? p2->D : NULL, pk->red.local));
-        c_ready = (PetscBool)(diagpc && !half);
-      }
-      else
+  if (p2->fused) {
+    PetscCall(Pipe2CGFusedPass(ksp, O, N, (PetscBool)!pp->half, nd, sA, sB, st->diagpc ? p2->D : NULL, pk->red.local));
+    pp->c_ready = (PetscBool)(st->diagpc && !pp->half);
+  } else
 #endif
-        PetscCall(PKVecFused(pk, nu, u, dots_now ? nd : 0, d, pk->red.local));
-      if (half) {
-        /* last half pass: test n+1 with a small blocking reduction and stop */
-        PKDot    h[2] = {
-          {O[VZ], O[VR]},
-          {O[VZ], O[VZ]}
-        };
-        PetscInt nh = 1;
-        if (ksp->normtype == KSP_NORM_PRECONDITIONED) nh = 2;
-        else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
-          h[1].x = h[1].y = O[VR];
-          nh              = 2;
-        }
-        PetscCall(PKVecFused(pk, 0, NULL, nh, h, pk->red.local));
-        PetscCall(PKReduceAllreduce(&pk->red, nh));
-        KSPCheckDot(ksp, lam[0]);
-        PetscCall(Pipe2CGTest(ksp, p2, n + 1, O[VX], nh > 1 ? lam[1] : 0.0, lam[0], &replace));
-        PetscCall(PKRecIterEnd(pk->rec, n + 1));
-        PetscCall(VecCopy(O[VX], ksp->vec_sol));
-        if (ksp->reason <= 0 && pending) {
-          ksp->reason = pending;
-          ksp->its    = n + 2; /* where cg reports it */
-          PetscCall(PetscInfo(ksp, "stopping after iteration %" PetscInt_FMT ": %s\n", n + 1, Pipe2CGReasonWhy(pending)));
-        }
-        break;
-      }
-      n += 2;
-    }
-    if (probed) { /* the gap of x_N and ||r_N||, in two more values of the reduction (g_N is stale until the overlap) */
-      PetscCall(Pipe2CGProbe(ksp, p2, &pk->red.local[nd]));
-      ndp = nd + 2;
-    } else if (!dots_now) {
-      PetscScalar gap[2] = {0.0, 0.0};
-      if (replace || redo) {
-        PetscCall(Pipe2CGReplace(ksp, p2, gap)); /* the gap it removes and the new ||r_N||, in two more values */
-        nd       = Pipe2CGDots(ksp, O, N, d);    /* r_N is another vector now */
-        c_ready  = PETSC_FALSE;                  /* q_N is new */
-        ndp      = nd + 2;
-        replaced = PETSC_TRUE;
-        replace  = PETSC_FALSE;
-      }
-      PetscCall(PKVecFused(pk, 0, NULL, nd, d, pk->red.local));
-      pk->red.local[nd]     = gap[0];
-      pk->red.local[nd + 1] = gap[1];
-    }
-    /* c, d, g, h of N are only needed if the solve goes on: when the norms so far predict convergence in this
-       pass, they are computed after the reduction, and only if it does go on (same operations, same results) */
-    lazy = (PetscBool)(!redo && n < ksp->max_it && last);
-    PetscCall(PKReduceBegin(&pk->red, ndp)); /* nine products and the norms of n and n-1, for two iterations */
-    /* one row per iteration: the first half of the overlapped work is n-1's */
-    if (n < ksp->max_it && !lazy) PetscCall(Pipe2CGOverlap(ksp, p2, (PetscBool)(replaced || redo), &c_ready, redo ? -1 : n - 1));
-    else if (!redo) PetscCall(PKRecIterEnd(pk->rec, n - 1));
-    PetscCall(PKReduceEnd(&pk->red));
+    PetscCall(PKVecFused(pk, nu, u, nd, st->d, pk->red.local));
+  if (!pp->half) st->n += 2;
+  PetscFunctionReturn(0);
+}
 
-    if (!redo) { /* a redone reduction belongs to iterates already tested */
-      PetscCall(Pipe2CGTest(ksp, p2, n - 1, O[VX], nd > 10 ? lam[10] : 0.0, lam[8], &replace));
-      if (ksp->reason) {
-        PetscCall(VecCopy(O[VX], ksp->vec_sol));
-        break;
-      }
-      PetscCall(Pipe2CGTest(ksp, p2, n, N[VX], nd > 9 ? lam[9] : 0.0, lam[6], &replace));
-      PetscCall(PKRecIterEnd(pk->rec, n));
-      if (ksp->reason) break;
-      dpm4 = dpm2;
-      dpm2 = ksp->rnorm;
-    }
-    for (PetscInt k = 0; k < ndp; k++) KSPCheckDot(ksp, lam[k]);
-    for (PetscInt k = 0; k < PIPE2CG_NLAMBDA; k++) l[k] = lam[k];
-    if (probed || replaced) PetscCall(Pipe2CGSchedule(ksp, p2, &ps, n, replaced, lam + nd, &replace));
+/* The last half pass, after step A: iterate n+1 is tested with a small blocking reduction, and the solve ends
+   there (with the breakdown predicted for step n+1 if it has not converged) */
+static PetscErrorCode Pipe2CGLastHalfPass(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st)
+{
+  KSP_PK            *pk  = &p2->pk;
+  Vec               *O   = p2->O;
+  const PetscScalar *lam = pk->red.global;
+  PetscBool          replace = PETSC_FALSE;
+  PKDot              h[2]    = {
+    {O[VZ], O[VR]},
+    {O[VZ], O[VZ]}
+  };
+  PetscInt nh = 1;
 
-    /* step n exactly (its predecessor is the step n-1 that was used), then step n+1 predicted; a breakdown of
-       either is first taken for rounding: the chains are recomputed once and the reduction redone */
-    sn.mu       = l[6];
-    sn.nu       = l[0];
-    on[0]       = l[7]; /* (z_n, r_{n-1}), (z_n, A z_{n-1}), mu_{n-1} as the vectors are */
-    on[1]       = l[2];
-    on[2]       = l[8];
-    first       = (PetscBool)(replaced && p2->restart && !redo); /* rho_n = 1: x_{n+1} forgets x_{n-1} */
-    if (redo && ps.relgap < PIPE2CG_DRIFT_EVIDENCE) {
-      /* the recurrences had hardly drifted from b - A x: the breakdown is the operator's or the preconditioner's */
-      PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": the recomputed residual differs from the recursive one by only %g relative: not drift\n", n, (double)ps.relgap));
-      redo = PETSC_FALSE;
-      p2->nrecover--;
-      ksp->reason = Pipe2CGStep(first ? NULL : &sB, &sn, on);
-    } else ksp->reason = redo ? KSP_DIVERGED_BREAKDOWN : Pipe2CGStep(first ? NULL : &sB, &sn, on);
-    if (ksp->reason < 0 && (redo || (replaced && ps.relgap >= PIPE2CG_DRIFT_EVIDENCE))) {
-      /* every vector is fresh: judged on the recomputed vectors alone (the scalar history is what drifted), (r,z)
-         of n-1 and n, and (z, A z) of n-1 and n; if they hold, the breakdown was drift, which has spoiled the
-         recurrence: restart (docs/algorithms.md §5.5) */
-      if (PKCGSignsDiffer(l[6], l[8])) ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
-      else if (l[0] == 0.0 || PKCGSignsDiffer(l[0], l[5])) ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
-      else {
-        first       = PETSC_TRUE;
-        ksp->reason = Pipe2CGStep(NULL, &sn, NULL);
-      }
-    }
-    if (!ksp->reason) {
-      /* (z_{n+1}, r_n) = a (z_n, r_n) - b (M w_n, r_n) + c (z_{n-1}, r_n), (M w_n, r_n) = (w_n, z_n) (M symmetric);
-         (z_{n+1}, A z_n) = a (z_n, w_n) - b (p_n, w_n) + c (z_{n-1}, w_n), (p_n, w_n) = (z_n, q_n) (A symmetric) */
-      const PetscScalar a = sn.rho, b = sn.rho * sn.gamma, c = 1.0 - sn.rho;
-      const PetscScalar o1[3] = {a * l[6] - b * l[0] + c * l[7], a * l[0] - b * l[1] + c * l[2], l[6]};
+  PetscFunctionBegin;
+  if (ksp->normtype == KSP_NORM_PRECONDITIONED) nh = 2;
+  else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) {
+    h[1].x = h[1].y = O[VR];
+    nh              = 2;
+  }
+  PetscCall(PKVecFused(pk, 0, NULL, nh, h, pk->red.local));
+  PetscCall(PKReduceAllreduce(&pk->red, nh));
+  KSPCheckDot(ksp, lam[0]);
+  PetscCall(Pipe2CGTest(ksp, p2, st->n + 1, O[VX], nh > 1 ? lam[1] : 0.0, lam[0], &replace));
+  PetscCall(PKRecIterEnd(pk->rec, st->n + 1));
+  PetscCall(VecCopy(O[VX], ksp->vec_sol));
+  if (ksp->reason <= 0 && st->pending) {
+    ksp->reason = st->pending;
+    ksp->its    = st->n + 2; /* where cg reports it */
+    PetscCall(PetscInfo(ksp, "stopping after iteration %" PetscInt_FMT ": %s\n", st->n + 1, Pipe2CGReasonWhy(st->pending)));
+  }
+  PetscFunctionReturn(0);
+}
 
-      Pipe2CGPredict(l, a, b, c, &snext);
-      pending = Pipe2CGStep(&sn, &snext, o1); /* reported after n+1 is tested, as cg does */
-      if (pending < 0 && ((replaced && ps.relgap >= PIPE2CG_DRIFT_EVIDENCE) || Pipe2CGInsignificant(&snext)) && !PetscIsInfOrNanScalar(snext.rho) && !PetscIsInfOrNanScalar(snext.gamma)) {
-        /* predicted from fresh vectors, or with no significant digit left, the step n+1 fails only through the
-           rounding of the prediction near the attainable accuracy: take it, then recompute and restart at the next
-           pass */
-        PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s predicted %s; recomputing and restarting at the next pass\n", n + 1, Pipe2CGReasonWhy(pending), Pipe2CGInsignificant(&snext) ? "at the rounding level" : "from fresh vectors"));
-        pending     = KSP_CONVERGED_ITERATING;
-        replace     = PETSC_TRUE;
-        p2->restart = PETSC_TRUE;
-      }
+/* The pass's reduction: the local values (a probe adds the gap and ||r_N||; a replacement recomputes both chains,
+   then their products, and adds the gap it removed and the new ||r_N||), begun, overlapped with the chain beyond q
+   of N unless it waits for the verdict, ended */
+static PetscErrorCode Pipe2CGReduce(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pass *pp)
+{
+  KSP_PK *pk = &p2->pk;
+
+  PetscFunctionBegin;
+  if (pp->probe) PetscCall(Pipe2CGProbe(ksp, p2, &pk->red.local[st->nd])); /* g_N is stale until the overlap */
+  else if (pp->replace) {
+    PetscScalar gap[2] = {0.0, 0.0};
+
+    PetscCall(Pipe2CGReplace(ksp, p2, gap));
+    st->nd      = Pipe2CGDots(ksp, p2->O, p2->N, st->d); /* r_N is another vector now */
+    pp->c_ready = PETSC_FALSE;                           /* q_N is new */
+    st->replace = PETSC_FALSE;
+    PetscCall(PKVecFused(pk, 0, NULL, st->nd, st->d, pk->red.local));
+    pk->red.local[st->nd]     = gap[0];
+    pk->red.local[st->nd + 1] = gap[1];
+  }
+  PetscCall(PKReduceBegin(&pk->red, pp->nred)); /* nine products and the norms of n and n-1, for two iterations */
+  /* one row per iteration: the first half of the overlapped work is n-1's */
+  if (st->n < ksp->max_it && !pp->lazy) PetscCall(Pipe2CGOverlap(ksp, p2, pp->replace, &pp->c_ready, st->redo ? -1 : st->n - 1));
+  else if (!st->redo) PetscCall(PKRecIterEnd(pk->rec, st->n - 1));
+  PetscCall(PKReduceEnd(&pk->red));
+  PetscFunctionReturn(0);
+}
+
+/* Both new iterates, n-1 (in O) first: the first that converges ends the solve and is returned. A refuted
+   convergence claim asks for a replacement. */
+static PetscErrorCode Pipe2CGTestPair(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st)
+{
+  KSP_PK            *pk  = &p2->pk;
+  const PetscScalar *lam = pk->red.global;
+  const PetscInt     n = st->n, nd = st->nd;
+
+  PetscFunctionBegin;
+  PetscCall(Pipe2CGTest(ksp, p2, n - 1, p2->O[VX], nd > 10 ? lam[10] : 0.0, lam[8], &st->replace));
+  if (ksp->reason) {
+    PetscCall(VecCopy(p2->O[VX], ksp->vec_sol));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(Pipe2CGTest(ksp, p2, n, p2->N[VX], nd > 9 ? lam[9] : 0.0, lam[6], &st->replace));
+  PetscCall(PKRecIterEnd(pk->rec, n));
+  if (ksp->reason) PetscFunctionReturn(0);
+  st->dpm4 = st->dpm2;
+  st->dpm2 = ksp->rnorm;
+  PetscFunctionReturn(0);
+}
+
+/* After the reduction: the schedule of probes and replacements, then step n exactly (its predecessor is the step
+   n-1 that was used) and step n+1 predicted, from the nine products. A step that fails is first taken for rounding:
+   the next pass is a redo. After a redo (or a replacement that found drift), the fresh products decide: a real
+   breakdown is reported, drift restarts the recurrence. Sets ksp->reason when the solve ends here. */
+static PetscErrorCode Pipe2CGAdvance(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pass *pp)
+{
+  KSP_PK            *pk  = &p2->pk;
+  const PetscScalar *lam = pk->red.global;
+  const PetscInt     n   = st->n;
+  PetscScalar        l[PIPE2CG_NLAMBDA], on[3];
+  P2Step             sn, snext;
+  PetscBool          first;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < pp->nred; k++) KSPCheckDot(ksp, lam[k]);
+  for (PetscInt k = 0; k < PIPE2CG_NLAMBDA; k++) l[k] = lam[k];
+  if (pp->probe || pp->replace) PetscCall(Pipe2CGSchedule(ksp, p2, &st->ps, n, pp->replace, lam + st->nd, &st->replace));
+
+  sn.mu = l[6];
+  sn.nu = l[0];
+  on[0] = l[7]; /* (z_n, r_{n-1}), (z_n, A z_{n-1}), mu_{n-1} as the vectors are */
+  on[1] = l[2];
+  on[2] = l[8];
+  first = (PetscBool)(pp->replace && p2->restart && !st->redo); /* rho_n = 1: x_{n+1} forgets x_{n-1} */
+  if (st->redo && st->ps.relgap < PIPE2CG_DRIFT_EVIDENCE) {
+    /* the recurrences had hardly drifted from b - A x: the breakdown is the operator's or the preconditioner's */
+    PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": the recomputed residual differs from the recursive one by only %g relative: not drift\n", n, (double)st->ps.relgap));
+    st->redo = PETSC_FALSE;
+    p2->nrecover--;
+    ksp->reason = Pipe2CGStep(first ? NULL : &st->sB, &sn, on);
+  } else ksp->reason = st->redo ? KSP_DIVERGED_BREAKDOWN : Pipe2CGStep(first ? NULL : &st->sB, &sn, on);
+  if (ksp->reason < 0 && (st->redo || (pp->replace && st->ps.relgap >= PIPE2CG_DRIFT_EVIDENCE))) {
+    /* every vector is fresh: judged on the recomputed vectors alone (the scalar history is what drifted), (r,z)
+       of n-1 and n, and (z, A z) of n-1 and n; if they hold, the breakdown was drift, which has spoiled the
+       recurrence: restart (docs/algorithms.md §5.5) */
+    if (PKCGSignsDiffer(l[6], l[8])) ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+    else if (l[0] == 0.0 || PKCGSignsDiffer(l[0], l[5])) ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+    else {
+      first       = PETSC_TRUE;
+      ksp->reason = Pipe2CGStep(NULL, &sn, NULL);
     }
-    if ((ksp->reason || pending) && !replaced && ksp->reason != KSP_CONVERGED_ATOL && pending != KSP_CONVERGED_ATOL) {
-      PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s; recomputing the vector chains to rule out rounding\n", n, Pipe2CGReasonWhy(ksp->reason ? ksp->reason : pending)));
-      p2->nrecover++;
-      ksp->reason = KSP_CONVERGED_ITERATING;
-      pending     = KSP_CONVERGED_ITERATING;
-      redo        = PETSC_TRUE;
-      continue;
+  }
+  if (!ksp->reason) {
+    /* (z_{n+1}, r_n) = a (z_n, r_n) - b (M w_n, r_n) + c (z_{n-1}, r_n), (M w_n, r_n) = (w_n, z_n) (M symmetric);
+       (z_{n+1}, A z_n) = a (z_n, w_n) - b (p_n, w_n) + c (z_{n-1}, w_n), (p_n, w_n) = (z_n, q_n) (A symmetric) */
+    const PetscScalar a = sn.rho, b = sn.rho * sn.gamma, c = 1.0 - sn.rho;
+    const PetscScalar o1[3] = {a * l[6] - b * l[0] + c * l[7], a * l[0] - b * l[1] + c * l[2], l[6]};
+
+    Pipe2CGPredict(l, a, b, c, &snext);
+    st->pending = Pipe2CGStep(&sn, &snext, o1); /* reported after n+1 is tested, as cg does */
+    if (st->pending < 0 && ((pp->replace && st->ps.relgap >= PIPE2CG_DRIFT_EVIDENCE) || Pipe2CGInsignificant(&snext)) && !PetscIsInfOrNanScalar(snext.rho) && !PetscIsInfOrNanScalar(snext.gamma)) {
+      /* predicted from fresh vectors, or with no significant digit left, the step n+1 fails only through the
+         rounding of the prediction near the attainable accuracy. Its coefficients were not computed (the test
+         failed first), and any computed from those digits would be noise: step n+1 is a null step (rho = 1,
+         gamma = 0: x_{n+2} = x_{n+1}), then both chains are recomputed and the recurrence restarts at the next
+         pass, where the fresh products decide */
+      PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s predicted %s; a null step, then recomputing and restarting at the next pass\n", n + 1, Pipe2CGReasonWhy(st->pending), Pipe2CGInsignificant(&snext) ? "at the rounding level" : "from fresh vectors"));
+      snext.rho   = 1.0;
+      snext.gamma = 0.0;
+      snext.pap   = sn.pap;
+      st->pending = KSP_CONVERGED_ITERATING;
+      st->replace = PETSC_TRUE;
+      p2->restart = PETSC_TRUE;
     }
-    redo = PETSC_FALSE;
-    if (first) {
-      p2->nrestart++;
-      p2->restart = PETSC_FALSE;
-    }
-    if (ksp->reason) {
-      ksp->its = n + 1; /* where cg reports it */
-      PetscCall(PetscInfo(ksp, "stopping after iteration %" PetscInt_FMT ": %s\n", n, Pipe2CGReasonWhy(ksp->reason)));
+  }
+  if ((ksp->reason || st->pending) && !pp->replace && ksp->reason != KSP_CONVERGED_ATOL && st->pending != KSP_CONVERGED_ATOL) {
+    PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s; recomputing the vector chains to rule out rounding\n", n, Pipe2CGReasonWhy(ksp->reason ? ksp->reason : st->pending)));
+    p2->nrecover++;
+    ksp->reason = KSP_CONVERGED_ITERATING;
+    st->pending = KSP_CONVERGED_ITERATING;
+    st->redo    = PETSC_TRUE; /* the steps stay those of the pass just made */
+    PetscFunctionReturn(0);
+  }
+  st->redo = PETSC_FALSE;
+  if (first) {
+    p2->nrestart++;
+    p2->restart = PETSC_FALSE;
+  }
+  if (ksp->reason) {
+    ksp->its = n + 1; /* where cg reports it */
+    PetscCall(PetscInfo(ksp, "stopping after iteration %" PetscInt_FMT ": %s\n", n, Pipe2CGReasonWhy(ksp->reason)));
+    PetscFunctionReturn(0);
+  }
+  if (pp->lazy && !st->replace) { /* the prediction was wrong: the work that was not overlapped */
+    PetscCall(Pipe2CGOverlap(ksp, p2, pp->replace, &pp->c_ready, -1));
+    p2->nlate++;
+  }
+  st->sA = sn;
+  st->sB = snext;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSolve_PKPIPE2CG_Private(KSP ksp, KSP_PKPIPE2CG *p2)
+{
+  P2Loop st;
+
+  PetscFunctionBegin;
+  PetscCall(Pipe2CGStart(ksp, p2, &st));
+  while (!ksp->reason) {
+    P2Pass pp;
+
+    Pipe2CGPlan(ksp, p2, &st, &pp);
+    if (!st.redo) PetscCall(Pipe2CGSteps(ksp, p2, &st, &pp));
+    if (pp.half) {
+      PetscCall(Pipe2CGLastHalfPass(ksp, p2, &st));
       break;
     }
-    if (lazy && !replace) { /* the prediction was wrong: the work that was not overlapped */
-      PetscCall(Pipe2CGOverlap(ksp, p2, replaced, &c_ready, -1));
-      p2->nlate++;
+    PetscCall(Pipe2CGReduce(ksp, p2, &st, &pp));
+    if (!st.redo) {
+      PetscCall(Pipe2CGTestPair(ksp, p2, &st));
+      if (ksp->reason) break;
     }
-    sA = sn;
-    sB = snext;
+    PetscCall(Pipe2CGAdvance(ksp, p2, &st, &pp));
   }
   PetscFunctionReturn(0);
 }
@@ -791,6 +903,7 @@ static PetscErrorCode Pipe2CGIterate(KSP ksp, KSP_PK *pk)
   (void)pk;
   PetscCall(KSPSolve_PKPIPE2CG_Private(ksp, p2));
   p2->xtest = NULL; /* the solution is x itself again */
+  PetscCall(PetscInfo(ksp, "%" PetscInt_FMT " iterations: %" PetscInt_FMT " replacements (%" PetscInt_FMT " brought forward), %" PetscInt_FMT " probes, %" PetscInt_FMT " refuted claims, %" PetscInt_FMT " recovered breakdowns, %" PetscInt_FMT " restarts, %" PetscInt_FMT " passes held back, %" PetscInt_FMT " recomputes\n", ksp->its, p2->nreplace, p2->nadaptive, p2->nprobe, p2->nfalse, p2->nrecover, p2->nrestart, p2->nlate, p2->nrecompute));
   PetscFunctionReturn(0);
 }
 
