@@ -102,6 +102,17 @@ for m in 3 5; do
   t nobreak-exact-$m-pipe2cg nobreak pipe2cg -m $m -n $m -pc_type none -ksp_rtol 0 -ksp_atol 1e-30 -ksp_max_it 100
   t nobreak-exact-$m-normnone-pipe2cg nobreak pipe2cg -m $m -n $m -pc_type jacobi -ksp_norm_type none -ksp_max_it 40
 done
+# once converged to the rounding level, x stays there: a predicted step that fails at the rounding level is a null
+# step before the restart (it was taken with the stale coefficients of two iterations before, and moved a converged
+# x_3, residual 4e-15, to a residual of 0.59 at iteration 4)
+staysconverged() { # staysconverged ARGS...: the monitored residual, once below 1e-12, never again above 1e-6
+  "$PK_BUILD/petsc-tutorials/ex2" -dll_append "$PK_LIB" -ksp_converged_reason -ksp_monitor "$@" 2>&1 |
+    awk '/KSP Residual norm/ { r = $NF + 0; if (r < 1e-12) low = 1; else if (low && r > 1e-6) { print "left the solution at iteration " $1 ": " $NF; bad = 1 } }
+         { print } END { exit bad }'
+}
+export -f staysconverged
+t nobreak-exact-3-stays-pipe2cg staysconverged -m 3 -n 3 -pc_type none -ksp_type pipe2cg -ksp_rtol 0 -ksp_atol 1e-30 -ksp_max_it 100
+t nobreak-exact-5-stays-pipe2cg staysconverged -m 5 -n 5 -pc_type none -ksp_type pipe2cg -ksp_rtol 0 -ksp_atol 1e-30 -ksp_max_it 100
 # norm none: only max_it stops, all 40 iterations as PETSc's groppcg runs them
 for type in nbpcg pipecg pipe2cg; do
   t_grep nobreak-normnone-$type 'DIVERGED_ITS iterations 40' nobreak $type -m 50 -n 50 -ksp_norm_type none -ksp_max_it 40
