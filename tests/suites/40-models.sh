@@ -9,8 +9,17 @@ t_fail models-bad-compute 'Negative compute time' $MU -bad compute
 t_fail models-bad-solver 'No analytic model for solver kind unknown' $MU -bad solver
 t_fail models-bad-message 'negative size' $MU -bad message
 t_fail models-bad-amg 'AMG levels 0 not in' $MU -bad amg
-# each solver describes its own cost (KSPPipeGetCost_C): bare typed KSPs give the table's cycle with the default
-# settings, and a solve with -ksp_pipe2cg_replace 20 is modelled with that period
+# each solver describes its own cost (KSPPipeGetCost_C; the model has no table of pipekrylov's types): bare typed
+# KSPs answer with their live norm type; every description matches what its solver does in a solve (MatMult,
+# PCApply and reductions counted through shells, start-up included); a recompute or a restart length is described
+# as it runs; and a solve with -ksp_pipe2cg_replace 20 is modelled with that period
 t_grep cost-bare-types 'ok pgmres' $PK_BUILD/tests/cost
-t_grep cost-pipe2cg-replace20 'modelled: replacement every 20 iterations' $PK_BUILD/tests/cost -expect_replace 20 -ksp_pipe2cg_replace 20 -n 64 -pc_type jacobi
+t_grep cost-matches-solves 'ok every description matches its solve' $PK_BUILD/tests/cost -check_solves
+t_mpi cost-matches-solves-np2 2 $PK_BUILD/tests/cost -check_solves
+t_mpi cost-pipecg-recompute-np2 2 $PK_BUILD/tests/cost -check_type pipecg -ksp_pipecg_recompute
+t_mpi cost-pipe2cg-recompute-np2 2 $PK_BUILD/tests/cost -check_type pipe2cg -check_rtol 1e-11
+t_mpi cost-pipe2cg-plain-np2 2 $PK_BUILD/tests/cost -check_type pipe2cg -ksp_pipe2cg_recompute 0 -check_rtol 1e-10
+t_mpi cost-pgmres-restart10-np2 2 $PK_BUILD/tests/cost -check_type pgmres -ksp_gmres_restart 10
+t_mpi cost-pgmres-right-np2 2 $PK_BUILD/tests/cost -check_type pgmres -ksp_gmres_restart 5 -ksp_pc_side right -check_rtol 1e-10
+t_grep cost-pipe2cg-replace20 'ok before the solve: pipe2cg described with a replacement every 20 iterations' $PK_BUILD/tests/cost -expect_replace 20 -ksp_pipe2cg_replace 20 -n 64 -pc_type jacobi
 t_mpi cost-pipe2cg-replace20-np2 2 $PK_BUILD/tests/cost -expect_replace 20 -ksp_pipe2cg_replace 20 -n 64 -pc_type jacobi

@@ -47,6 +47,13 @@ static inline PetscBool PKCGNormDot(KSP ksp, Vec R, Vec Z, PKDot *d)
   return PETSC_FALSE;
 }
 
+/* 1 if the norm type needs its own value in a reduction (PKCGNormDot), else 0: for the cost descriptions. A KSP
+   not set up yet has KSP_NORM_DEFAULT, which becomes the preconditioned norm */
+static inline PetscInt PKCGNormValues(KSP ksp)
+{
+  return (ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE) ? 0 : 1;
+}
+
 /* The convergence-test norm from the reduced (r, z) and, when the norm type needs it, the reduced norm dot */
 static inline PetscErrorCode PKCGNorm(KSP ksp, PetscScalar rz, const PetscScalar *normdot, PetscReal *norm)
 {

@@ -2,10 +2,16 @@
    What one iteration of a solver costs, as the solver itself describes it: the counts the performance model needs.
 
    Every pipekrylov KSP composes "KSPPipeGetCost_C", PetscErrorCode (*)(KSP, PKSolverCost *), which fills this
-   struct from the solver's live settings (restart length, replacement period) and from its last solve
-   (replacements actually done). It works on a bare typed KSP, before any set-up or solve (KSPCreate, KSPSetType,
-   query), so the report asks "what would solver B cost" by creating a throwaway KSP of type B. PETSc's own types
-   have no such function: the model keeps a table for them (PKSolverConfigDefault in pkmodel.h).
+   struct from the solver's live settings (norm type, restart length, replacement period, recompute) and from its
+   last solve (replacements and gap measurements actually done, whether a diagonal preconditioner went into the
+   fused vector pass). It works on a bare typed KSP, before any set-up or solve (KSPCreate, KSPSetType, query), so
+   the report asks "what would solver B cost" by creating a throwaway KSP of type B.
+
+   The model (src/perf/models/model_solvers.c) uses these counts as they are for the CG family; it keeps a table
+   only for PETSc's own types, which describe nothing. The GMRES family is the exception in shape, not in source:
+   a cycle's counts depend on how many steps it reaches before the solve converges, so a GMRES-family solver
+   describes its pattern and restart length, and the model builds the cycle of k steps from the pattern (p(1)
+   pipelined GMRES for pgmres, the same pattern as PETSc's pgmres).
 
    No KSP, no MPI here: the models (src/perf/models) include this header too.
 */
@@ -14,28 +20,35 @@
 
 #include <petscsys.h>
 
-typedef struct {
-  const char *pattern;      /* the model's name for the reduction pattern (PKSolverKindNames: "pcg" ... "pgmres") */
-  PetscInt    its;          /* iterations per modelled cycle: 1 (CG family), 2 (pipe2cg), restart m (GMRES family) */
-  PetscInt    nred;         /* global reductions per cycle */
-  PetscInt    nvals;        /* values reduced per cycle (all reductions together) */
-  PetscBool   nonblocking;  /* the cycle's reductions are non-blocking, overlapped with work */
-  PetscReal   nspmv, npc;   /* operator and preconditioner applications per cycle, replacements not included */
-  PetscReal   streams;      /* vector streams (one read or write of one vector) per cycle */
-  PetscReal   init_spmv, init_pc; /* start-up before the first iteration */
-  PetscInt    init_nvals;   /* values of the start-up's exposed reduction (0: none) */
-  PetscReal   init_streams; /* vector streams of the start-up */
-  PetscInt    restart;      /* GMRES family: the restart length m; 0 for the CG family */
-  PetscInt    replace;      /* residual replacement period in force (at most this many iterations apart); 0: off */
-  PetscReal   replace_spmv, replace_pc; /* applications per residual replacement */
-  PetscInt    nreplaced;    /* residual replacements done in the last solve (0 before the first) */
-  PetscReal   ovl_extra_spmv; /* SpMVs added to the overlap window of each non-blocking reduction beyond the pattern's
-                                 (pipecg's recompute of w = A u: 1; pipe2cg's of w and q: 2); already counted in nspmv */
-  PetscBool   pc_unfused;     /* a diagonal preconditioner goes through PCApply although the pattern could apply it
-                                 inside its fused vector pass (pipecg with the recompute) */
-  PetscReal   ovl_extra_pc;   /* PC applications added to that overlap window beyond the pattern's (pipe2cg's
-                                 recompute of p = M w: 1); already counted in npc */
-} PKSolverCost;
+#define PK_COST_MAXRED 2 /* reductions per cycle a CG-family solver can describe (pcg, nbpcg: 2) */
 
+/* One global reduction of a cycle */
+typedef struct {
+  PetscInt  nvals;        /* values it reduces */
+  PetscBool blocking;     /* MPI_Allreduce; else a non-blocking reduction in flight during the work below */
+  PetscReal w_spmv, w_pc; /* operator and preconditioner applications done while it is in flight */
+  PetscReal w_pc_fused;   /* of w_pc, those a diagonal preconditioner applied in the fused vector pass takes out
+                             of the window (the pass runs before the reduction starts) */
+} PKReductionCost;
+
+typedef struct {
+  const char     *pattern;     /* the model's name for the pattern (PKSolverKindNames: "pcg" ... "pgmres") */
+  PetscInt        its;         /* iterations per cycle: 1 (CG family), 2 (pipe2cg), restart m (GMRES family) */
+  PetscInt        nred;        /* global reductions per cycle (CG family: at most PK_COST_MAXRED, listed in red) */
+  PKReductionCost red[PK_COST_MAXRED];
+  PetscReal       nspmv, npc;  /* operator and preconditioner applications per cycle, replacements not included */
+  PetscReal       streams;     /* vector streams (one read or write of one vector) per cycle */
+  PetscReal       init_spmv, init_pc; /* start-up before the first iteration */
+  PetscInt        init_nvals;  /* values of the start-up's exposed reduction (0: none) */
+  PetscReal       init_streams; /* vector streams of the start-up */
+  PetscInt        restart;     /* GMRES family: the restart length m; 0 for the CG family */
+  PetscInt        replace;     /* residual replacement period in force (at most this many iterations apart); 0: off */
+  PetscReal       replace_spmv, replace_pc; /* applications per residual replacement */
+  PetscInt        nreplaced;   /* residual replacements done in the last solve (0 before the first) */
+  /* a diagonal preconditioner (PCJACOBI, PCNONE) applied inside the fused vector pass instead of by PCApply */
+  PetscReal       fuse_pc;         /* PC applications per cycle the pass takes over (0: the solver cannot now) */
+  PetscReal       fuse_pc_streams; /* vector streams it adds to the pass per cycle (read the diagonal, write) */
+  PetscBool       fused_last;      /* the last solve did apply the preconditioner inside the pass */
+} PKSolverCost;
 
 #endif

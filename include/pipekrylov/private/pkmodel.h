@@ -167,23 +167,22 @@ PETSC_INTERN PetscErrorCode    PKSolverKindFromType(const char type[], PKSolverK
 typedef struct {
   PKSolverKind kind;
   PetscInt     restart;       /* GMRES-type restart m; <= 0: 30 */
-  PetscInt     replace;       /* pipe2cg residual replacement period; 0 = off */
   PetscBool    norm_separate; /* PETSc cg: the norm is its own reduction (PRECONDITIONED/UNPRECONDITIONED norms) */
-  PetscBool    have_cost;     /* the counts below come from the solver (pipekrylov's types); else from the table */
+  PetscBool    have_cost;     /* the counts come from the solver's description (pipekrylov's types); else the table */
   PKSolverCost cost;
-  PetscBool    pc_fused;      /* pipecg, pipe2cg: a diagonal preconditioner (jacobi, none) is applied inside the fused
-                                 vector pass (-ksp_pipecg_fused, -ksp_pipe2cg_fused): its cost is in the vector
-                                 streams (+2 per pass: read the diagonal, write the result), and only the
-                                 applications left outside the pass are charged as PC applications: pipecg none per
-                                 iteration, pipe2cg one per two iterations (the other is in the pass) */
+  PetscBool    pc_fused;      /* a diagonal preconditioner (jacobi, none) is applied inside the solver's fused vector
+                                 pass: the description's fuse_pc applications per cycle leave the PC term and the
+                                 overlap window (w_pc_fused) and add fuse_pc_streams vector streams (pipecg: m = M w,
+                                 none left per iteration; pipe2cg: c = M q, one of two per pass left) */
 } PKSolverConfig;
 
-/* The table, for PETSc's built-in types (and a default for ours when no solver is at hand) */
+/* The table, for PETSc's built-in types (pipekrylov's CG types have no entry: they describe themselves) */
 PETSC_INTERN void PKSolverConfigDefault(PKSolverKind, PKSolverConfig *);
-/* From a solver's own description (KSPPipeGetCost_C, pkcost.h): the pattern, restart and replacement period, and the
-   counts of one cycle, which PKSolverShapeGet then uses instead of the table */
+/* From a solver's own description (KSPPipeGetCost_C, pkcost.h): the pattern, restart and the counts of one cycle,
+   which PKSolverShapeGet and PKSolverShapeReduction then use */
 PETSC_INTERN PetscErrorCode PKSolverConfigFromCost(const PKSolverCost *, PKSolverConfig *);
-PETSC_INTERN PetscBool PKSolverCanFusePC(PKSolverKind);
+/* Whether the solver can apply a diagonal preconditioner in its fused vector pass (its description says so) */
+PETSC_INTERN PetscBool PKSolverCanFusePC(const PKSolverConfig *);
 
 /* One modelled cycle of a solver: 1 iteration (CG family), 2 (pipe2cg), m (GMRES family, incl. its restart) */
 typedef struct {

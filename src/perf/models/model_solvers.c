@@ -73,19 +73,23 @@ PetscErrorCode PKSolverKindFromType(const char type[], PKSolverKind *kind)
 
 void PKSolverConfigDefault(PKSolverKind kind, PKSolverConfig *cfg)
 {
-  memset(cfg, 0, sizeof(*cfg)); /* no solver description: the table */
+  memset(cfg, 0, sizeof(*cfg)); /* no solver description: the table (PETSc's types) */
   cfg->kind          = kind;
   cfg->restart       = 30;
-  cfg->replace       = kind == PK_SOLVER_PIPE2CG ? 100 : 0;
   cfg->norm_separate = kind == PK_SOLVER_PETSC_CG ? PETSC_TRUE : PETSC_FALSE;
   cfg->pc_fused      = PETSC_FALSE;
 }
 
-/* Whether a solver kind can apply a diagonal preconditioner inside its fused vector pass (pipekrylov's pipecg and
-   pipe2cg; PETSc's pipecg calls PCApply every iteration) */
-PetscBool PKSolverCanFusePC(PKSolverKind k)
+/* Whether the solver can apply a diagonal preconditioner inside its fused vector pass, as it says (pipekrylov's
+   pipecg and pipe2cg without their recompute; PETSc's pipecg calls PCApply every iteration) */
+PetscBool PKSolverCanFusePC(const PKSolverConfig *cfg)
 {
-  return (k == PK_SOLVER_PIPECG || k == PK_SOLVER_PIPE2CG) ? PETSC_TRUE : PETSC_FALSE;
+  return (PetscBool)(cfg->have_cost && cfg->cost.fuse_pc > 0);
+}
+
+static PetscBool PKIsGMRES(PKSolverKind k)
+{
+  return (k == PK_SOLVER_PGMRES || k == PK_SOLVER_PETSC_GMRES || k == PK_SOLVER_PETSC_PGMRES) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 PetscErrorCode PKSolverConfigFromCost(const PKSolverCost *cost, PKSolverConfig *cfg)
@@ -95,17 +99,14 @@ PetscErrorCode PKSolverConfigFromCost(const PKSolverCost *cost, PKSolverConfig *
   PetscFunctionBegin;
   PetscCall(PKSolverKindFromType(cost->pattern, &kind));
   PKSolverConfigDefault(kind, cfg);
+  PetscCheck(kind != PK_SOLVER_UNKNOWN, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Cost description of an unknown pattern '%s'", cost->pattern ? cost->pattern : "(null)");
+  PetscCheck(PKIsGMRES(kind) || (cost->nred >= 1 && cost->nred <= PK_COST_MAXRED), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A CG-family cost description lists 1 to %d reductions, not %" PetscInt_FMT, PK_COST_MAXRED, cost->nred);
   if (cost->restart > 0) cfg->restart = cost->restart;
-  cfg->replace   = cost->replace;
   cfg->have_cost = PETSC_TRUE;
   cfg->cost      = *cost;
   PetscFunctionReturn(0);
 }
 
-static PetscBool PKIsGMRES(PKSolverKind k)
-{
-  return (k == PK_SOLVER_PGMRES || k == PK_SOLVER_PETSC_GMRES || k == PK_SOLVER_PETSC_PGMRES) ? PETSC_TRUE : PETSC_FALSE;
-}
 
 static PetscBool PKIsPGMRES(PKSolverKind k)
 {
@@ -113,17 +114,17 @@ static PetscBool PKIsPGMRES(PKSolverKind k)
 }
 
 /*
-   Vector streams (reads + writes of one vector length), unfused: AXPY/AYPX 3, AXPBYPCZ 4, dot 2, norm 1.
-     pcg      (p,s) 2, x 3, r 3, (r,z)+norm 3, p 3                                        = 14
-     cg       the same with a separate VecNorm                                              = 14
-     sapcg    p 3, w 3, x 3, r 3, (z,r) 2, (z,s) 2, norm 1                                  = 17
-     nbpcg    (p,s) 2, x 3, r 3, z 3, (r,z)+norm 3, p 3, s 3                                = 20
-     pipecg   z q s p 12, x u w r 12, (r,u) (w,u) norm 5                                   = 29
-     pipe2cg  per 2 its: 14 AXPBYPCZ 56, 9 dots 18, norm 1                                  = 75
-     pgmres   cycle of m steps: pass it>=1 MAXPY it+3, CGS it+2, norm 1, MDot it+2, 2 scalings 4;
-              pass 0 MDot 2; x += V y  m+2                                                  = 2m^2+15m+4
-     gmres    step j: MDot j+2, MAXPY j+3, norm 1, scale 2; x += V y m+2                    = m^2+8m+2
-   start-up (and each GMRES restart): r = b - Ax 3, norm 1, scaling or copy 2 .. as listed in the table below.
+   A solver's cycle: from its own description (pipekrylov's types, pkcost.h), else from the table, which holds only
+   PETSc's own types, whose patterns the model knows by name (they describe nothing):
+     cg            (p,s) 2, x 3, r 3, (r,z) 2, norm 1, p 3                                 = 14 streams
+     groppcg       Gropp's non-blocking PCG (our nbpcg's pattern)                           = 20
+     petsc_pipecg  Ghysels-Vanroose (our pipecg's pattern, PCApply every iteration)         = 29
+     gmres         step j: MDot j+2, MAXPY j+3, norm 1, scale 2; x += V y m+2                = m^2+8m+2
+     pgmres        the p(1) pattern: cycle of m steps, pass it>=1 MAXPY it+3, CGS it+2, norm 1, MDot it+2, 2
+                   scalings 4; pass 0 MDot 2; x += V y  m+2                                  = 2m^2+15m+4
+   Vector streams are reads + writes of one vector length, unfused: AXPY/AYPX 3, AXPBYPCZ 4, dot 2, norm 1.
+   The GMRES family's cycle depends on the steps it reaches (a solve that converges inside a cycle), so pgmres too
+   describes its pattern and restart and the cycle of k steps is the pattern's (the same as PETSc's pgmres).
 */
 PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSolverShape *s)
 {
@@ -138,10 +139,16 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
     s->npc         = c->npc;
     s->streams     = c->streams;
     s->nred        = c->nred;
-    s->nonblocking = c->nonblocking;
-    s->init_spmv   = c->init_spmv;
-    s->init_pc     = c->init_pc;
-    s->init_nvals  = c->init_nvals;
+    s->nonblocking = PETSC_FALSE;
+    for (PetscInt i = 0; i < c->nred; i++)
+      if (!c->red[i].blocking) s->nonblocking = PETSC_TRUE;
+    s->init_spmv  = c->init_spmv;
+    s->init_pc    = c->init_pc;
+    s->init_nvals = c->init_nvals;
+    if (cfg->pc_fused && c->fuse_pc > 0) { /* the diagonal PC inside the vector pass: its cost is vector streams */
+      s->npc -= c->fuse_pc;
+      s->streams += c->fuse_pc_streams;
+    }
     if (c->replace > 0) { /* one replacement every `replace` iterations, its applications spread over the cycles */
       s->nspmv += (PetscReal)c->its * c->replace_spmv / c->replace;
       s->npc += (PetscReal)c->its * c->replace_pc / c->replace;
@@ -152,13 +159,6 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
   s->nspmv = 1;
   s->npc   = 1;
   switch (cfg->kind) {
-  case PK_SOLVER_PCG:
-    s->streams    = 14;
-    s->nred       = 2;
-    s->init_spmv  = 1;
-    s->init_pc    = 1;
-    s->init_nvals = 2;
-    break;
   case PK_SOLVER_PETSC_CG:
     s->streams    = 14;
     s->nred       = cfg->norm_separate ? 3 : 2;
@@ -166,14 +166,6 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
     s->init_pc    = 1;
     s->init_nvals = 1;
     break;
-  case PK_SOLVER_SAPCG:
-    s->streams    = 17;
-    s->nred       = 1;
-    s->init_spmv  = 2;
-    s->init_pc    = 1;
-    s->init_nvals = 3;
-    break;
-  case PK_SOLVER_NBPCG:
   case PK_SOLVER_PETSC_GROPPCG:
     s->streams     = 20;
     s->nred        = 2;
@@ -182,7 +174,6 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
     s->init_pc     = 1;
     s->init_nvals  = 2;
     break;
-  case PK_SOLVER_PIPECG:
   case PK_SOLVER_PETSC_PIPECG:
     /* the start-up includes the lagging pass whose norm is tested one pass late (docs/algorithms.md §4) */
     s->streams     = 29;
@@ -191,38 +182,17 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
     s->init_spmv   = 3;
     s->init_pc     = 2;
     s->init_nvals  = 3;
-    if (cfg->pc_fused && cfg->kind == PK_SOLVER_PIPECG) { /* m = M w in the update pass: no PCApply per iteration */
-      s->npc = 0;
-      s->streams += 2;
-    }
-    break;
-  case PK_SOLVER_PIPE2CG:
-    s->its         = 2;
-    s->nspmv       = 2;
-    s->npc         = 2;
-    s->streams     = 75;
-    s->nred        = 1;
-    s->nonblocking = PETSC_TRUE;
-    if (cfg->pc_fused) { /* c = M q in the pass of each full step: one PCApply of the two left */
-      s->npc = 1;
-      s->streams += 2;
-    }
-    if (cfg->replace > 0) { /* residual replacement: 7 MatMult + 5 PCApply every `replace` iterations */
-      s->nspmv += 2.0 * 7.0 / cfg->replace;
-      s->npc += 2.0 * 5.0 / cfg->replace;
-    }
-    s->init_spmv  = 5;
-    s->init_pc    = 4;
-    s->init_nvals = 5;
     break;
   case PK_SOLVER_PGMRES:
   case PK_SOLVER_PETSC_PGMRES:
   case PK_SOLVER_PETSC_GMRES: {
     PetscInt k = (steps > 0 && steps < m) ? steps : m;
     s->its = k;
-    if (PKIsPGMRES(cfg->kind)) { /* k+1 passes, each one Op and one split reduction */
-      s->nspmv       = k + 1;
-      s->npc         = k + 1;
+    if (PKIsPGMRES(cfg->kind)) { /* k+1 passes, each one split reduction */
+      /* Ops: PETSc's pgmres one per pass; pipekrylov's one per step, and a cycle ended by convergence has applied
+         the Op of the two steps after the last (the look-ahead of the pipeline; counted in tests/cost.c) */
+      s->nspmv       = cfg->kind == PK_SOLVER_PETSC_PGMRES ? k + 1 : (k < m ? PetscMin(k + 2, m) : m);
+      s->npc         = s->nspmv;
       s->nred        = k + 1;
       s->nonblocking = PETSC_TRUE;
       s->streams     = 2.0 * k * k + 15.0 * k + 4;
@@ -237,8 +207,8 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
     s->init_pc    = 1;
     s->init_nvals = 1;
   } break;
-  default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No analytic model for solver kind %s", PKSolverKindNames[PetscMin(PetscMax((int)cfg->kind, 0), (int)PK_SOLVER_UNKNOWN)]);
+  default: /* pipekrylov's CG types describe themselves (KSPPipeGetCost_C): the table has no copy of them */
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No analytic model for solver kind %s without its cost description", PKSolverKindNames[PetscMin(PetscMax((int)cfg->kind, 0), (int)PK_SOLVER_UNKNOWN)]);
   }
   PetscFunctionReturn(0);
 }
@@ -248,19 +218,20 @@ PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *cfg, const PKSolverS
   PetscFunctionBegin;
   PetscCheck(i >= 0 && i < s->nred, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Reduction %" PetscInt_FMT " of %" PetscInt_FMT, i, s->nred);
   PetscCall(PetscMemzero(r, sizeof(*r)));
+  if (cfg->have_cost && !PKIsGMRES(cfg->kind)) { /* as the solver describes the reduction */
+    const PKReductionCost *c = &cfg->cost.red[i];
+    r->nvals    = c->nvals;
+    r->blocking = c->blocking;
+    r->w_spmv   = c->w_spmv;
+    r->w_pc     = c->w_pc - (cfg->pc_fused ? c->w_pc_fused : 0); /* the fused pass made it before the reduction */
+    PetscFunctionReturn(0);
+  }
   r->blocking = PETSC_TRUE;
   r->nvals    = 1;
   switch (cfg->kind) {
-  case PK_SOLVER_PCG:
-    r->nvals = i == 0 ? 1 : 2; /* (p,s); then (r,z) fused with the norm */
-    break;
   case PK_SOLVER_PETSC_CG:
     r->nvals = 1;
     break;
-  case PK_SOLVER_SAPCG:
-    r->nvals = 3;
-    break;
-  case PK_SOLVER_NBPCG:
   case PK_SOLVER_PETSC_GROPPCG:
     r->blocking = PETSC_FALSE;
     if (i == 0) { /* (p,s) behind S = M s */
@@ -271,27 +242,19 @@ PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *cfg, const PKSolverS
       r->w_spmv = 1;
     }
     break;
-  case PK_SOLVER_PIPECG:
   case PK_SOLVER_PETSC_PIPECG:
     r->blocking = PETSC_FALSE;
     r->nvals    = 3;
-    /* n = A m and, where the solver recomputes it (pipekrylov's pipecg by default), w = A u */
-    r->w_spmv   = 1 + (cfg->have_cost ? cfg->cost.ovl_extra_spmv : 0);
-    r->w_pc     = (cfg->pc_fused && cfg->kind == PK_SOLVER_PIPECG) ? 0 : 1; /* fused: m was made in the pass */
-    break;
-  case PK_SOLVER_PIPE2CG:
-    r->blocking = PETSC_FALSE;
-    r->nvals    = 10;
-    r->w_spmv   = 2 + (cfg->have_cost ? cfg->cost.ovl_extra_spmv : 0); /* d = A c, h = A g (and w, q recomputed) */
-    r->w_pc     = (cfg->pc_fused ? 1 : 2) + (cfg->have_cost ? cfg->cost.ovl_extra_pc : 0);
+    r->w_spmv   = 1; /* n = A m */
+    r->w_pc     = 1; /* m = M w */
     break;
   case PK_SOLVER_PGMRES:
   case PK_SOLVER_PETSC_PGMRES:
-    /* pass it = i: it+1 dots and (it > 0) the norm of V[it]; completed in the next pass behind its Op, except the
-       last pass of the cycle, which has no Op after it */
+    /* pass it = i: it+1 dots and (it > 0) the norm of V[it]; completed in the next pass behind its Op. PETSc's
+       pgmres: an Op in every pass but the last; pipekrylov's: the Op of V[i+1], which exists for i + 1 < m */
     r->blocking = PETSC_FALSE;
     r->nvals    = i == 0 ? 1 : i + 2;
-    if (i < s->nred - 1) {
+    if (cfg->kind == PK_SOLVER_PETSC_PGMRES ? i < s->nred - 1 : i + 1 < (cfg->restart > 0 ? cfg->restart : 30)) {
       r->w_spmv = 1;
       r->w_pc   = 1;
     }
@@ -300,11 +263,8 @@ PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *cfg, const PKSolverS
     r->nvals = (i % 2 == 0) ? i / 2 + 1 : 1; /* step j = i/2: MDot of j+1 values, then the norm */
     break;
   default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No analytic model for solver kind %s", PKSolverKindNames[PetscMin(PetscMax((int)cfg->kind, 0), (int)PK_SOLVER_UNKNOWN)]);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No analytic model for solver kind %s without its cost description", PKSolverKindNames[PetscMin(PetscMax((int)cfg->kind, 0), (int)PK_SOLVER_UNKNOWN)]);
   }
-  /* a solver that describes itself says how many values its cycle reduces (with its norm type and its extra
-     products); with one reduction per cycle they are all that reduction's (several keep the pattern's split) */
-  if (cfg->have_cost && !PKIsGMRES(cfg->kind) && s->nred == 1 && cfg->cost.nvals > 0) r->nvals = cfg->cost.nvals;
   PetscFunctionReturn(0);
 }
 
@@ -312,18 +272,12 @@ static PetscReal PKInitStreams(const PKSolverConfig *cfg)
 {
   if (cfg->have_cost) return cfg->cost.init_streams;
   switch (cfg->kind) {
-  case PK_SOLVER_PCG:
   case PK_SOLVER_PETSC_CG:
     return 7; /* r = b - Ax 3, (r,z)+norm 2, p = z 2 */
-  case PK_SOLVER_SAPCG:
-  case PK_SOLVER_NBPCG:
   case PK_SOLVER_PETSC_GROPPCG:
     return 9;
-  case PK_SOLVER_PIPECG:
   case PK_SOLVER_PETSC_PIPECG:
     return 12;
-  case PK_SOLVER_PIPE2CG:
-    return 20;
   default:
     return 6; /* GMRES: r = b - Ax 3, norm 1, V[0] = r/|r| 2 */
   }

@@ -390,15 +390,13 @@ static PetscErrorCode PKReportWhatIfConfigs(PKReportData *d)
     PetscErrorCode (*getcost)(KSP, PKSolverCost *);
     PKSolverCost cost;
 
-    PKSolverConfigDefault((PKSolverKind)k, &d->wi_config[k]);
     PetscCall(KSPCreate(PETSC_COMM_SELF, &tmp));
     PetscCall(KSPSetType(tmp, PKSolverKindNames[k]));
     if (k == PK_SOLVER_PGMRES && d->config.restart > 0) PetscCall(KSPGMRESSetRestart(tmp, d->config.restart));
     PetscCall(PetscObjectQueryFunction((PetscObject)tmp, "KSPPipeGetCost_C", &getcost));
-    if (getcost) {
-      PetscCall((*getcost)(tmp, &cost));
-      PetscCall(PKSolverConfigFromCost(&cost, &d->wi_config[k]));
-    }
+    PetscCheck(getcost, PETSC_COMM_SELF, PETSC_ERR_PLIB, "pipekrylov's %s does not describe its cost (KSPPipeGetCost_C)", PKSolverKindNames[k]);
+    PetscCall((*getcost)(tmp, &cost));
+    PetscCall(PKSolverConfigFromCost(&cost, &d->wi_config[k]));
     PetscCall(KSPDestroy(&tmp));
   }
   PetscFunctionReturn(0);
@@ -447,7 +445,7 @@ static PetscErrorCode PKReportModels(const PKStats *S, PKReportData *d)
       if ((int)tk < PK_SOLVER_NOURS) cfg = d->wi_config[tk]; /* as the solver describes itself */
       else PKSolverConfigDefault(tk, &cfg);
       if (d->config.restart > 0 && (tk == PK_SOLVER_PGMRES || tk == PK_SOLVER_PETSC_GMRES) && !PKSolverItersComparable(d->config.kind, PK_SOLVER_PCG)) cfg.restart = d->config.restart;
-      cfg.pc_fused = (PetscBool)(d->pc_diagonal && PKSolverCanFusePC(tk) && !(cfg.have_cost && cfg.cost.pc_unfused)); /* their default */
+      cfg.pc_fused = (PetscBool)(d->pc_diagonal && PKSolverCanFusePC(&cfg)); /* as each would, by its description */
       PetscCall(PKModelWhatIfSolver(&d->eff, &d->in, &cfg, &d->wi_solver[d->wi_nsolver]));
       d->wi_iters_differ[d->wi_nsolver] = (PetscBool)!PKSolverItersComparable(d->config.kind, tk);
       d->wi_kind[d->wi_nsolver++]       = tk;
@@ -551,14 +549,10 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
   PetscCall(PKReportNoiseGather(ksp, c, S, d)); /* collective: noise and slow ranks, for every type */
   if (d->config.kind == PK_SOLVER_UNKNOWN) PetscFunctionReturn(0); /* no model for this type: measured part only */
   /* A diagonal preconditioner applied inside the fused vector pass (pipecg, pipe2cg) is no PCApply: its cost is in
-     the vector work, and only the applications left outside the pass are PC applications. The measured count says
-     which happened (a per-solver cost query, where the solver describes its own cost, would say it directly). */
+     the vector work, and only the applications left outside the pass are PC applications. The solver says whether
+     its last solve did so (the pass applies it only after checking that it computes PCApply's bits) */
   PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp->pc, &d->pc_diagonal, PCJACOBI, PCNONE, ""));
-  if (d->ours && d->pc_diagonal && PKSolverCanFusePC(d->config.kind) && K >= 4) {
-    PKSolverShape sh;
-    PetscCall(PKSolverShapeGet(&d->config, 0, &sh));
-    if ((PetscReal)d->npc < sh.init_pc + 0.75 * K * sh.npc / sh.its) d->config.pc_fused = PETSC_TRUE;
-  }
+  if (d->config.have_cost && d->config.cost.fused_last) d->config.pc_fused = PETSC_TRUE;
   d->in.solver = d->config;
   d->in.K      = K;
   d->in.layout.P     = S->nranks;

@@ -143,11 +143,22 @@ static PetscErrorCode KSPSetUp_PKNBPCG(KSP ksp)
 /* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
 static PetscErrorCode KSPPipeGetCost_PKNBPCG(KSP ksp, PKSolverCost *c)
 {
-  static const PKSolverCost cost = {"nbpcg", 1, 2, 3, PETSC_TRUE, 1, 1, 20, 2, 1, 2, 9, 0, 0, 0, 0, 0, 0, PETSC_FALSE, 0};
+  const PetscInt nrm = PKCGNormValues(ksp);
 
   PetscFunctionBegin;
-  (void)ksp;
-  *c = cost;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->pattern      = "nbpcg";
+  c->its          = 1;
+  c->nred         = 2;
+  c->red[0]       = (PKReductionCost){.nvals = 1, .w_pc = 1};         /* (p, A p), in flight during M s */
+  c->red[1]       = (PKReductionCost){.nvals = 1 + nrm, .w_spmv = 1}; /* (r, z) and the norm, during A z */
+  c->nspmv        = 1;
+  c->npc          = 1;
+  c->streams      = 20; /* (p,s) 2, x 3, r 3, z 3, (r,z)+norm 3, p 3, s 3 */
+  c->init_spmv    = ksp->guess_zero ? 1 : 2; /* r = b - A x, s = A p */
+  c->init_pc      = 1;
+  c->init_nvals   = 1 + nrm;
+  c->init_streams = 9;
   PetscFunctionReturn(0);
 }
 

@@ -97,11 +97,22 @@ static PetscErrorCode KSPSetUp_PKPCG(KSP ksp)
 /* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
 static PetscErrorCode KSPPipeGetCost_PKPCG(KSP ksp, PKSolverCost *c)
 {
-  static const PKSolverCost cost = {"pcg", 1, 2, 3, PETSC_FALSE, 1, 1, 14, 1, 1, 2, 7, 0, 0, 0, 0, 0, 0, PETSC_FALSE, 0};
+  const PetscInt nrm = PKCGNormValues(ksp);
 
   PetscFunctionBegin;
-  (void)ksp;
-  *c = cost;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->pattern      = "pcg";
+  c->its          = 1;
+  c->nred         = 2;
+  c->red[0]       = (PKReductionCost){.nvals = 1, .blocking = PETSC_TRUE};       /* (p, A p) */
+  c->red[1]       = (PKReductionCost){.nvals = 1 + nrm, .blocking = PETSC_TRUE}; /* (r, z) and the norm */
+  c->nspmv        = 1;
+  c->npc          = 1;
+  c->streams      = 14; /* counted unfused: (p,s) 2, x 3, r 3, (r,z)+norm 3, p 3 */
+  c->init_spmv    = ksp->guess_zero ? 0 : 1; /* r = b - A x */
+  c->init_pc      = 1;
+  c->init_nvals   = 1 + nrm;
+  c->init_streams = 7; /* r = b - Ax 3, (r,z)+norm 2, p = z 2 */
   PetscFunctionReturn(0);
 }
 

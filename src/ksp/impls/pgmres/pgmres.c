@@ -548,16 +548,14 @@ static PetscErrorCode KSPPipeGetCost_PKPGMRES(KSP ksp, PKSolverCost *c)
   PetscInt      m  = pg->max_k;
 
   PetscFunctionBegin;
-  /* a cycle of m steps: m + 1 passes, each one Op and one split reduction (pass i: i + 1 dots and, i > 0, a norm);
+  /* a cycle of m steps: m Ops, m + 1 passes of one split reduction each (pass i: i + 1 dots and, i > 0, a norm);
      streams: pass i >= 1 MAXPY i+3, CGS i+2, norm 1, MDot i+2, 2 scalings 4; pass 0 MDot 2; x += V y m+2 */
   PetscCall(PetscMemzero(c, sizeof(*c)));
-  c->pattern      = "pgmres";
+  c->pattern      = "pgmres"; /* the p(1) pattern: the model builds the cycle of the steps a solve reaches from it */
   c->its          = m;
   c->nred         = m + 1;
-  c->nvals        = 1 + (m * (m + 5)) / 2;
-  c->nonblocking  = PETSC_TRUE;
-  c->nspmv        = m + 1;
-  c->npc          = m + 1;
+  c->nspmv        = m;
+  c->npc          = m;
   c->streams      = 2.0 * m * m + 15.0 * m + 4;
   c->init_spmv    = 1;
   c->init_pc      = 1;

@@ -236,23 +236,38 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
 /* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
 static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
 {
-  KSP_PKPIPE2CG            *p2   = (KSP_PKPIPE2CG *)ksp->data;
-  static const PKSolverCost cost = {"pipe2cg", 2, 1, 11, PETSC_TRUE, 2, 2, 75, 5, 4, 5, 20, 0, 0, 7, 5, 0, 0, PETSC_FALSE, 0};
-  const PetscBool           rc   = (PetscBool)(p2->recompute > 0 || (p2->recompute < 0 && p2->rc)); /* as set, or as the last solve decided */
+  KSP_PKPIPE2CG  *p2 = (KSP_PKPIPE2CG *)ksp->data;
+  const PetscBool rc = (PetscBool)(p2->recompute > 0 || (p2->recompute < 0 && p2->rc)); /* as set, or as the last solve decided */
 
   PetscFunctionBegin;
-  *c           = cost;
-  c->replace   = rc && !p2->replace_set ? 0 : p2->replace; /* a replacement is Pipe2CGReplace: 7 MatMult + 5 PCApply */
-  c->nreplaced = p2->nreplace;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->pattern = "pipe2cg";
+  c->its     = 2;
+  c->nred    = 1;
   /* the 9 products and, but for the natural norm and none, the norms of both iterates (Pipe2CGDots; a KSP not set
-     up yet has the default, preconditioned, norm) */
-  c->nvals = PIPE2CG_NLAMBDA + ((ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE) ? 0 : 2);
-  if (rc) { /* w = A z, p = M w, q = A p of N in the overlap window; c = M q by PCApply after them */
-    c->nspmv += 2;
-    c->npc += 1;
-    c->ovl_extra_spmv = 2;
-    c->ovl_extra_pc   = 1;
-    c->pc_unfused     = PETSC_TRUE;
+     up yet has the default, preconditioned, norm), in flight during c = M q, d = A c, g = M d, h = A g of N and,
+     with the recompute, w = A z, p = M w, q = A p before them. With a diagonal PC the pass of steps A and B writes
+     c (not with the recompute: c of the recurred q would be thrown away) */
+  c->red[0]       = (PKReductionCost){.nvals = PIPE2CG_NLAMBDA + ((ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE) ? 0 : 2), .w_spmv = rc ? 4 : 2, .w_pc = rc ? 3 : 2, .w_pc_fused = rc ? 0 : 1};
+  c->nspmv        = rc ? 4 : 2;
+  c->npc          = rc ? 3 : 2;
+  c->streams      = 75; /* per 2 iterations: 14 AXPBYPCZ 56, 9 dots 18, norm 1, unfused */
+  c->init_spmv    = ksp->guess_zero ? 4 : 5; /* r = b - A x, and w, q, d, h of index 0 */
+  c->init_pc      = 4;
+  c->init_nvals   = 5;
+  c->init_streams = 20;
+  c->replace      = rc && !p2->replace_set ? 0 : p2->replace; /* a replacement is Pipe2CGReplace: 7 MatMult + 5 PCApply */
+  c->replace_spmv = 7;
+  c->replace_pc   = 5;
+  c->nreplaced    = p2->nreplace;
+#if defined(PK_HAVE_V4D)
+  c->fuse_pc = (p2->fused && !rc) ? 1 : 0;
+#endif
+  c->fuse_pc_streams = 2; /* read the diagonal, write c */
+  c->fused_last      = p2->fusedpc;
+  if (ksp->its > 0) { /* after a solve, what it really did: gap measurements (one MatMult each) and replacements */
+    c->nspmv += 2.0 * p2->nprobe / ksp->its;
+    c->replace = p2->nreplace ? PetscMax(1, ksp->its / p2->nreplace) : 0;
   }
   PetscFunctionReturn(0);
 }

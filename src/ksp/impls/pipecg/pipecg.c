@@ -627,19 +627,33 @@ PetscErrorCode KSPPipeCGSetRecompute(KSP ksp, PetscBool flg)
 /* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
 static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
 {
-  KSP_PKPIPECG             *cg   = (KSP_PKPIPECG *)ksp->data;
-  /* 5 values per reduction: (r,u), (w,u), the norm, and (u,s), (p,s) for the curvature computed from products */
-  static const PKSolverCost cost = {"pipecg", 1, 1, 5, PETSC_TRUE, 1, 1, 29, 3, 2, 3, 12, 0, 0, 4, 2, 0, 0, PETSC_FALSE, 0};
+  KSP_PKPIPECG *cg = (KSP_PKPIPECG *)ksp->data;
 
   PetscFunctionBegin;
-  *c           = cost;
-  c->replace   = cg->replace; /* -ksp_pipecg_replace; a replacement is PipeCGReplace: 4 MatMult + 2 PCApply */
-  c->nreplaced = cg->nreplace;
-  if (cg->recompute) { /* w = A u in the overlap window; m = M w by PCApply, after it */
-    c->nspmv += 1;
-    c->ovl_extra_spmv = 1;
-    c->pc_unfused     = PETSC_TRUE;
-  }
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->pattern = "pipecg";
+  c->its     = 1;
+  c->nred    = 1;
+  /* (r,u), (w,u), the norm, and (u,s), (p,s) for the curvature computed from products; in flight during m = M w and
+     n = A m, and w = A u first with the recompute. With a diagonal PC the update pass writes m (not with the
+     recompute: m of the recurred w would be thrown away), so the window has no PCApply */
+  c->red[0]       = (PKReductionCost){.nvals = PIPECG_NRED, .w_spmv = cg->recompute ? 2 : 1, .w_pc = 1, .w_pc_fused = cg->recompute ? 0 : 1};
+  c->nspmv        = cg->recompute ? 2 : 1;
+  c->npc          = 1;
+  c->streams      = 29; /* z q s p 12, x u w r 12, (r,u) (w,u) norm 5, unfused */
+  c->init_spmv    = ksp->guess_zero ? 2 : 3; /* r = b - A x, w = A u, and the lagging pass's n = A m (docs/algorithms.md §4) */
+  c->init_pc      = 2;
+  c->init_nvals   = 3;
+  c->init_streams = 12;
+  c->replace      = cg->replace; /* -ksp_pipecg_replace; a replacement is PipeCGReplace: 4 MatMult + 2 PCApply */
+  c->replace_spmv = 4;
+  c->replace_pc   = 2;
+  c->nreplaced    = cg->nreplace;
+#if defined(PK_HAVE_V4D)
+  c->fuse_pc = (cg->fused && !cg->recompute) ? 1 : 0;
+#endif
+  c->fuse_pc_streams = 2; /* read the diagonal, write m */
+  c->fused_last      = cg->fusedpc;
   if (ksp->its > 0) { /* after a solve, what it really did: gap measurements (one MatMult each) and replacements */
     c->nspmv += (PetscReal)cg->nprobe / ksp->its;
     if (cg->nreplace && (!c->replace || ksp->its / cg->nreplace < c->replace)) c->replace = PetscMax(1, ksp->its / cg->nreplace);

@@ -105,11 +105,21 @@ static PetscErrorCode KSPSetUp_PKSAPCG(KSP ksp)
 /* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
 static PetscErrorCode KSPPipeGetCost_PKSAPCG(KSP ksp, PKSolverCost *c)
 {
-  static const PKSolverCost cost = {"sapcg", 1, 1, 3, PETSC_FALSE, 1, 1, 17, 2, 1, 3, 9, 0, 0, 0, 0, 0, 0, PETSC_FALSE, 0};
+  const PetscInt nrm = PKCGNormValues(ksp);
 
   PetscFunctionBegin;
-  (void)ksp;
-  *c = cost;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->pattern      = "sapcg";
+  c->its          = 1;
+  c->nred         = 1;
+  c->red[0]       = (PKReductionCost){.nvals = 2 + nrm, .blocking = PETSC_TRUE}; /* (z, r), (z, A z) and the norm */
+  c->nspmv        = 1;
+  c->npc          = 1;
+  c->streams      = 17; /* p 3, w 3, x 3, r 3, (z,r) 2, (z,s) 2, norm 1 */
+  c->init_spmv    = ksp->guess_zero ? 1 : 2; /* r = b - A x, s = A z */
+  c->init_pc      = 1;
+  c->init_nvals   = 2 + nrm;
+  c->init_streams = 9;
   PetscFunctionReturn(0);
 }
 
