@@ -71,3 +71,16 @@ t_grep whatif-ranks-refused-csv "^whatif.ranks,refused,,,no off-node parameters"
   env XDG_CACHE_HOME=$HP/empty "$PK_ROOT/tests/mpirun.sh" 2 "$EX/poisson27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view ::ascii_csv
 t_grep whatif-ranks-with-offnode "what-if larger runs \(weak scaling.*\n?" \
   "$PK_ROOT/tests/mpirun.sh" 2 "$EX/poisson27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view -ksp_perfmodel_machine "$PK_ROOT/config/profiles/emulated-2node-1gbit.profile"
+# ... and the larger runs' halo crosses nodes: from the DMDA's grid when the operator has one, else an upper bound
+# with every message of the slowest rank off node; either way the predicted time grows from this run to 4x the ranks
+# (this run: 2 ranks on one node, on-node halo only)
+whatif_grows() { # whatif_grows HOW-REGEX PROGRAM ARGS...: the what-if names HOW and its first row exceeds this run's
+  local how=$1 out; shift
+  out=$("$PK_ROOT/tests/mpirun.sh" 2 "$@" -ksp_perfmodel_view -ksp_perfmodel_machine "$PK_ROOT/config/profiles/emulated-2node-1gbit.profile") || return 1
+  echo "$out" | sed -n '/what-if larger runs/,/^  ---/p'
+  echo "$out" | grep -Eq "halo exchange: $how" || { echo "no 'halo exchange: $how'"; return 1; }
+  echo "$out" | awk '/\(this run, modelled\)/ { t0 = $2 + 0; getline; t1 = $2 + 0; exit !(t1 > t0) }'
+}
+export -f whatif_grows
+t whatif-ranks-halo-dmda whatif_grows "the DMDA's grid" "$EX/poisson27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi
+t whatif-ranks-halo-bound whatif_grows "an upper bound: every halo message" "$PK_BUILD/petsc-tutorials/ex2" -m 40 -n 40 -dll_append "$PK_LIB" -ksp_type pcg -pc_type jacobi

@@ -339,7 +339,10 @@ PetscErrorCode PKPerfReport(KSP ksp, PKPerfCtx *c)
     PetscReal ratio  = faster ? d->model.total / adv[i].t : adv[i].t / d->model.total;
     PetscCall(PetscViewerASCIIPrintf(v, "    %2" PetscInt_FMT ". %-55s %10.3e s  %5.2fx %s\n", i + 1, adv[i].what, (double)adv[i].t, (double)ratio, faster ? "faster" : "slower"));
   }
-  if (d->have_place) PetscCall(PetscViewerASCIIPrintf(v, "    node-aware layout:\n      %s\n", d->place_cmd));
+  if (d->have_place) {
+    PetscCall(PetscViewerASCIIPrintf(v, "    node-aware layout:\n      %s\n", d->place_cmd));
+    if (d->place_saving <= 0) PetscCall(PetscViewerASCIIPrintf(v, "      (the slowest rank keeps as many off-node messages, so the model predicts no time saved here; the\n      cut is in the traffic all ranks put on the network, which congests it at scale: 000 6.2)\n"));
+  }
   if (nfam) {
     PKSolverShape shape;
     PetscCall(PKSolverShapeGet(&d->config, 1, &shape));
@@ -358,6 +361,7 @@ PetscErrorCode PKPerfReport(KSP ksp, PKPerfCtx *c)
     PetscCall(PetscViewerASCIIPrintf(v, "    then -ksp_perfmodel_machine cluster.profile\n"));
   } else {
   PetscCall(PetscViewerASCIIPrintf(v, "  what-if larger runs (weak scaling: same rows per rank and ranks per node):\n"));
+  if (d->wi_halo_how) PetscCall(PetscViewerASCIIPrintf(v, "    halo exchange: %s\n", d->wi_halo_how));
   PetscCall(PetscViewerASCIIPrintf(v, "    %10s %14s %14s %14s\n", "ranks", "analytic (s)", "E[T] (s)", "E[T'] (s)"));
   PetscCall(PetscViewerASCIIPrintf(v, "    %10d %14.3e %14.3e %14.3e   (this run, modelled)\n", S->nranks, (double)d->model.total, d->have_stoch ? (double)d->stoch.ET : 0.0, d->have_stoch ? (double)d->stoch.ETp : 0.0));
   for (int w = 0; w < PK_WHATIF_RANKS; w++) PetscCall(PetscViewerASCIIPrintf(v, "    %10" PetscInt_FMT " %14.3e %14.3e %14.3e\n", d->wi_P[w], (double)d->wi_ranks[w].total, (double)d->wi_ET[w], (double)d->wi_ETp[w]));

@@ -217,6 +217,73 @@ static PetscBool PKDefaultNodeBlock(const PetscInt procs[3], PetscInt ppn, Petsc
   return PETSC_TRUE;
 }
 
+/* The slowest rank's halo exchange in a weak-scaled run of P ranks (this run's rows per rank and ranks per node):
+   for an operator of a DMDA, the grid model (000 5.3) of PETSc's default layout of P ranks, each with this run's
+   subdomain; for any other operator an upper bound, the slowest rank's messages of this run (their count and mean
+   size) all off node. `how` says which. */
+static PetscErrorCode PKReportHaloAtP(KSP ksp, const PKStats *S, PKReportData *d, PetscInt P, PKCommCost *h, const char **how)
+{
+  Mat             A;
+  DM              dm = NULL;
+  PetscBool       isda = PETSC_FALSE;
+  PetscInt        dim, M[3], procs[3], dof, sw, pP[3], q[3];
+  DMDAStencilType st;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(MatGetDM(A, &dm));
+  if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (isda) {
+    PetscCall(DMDAGetInfo(dm, &dim, &M[0], &M[1], &M[2], &procs[0], &procs[1], &procs[2], &dof, &sw, NULL, NULL, NULL, &st));
+    PetscCall(PKModelDimsCreate(P, dim, pP));
+    for (PetscInt j = dim; j < 3; j++) pP[j] = 1;
+    if (PKDefaultNodeBlock(pP, PetscMin(S->ppn, P), q)) {
+      PKGrid3d   g;
+      PKCommCost avg;
+
+      PetscCall(PetscMemzero(&g, sizeof(g)));
+      g.dof          = dof * sw;
+      g.stencil      = st == DMDA_STENCIL_BOX ? 27 : 7;
+      g.scalar_bytes = sizeof(PetscScalar);
+      g.pipelined    = PETSC_TRUE;
+      for (int j = 0; j < 3; j++) {
+        g.pgrid[j] = pP[j];
+        g.qnode[j] = q[j];
+        g.m[j]     = j < dim ? PetscMax(1, M[j] / procs[j]) : 1;
+      }
+      PetscCall(PKModelHaloGrid3d(&d->eff, &g, &d->in.net, &avg, h));
+      *how = "the DMDA's grid in PETSc's default layout at each size (000 5.3)";
+      PetscFunctionReturn(0);
+    }
+  }
+  {
+    PetscInt   n = 0;
+    PetscReal  bytes = 0, *b;
+    PKLocality *loc;
+    PKHaloPattern pat;
+
+    for (int l = 0; l < PK_NLOC; l++) {
+      for (int p = 0; p < PK_NPROTO; p++) n += (PetscInt)(d->in.halo.nmsg[l][p] + 0.5);
+      bytes += d->in.halo.bytes[l];
+    }
+    PetscCall(PetscMalloc2(PetscMax(n, 1), &b, PetscMax(n, 1), &loc));
+    for (PetscInt i = 0; i < n; i++) {
+      b[i]   = bytes / n;
+      loc[i] = PK_OFF_NODE;
+    }
+    pat.n         = n;
+    pat.bytes     = b;
+    pat.loc       = loc;
+    pat.ppn       = S->ppn;
+    pat.ppn_off   = 0;
+    pat.pipelined = PETSC_TRUE;
+    PetscCall(PKModelHalo(&d->eff, &pat, &d->in.net, h));
+    PetscCall(PetscFree2(b, loc));
+    *how = "an upper bound: every halo message of the slowest rank off node (the operator has no DMDA grid)";
+  }
+  PetscFunctionReturn(0);
+}
+
 /* When the operator comes from a DMDA laid out as PETSc does by default and the nodes are equal, the node-aware
    layout of src/dm, and what it would save: the halo of both layouts by the grid model (000 5.3), the difference
    per SpMV on the slowest rank */
@@ -258,8 +325,11 @@ static PetscErrorCode PKReportPlacement(KSP ksp, const PKStats *S, PKReportData 
     }
     PetscCall(PKModelHaloGrid3d(&d->eff, &g, &d->in.net, &avg, &slow[k]));
   }
+  /* suggested wherever it cuts off-node bytes; the predicted time is the slowest rank's halo in both layouts, which
+     can stay the same (16 ranks on 4 nodes in 2-D: a rank at a corner of a 2 x 2 block has as many off-node
+     neighbours as one in a 4 x 1 row); the report then says what the cut is for */
   d->have_place         = PETSC_TRUE;
-  d->place_saving       = slow[0].total - slow[1].total;
+  d->place_saving       = PetscMax(0, slow[0].total - slow[1].total);
   d->place_bytes_off[0] = d->halo_total_bytes[PK_OFF_NODE];
   d->place_bytes_off[1] = (PetscReal)pl.bytes_off;
   PetscCall(PetscSNPrintf(d->place_what, sizeof(d->place_what), "node-aware DMDA (off-node bytes %.0f->%.0f)", (double)d->place_bytes_off[0], (double)d->place_bytes_off[1]));
@@ -279,7 +349,7 @@ static PetscErrorCode PKReportPlacement(KSP ksp, const PKStats *S, PKReportData 
     PetscCall(PetscSNPrintf(extra, sizeof(extra), "%s", st == DMDA_STENCIL_BOX ? " --stencil box" : ""));
     if (sw != 1) PetscCall(PetscSNPrintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " --width %" PetscInt_FMT, sw));
     if (dof != 1) PetscCall(PetscSNPrintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " --dof %" PetscInt_FMT, dof));
-    PetscCall(PetscSNPrintf(d->place_cmd, sizeof(d->place_cmd), "bin/pipekrylov-place --nodes %" PetscInt_FMT " --ppn %" PetscInt_FMT " --grid %s%s --rankfile ranks.txt\n      then: mpiexec --rankfile ranks.txt ... %s\n      (or DMDACreateNodeAware in the code)", S->nnodes, S->ppn, grid, extra, opts));
+    PetscCall(PetscSNPrintf(d->place_cmd, sizeof(d->place_cmd), "bin/pipekrylov-place --nodes %" PetscInt_FMT " --ppn %" PetscInt_FMT " --grid %s%s --rankfile ranks.txt\n      then: mpiexec -n %d --rankfile ranks.txt <your application and its options> %s\n      (or DMDACreateNodeAware in the code)", S->nnodes, S->ppn, grid, extra, S->nranks, opts));
   }
   PetscFunctionReturn(0);
 }
@@ -402,7 +472,7 @@ static PetscErrorCode PKReportWhatIfConfigs(PKReportData *d)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PKReportModels(const PKStats *S, PKReportData *d)
+static PetscErrorCode PKReportModels(KSP ksp, const PKStats *S, PKReportData *d)
 {
   PetscInt K = S->nits, nonblocking;
   PKSolverShape shape;
@@ -484,7 +554,9 @@ static PetscErrorCode PKReportModels(const PKStats *S, PKReportData *d)
     PetscInt P = S->nranks;
     for (int j = 0; j <= w; j++) P *= 4;
     d->wi_P[w] = P;
-    PetscCall(PKModelWhatIfRanks(&d->eff, &d->in, P, NULL, &d->wi_ranks[w]));
+    PKCommCost hP;
+    PetscCall(PKReportHaloAtP(ksp, S, d, P, &hP, &d->wi_halo_how));
+    PetscCall(PKModelWhatIfRanks(&d->eff, &d->in, P, d->have_halo ? &hP : NULL, &d->wi_ranks[w]));
     d->wi_ET[w] = d->wi_ETp[w] = -1;
     if (d->have_stoch) PetscCall(PKStochasticWhatIf(&d->stoch, K, d->stoch.Peff * P / S->nranks, &d->wi_ET[w], &d->wi_ETp[w]));
   }
@@ -617,7 +689,7 @@ PetscErrorCode PKReportGather(KSP ksp, PKPerfCtx *c, const PKStats *S, PKReportD
     for (PetscInt k = 0; k < K; k++) {
       for (int j = 0; j < PK_PHASE_N; j++) d->phase[j] += S->phase_mean[k * PK_PHASE_N + j];
     }
-    PetscCall(PKReportModels(S, d));
+    PetscCall(PKReportModels(ksp, S, d));
     PetscCall(PKReportNoiseModel(S, d));
     if (d->have_amg) {
       PKAMGInput ai;
