@@ -10,12 +10,18 @@ plot_inputs() {
     "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -nsolves 2 \
       -ksp_perf_trace "$d/t.csv" -ksp_perfmodel_view "ascii:$d/r.csv:ascii_csv" -ksp_perf_papi_events none >/dev/null || return 1
     "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi \
-      -ksp_perfmodel_view "ascii:$d/r2.csv:ascii_csv" -ksp_perf_papi_events none >/dev/null || return 1
+      -ksp_perf_trace "$d/t2.csv" -ksp_perfmodel_view "ascii:$d/r2.csv:ascii_csv" -ksp_perf_papi_events none >/dev/null || return 1
     "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/kernels" -its 2 -tests 1 -sizes 8,4096,65536 -wait_us 20 -csv "$d/k.csv" >/dev/null || return 1
     printf 'problem,config,solver,level,slowdown_measured,slowdown_predicted,duration_us,frequency_hz\np27,2 ranks,pcg,50us@100Hz,1.02,1.03,50,100\np27,2 ranks,pcg,1ms@50Hz,1.12,1.10,1000,50\np27,2 nodes,pcg,1ms@50Hz,1.2,1.1,1000,50\nl1d,2 ranks,pipecg,50us@100Hz,1.01,1.01,50,100\nl1d,2 ranks,pipecg,1ms@50Hz,1.05,1.06,1000,50\n' > "$d/n.csv"
     printf 'solver,level,slowdown_measured,slowdown_predicted\ngmres,low,1.1,1.2\ngmres,high,1.5,1.4\n' > "$d/n2.csv"
     grep -v '^measured,window\.' "$d/r.csv" > "$d/rold.csv" # a report from before the window.* rows
     printf 'kernel,mode,bytes,msgs,ranks,nodes,wait_s,post_s,t_iter_s,t_model_s\nallreduce,blocking,8,1,2,1,0,0,2e-6,1.5e-6\nallreduce,blocking,4096,1,2,1,0,0,5e-6,4e-6\nallreduce,blocking,1048576,1,2,1,0,0,4e-4,3e-4\n' > "$d/k0.csv"
+    # a pipelined trace with three iterations far above the rest (descheduled), for what the overlap figure clips
+    { echo "solve,rank,node,iter,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s,red_n,red_early,red_tests"
+      for r in 0 1; do for k in $(seq 1 30); do
+        o=$((100 + (k * 7 + r * 3) % 11)); case $k in 8) o=400;; 17) o=260;; 25) o=900;; esac
+        echo "0,$r,0,$k,$((o + 12))e-6,0,0,10e-6,0,2e-6,${o}e-6,1,1,3"
+      done; done; } > "$d/tclip.csv"
     touch "$d/ok"
   fi
   echo "$d"
@@ -131,6 +137,16 @@ n = sum(len(a.get_legend().get_texts()) for a in figs[0].axes if a.get_legend())
 assert n == 8, n
 print("noise: 4 panels, 6 solver colours, 8 legend entries, log axis")' --noise @nbench.csv --figure noise
 }
+# a blocking solver (pcg) has no window: no overlap figure, and standard error says why; with --figure all the
+# others are written; asked for alone, nothing is written and the tool fails
+plot_overlap_blocking() {
+  d=$(plot_inputs) || return 1; o=$(mktemp -d)
+  "$PK_ROOT/bin/pipekrylov-plot" "$d/t2.csv" --report "$d/r2.csv" --figure all --format png -o "$o" 2>"$o/err" >/dev/null &&
+    grep -q 'no overlap figure: the trace has no overlap window' "$o/err" && [ ! -e "$o/overlap.png" ] && png_ok "$o/distribution.png" &&
+    ! "$PK_ROOT/bin/pipekrylov-plot" "$d/t2.csv" --figure overlap -o "$o/x.png" 2>"$o/err1" && [ ! -e "$o/x.png" ] &&
+    grep -q 'no overlap figure' "$o/err1" && grep -q 'no figure written' "$o/err1" && echo "blocking: overlap skipped, reason given"
+  rc=$?; rm -rf "$o"; return $rc
+}
 export -f plot_one plot_one_in plot_check
 if /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null; then
   t_grep plot-trace 'png written' plot_trace
@@ -177,6 +193,27 @@ names = [t.get_text()[len("measured: "):] for t in figs[0].axes[0].get_legend().
 order = ["setup", "spmv", "pc", "vec", "halo", "reduce", "overlap", "finish"]
 assert "pc" in names and names == sorted(names, key=order.index), names
 print("measured segments in stack order:", names)' --report @r.csv --report @r2.csv --figure model
+  # the overlap figure's statement of what goes off the axis agrees with its y limit (the bars above it, each marked),
+  # and its legend is outside the axes, clear of the bars
+  t_grep plot-overlap-clipped 'overlap: 3 clipped, as the title says; legend clear' plot_check '
+import re
+a = figs[0].axes[0]; r = figs[0].canvas.get_renderer()
+top = a.get_ylim()[1]
+tot = {}
+for p in a.patches:
+    tot[round(p.get_x() + p.get_width() / 2)] = max(tot.get(round(p.get_x() + p.get_width() / 2), 0), p.get_y() + p.get_height())
+above = sorted(k for k, v in tot.items() if v > top)
+m = re.match(r"(\d+) iteration\(s\) above ([0-9.]+) µs go off the axis", a.get_title())
+assert m, a.get_title()
+assert int(m.group(1)) == len(above) == 3 and abs(float(m.group(2)) - top) <= 1e-3 * top, (a.get_title(), top, above)
+marks = [l for l in a.lines if l.get_marker() == "^"]
+assert marks and sorted(marks[0].get_xdata()) == above, "each clipped bar is marked"
+lb, ab = a.get_legend().get_window_extent(r), a.get_window_extent(r)
+assert lb.y1 <= ab.y0, "the legend overlaps the bars"
+print("overlap: 3 clipped, as the title says; legend clear")' @tclip.csv --figure overlap
+  # a blocking solver (pcg) has no window: no overlap figure, and stderr says why; with --figure all the others
+  # are written; asked alone, nothing is written and it fails
+  t_grep plot-overlap-blocking 'blocking: overlap skipped, reason given' plot_overlap_blocking
   t_grep plot-two-ksps 'one KSP per figure' plot_two_ksps
   t_fail plot-no-such-ksp 'no ksp 5 in .* \(ksps 0, 1\)' sh -c "f=\$(mktemp); printf 'solve,ksp,rank,node,iter,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s\n0,0,0,0,1,1e-4,0,0,0,0,0,0\n0,1,0,0,1,1e-4,0,0,0,0,0,0\n' > \$f; $PK_ROOT/bin/pipekrylov-plot \$f --ksp 5 -o \$f.png; rc=\$?; rm -f \$f \$f.png; exit \$rc"
   t_fail plot-not-a-trace 'is not a pipekrylov trace' sh -c "f=\$(mktemp); echo 'a,b' > \$f; echo '1,2' >> \$f; $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
