@@ -2,10 +2,10 @@
 # example's CSV, a noise CSV) as PNG and SVG, and the files are checked (exist, non-empty, PNG magic / SVG root);
 # a file that is not a trace, a missing one, an empty one and a non-numeric solve column give clear errors.
 
-# Inputs, made once per build into build/tests/plot-inputs (remade when the library is newer)
+# Inputs, made once per build into build/tests/plot-inputs (remade when the library, the tool or this suite is newer)
 plot_inputs() {
   local d=$PK_BUILD/tests/plot-inputs
-  if [ ! -f "$d/ok" ] || [ "$PK_LIB" -nt "$d/ok" ] || [ "$PK_ROOT/bin/pipekrylov-plot" -nt "$d/ok" ]; then
+  if [ ! -f "$d/ok" ] || [ "$PK_LIB" -nt "$d/ok" ] || [ "$PK_ROOT/bin/pipekrylov-plot" -nt "$d/ok" ] || [ "$PK_ROOT/tests/suites/35-plot.sh" -nt "$d/ok" ]; then
     rm -rf "$d" && mkdir -p "$d" || return 1
     "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -nsolves 2 \
       -ksp_perf_trace "$d/t.csv" -ksp_perfmodel_view "ascii:$d/r.csv:ascii_csv" -ksp_perf_papi_events none >/dev/null || return 1
@@ -16,6 +16,9 @@ plot_inputs() {
     printf 'solver,level,slowdown_measured,slowdown_predicted\ngmres,low,1.1,1.2\ngmres,high,1.5,1.4\n' > "$d/n2.csv"
     grep -v '^measured,window\.' "$d/r.csv" > "$d/rold.csv" # a report from before the window.* rows
     printf 'kernel,mode,bytes,msgs,ranks,nodes,wait_s,post_s,t_iter_s,t_model_s\nallreduce,blocking,8,1,2,1,0,0,2e-6,1.5e-6\nallreduce,blocking,4096,1,2,1,0,0,5e-6,4e-6\nallreduce,blocking,1048576,1,2,1,0,0,4e-4,3e-4\n' > "$d/k0.csv"
+    # reports whose KSPSolve (slowest rank) is 10% above and below the stack of set-up, mean phases and finish
+    awk -F, -v OFS=, '$1 == "measured" && $2 == "ksp_solve" { $3 = sprintf("%.9e", $3 * 1.1) } 1' "$d/r2.csv" > "$d/rabove.csv"
+    awk -F, -v OFS=, '$1 == "measured" && $2 == "ksp_solve" { $3 = sprintf("%.9e", $3 * 0.9) } 1' "$d/r2.csv" > "$d/rbelow.csv"
     # a pipelined trace with three iterations far above the rest (descheduled), for what the overlap figure clips
     { echo "solve,rank,node,iter,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s,red_n,red_early,red_tests"
       for r in 0 1; do for k in $(seq 1 30); do
@@ -186,59 +189,45 @@ a = figs[0].axes[0]; figs[0].canvas.draw()
 assert a.get_yscale() == "log" and a.get_xscale() == "log"
 assert any(t.get_text().endswith(" Ki") for t in a.get_xticklabels()), [t.get_text() for t in a.get_xticklabels()]
 print("kernels: log axes, sizes in Ki")' --kernels @k0.csv --figure kernels
-  # the model's legend lists the measured segments in the order they are stacked, whichever report has them
-  # (a pipecg report applies no PC: its pc segment comes from the pcg report after it)
-  t_grep plot-model-legend-order 'measured segments in stack order' plot_check '
-names = [t.get_text()[len("measured: "):] for t in figs[0].axes[0].get_legend().get_texts() if t.get_text().startswith("measured: ")]
-order = ["setup", "spmv", "pc", "vec", "halo", "reduce", "overlap", "finish"]
-assert "pc" in names and names == sorted(names, key=order.index), names
-print("measured segments in stack order:", names)' --report @r.csv --report @r2.csv --figure model
-  # the overlap figure's statement of what goes off the axis agrees with its y limit (the bars above it, each marked),
-  # and its legend is outside the axes, clear of the bars
-  t_grep plot-overlap-clipped 'overlap: 3 clipped, as the title says; legend clear' plot_check '
+  # the model's legend lists the activities in the order they are stacked, whichever report has them (a pipecg
+  # report applies no PC: its pc segment comes from the pcg report after it); one colour per activity in both bars
+  # (measured spmv = model spmv, halo wait = halo.postal, reduction wait = allr.comm), no colour for two activities,
+  # the communication colours apart from the compute ones; the difference between the stack and the KSPSolve line
+  # is written beside it, as the reports give it
+  t_grep plot-model-colours 'model: stack order, one colour per activity, delta shown' plot_check '
 import re
-a = figs[0].axes[0]; r = figs[0].canvas.get_renderer()
-top = a.get_ylim()[1]
-tot = {}
+a = figs[0].axes[0]
+names = [t.get_text().split(" (")[0] for t in a.get_legend().get_texts()]
+order = ["set-up", "spmv", "pc", "vec", "halo wait", "halo.postal", "halo.queue", "reduction wait", "allr.comm", "allr.local",
+         "sync", "overlap window", "overlap", "init", "finish", "measured KSPSolve", "model total"]
+assert "pc" in names and all(n in order for n in names) and names == sorted(names, key=order.index), names
+same = {"measured:halo": "halo.postal", "measured:reduce": "allr.comm"}
+act = {}
 for p in a.patches:
-    tot[round(p.get_x() + p.get_width() / 2)] = max(tot.get(round(p.get_x() + p.get_width() / 2), 0), p.get_y() + p.get_height())
-above = sorted(k for k, v in tot.items() if v > top)
-m = re.match(r"(\d+) iteration\(s\) above ([0-9.]+) µs go off the axis", a.get_title())
-assert m, a.get_title()
-assert int(m.group(1)) == len(above) == 3 and abs(float(m.group(2)) - top) <= 1e-3 * top, (a.get_title(), top, above)
-marks = [l for l in a.lines if l.get_marker() == "^"]
-assert marks and sorted(marks[0].get_xdata()) == above, "each clipped bar is marked"
-lb, ab = a.get_legend().get_window_extent(r), a.get_window_extent(r)
-assert lb.y1 <= ab.y0, "the legend overlaps the bars"
-print("overlap: 3 clipped, as the title says; legend clear")' @tclip.csv --figure overlap
-  # a blocking solver (pcg) has no window: no overlap figure, and stderr says why; with --figure all the others
-  # are written; asked alone, nothing is written and it fails
-  t_grep plot-overlap-blocking 'blocking: overlap skipped, reason given' plot_overlap_blocking
-  # the distribution's legends hide no histogram bar, and the report's times are drawn per iteration on the µs axis
-  # (whole-solve seconds / K), not as a box of seconds over the bars
-  t_grep plot-distribution-report 'distribution: report per iteration, legends clear' plot_check '
-from matplotlib.legend import Legend
-f = figs[0]; r = f.canvas.get_renderer()
-for ax in f.axes:
-    bars = [p.get_window_extent(r) for p in ax.patches if p.get_height() > 0]
-    for l in (c for c in ax.get_children() if isinstance(c, Legend)):
-        assert not any(l.get_window_extent(r).overlaps(b) for b in bars), "a legend hides bars"
-blk, rep = {}, {}
-for l in open(inputs + "/r.csv"):
-    p = l.strip().split(",")
-    if p[0] == "section":
-        blk = {}
-    elif len(p) > 2:
-        blk[(p[0], p[1])] = p[2]
-        if blk.get(("run", "solve")) == "1": rep = blk
-K = float(rep[("run", "iterations")])
-want = sorted(float(rep[("stochastic", k)]) / K * 1e6 for k in ("measured_iterations", "ET", "ETprime"))
-a = f.axes[0]
-got = sorted(l.get_xdata()[0] for l in a.lines if l.get_gid() == "mark")
-assert len(got) == 3 and all(abs(g - w) <= 1e-6 * w for g, w in zip(got, want)), (got, want)
-lo, hi = a.get_xlim(); assert all(lo < g < hi for g in got), (got, lo, hi)
-assert not any(" s\n" in t.get_text() or t.get_text().startswith("report:") for t in a.texts)
-print("distribution: report per iteration, legends clear")' @t.csv --report @r.csv --figure distribution
+    g = p.get_gid()
+    if g:
+        act.setdefault(tuple(p.get_facecolor()), set()).add(same.get(g, g.split(":")[1]))
+assert all(len(v) == 1 for v in act.values()), act
+col = {next(iter(v)): k for k, v in act.items()}
+comm = {col[k] for k in col if k.startswith(("halo", "allr")) or k == "sync"}
+assert comm and not comm & {col[k] for k in ("spmv", "pc", "vec")}
+def last_block(path):
+    blk = {}
+    for l in open(path):
+        p = l.strip().split(",")
+        if p[0] == "section": blk = {}
+        elif len(p) > 2: blk[(p[0], p[1])] = p[2]
+    return blk
+want = []
+for f in ("r.csv", "r2.csv", "rabove.csv", "rbelow.csv"):
+    b = last_block(inputs + "/" + f)
+    m = float(b[("measured", "ksp_solve")])
+    st = sum(max(0.0, float(b[("measured", k)])) for k in ("setup", "finish")) + sum(max(0.0, float(v)) for (s, k), v in b.items() if s == "measured" and k.startswith("phase."))
+    if abs(m - st) > 0.002 * m: want.append((m - st) * 1e3)
+got = [float(re.match(r"Δ ([-+0-9.e]+) ms", t.get_text()).group(1)) for t in a.texts if t.get_gid() == "delta"]
+assert len(got) == len(want) >= 2 and all(abs(g - w) <= 0.01 * abs(w) for g, w in zip(got, want)), (got, want)
+assert got[-2] > 0 > got[-1], got
+print("model: stack order, one colour per activity, delta shown")' --report @r.csv --report @r2.csv --report @rabove.csv --report @rbelow.csv --figure model
   t_grep plot-two-ksps 'one KSP per figure' plot_two_ksps
   t_fail plot-no-such-ksp 'no ksp 5 in .* \(ksps 0, 1\)' sh -c "f=\$(mktemp); printf 'solve,ksp,rank,node,iter,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s\n0,0,0,0,1,1e-4,0,0,0,0,0,0\n0,1,0,0,1,1e-4,0,0,0,0,0,0\n' > \$f; $PK_ROOT/bin/pipekrylov-plot \$f --ksp 5 -o \$f.png; rc=\$?; rm -f \$f \$f.png; exit \$rc"
   t_fail plot-not-a-trace 'is not a pipekrylov trace' sh -c "f=\$(mktemp); echo 'a,b' > \$f; echo '1,2' >> \$f; $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
