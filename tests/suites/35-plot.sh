@@ -159,6 +159,19 @@ if /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null; then
   t_grep plot-kernels-png 'kernels: one png' plot_one_in kernels png --kernels @k.csv
   t_grep plot-noise-labels 'noise: one png' plot_one_in noise png --noise @n2.csv
   t_grep plot-node-size 'rank 1 on node 1' plot_node_size
+  # a noise CSV with 3 of its 4 (problem, configuration) pairs: 3 panels, none empty, one x range (the levels) for
+  # all, and every point off the frame (a margin)
+  t_grep plot-noise-panels 'noise: 3 panels, one x range, margins' plot_check '
+ax = [a for a in figs[0].axes if a.get_title()]
+assert len(ax) == 3 and all(a.lines for a in ax), [a.get_title() for a in ax]
+assert not any(t.get_text() == "no runs" for a in figs[0].axes for t in a.texts)
+assert len({a.get_xlim() for a in ax}) == 1 and len({a.get_ylim() for a in ax}) == 1, [a.get_xlim() for a in ax]
+for a in ax:
+    for l in a.lines:
+        if l.get_marker() in ("o", "x"):
+            for xy in a.transAxes.inverted().transform(a.transData.transform(l.get_xydata())):
+                assert 0.02 < xy[0] < 0.98 and 0.02 < xy[1] < 0.98, (a.get_title(), xy)
+print("noise: 3 panels, one x range, margins")' --noise @n.csv --figure noise
   t_grep plot-rank-ticks 'integer rank ticks' plot_rank_ticks
   t_grep plot-noise-readable 'noise: 4 panels, 6 solver colours, 8 legend entries, log axis' plot_noise_readable
   # the heatmap's rank label fits beside its axes on a 2-rank trace (the short figure)
