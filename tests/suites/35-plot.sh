@@ -202,6 +202,21 @@ a = figs[0].axes[0]; figs[0].canvas.draw()
 assert a.get_yscale() == "log" and a.get_xscale() == "log"
 assert any(t.get_text().endswith(" Ki") for t in a.get_xticklabels()), [t.get_text() for t in a.get_xticklabels()]
 print("kernels: log axes, sizes in Ki")' --kernels @k0.csv --figure kernels
+  # kernels with busy waits: one legend for the figure (the panels' curves are alike), and the times less each row's
+  # busy waits (wait_s + post_s), so the communication is not squeezed above 40 µs of waits; the axis says so
+  t_grep plot-kernels-comm 'kernels: one legend, times less the busy waits' plot_check '
+from matplotlib.legend import Legend
+f = figs[0]
+n = len(f.legends) + sum(1 for a in f.axes for c in a.get_children() if isinstance(c, Legend))
+assert n == 1, n
+rows = [l.strip().split(",") for l in open(inputs + "/k.csv")]
+h = rows[0]; rows = [dict(zip(h, r)) for r in rows[1:]]
+want = sorted((float(r["t_iter_s"]) - float(r["wait_s"]) - float(r["post_s"])) * 1e6 for r in rows if r["kernel"] == "allreduce" and r["mode"] == "blocking")
+a = f.axes[0]
+got = sorted(next(l for l in a.lines if l.get_label() == "blocking, measured").get_ydata())
+assert all(abs(g - w) <= 1e-9 + 1e-9 * abs(w) for g, w in zip(got, want)) and len(got) == len(want), (got, want)
+assert "less the busy waits" in a.get_ylabel(), a.get_ylabel()
+print("kernels: one legend, times less the busy waits")' --kernels @k.csv --figure kernels
   # the model's legend lists the activities in the order they are stacked, whichever report has them (a pipecg
   # report applies no PC: its pc segment comes from the pcg report after it); one colour per activity in both bars
   # (measured spmv = model spmv, halo wait = halo.postal, reduction wait = allr.comm), no colour for two activities,
