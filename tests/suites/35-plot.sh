@@ -173,6 +173,15 @@ for a in ax:
                 assert 0.02 < xy[0] < 0.98 and 0.02 < xy[1] < 0.98, (a.get_title(), xy)
 print("noise: 3 panels, one x range, margins")' --noise @n.csv --figure noise
   t_grep plot-rank-ticks 'integer rank ticks' plot_rank_ticks
+  # the overview names the node of each colour of its per-rank bars (two nodes with --node-size 1)
+  t_grep plot-overview-nodes 'overview: node legend matches the bars' plot_check '
+a = figs[0].axes[3]
+lg = a.get_legend()
+assert lg and [t.get_text() for t in lg.get_texts()] == ["node 0", "node 1"], lg and [t.get_text() for t in lg.get_texts()]
+bars = sorted(a.patches, key=lambda p: p.get_x())
+hs = getattr(lg, "legend_handles", None) or lg.legendHandles  # the name before matplotlib 3.7
+assert [tuple(p.get_facecolor()) for p in bars] == [tuple(h.get_facecolor()) for h in hs]
+print("overview: node legend matches the bars")' @t.csv --figure overview --node-size 1
   t_grep plot-noise-readable 'noise: 4 panels, 6 solver colours, 8 legend entries, log axis' plot_noise_readable
   # the heatmap's rank label fits beside its axes on a 2-rank trace (the short figure)
   t_grep plot-heatmap-label 'rank label fits' plot_check '
