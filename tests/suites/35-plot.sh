@@ -265,6 +265,52 @@ got = [float(re.match(r"Δ ([-+0-9.e]+) ms", t.get_text()).group(1)) for t in a.
 assert len(got) == len(want) >= 2 and all(abs(g - w) <= 0.01 * abs(w) for g, w in zip(got, want)), (got, want)
 assert got[-2] > 0 > got[-1], got
 print("model: stack order, one colour per activity, delta shown")' --report @r.csv --report @r2.csv --report @rabove.csv --report @rbelow.csv --figure model
+  # the overlap figure's statement of what goes off the axis agrees with its y limit (the bars above it, each marked),
+  # and its legend is outside the axes, clear of the bars
+  t_grep plot-overlap-clipped 'overlap: 3 clipped, as the title says; legend clear' plot_check '
+import re
+a = figs[0].axes[0]; r = figs[0].canvas.get_renderer()
+top = a.get_ylim()[1]
+tot = {}
+for p in a.patches:
+    tot[round(p.get_x() + p.get_width() / 2)] = max(tot.get(round(p.get_x() + p.get_width() / 2), 0), p.get_y() + p.get_height())
+above = sorted(k for k, v in tot.items() if v > top)
+m = re.match(r"(\d+) iteration\(s\) above ([0-9.]+) µs go off the axis", a.get_title())
+assert m, a.get_title()
+assert int(m.group(1)) == len(above) == 3 and abs(float(m.group(2)) - top) <= 1e-3 * top, (a.get_title(), top, above)
+marks = [l for l in a.lines if l.get_marker() == "^"]
+assert marks and sorted(marks[0].get_xdata()) == above, "each clipped bar is marked"
+lb, ab = a.get_legend().get_window_extent(r), a.get_window_extent(r)
+assert lb.y1 <= ab.y0, "the legend overlaps the bars"
+print("overlap: 3 clipped, as the title says; legend clear")' @tclip.csv --figure overlap
+  # a blocking solver (pcg) has no window: no overlap figure, and stderr says why; with --figure all the others
+  # are written; asked alone, nothing is written and it fails
+  t_grep plot-overlap-blocking 'blocking: overlap skipped, reason given' plot_overlap_blocking
+  # the distribution's legends hide no histogram bar, and the report's times are drawn per iteration on the µs axis
+  # (whole-solve seconds / K), not as a box of seconds over the bars
+  t_grep plot-distribution-report 'distribution: report per iteration, legends clear' plot_check '
+from matplotlib.legend import Legend
+f = figs[0]; r = f.canvas.get_renderer()
+for ax in f.axes:
+    bars = [p.get_window_extent(r) for p in ax.patches if p.get_height() > 0]
+    for l in (c for c in ax.get_children() if isinstance(c, Legend)):
+        assert not any(l.get_window_extent(r).overlaps(b) for b in bars), "a legend hides bars"
+blk, rep = {}, {}
+for l in open(inputs + "/r.csv"):
+    p = l.strip().split(",")
+    if p[0] == "section":
+        blk = {}
+    elif len(p) > 2:
+        blk[(p[0], p[1])] = p[2]
+        if blk.get(("run", "solve")) == "1": rep = blk
+K = float(rep[("run", "iterations")])
+want = sorted(float(rep[("stochastic", k)]) / K * 1e6 for k in ("measured_iterations", "ET", "ETprime"))
+a = f.axes[0]
+got = sorted(l.get_xdata()[0] for l in a.lines if l.get_gid() == "mark")
+assert len(got) == 3 and all(abs(g - w) <= 1e-6 * w for g, w in zip(got, want)), (got, want)
+lo, hi = a.get_xlim(); assert all(lo < g < hi for g in got), (got, lo, hi)
+assert not any(" s\n" in t.get_text() or t.get_text().startswith("report:") for t in a.texts)
+print("distribution: report per iteration, legends clear")' @t.csv --report @r.csv --figure distribution
   t_grep plot-two-ksps 'one KSP per figure' plot_two_ksps
   t_fail plot-no-such-ksp 'no ksp 5 in .* \(ksps 0, 1\)' sh -c "f=\$(mktemp); printf 'solve,ksp,rank,node,iter,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s\n0,0,0,0,1,1e-4,0,0,0,0,0,0\n0,1,0,0,1,1e-4,0,0,0,0,0,0\n' > \$f; $PK_ROOT/bin/pipekrylov-plot \$f --ksp 5 -o \$f.png; rc=\$?; rm -f \$f \$f.png; exit \$rc"
   t_fail plot-not-a-trace 'is not a pipekrylov trace' sh -c "f=\$(mktemp); echo 'a,b' > \$f; echo '1,2' >> \$f; $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
