@@ -293,8 +293,10 @@ from matplotlib.legend import Legend
 f = figs[0]; r = f.canvas.get_renderer()
 for ax in f.axes:
     bars = [p.get_window_extent(r) for p in ax.patches if p.get_height() > 0]
-    for l in (c for c in ax.get_children() if isinstance(c, Legend)):
-        assert not any(l.get_window_extent(r).overlaps(b) for b in bars), "a legend hides bars"
+    legs = [c.get_window_extent(r) for c in ax.get_children() if isinstance(c, Legend)]
+    for l in legs:
+        assert not any(l.overlaps(b) for b in bars), "a legend hides bars"
+    assert not any(l.overlaps(m) for l in legs for m in legs if l is not m), "legends overlap"
 blk, rep = {}, {}
 for l in open(inputs + "/r.csv"):
     p = l.strip().split(",")
