@@ -2,20 +2,29 @@
 # example's CSV, a noise CSV) as PNG and SVG, and the files are checked (exist, non-empty, PNG magic / SVG root);
 # a file that is not a trace, a missing one, an empty one and a non-numeric solve column give clear errors.
 
-# Inputs, made once per build into build/tests/plot-inputs (remade when the library is newer)
+# Inputs, made once per build into build/tests/plot-inputs (remade when the library, the tool or this suite is newer)
 plot_inputs() {
   local d=$PK_BUILD/tests/plot-inputs
-  if [ ! -f "$d/ok" ] || [ "$PK_LIB" -nt "$d/ok" ] || [ "$PK_ROOT/bin/pipekrylov-plot" -nt "$d/ok" ]; then
+  if [ ! -f "$d/ok" ] || [ "$PK_LIB" -nt "$d/ok" ] || [ "$PK_ROOT/bin/pipekrylov-plot" -nt "$d/ok" ] || [ "$PK_ROOT/tests/suites/35-plot.sh" -nt "$d/ok" ]; then
     rm -rf "$d" && mkdir -p "$d" || return 1
     "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -nsolves 2 \
       -ksp_perf_trace "$d/t.csv" -ksp_perfmodel_view "ascii:$d/r.csv:ascii_csv" -ksp_perf_papi_events none >/dev/null || return 1
     "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi \
-      -ksp_perfmodel_view "ascii:$d/r2.csv:ascii_csv" -ksp_perf_papi_events none >/dev/null || return 1
+      -ksp_perf_trace "$d/t2.csv" -ksp_perfmodel_view "ascii:$d/r2.csv:ascii_csv" -ksp_perf_papi_events none >/dev/null || return 1
     "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/kernels" -its 2 -tests 1 -sizes 8,4096,65536 -wait_us 20 -csv "$d/k.csv" >/dev/null || return 1
     printf 'problem,config,solver,level,slowdown_measured,slowdown_predicted,duration_us,frequency_hz\np27,2 ranks,pcg,50us@100Hz,1.02,1.03,50,100\np27,2 ranks,pcg,1ms@50Hz,1.12,1.10,1000,50\np27,2 nodes,pcg,1ms@50Hz,1.2,1.1,1000,50\nl1d,2 ranks,pipecg,50us@100Hz,1.01,1.01,50,100\nl1d,2 ranks,pipecg,1ms@50Hz,1.05,1.06,1000,50\n' > "$d/n.csv"
     printf 'solver,level,slowdown_measured,slowdown_predicted\ngmres,low,1.1,1.2\ngmres,high,1.5,1.4\n' > "$d/n2.csv"
     grep -v '^measured,window\.' "$d/r.csv" > "$d/rold.csv" # a report from before the window.* rows
     printf 'kernel,mode,bytes,msgs,ranks,nodes,wait_s,post_s,t_iter_s,t_model_s\nallreduce,blocking,8,1,2,1,0,0,2e-6,1.5e-6\nallreduce,blocking,4096,1,2,1,0,0,5e-6,4e-6\nallreduce,blocking,1048576,1,2,1,0,0,4e-4,3e-4\n' > "$d/k0.csv"
+    # reports whose KSPSolve (slowest rank) is 10% above and below the stack of set-up, mean phases and finish
+    awk -F, -v OFS=, '$1 == "measured" && $2 == "ksp_solve" { $3 = sprintf("%.9e", $3 * 1.1) } 1' "$d/r2.csv" > "$d/rabove.csv"
+    awk -F, -v OFS=, '$1 == "measured" && $2 == "ksp_solve" { $3 = sprintf("%.9e", $3 * 0.9) } 1' "$d/r2.csv" > "$d/rbelow.csv"
+    # a pipelined trace with three iterations far above the rest (descheduled), for what the overlap figure clips
+    { echo "solve,rank,node,iter,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s,red_n,red_early,red_tests"
+      for r in 0 1; do for k in $(seq 1 30); do
+        o=$((100 + (k * 7 + r * 3) % 11)); case $k in 8) o=400;; 17) o=260;; 25) o=900;; esac
+        echo "0,$r,0,$k,$((o + 12))e-6,0,0,10e-6,0,2e-6,${o}e-6,1,1,3"
+      done; done; } > "$d/tclip.csv"
     touch "$d/ok"
   fi
   echo "$d"
@@ -131,6 +140,16 @@ n = sum(len(a.get_legend().get_texts()) for a in figs[0].axes if a.get_legend())
 assert n == 8, n
 print("noise: 4 panels, 6 solver colours, 8 legend entries, log axis")' --noise @nbench.csv --figure noise
 }
+# a blocking solver (pcg) has no window: no overlap figure, and standard error says why; with --figure all the
+# others are written; asked for alone, nothing is written and the tool fails
+plot_overlap_blocking() {
+  d=$(plot_inputs) || return 1; o=$(mktemp -d)
+  "$PK_ROOT/bin/pipekrylov-plot" "$d/t2.csv" --report "$d/r2.csv" --figure all --format png -o "$o" 2>"$o/err" >/dev/null &&
+    grep -q 'no overlap figure: the trace has no overlap window' "$o/err" && [ ! -e "$o/overlap.png" ] && png_ok "$o/distribution.png" &&
+    ! "$PK_ROOT/bin/pipekrylov-plot" "$d/t2.csv" --figure overlap -o "$o/x.png" 2>"$o/err1" && [ ! -e "$o/x.png" ] &&
+    grep -q 'no overlap figure' "$o/err1" && grep -q 'no figure written' "$o/err1" && echo "blocking: overlap skipped, reason given"
+  rc=$?; rm -rf "$o"; return $rc
+}
 export -f plot_one plot_one_in plot_check
 if /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null; then
   t_grep plot-trace 'png written' plot_trace
@@ -140,7 +159,29 @@ if /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null; then
   t_grep plot-kernels-png 'kernels: one png' plot_one_in kernels png --kernels @k.csv
   t_grep plot-noise-labels 'noise: one png' plot_one_in noise png --noise @n2.csv
   t_grep plot-node-size 'rank 1 on node 1' plot_node_size
+  # a noise CSV with 3 of its 4 (problem, configuration) pairs: 3 panels, none empty, one x range (the levels) for
+  # all, and every point off the frame (a margin)
+  t_grep plot-noise-panels 'noise: 3 panels, one x range, margins' plot_check '
+ax = [a for a in figs[0].axes if a.get_title()]
+assert len(ax) == 3 and all(a.lines for a in ax), [a.get_title() for a in ax]
+assert not any(t.get_text() == "no runs" for a in figs[0].axes for t in a.texts)
+assert len({a.get_xlim() for a in ax}) == 1 and len({a.get_ylim() for a in ax}) == 1, [a.get_xlim() for a in ax]
+for a in ax:
+    for l in a.lines:
+        if l.get_marker() in ("o", "x"):
+            for xy in a.transAxes.inverted().transform(a.transData.transform(l.get_xydata())):
+                assert 0.02 < xy[0] < 0.98 and 0.02 < xy[1] < 0.98, (a.get_title(), xy)
+print("noise: 3 panels, one x range, margins")' --noise @n.csv --figure noise
   t_grep plot-rank-ticks 'integer rank ticks' plot_rank_ticks
+  # the overview names the node of each colour of its per-rank bars (two nodes with --node-size 1)
+  t_grep plot-overview-nodes 'overview: node legend matches the bars' plot_check '
+a = figs[0].axes[3]
+lg = a.get_legend()
+assert lg and [t.get_text() for t in lg.get_texts()] == ["node 0", "node 1"], lg and [t.get_text() for t in lg.get_texts()]
+bars = sorted(a.patches, key=lambda p: p.get_x())
+hs = getattr(lg, "legend_handles", None) or lg.legendHandles  # the name before matplotlib 3.7
+assert [tuple(p.get_facecolor()) for p in bars] == [tuple(h.get_facecolor()) for h in hs]
+print("overview: node legend matches the bars")' @t.csv --figure overview --node-size 1
   t_grep plot-noise-readable 'noise: 4 panels, 6 solver colours, 8 legend entries, log axis' plot_noise_readable
   # the heatmap's rank label fits beside its axes on a 2-rank trace (the short figure)
   t_grep plot-heatmap-label 'rank label fits' plot_check '
@@ -170,13 +211,108 @@ a = figs[0].axes[0]; figs[0].canvas.draw()
 assert a.get_yscale() == "log" and a.get_xscale() == "log"
 assert any(t.get_text().endswith(" Ki") for t in a.get_xticklabels()), [t.get_text() for t in a.get_xticklabels()]
 print("kernels: log axes, sizes in Ki")' --kernels @k0.csv --figure kernels
-  # the model's legend lists the measured segments in the order they are stacked, whichever report has them
-  # (a pipecg report applies no PC: its pc segment comes from the pcg report after it)
-  t_grep plot-model-legend-order 'measured segments in stack order' plot_check '
-names = [t.get_text()[len("measured: "):] for t in figs[0].axes[0].get_legend().get_texts() if t.get_text().startswith("measured: ")]
-order = ["setup", "spmv", "pc", "vec", "halo", "reduce", "overlap", "finish"]
-assert "pc" in names and names == sorted(names, key=order.index), names
-print("measured segments in stack order:", names)' --report @r.csv --report @r2.csv --figure model
+  # kernels with busy waits: one legend for the figure (the panels' curves are alike), and the times less each row's
+  # busy waits (wait_s + post_s), so the communication is not squeezed above 40 µs of waits; the axis says so
+  t_grep plot-kernels-comm 'kernels: one legend, times less the busy waits' plot_check '
+from matplotlib.legend import Legend
+f = figs[0]
+n = len(f.legends) + sum(1 for a in f.axes for c in a.get_children() if isinstance(c, Legend))
+assert n == 1, n
+rows = [l.strip().split(",") for l in open(inputs + "/k.csv")]
+h = rows[0]; rows = [dict(zip(h, r)) for r in rows[1:]]
+want = sorted((float(r["t_iter_s"]) - float(r["wait_s"]) - float(r["post_s"])) * 1e6 for r in rows if r["kernel"] == "allreduce" and r["mode"] == "blocking")
+a = f.axes[0]
+got = sorted(next(l for l in a.lines if l.get_label() == "blocking, measured").get_ydata())
+assert all(abs(g - w) <= 1e-9 + 1e-9 * abs(w) for g, w in zip(got, want)) and len(got) == len(want), (got, want)
+assert "less the busy waits" in a.get_ylabel(), a.get_ylabel()
+print("kernels: one legend, times less the busy waits")' --kernels @k.csv --figure kernels
+  # the model's legend lists the activities in the order they are stacked, whichever report has them (a pipecg
+  # report applies no PC: its pc segment comes from the pcg report after it); one colour per activity in both bars
+  # (measured spmv = model spmv, halo wait = halo.postal, reduction wait = allr.comm), no colour for two activities,
+  # the communication colours apart from the compute ones; the difference between the stack and the KSPSolve line
+  # is written beside it, as the reports give it
+  t_grep plot-model-colours 'model: stack order, one colour per activity, delta shown' plot_check '
+import re
+a = figs[0].axes[0]
+names = [t.get_text().split(" (")[0] for t in a.get_legend().get_texts()]
+order = ["set-up", "spmv", "pc", "vec", "halo wait", "halo.postal", "halo.queue", "reduction wait", "allr.comm", "allr.local",
+         "sync", "overlap window", "overlap", "init", "finish", "measured KSPSolve", "model total"]
+assert "pc" in names and all(n in order for n in names) and names == sorted(names, key=order.index), names
+same = {"measured:halo": "halo.postal", "measured:reduce": "allr.comm"}
+act = {}
+for p in a.patches:
+    g = p.get_gid()
+    if g:
+        act.setdefault(tuple(p.get_facecolor()), set()).add(same.get(g, g.split(":")[1]))
+assert all(len(v) == 1 for v in act.values()), act
+col = {next(iter(v)): k for k, v in act.items()}
+comm = {col[k] for k in col if k.startswith(("halo", "allr")) or k == "sync"}
+assert comm and not comm & {col[k] for k in ("spmv", "pc", "vec")}
+def last_block(path):
+    blk = {}
+    for l in open(path):
+        p = l.strip().split(",")
+        if p[0] == "section": blk = {}
+        elif len(p) > 2: blk[(p[0], p[1])] = p[2]
+    return blk
+want = []
+for f in ("r.csv", "r2.csv", "rabove.csv", "rbelow.csv"):
+    b = last_block(inputs + "/" + f)
+    m = float(b[("measured", "ksp_solve")])
+    st = sum(max(0.0, float(b[("measured", k)])) for k in ("setup", "finish")) + sum(max(0.0, float(v)) for (s, k), v in b.items() if s == "measured" and k.startswith("phase."))
+    if abs(m - st) > 0.002 * m: want.append((m - st) * 1e3)
+got = [float(re.match(r"Δ ([-+0-9.e]+) ms", t.get_text()).group(1)) for t in a.texts if t.get_gid() == "delta"]
+assert len(got) == len(want) >= 2 and all(abs(g - w) <= 0.01 * abs(w) for g, w in zip(got, want)), (got, want)
+assert got[-2] > 0 > got[-1], got
+print("model: stack order, one colour per activity, delta shown")' --report @r.csv --report @r2.csv --report @rabove.csv --report @rbelow.csv --figure model
+  # the overlap figure's statement of what goes off the axis agrees with its y limit (the bars above it, each marked),
+  # and its legend is outside the axes, clear of the bars
+  t_grep plot-overlap-clipped 'overlap: 3 clipped, as the title says; legend clear' plot_check '
+import re
+a = figs[0].axes[0]; r = figs[0].canvas.get_renderer()
+top = a.get_ylim()[1]
+tot = {}
+for p in a.patches:
+    tot[round(p.get_x() + p.get_width() / 2)] = max(tot.get(round(p.get_x() + p.get_width() / 2), 0), p.get_y() + p.get_height())
+above = sorted(k for k, v in tot.items() if v > top)
+m = re.match(r"(\d+) iteration\(s\) above ([0-9.]+) µs go off the axis", a.get_title())
+assert m, a.get_title()
+assert int(m.group(1)) == len(above) == 3 and abs(float(m.group(2)) - top) <= 1e-3 * top, (a.get_title(), top, above)
+marks = [l for l in a.lines if l.get_marker() == "^"]
+assert marks and sorted(marks[0].get_xdata()) == above, "each clipped bar is marked"
+lb, ab = a.get_legend().get_window_extent(r), a.get_window_extent(r)
+assert lb.y1 <= ab.y0, "the legend overlaps the bars"
+print("overlap: 3 clipped, as the title says; legend clear")' @tclip.csv --figure overlap
+  # a blocking solver (pcg) has no window: no overlap figure, and stderr says why; with --figure all the others
+  # are written; asked alone, nothing is written and it fails
+  t_grep plot-overlap-blocking 'blocking: overlap skipped, reason given' plot_overlap_blocking
+  # the distribution's legends hide no histogram bar, and the report's times are drawn per iteration on the µs axis
+  # (whole-solve seconds / K), not as a box of seconds over the bars
+  t_grep plot-distribution-report 'distribution: report per iteration, legends clear' plot_check '
+from matplotlib.legend import Legend
+f = figs[0]; r = f.canvas.get_renderer()
+for ax in f.axes:
+    bars = [p.get_window_extent(r) for p in ax.patches if p.get_height() > 0]
+    legs = [c.get_window_extent(r) for c in ax.get_children() if isinstance(c, Legend)]
+    for l in legs:
+        assert not any(l.overlaps(b) for b in bars), "a legend hides bars"
+    assert not any(l.overlaps(m) for l in legs for m in legs if l is not m), "legends overlap"
+blk, rep = {}, {}
+for l in open(inputs + "/r.csv"):
+    p = l.strip().split(",")
+    if p[0] == "section":
+        blk = {}
+    elif len(p) > 2:
+        blk[(p[0], p[1])] = p[2]
+        if blk.get(("run", "solve")) == "1": rep = blk
+K = float(rep[("run", "iterations")])
+want = sorted(float(rep[("stochastic", k)]) / K * 1e6 for k in ("measured_iterations", "ET", "ETprime"))
+a = f.axes[0]
+got = sorted(l.get_xdata()[0] for l in a.lines if l.get_gid() == "mark")
+assert len(got) == 3 and all(abs(g - w) <= 1e-6 * w for g, w in zip(got, want)), (got, want)
+lo, hi = a.get_xlim(); assert all(lo < g < hi for g in got), (got, lo, hi)
+assert not any(" s\n" in t.get_text() or t.get_text().startswith("report:") for t in a.texts)
+print("distribution: report per iteration, legends clear")' @t.csv --report @r.csv --figure distribution
   t_grep plot-two-ksps 'one KSP per figure' plot_two_ksps
   t_fail plot-no-such-ksp 'no ksp 5 in .* \(ksps 0, 1\)' sh -c "f=\$(mktemp); printf 'solve,ksp,rank,node,iter,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s\n0,0,0,0,1,1e-4,0,0,0,0,0,0\n0,1,0,0,1,1e-4,0,0,0,0,0,0\n' > \$f; $PK_ROOT/bin/pipekrylov-plot \$f --ksp 5 -o \$f.png; rc=\$?; rm -f \$f \$f.png; exit \$rc"
   t_fail plot-not-a-trace 'is not a pipekrylov trace' sh -c "f=\$(mktemp); echo 'a,b' > \$f; echo '1,2' >> \$f; $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
