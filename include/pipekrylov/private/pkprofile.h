@@ -1,6 +1,8 @@
 /*
    Machine profiles: the text file written by bin/pipekrylov-calibrate and read with -ksp_perfmodel_machine <file>,
-   and the embedded default profile (src/perf/models/machine.c).
+   and the embedded default profile: the format and the default are plain functions (src/perf/models/machine.c);
+   reading and writing files (src/perf/report/profile_io.c) and the per-host cache (src/perf/report/machine_cache.c)
+   are the report's.
 
    The file format (version 1), one setting per line:
 
@@ -40,6 +42,8 @@ PETSC_INTERN PetscErrorCode PKMachineLoad(MPI_Comm, const char[], PKMachine *);
 PETSC_INTERN PetscErrorCode PKMachineParseString(const char text[], const char name[], PKMachine *, char err[], size_t errlen);
 /* Collective: rank 0 writes the profile (comment: extra '#' lines for the header, may be NULL) */
 PETSC_INTERN PetscErrorCode PKMachineWrite(MPI_Comm, const PKMachine *, const char path[], const char comment[]);
+/* The profile as the text of its file (malloc'ed, free() it): not collective, no file */
+PETSC_INTERN PetscErrorCode PKMachineToString(const PKMachine *, const char comment[], char **text);
 /* Every parameter with its value, unit and provenance (ASCII viewers) */
 PETSC_INTERN PetscErrorCode PKMachineView(const PKMachine *, PetscViewer);
 
@@ -54,7 +58,7 @@ PETSC_INTERN const char *PKMachineSourceName(PKParamSource);
 /* Set every field's source (e.g. PK_SRC_NONE before a calibration fills in what it measured) */
 PETSC_INTERN PetscErrorCode PKMachineSetAllSources(PKMachine *, PKParamSource);
 
-/* The per-host profile in the user's cache (src/perf/models/machine_cache.c): $XDG_CACHE_HOME/pipekrylov/<host>.profile,
+/* The per-host profile in the user's cache (src/perf/report/machine_cache.c): $XDG_CACHE_HOME/pipekrylov/<host>.profile,
    <host> = node name and processor model. Precedence in the report: -ksp_perfmodel_machine > cache > default. */
 PETSC_INTERN PetscErrorCode PKMachineHostName(char host[], size_t len);
 PETSC_INTERN PetscErrorCode PKMachineCachePath(char path[], size_t len, char dir[], size_t dirlen);

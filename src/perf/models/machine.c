@@ -1,11 +1,14 @@
 /*
-   Machine profiles: the field table, the text format (see pkprofile.h), the embedded default, load, write, view.
+   Machine profiles: the field table, the text format (see pkprofile.h) parsed from and written to memory, the
+   embedded default, view. Plain functions: no MPI, no files (the report's profile_io.c reads and writes the files
+   and broadcasts them).
 */
 #include <pipekrylov/private/pkprofile.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
 #include <math.h>
 
@@ -369,58 +372,6 @@ done:
   return rc;
 }
 
-PetscErrorCode PKMachineLoad(MPI_Comm comm, const char path[], PKMachine *m)
-{
-  PetscMPIInt rank;
-  struct {
-    int  rc;
-    char msg[1024];
-  } st = {0, ""};
-
-  PetscFunctionBegin;
-  PetscCall(PKMachineDefault(m));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-      st.rc = PETSC_ERR_FILE_OPEN;
-      snprintf(st.msg, sizeof(st.msg), "cannot read machine profile '%s': %s", path, strerror(errno));
-    } else {
-      char  *text = NULL;
-      size_t len = 0, cap = 0, n;
-      char   chunk[4096];
-      while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0) {
-        if (len + n + 1 > cap) {
-          char *t;
-          cap = 2 * (len + n + 1);
-          t   = (char *)realloc(text, cap);
-          if (!t) break;
-          text = t;
-        }
-        memcpy(text + len, chunk, n);
-        len += n;
-      }
-      if (ferror(fp) || (!text && len)) {
-        st.rc = PETSC_ERR_FILE_READ;
-        snprintf(st.msg, sizeof(st.msg), "cannot read machine profile '%s': %s", path, ferror(fp) ? strerror(errno) : "out of memory");
-      } else {
-        if (text) text[len] = 0;
-        if (text && strlen(text) != len) {
-          st.rc = PETSC_ERR_FILE_UNEXPECTED;
-          snprintf(st.msg, sizeof(st.msg), "machine profile '%s': contains NUL bytes: not a text file", path);
-        } else st.rc = (int)PKMachineParseString(text ? text : "", path, m, st.msg, sizeof(st.msg));
-      }
-      free(text);
-      fclose(fp);
-    }
-    if (!st.rc) PetscCall(PetscStrncpy(m->origin, path, sizeof(m->origin)));
-  }
-  PetscCallMPI(MPI_Bcast(&st, (PetscMPIInt)sizeof(st), MPI_BYTE, 0, comm));
-  PetscCheck(!st.rc, comm, (PetscErrorCode)st.rc, "%s", st.msg);
-  PetscCallMPI(MPI_Bcast(m, (PetscMPIInt)sizeof(*m), MPI_BYTE, 0, comm));
-  PetscFunctionReturn(0);
-}
-
 /* ---------------------------------------------------------------------------------------------------------------- */
 /* Writing and viewing */
 
@@ -440,52 +391,69 @@ static void FormatValue(char *buf, size_t len, const PKMachine *m, PetscInt i)
   else FormatExact(buf, len, (double)FieldGet(&m->p, i));
 }
 
-PetscErrorCode PKMachineWrite(MPI_Comm comm, const PKMachine *m, const char path[], const char comment[])
+/* A growing text buffer for PKMachineToString */
+typedef struct {
+  char  *t;
+  size_t len, cap;
+  int    oom;
+} PKText;
+
+static void PKTextAppend(PKText *b, const char *fmt, ...)
 {
-  PetscMPIInt rank;
-  struct {
-    int  rc;
-    char msg[1024];
-  } st = {0, ""};
+  va_list ap;
+  int     n;
+
+  if (b->oom) return;
+  va_start(ap, fmt);
+  n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if (b->len + (size_t)n + 1 > b->cap) {
+    size_t cap = 2 * (b->len + (size_t)n + 1) + 256;
+    char  *t   = (char *)realloc(b->t, cap);
+    if (!t) {
+      b->oom = 1;
+      return;
+    }
+    b->t   = t;
+    b->cap = cap;
+  }
+  va_start(ap, fmt);
+  vsnprintf(b->t + b->len, b->cap - b->len, fmt, ap);
+  va_end(ap);
+  b->len += (size_t)n;
+}
+
+PetscErrorCode PKMachineToString(const PKMachine *m, const char comment[], char **text)
+{
+  PKText b = {NULL, 0, 0, 0};
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    FILE *fp = fopen(path, "w");
-    if (!fp) {
-      st.rc = PETSC_ERR_FILE_OPEN;
-      snprintf(st.msg, sizeof(st.msg), "cannot write machine profile '%s': %s", path, strerror(errno));
-    } else {
-      fprintf(fp, "# pipekrylov machine profile: the parameters of the analytic performance model.\n");
-      fprintf(fp, "# Use: -ksp_perfmodel_machine <this file>. Made by bin/pipekrylov-calibrate (mpiexec -n N bin/pipekrylov-calibrate -o file).\n");
-      fprintf(fp, "# Format: one 'key = value' per line, '#' starts a comment, SI units (s, bytes, bytes/s, 1/s);\n");
-      fprintf(fp, "# 'none' = not available (not measurable at calibration). A key left out keeps the embedded default.\n");
-      if (comment && comment[0]) {
-        const char *c = comment;
-        while (*c) {
-          size_t n = strcspn(c, "\n");
-          fprintf(fp, "# %.*s\n", (int)n, c);
-          c += n;
-          if (*c) c++;
-        }
-      }
-      fprintf(fp, "%s = %d\n", PK_PROFILE_VERSION_KEY, PK_PROFILE_VERSION);
-      for (PetscInt i = 0; i < PKMachineNFields; i++) {
-        char val[64], lhs[96];
-        for (size_t s = 0; s < sizeof(PKSections) / sizeof(PKSections[0]); s++)
-          if (!strcmp(PKSections[s].key, PKMachineFields[i].key)) fprintf(fp, "\n# %s\n", PKSections[s].title);
-        FormatValue(val, sizeof(val), m, i);
-        snprintf(lhs, sizeof(lhs), "%s = %s", PKMachineFields[i].key, val);
-        fprintf(fp, "%-44s # %s, %s%s\n", lhs, PKMachineFields[i].unit, PKMachineFields[i].help, m->src[i] == PK_SRC_DEFAULT ? " (embedded default, not measured)" : "");
-      }
-      if (fclose(fp)) {
-        st.rc = PETSC_ERR_FILE_WRITE;
-        snprintf(st.msg, sizeof(st.msg), "cannot write machine profile '%s': %s", path, strerror(errno));
-      }
+  PKTextAppend(&b, "# pipekrylov machine profile: the parameters of the analytic performance model.\n");
+  PKTextAppend(&b, "# Use: -ksp_perfmodel_machine <this file>. Made by bin/pipekrylov-calibrate (mpiexec -n N bin/pipekrylov-calibrate -o file).\n");
+  PKTextAppend(&b, "# Format: one 'key = value' per line, '#' starts a comment, SI units (s, bytes, bytes/s, 1/s);\n");
+  PKTextAppend(&b, "# 'none' = not available (not measurable at calibration). A key left out keeps the embedded default.\n");
+  if (comment && comment[0]) {
+    const char *c = comment;
+    while (*c) {
+      size_t n = strcspn(c, "\n");
+      PKTextAppend(&b, "# %.*s\n", (int)n, c);
+      c += n;
+      if (*c) c++;
     }
   }
-  PetscCallMPI(MPI_Bcast(&st, (PetscMPIInt)sizeof(st), MPI_BYTE, 0, comm));
-  PetscCheck(!st.rc, comm, (PetscErrorCode)st.rc, "%s", st.msg);
+  PKTextAppend(&b, "%s = %d\n", PK_PROFILE_VERSION_KEY, PK_PROFILE_VERSION);
+  for (PetscInt i = 0; i < PKMachineNFields; i++) {
+    char val[64], lhs[96];
+    for (size_t s = 0; s < sizeof(PKSections) / sizeof(PKSections[0]); s++)
+      if (!strcmp(PKSections[s].key, PKMachineFields[i].key)) PKTextAppend(&b, "\n# %s\n", PKSections[s].title);
+    FormatValue(val, sizeof(val), m, i);
+    snprintf(lhs, sizeof(lhs), "%s = %s", PKMachineFields[i].key, val);
+    PKTextAppend(&b, "%-44s # %s, %s%s\n", lhs, PKMachineFields[i].unit, PKMachineFields[i].help, m->src[i] == PK_SRC_DEFAULT ? " (embedded default, not measured)" : "");
+  }
+  if (b.oom) free(b.t);
+  PetscCheck(!b.oom, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory formatting a machine profile");
+  *text = b.t;
   PetscFunctionReturn(0);
 }
 
