@@ -50,6 +50,14 @@ t_grep place-slurm-hostlist 'host list as expected' place_slurm
 t_grep place-3d-box '^-da_processors_x 1 -da_processors_y 1 -da_processors_z 4$' "$PL" --nodes 2 --ppn 2 --grid 20x40x40 --stencil box --rankfile "$PLD/rf-3d"
 t_fail place-missing-rankfile '--rankfile FILE is required' "$PL" --nodes 2 --ppn 2 --grid 8x8
 t_fail place-bad-grid '--grid must be M, MxN or MxNxP' "$PL" --nodes 2 --ppn 2 --grid 8y8 --rankfile "$PLD/never"
+# malformed lists are errors, not a shorter grid: an empty size (trailing, doubled or leading x), a sign, a space
+t_fail place-bad-grid-trailing-x "--grid must be M, MxN or MxNxP .*not '64x64x'" "$PL" --nodes 2 --ppn 2 --grid 64x64x --rankfile "$PLD/never"
+t_fail place-bad-grid-double-x "--grid must be M, MxN or MxNxP .*not '64xx64'" "$PL" --nodes 2 --ppn 2 --grid 64xx64 --rankfile "$PLD/never"
+t_fail place-bad-grid-leading-x "--grid must be M, MxN or MxNxP" "$PL" --nodes 2 --ppn 2 --grid x64x64 --rankfile "$PLD/never"
+t_fail place-bad-grid-sign "--grid must be M, MxN or MxNxP" "$PL" --nodes 2 --ppn 2 --grid 64x+64 --rankfile "$PLD/never"
+t_fail place-bad-grid-four "--grid must be M, MxN or MxNxP" "$PL" --nodes 2 --ppn 2 --grid 8x8x8x8 --rankfile "$PLD/never"
+t_fail place-bad-procs-empty "--procs must be m, mxn or mxnxp .*not '2xx2'" "$PL" --nodes 2 --ppn 2 --grid 8x8 --procs 2xx2 --rankfile "$PLD/never"
+t_fail place-bad-nodes "--nodes must be a positive integer, not '4x'" "$PL" --nodes 4x --ppn 2 --grid 8x8 --rankfile "$PLD/never"
 t_fail place-bad-hosts '--hosts must name exactly --nodes hosts' "$PL" --nodes 2 --ppn 2 --grid 8x8 --hosts a --rankfile "$PLD/never"
 t_fail place-too-fine 'too fine' "$PL" --nodes 2 --ppn 2 --grid 3x3 --procs 4x1 --rankfile "$PLD/never"
 
