@@ -4,7 +4,8 @@ static const char usage[] =
   "\n"
   "Node-aware placement for an unmodified PETSc application that uses a DMDA (the same optimum as\n"
   "DMDACreateNodeAware): each node gets a compact block of the process grid, chosen to minimise off-node halo\n"
-  "bytes. PETSc numbers the DMDA's ranks x-fastest, so the placement is expressed as\n"
+  "bytes among the process grids with no more halo bytes in all than PETSc's default grid (otherwise the default\n"
+  "layout is kept). PETSc numbers the DMDA's ranks x-fastest, so the placement is expressed as\n"
   "  - FILE: which node each MPI rank runs on (Open MPI rankfile, 'rank R=host slot=S', for mpiexec --rankfile;\n"
   "    or with --format slurm one host name per line, line R for rank R, for SLURM_HOSTFILE with\n"
   "    srun --distribution=arbitrary),\n"
@@ -19,24 +20,51 @@ static const char usage[] =
 #include <errno.h>
 #include <pipekrylov.h>
 
+/* A non-negative decimal integer of at most 9 digits: *s points at its first digit, on return past its last.
+   -1 when there is no digit (an empty field, a sign, a space). */
+static long parse_uint(const char **s)
+{
+  long x = 0;
+  int  n = 0;
+  for (; **s >= '0' && **s <= '9'; (*s)++, n++) {
+    if (n == 9) return -1;
+    x = 10 * x + (**s - '0');
+  }
+  return n ? x : -1;
+}
+
+/* "M", "MxN" or "MxNxP" (x or X): 1 to 3 non-negative integers, each separator between two of them. Anything else
+   (an empty size as in 64x64x, 64xx64 or x64, a sign, a space, a fourth size) is -1, never a shorter grid. */
 static int parse_dims(const char *s, PetscInt v[3])
 {
-  int  n = 0;
-  char buf[256], *tok, *save = NULL;
-  if (strlen(s) >= sizeof(buf)) return -1;
-  strcpy(buf, s);
-  for (tok = strtok_r(buf, "xX", &save); tok; tok = strtok_r(NULL, "xX", &save)) {
-    char *end;
-    long  x = strtol(tok, &end, 10);
-    if (*end || n == 3 || x < 0) return -1;
+  int n = 0;
+  for (;;) {
+    long x = parse_uint(&s);
+    if (x < 0 || n == 3) return -1;
     v[n++] = (PetscInt)x;
+    if (!*s) return n;
+    if (*s != 'x' && *s != 'X') return -1;
+    s++;
   }
-  return n;
+}
+
+/* a whole option value as a non-negative integer, else -1 (so "4x" or "" is not 4 or 0) */
+static long parse_count(const char *s)
+{
+  long x = parse_uint(&s);
+  return *s ? -1 : x;
 }
 
 static void die(const char *msg, const char *arg)
 {
   fprintf(stderr, "pipekrylov-place: %s%s\n\n%s", msg, arg ? arg : "", usage);
+  exit(2);
+}
+
+/* die with the offending value quoted, so that an empty or space-containing value is visible */
+static void die2(const char *msg, const char *arg)
+{
+  fprintf(stderr, "pipekrylov-place: %s'%s'\n\n%s", msg, arg, usage);
   exit(2);
 }
 
@@ -56,15 +84,20 @@ int main(int argc, char **argv)
     }
     if (!v) die("missing value after ", a);
     i++;
-    if (!strcmp(a, "--nodes")) nodes = atol(v);
-    else if (!strcmp(a, "--ppn")) ppn = atol(v);
-    else if (!strcmp(a, "--grid")) {
-      if ((dim = parse_dims(v, M)) < 1) die("--grid must be M, MxN or MxNxP, not ", v);
+    if (!strcmp(a, "--nodes")) {
+      if ((nodes = parse_count(v)) < 1) die2("--nodes must be a positive integer, not ", v);
+    } else if (!strcmp(a, "--ppn")) {
+      if ((ppn = parse_count(v)) < 1) die2("--ppn must be a positive integer, not ", v);
+    } else if (!strcmp(a, "--grid")) {
+      if ((dim = parse_dims(v, M)) < 1) die2("--grid must be M, MxN or MxNxP (1 to 3 sizes, one x between two), not ", v);
     } else if (!strcmp(a, "--procs")) {
-      if ((pdim = parse_dims(v, procs)) < 1) die("--procs must be m, mxn or mxnxp, not ", v);
+      if ((pdim = parse_dims(v, procs)) < 1) die2("--procs must be m, mxn or mxnxp (1 to 3 counts, one x between two; 0 = free), not ", v);
     } else if (!strcmp(a, "--stencil")) stencil = v;
-    else if (!strcmp(a, "--width")) width = atol(v);
-    else if (!strcmp(a, "--dof")) dof = atol(v);
+    else if (!strcmp(a, "--width")) {
+      if ((width = parse_count(v)) < 0) die2("--width must be a non-negative integer, not ", v);
+    } else if (!strcmp(a, "--dof")) {
+      if ((dof = parse_count(v)) < 1) die2("--dof must be a positive integer, not ", v);
+    }
     else if (!strcmp(a, "--hosts")) hosts = v;
     else if (!strcmp(a, "--rankfile")) rankfile = v;
     else if (!strcmp(a, "--format")) format = v;

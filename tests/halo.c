@@ -66,6 +66,12 @@ int main(int argc, char **argv)
       if (pg[d] != got[d]) ok = PETSC_FALSE;
   }
   PetscCall(PetscPrintf(comm, "%s\n", ok ? "model matches the operator" : "MISMATCH between model and operator"));
+  if (nodeaware) {
+    /* the guard of the placement: never more halo bytes in all than PETSc's default grid (docs/algorithms.md 8) */
+    const PetscInt64 td = pl.def_bytes_on + pl.def_bytes_off, tp = pl.bytes_on + pl.bytes_off;
+    PetscCall(PetscPrintf(comm, "total halo bytes: default %" PetscInt64_FMT ", placed %" PetscInt64_FMT ": %s\n", td, tp, tp <= td ? "not more" : "MORE"));
+    if (tp > td) ok = PETSC_FALSE;
+  }
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
   PetscCallMPI(MPI_Comm_free(&nc));

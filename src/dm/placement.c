@@ -8,7 +8,10 @@
    minimise the off-node halo bytes of one ghost update, counted exactly from the DMDA's own partition (PETSc's
    lx[i] = M/m + (i < M % m)) and stencil: a face neighbour sends s x (the other local widths) points, an edge
    neighbour (box stencil) s x s x (the remaining width), a corner neighbour s^3; times dof and sizeof(PetscScalar).
-   Ties go to fewer off-node messages, then fewer bytes in all, then PETSc's default grid.
+   The guard: only process grids whose halo bytes in all (on + off node; a property of the grid alone) do not
+   exceed those of PETSc's default grid take part, so that off-node bytes are never bought with more traffic in
+   all (no machine constant needed). Ties go to fewer bytes in all, then fewer off-node messages, then PETSc's
+   default grid; a layout that does not beat the default layout itself leaves the default in place.
 
    The search enumerates every process grid and block shape and evaluates each layout in O(ranks): cheap up to some
    thousands of ranks. Periodic boundaries are not counted (the DMDA's non-periodic ghost update is).
@@ -264,12 +267,18 @@ static PetscBool PKGridOK(PetscInt dim, const PetscInt M[], PetscInt s, const Pe
   return PETSC_TRUE;
 }
 
-/* better(a, b): off-node bytes, off-node messages, all bytes; 0 = tie */
+/* All bytes of one ghost update, on and off node: a property of the process grid alone (not of the nodes) */
+static inline PetscInt64 PKHaloTotal(const PKHaloSums *h)
+{
+  return h->bytes_on + h->bytes_off;
+}
+
+/* better(a, b) among the admissible layouts: off-node bytes, all bytes, off-node messages; 0 = tie */
 static int PKHaloCmp(const PKHaloSums *a, const PKHaloSums *b)
 {
   if (a->bytes_off != b->bytes_off) return a->bytes_off < b->bytes_off ? -1 : 1;
+  if (PKHaloTotal(a) != PKHaloTotal(b)) return PKHaloTotal(a) < PKHaloTotal(b) ? -1 : 1;
   if (a->msgs_off != b->msgs_off) return a->msgs_off < b->msgs_off ? -1 : 1;
-  if (a->bytes_on + a->bytes_off != b->bytes_on + b->bytes_off) return a->bytes_on + a->bytes_off < b->bytes_on + b->bytes_off ? -1 : 1;
   return 0;
 }
 
@@ -278,7 +287,7 @@ static PetscErrorCode PKPlacementSearch(PetscInt dim, const PetscInt M[], DMDASt
 {
   PetscInt  *nop, gv[3] = {PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE};
   PKHaloSums best = {0, 0, 0, 0}, def, cur;
-  PetscBool  found = PETSC_FALSE;
+  PetscBool  found = PETSC_FALSE, blocked = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCheck(dim >= 1 && dim <= 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "dim must be 1, 2 or 3, not %" PetscInt_FMT, dim);
@@ -320,6 +329,10 @@ static PetscErrorCode PKPlacementSearch(PetscInt dim, const PetscInt M[], DMDASt
             if (pr[2] % b[2]) continue;
             PKBlockNodes(pr, b, nop);
             PKHaloEval(dim, M, st, s, dof, pr, nop, &cur);
+            blocked = PETSC_TRUE;
+            /* the guard: no grid that carries more halo bytes in all than PETSc's default grid, whatever it saves
+               off node (1 x 1 x 16 slabs of 48^3 on 2 nodes x 8 cut off-node bytes by 8% and tripled the rest) */
+            if (PKHaloTotal(&cur) > PKHaloTotal(&def)) continue;
             {
               int       c     = found ? PKHaloCmp(&cur, &best) : -1;
               PetscBool isdef = (PetscBool)(pr[0] == pl->def_procs[0] && pr[1] == pl->def_procs[1] && pr[2] == pl->def_procs[2]);
@@ -339,6 +352,9 @@ static PetscErrorCode PKPlacementSearch(PetscInt dim, const PetscInt M[], DMDASt
     }
   }
   PetscCall(PetscFree(nop));
+  /* a move must gain something: when no admissible block layout beats the default layout itself (x-fastest ranks,
+     nodes as they are; it need not be a block, and may already be the best one), the default stays */
+  if (found && PKHaloCmp(&best, &def) >= 0) found = PETSC_FALSE;
   if (found) {
     pl->placed = PETSC_TRUE;
     pl->msgs_on   = best.msgs_on;
@@ -358,16 +374,17 @@ static PetscErrorCode PKPlacementSearch(PetscInt dim, const PetscInt M[], DMDASt
     pl->bytes_off = def.bytes_off;
     if (ppn <= 0 || ppn * nnodes != size)
       PetscCall(PetscSNPrintf(pl->note, sizeof(pl->note), "nodes differ in size (%" PetscInt_FMT " nodes for %d ranks): default layout kept", nnodes, (int)size));
-    else PetscCall(PetscSNPrintf(pl->note, sizeof(pl->note), "no process grid allowed here has a block of %" PetscInt_FMT " ranks per node: default layout kept", ppn));
+    else if (!blocked) PetscCall(PetscSNPrintf(pl->note, sizeof(pl->note), "no process grid allowed here has a block of %" PetscInt_FMT " ranks per node: default layout kept", ppn));
+    else PetscCall(PetscSNPrintf(pl->note, sizeof(pl->note), "no block layout of a process grid with no more halo bytes in all than the default grid's has fewer off-node bytes: default layout kept"));
   }
   PetscFunctionReturn(0);
 }
 
 /*@C
    PKDMDAPlacementCompute - The node-aware layout of a DMDA on nnodes nodes of ppn ranks each: the process grid
-   and the block of the grid each node owns, chosen to minimise the off-node bytes of one ghost update (exact; ties
-   go to fewer off-node messages, fewer bytes in all, then PETSc's default grid), with the counts of the default
-   layout (PETSc's grid, ranks x-fastest, rank r on node r / ppn) and of the placed one. No communication.
+   and the block of the grid each node owns, chosen to minimise the off-node bytes of one ghost update (exact)
+   among the process grids that carry no more halo bytes in all than PETSc's default grid, with the counts of the
+   default layout (PETSc's grid, ranks x-fastest, rank r on node r / ppn) and of the placed one. No communication.
 
    Not Collective
 
@@ -386,7 +403,17 @@ static PetscErrorCode PKPlacementSearch(PetscInt dim, const PetscInt M[], DMDASt
 
    Level: intermediate
 
-   Note:
+   Notes:
+   The rule: a layout is a process grid with one block shape for all nodes. Only grids whose halo bytes in all (on
+   and off node, summed over ranks; they do not depend on the nodes) do not exceed those of PETSc's default grid
+   (or of procs, when it fixes the grid) are admissible; among their block layouts the one with the fewest
+   off-node bytes wins, ties going to fewer bytes in all, then fewer off-node messages, then PETSc's default grid.
+   Without the guard, slabs win on off-node bytes alone: 48^3, 27-point, on 2 nodes x 8 would go to 1 x 1 x 16,
+   off node 40000 -> 36864 bytes but on node 155264 -> 516096. If the winner does not beat the default layout
+   itself (fewer off-node bytes, else as many in fewer bytes in all, else in fewer off-node messages), the default
+   is kept (placed = PETSC_FALSE, with a note), so the placed layout never has more off-node bytes nor more
+   bytes in all than the default one.
+
    Counts are the DMDA's ghost update, one message per neighbour, periodic boundaries not counted; for an operator
    assembled with the DMDA's stencil they are the messages of one MatMult (see PKMatGetHaloCounts()).
 
@@ -442,9 +469,10 @@ PetscErrorCode PKDMDAPlacementRankNode(const PKPlacement *pl, PetscInt r, PetscI
 
 /*@C
    PKDMDACommCreateNodeAware - A communicator whose rank order gives each node a compact block of a DMDA's process
-   grid, and that grid, chosen to minimise off-node halo bytes (see PKDMDAPlacementCompute()). Nodes come from
-   -ksp_perf_node_size, else MPI_COMM_TYPE_SHARED. When the nodes differ in size the returned communicator has the
-   same order as comm and the grid is PETSc's default (pl->note says so, and -info too).
+   grid, and that grid, chosen to minimise off-node halo bytes among the grids with no more halo bytes in all than
+   PETSc's default grid (the rule of PKDMDAPlacementCompute()). Nodes come from -ksp_perf_node_size, else
+   MPI_COMM_TYPE_SHARED. When the nodes differ in size, or no admissible layout beats the default one, the returned
+   communicator has the same order as comm and the grid is PETSc's default (pl->note says why, and -info too).
 
    Collective
 
@@ -507,7 +535,8 @@ PetscErrorCode PKDMDACommCreateNodeAware(MPI_Comm comm, PetscInt dim, const Pets
 
 /*@C
    DMDACreateNodeAware - Creates a DMDA whose ranks are placed node-aware: each node owns a compact block of the
-   process grid, chosen to minimise off-node halo bytes (PKDMDACommCreateNodeAware()). The DMDA lives on a
+   process grid, chosen to minimise off-node halo bytes without more halo bytes in all than PETSc's default grid
+   (PKDMDACommCreateNodeAware(), PKDMDAPlacementCompute()). The DMDA lives on a
    reordered communicator: build the KSP and vectors on PetscObjectComm((PetscObject)da). The process grid can
    still be fixed with -da_processors_x/y/z only if it keeps the placement's; the DMDA is set up (DMSetFromOptions()
    and DMSetUp() are called).

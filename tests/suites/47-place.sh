@@ -21,6 +21,10 @@ t_grep halo-3d-box-default 'offnode_msgs 60 offnode_bytes 16896 onnode_msgs 24 o
 t_grep halo-3d-box-nodeaware 'offnode_msgs 36 offnode_bytes 10752 onnode_msgs 48 onnode_bytes 18432' t_mpi_halo 16 -ksp_perf_node_size 4 $B3 -nodeaware
 # the same grid with the process grid free: the operator's counts equal the model's (the program checks)
 t_grep halo-3d-free-grid 'model matches the operator' t_mpi_halo 16 -ksp_perf_node_size 4 -dim 3 -M 16 -N 16 -P 16 -stencil box -nodeaware
+# 32^3, 27-point, 2 nodes x 8: the placed layout (library path, counted from the operator) carries no more halo
+# bytes in all than PETSc's default grid (it once went to 1 x 1 x 16 slabs: 245760 bytes against 89280); the
+# program exits non-zero when it does, or when the operator's counts differ from the model's
+t_grep halo-3d-box-total 'total halo bytes: default 89280, placed [0-9]+: not more' t_mpi_halo 16 -ksp_perf_node_size 8 -dim 3 -M 32 -N 32 -P 32 -stencil box -nodeaware
 # Unequal nodes: 6 ranks, nodes of 4 and 2; PETSc's grid 2 x 3 (32 x 22/21/21). Node 0 = rows 0-1, node 1 = row 2:
 # off node the 2 vertical pairs between rows 1 and 2 (4 messages of 32 values); on node 3 horizontal pairs
 # (2 x (22+21+21) values) and 2 vertical pairs (4 x 32): 10 messages, 2048 bytes. Placement keeps the default.
@@ -47,9 +51,37 @@ place_slurm() {
   diff "$PLD/hl-expected" "$PLD/hl" && echo "host list as expected"
 }
 t_grep place-slurm-hostlist 'host list as expected' place_slurm
-t_grep place-3d-box '^-da_processors_x 1 -da_processors_y 1 -da_processors_z 4$' "$PL" --nodes 2 --ppn 2 --grid 20x40x40 --stencil box --rankfile "$PLD/rf-3d"
+# 27-point 20 x 40 x 40 on 2 nodes x 2: PETSc's grid 1 x 2 x 2 (20^3 subdomains), 8 off-node messages, 13440 bytes, 26240
+# in all. 1 x 1 x 4 slabs (20 x 40 x 10) would cut off-node bytes to 12800 but carry 38400 in all: the default stays.
+t_grep place-3d-box '^-da_processors_x 1 -da_processors_y 2 -da_processors_z 2$' "$PL" --nodes 2 --ppn 2 --grid 20x40x40 --stencil box --rankfile "$PLD/rf-3d"
+t_grep place-3d-box-kept '^placed: .*default layout kept' "$PL" --nodes 2 --ppn 2 --grid 20x40x40 --stencil box --rankfile "$PLD/rf-3d"
+# the hand-computed 3-D case above (16^3, 27-point, 4 x 4 x 1 fixed, 4 nodes x 4) through the tool: 2 x 2 blocks
+t_grep place-3d-box-blocks '^placed: process grid 4x4x1, each node a 2x2x1 block: 36 off-node messages, 10752 bytes per SpMV' "$PL" --nodes 4 --ppn 4 --grid 16x16x16 --stencil box --procs 4x4x1 --rankfile "$PLD/rf-3d"
+# The placement never buys fewer off-node bytes with more halo bytes in all than PETSc's default grid: on 2 nodes x 8
+# the 27-point 48^3 and 32^3 grids once went to 1 x 1 x 16 slabs (off-node 40000 -> 36864 and 18496 -> 16384 bytes,
+# but on node 155264 -> 516096 and 70784 -> 229376). Placed total (on + off node) must not exceed the default's.
+place_total() { # ARGS...: the tool's default and placed totals, then the verdict
+  "$PL" "$@" --rankfile "$PLD/rf-total" 2>&1 >/dev/null | awk '
+    /^default:/ { d = $0 }
+    /^placed:/  { p = $0 }
+    # "N off-node messages, B bytes per SpMV (on node n messages, b bytes)": B + b
+    function tot(s) { match(s, /[0-9]+ bytes per SpMV/); t = substr(s, RSTART) + 0; match(s, /[0-9]+ bytes\)/); return t + substr(s, RSTART) }
+    END { if (d == "") { print "no counts"; exit 1 }
+      if (p !~ /bytes per SpMV/) p = d # the default layout kept
+      printf "total halo bytes per SpMV: default %d, placed %d: %s\n", tot(d), tot(p), tot(p) <= tot(d) ? "not more" : "MORE"; exit !(tot(p) <= tot(d)) }'
+}
+t_grep place-total-box48 'default 195264, placed [0-9]+: not more' place_total --nodes 2 --ppn 8 --grid 48x48x48 --stencil box
+t_grep place-total-box32 'default 89280, placed [0-9]+: not more' place_total --nodes 2 --ppn 8 --grid 32x32x32 --stencil box
 t_fail place-missing-rankfile '--rankfile FILE is required' "$PL" --nodes 2 --ppn 2 --grid 8x8
 t_fail place-bad-grid '--grid must be M, MxN or MxNxP' "$PL" --nodes 2 --ppn 2 --grid 8y8 --rankfile "$PLD/never"
+# malformed lists are errors, not a shorter grid: an empty size (trailing, doubled or leading x), a sign, a space
+t_fail place-bad-grid-trailing-x "--grid must be M, MxN or MxNxP .*not '64x64x'" "$PL" --nodes 2 --ppn 2 --grid 64x64x --rankfile "$PLD/never"
+t_fail place-bad-grid-double-x "--grid must be M, MxN or MxNxP .*not '64xx64'" "$PL" --nodes 2 --ppn 2 --grid 64xx64 --rankfile "$PLD/never"
+t_fail place-bad-grid-leading-x "--grid must be M, MxN or MxNxP" "$PL" --nodes 2 --ppn 2 --grid x64x64 --rankfile "$PLD/never"
+t_fail place-bad-grid-sign "--grid must be M, MxN or MxNxP" "$PL" --nodes 2 --ppn 2 --grid 64x+64 --rankfile "$PLD/never"
+t_fail place-bad-grid-four "--grid must be M, MxN or MxNxP" "$PL" --nodes 2 --ppn 2 --grid 8x8x8x8 --rankfile "$PLD/never"
+t_fail place-bad-procs-empty "--procs must be m, mxn or mxnxp .*not '2xx2'" "$PL" --nodes 2 --ppn 2 --grid 8x8 --procs 2xx2 --rankfile "$PLD/never"
+t_fail place-bad-nodes "--nodes must be a positive integer, not '4x'" "$PL" --nodes 4x --ppn 2 --grid 8x8 --rankfile "$PLD/never"
 t_fail place-bad-hosts '--hosts must name exactly --nodes hosts' "$PL" --nodes 2 --ppn 2 --grid 8x8 --hosts a --rankfile "$PLD/never"
 t_fail place-too-fine 'too fine' "$PL" --nodes 2 --ppn 2 --grid 3x3 --procs 4x1 --rankfile "$PLD/never"
 
@@ -91,6 +123,6 @@ elif ! ip netns add pkq-probe >/dev/null 2>&1; then
   skip place-cluster-tutorial "network namespaces cannot be created here"
 else
   ip netns del pkq-probe
-  t_grep place-cluster-tutorial 'PASS: the unmodified tutorial reaches the placed counts' "$PK_ROOT/tests/place-cluster.sh" "$PLD/cluster"
+  t_grep place-cluster-tutorial 'PASS: a rankfile host outside the cluster is a clear error' "$PK_ROOT/tests/place-cluster.sh" "$PLD/cluster"
 fi
 t_fail cluster-run-bad-rankfile 'cannot read the rankfile|is not up|needs root' env PK_CLUSTER_DIR="$PLD/no-cluster" "$PK_ROOT/bin/pipekrylov-cluster" run 2 1 --rankfile /nonexistent true
