@@ -32,6 +32,14 @@ hp_uses_cache() { # the cached profile, and no warning
 hp_option_wins() {
   XDG_CACHE_HOME=$HP/xdg hp_report -ksp_perfmodel_machine "$PK_ROOT/config/profiles/emulated-2node-1gbit.profile" | grep -E "NO MACHINE PROFILE|machine profile:"
 }
+hp_other_node() { # no profile of this node, one of another node with this processor (a cluster's shared home): used
+  local f base
+  mkdir -p "$HP/other/pipekrylov"
+  f=$(ls "$HP"/xdg/pipekrylov/*.profile) || return 1
+  base=$(basename "$f")
+  cp "$f" "$HP/other/pipekrylov/othernode${base#"$(uname -n)"}"
+  XDG_CACHE_HOME=$HP/other hp_report | grep -A2 -E 'NO MACHINE PROFILE|machine profile:' | awk '{ sub(/^ +/, ""); printf "%s", $0 }'
+}
 hp_no_home() {
   env -u XDG_CACHE_HOME -u HOME "$PK_ROOT/tests/mpirun.sh" 1 "$CAL" -quick
 }
@@ -41,11 +49,12 @@ hp_broken_cache() { # a cached profile that does not read is an error naming it,
   sed -i 's/^alpha_on_short = .*/alpha_on_short = 1e308/' "$f"
   XDG_CACHE_HOME=$HP/broken hp_report
 }
-export -f hp_calibrate_xdg hp_calibrate_home hp_report hp_first_run hp_uses_cache hp_option_wins hp_no_home hp_broken_cache
+export -f hp_calibrate_xdg hp_calibrate_home hp_report hp_first_run hp_uses_cache hp_option_wins hp_no_home hp_broken_cache hp_other_node
 t_grep hostprofile-calibrate-xdg "cache profile at .*/xdg/pipekrylov/" hp_calibrate_xdg
 t_grep hostprofile-calibrate-home "home cache used" hp_calibrate_home
 t_grep hostprofile-first-run-message "^pipekrylov performance report.* NO MACHINE PROFILE FOR THIS HOST: .*embedded default.*mpiexec -n 2 .*pipekrylov-calibrate.*this one is $(uname -n)" hp_first_run
 t_grep hostprofile-cache-used "machine profile: this host's profile" hp_uses_cache
+t_grep hostprofile-other-node-same-cpu "machine profile: the profile of another host with this processor,.*/other/pipekrylov/othernode_" hp_other_node
 t_grep hostprofile-option-over-cache "machine profile: .*emulated-2node-1gbit.profile" hp_option_wins
 t_fail hostprofile-no-cache-dir "Neither XDG_CACHE_HOME nor HOME is set" hp_no_home
 t_fail hostprofile-broken-cache "alpha_on_short' is outside the sane range" hp_broken_cache

@@ -10,6 +10,8 @@
 #define _GNU_SOURCE /* dladdr */
 #include <pipekrylov/private/pkprofile.h>
 #include <ctype.h>
+#include <dirent.h>
+#include <time.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
@@ -133,6 +135,9 @@ PetscErrorCode PKMachineCachePath(char path[], size_t len, char dir[], size_t di
 -  cachepath - the cache file looked for ("" when there is no cache directory); may be NULL
 
    Notes:
+   Without a profile of this host, the newest cached profile of another host with the same processor model is used
+   (the nodes of a cluster share the home directory and the processor, not the node name); its path, not this
+   host's, is then m->origin.
    A cached profile that does not read (a format error or a value out of range) is an error naming the file: a
    broken profile is not silently replaced by the default.
 
@@ -140,23 +145,51 @@ PetscErrorCode PKMachineCachePath(char path[], size_t len, char dir[], size_t di
 
 .seealso: PKMachineCachePath(), PKMachineLoad(), PKMachineDefault()
 @*/
+/* The newest profile in dir named <anything>_<cpu>.profile, other than `self`: a node of a cluster that shares the
+   home directory finds the profile calibrated on another node with the same processor */
+static void PKSameProcessorProfile(const char dir[], const char self[], char found[], size_t len)
+{
+  char           cpu[256], scpu[96], suffix[128];
+  DIR           *d;
+  struct dirent *e;
+  time_t         newest = 0;
+
+  found[0] = 0;
+  PKCPUModel(cpu, sizeof(cpu));
+  PKSlug(cpu, scpu, sizeof(scpu));
+  if (!scpu[0] || !(d = opendir(dir))) return;
+  snprintf(suffix, sizeof(suffix), "_%s.profile", scpu);
+  while ((e = readdir(d))) {
+    size_t      n = strlen(e->d_name), k = strlen(suffix);
+    char        p[PETSC_MAX_PATH_LEN];
+    struct stat st;
+
+    if (n <= k || strcmp(e->d_name + n - k, suffix)) continue;
+    snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+    if (!strcmp(p, self) || stat(p, &st) || access(p, R_OK) || st.st_mtime < newest) continue;
+    newest = st.st_mtime;
+    snprintf(found, len, "%s", p);
+  }
+  closedir(d);
+}
+
 PetscErrorCode PKMachineLoadForHost(MPI_Comm comm, PKMachine *m, PetscBool *cached, char cachepath[], size_t len)
 {
-  char        path[PETSC_MAX_PATH_LEN] = "";
+  char        path[PETSC_MAX_PATH_LEN] = "", dir[PETSC_MAX_PATH_LEN] = "", use[PETSC_MAX_PATH_LEN] = "";
   PetscMPIInt rank;
-  int         have = 0;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) {
-    PetscCall(PKMachineCachePath(path, sizeof(path), NULL, 0));
-    have = (path[0] && !access(path, R_OK)) ? 1 : 0;
+    PetscCall(PKMachineCachePath(path, sizeof(path), dir, sizeof(dir)));
+    if (path[0] && !access(path, R_OK)) PetscCall(PetscStrncpy(use, path, sizeof(use)));
+    else if (dir[0]) PKSameProcessorProfile(dir, path, use, sizeof(use));
   }
   PetscCallMPI(MPI_Bcast(path, (PetscMPIInt)sizeof(path), MPI_CHAR, 0, comm));
-  PetscCallMPI(MPI_Bcast(&have, 1, MPI_INT, 0, comm));
+  PetscCallMPI(MPI_Bcast(use, (PetscMPIInt)sizeof(use), MPI_CHAR, 0, comm));
   if (cachepath) PetscCall(PetscStrncpy(cachepath, path, len));
-  *cached = have ? PETSC_TRUE : PETSC_FALSE;
-  if (have) PetscCall(PKMachineLoad(comm, path, m));
+  *cached = use[0] ? PETSC_TRUE : PETSC_FALSE;
+  if (use[0]) PetscCall(PKMachineLoad(comm, use, m));
   else PetscCall(PKMachineDefault(m));
   PetscFunctionReturn(0);
 }

@@ -29,11 +29,13 @@ PetscErrorCode PKReportLoadMachine(MPI_Comm comm, PKModelCtx *model)
   model->machine_from_host = PETSC_FALSE;
   if (model->machine_path[0]) PetscCall(PKMachineLoad(comm, model->machine_path, m));
   else {
-    PetscBool cached;
-    PetscCall(PKMachineLoadForHost(comm, m, &cached, NULL, 0));
+    PetscBool cached, self;
+    char      mine[PETSC_MAX_PATH_LEN];
+    PetscCall(PKMachineLoadForHost(comm, m, &cached, mine, sizeof(mine)));
     if (cached) {
-      char o[PETSC_MAX_PATH_LEN];
-      PetscCall(PetscSNPrintf(o, sizeof(o), "this host's profile %s", m->origin));
+      char o[PETSC_MAX_PATH_LEN + 64];
+      PetscCall(PetscStrcmp(mine, m->origin, &self));
+      PetscCall(PetscSNPrintf(o, sizeof(o), "%s %s", self ? "this host's profile" : "the profile of another host with this processor,", m->origin));
       PetscCall(PetscStrncpy(m->origin, o, sizeof(m->origin)));
     }
     model->machine_from_host = PETSC_TRUE;

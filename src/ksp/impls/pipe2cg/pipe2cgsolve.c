@@ -439,6 +439,7 @@ static PetscErrorCode Pipe2CGSteps(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pas
   PetscInt          nu = 0;
 
   PetscFunctionBegin;
+  (void)ksp; /* only the fused kernel (PK_HAVE_V4D) needs it */
   u[nu++] = (PKAxpbypcz){O[VX], a, N[VX], b, N[VZ], c};
   for (PetscInt k = VR; k <= VD; k++) u[nu++] = (PKAxpbypcz){O[k], a, N[k], -b, N[k + 2], c};
   if (!pp->half) {

@@ -291,6 +291,7 @@ static PetscErrorCode KSPSolve_PKPIPECG_Private(KSP ksp, KSP_PKPIPECG *cg)
   PKDot              d[5];
 
   PetscFunctionBegin;
+  (void)D; /* the diagonal of a fused preconditioner: only with the fused kernel (PK_HAVE_V4D) */
   ksp->its     = 0;
   cg->nreplace = cg->nfalse = cg->nrecover = cg->nlate = cg->nprobe = cg->nrecompute = cg->nrestart = 0;
   cg->restart  = PETSC_FALSE;
