@@ -23,17 +23,21 @@ hp_report() { # report first lines and the provenance line
 hp_first_run() { # no profile for this host: says so in the FIRST lines, with the one command
   XDG_CACHE_HOME=$HP/empty hp_report | head -5 | tr '\n' ' '
 }
+hp_have_cache() { ls "$HP"/xdg/pipekrylov/*.profile >/dev/null 2>&1 || hp_calibrate_xdg >/dev/null; } # run alone (-k) too
 hp_uses_cache() { # the cached profile, and no warning
   local out
+  hp_have_cache || return 1
   out=$(XDG_CACHE_HOME=$HP/xdg hp_report) || return 1
   if echo "$out" | grep -q "NO MACHINE PROFILE"; then echo "warned although this host has a profile"; return 1; fi
   echo "$out" | grep "machine profile:"
 }
 hp_option_wins() {
+  hp_have_cache || return 1
   XDG_CACHE_HOME=$HP/xdg hp_report -ksp_perfmodel_machine "$PK_ROOT/config/profiles/emulated-2node-1gbit.profile" | grep -E "NO MACHINE PROFILE|machine profile:"
 }
 hp_other_node() { # no profile of this node, one of another node with this processor (a cluster's shared home): used
   local f base
+  hp_have_cache || return 1
   mkdir -p "$HP/other/pipekrylov"
   f=$(ls "$HP"/xdg/pipekrylov/*.profile) || return 1
   base=$(basename "$f")
@@ -44,12 +48,13 @@ hp_no_home() {
   env -u XDG_CACHE_HOME -u HOME "$PK_ROOT/tests/mpirun.sh" 1 "$CAL" -quick
 }
 hp_broken_cache() { # a cached profile that does not read is an error naming it, never silently the default
+  hp_have_cache || return 1
   mkdir -p "$HP/broken/pipekrylov"
   cp "$HP"/xdg/pipekrylov/*.profile "$HP/broken/pipekrylov/" && f=$(ls "$HP"/broken/pipekrylov/*.profile)
   sed -i 's/^alpha_on_short = .*/alpha_on_short = 1e308/' "$f"
   XDG_CACHE_HOME=$HP/broken hp_report
 }
-export -f hp_calibrate_xdg hp_calibrate_home hp_report hp_first_run hp_uses_cache hp_option_wins hp_no_home hp_broken_cache hp_other_node
+export -f hp_have_cache hp_calibrate_xdg hp_calibrate_home hp_report hp_first_run hp_uses_cache hp_option_wins hp_no_home hp_broken_cache hp_other_node
 t_grep hostprofile-calibrate-xdg "cache profile at .*/xdg/pipekrylov/" hp_calibrate_xdg
 t_grep hostprofile-calibrate-home "home cache used" hp_calibrate_home
 t_grep hostprofile-first-run-message "^pipekrylov performance report.* NO MACHINE PROFILE FOR THIS HOST: .*embedded default.*mpiexec -n 2 .*pipekrylov-calibrate.*this one is $(uname -n)" hp_first_run
