@@ -331,6 +331,9 @@ PetscErrorCode PKPerfReport(KSP ksp, PKPerfCtx *c)
   if (big >= 0) PetscCall(PetscViewerASCIIPrintf(v, "  largest overhead: %s, %.1f%% of the model:\n    %s\n", PKTermInfos[big].label, (double)PKPct(d->model.t[big], d->model.total), PKHint(d, big)));
   nadv = PKReportAdvice(d, adv, PK_WHATIF_SOLVERS + 2);
   PetscCall(PetscViewerASCIIPrintf(v, "  predicted KSPSolve time of each change (same iterations; ranked):\n"));
+  /* the same count holds in exact arithmetic; the pipelined CG recurrences' rounding can delay convergence on
+     ill-conditioned problems (docs/pipelined-accuracy.md): say so where such a solver is compared */
+  if (PKSolverItersComparable(d->config.kind, PK_SOLVER_PCG)) PetscCall(PetscViewerASCIIPrintf(v, "    (within the CG family; pipecg and pipe2cg without their recompute can need more iterations on\n    ill-conditioned problems: 20%% more on the unpreconditioned variable-coefficient test problem)\n"));
   nfam = 0;
   for (PetscInt i = 0; i < d->wi_nsolver; i++) nfam += d->wi_iters_differ[i];
   for (PetscInt i = 0; i < nadv; i++) {
