@@ -84,6 +84,11 @@ static PetscErrorCode KSPView_PKPIPE2CG(KSP ksp, PetscViewer viewer)
   PetscCall(PKView_Common(ksp, &p2->pk, viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
+#if defined(PK_HAVE_V4D)
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  update kernel (-ksp_pipe2cg_fused): %s\n", p2->fused ? "one fused loop for steps A and B, a jacobi or none preconditioner applied in it" : "the generic multi-vector kernel and PCApply"));
+#else
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  update kernel: the generic multi-vector kernel and PCApply (the fused kernels are built for real double scalars only)\n"));
+#endif
   if (p2->fusedpc) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the diagonal preconditioner applied inside the fused vector pass\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  recompute of w = A z, p = M w, q = A p of the newer iterate in the overlap of every pass (-ksp_pipe2cg_recompute): %s\n", p2->recompute > 0 ? "on" : p2->recompute == 0 ? "off" : "when the relative tolerance is below 5e-10"));
   if (p2->nrecompute) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: recomputed (4 MatMult and 3 PCApply per two iterations); scheduled residual replacement %s\n", p2->period ? "as set" : "off, only refuted convergence claims replace"));

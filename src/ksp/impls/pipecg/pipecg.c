@@ -503,6 +503,11 @@ static PetscErrorCode KSPView_PKPIPECG(KSP ksp, PetscViewer viewer)
   PetscCall(PKView_Common(ksp, &cg->pk, viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
+#if defined(PK_HAVE_V4D)
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  update kernel (-ksp_pipecg_fused): %s\n", cg->fused ? "one fused loop, a jacobi or none preconditioner applied in it" : "the generic multi-vector kernel and PCApply"));
+#else
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  update kernel: the generic multi-vector kernel and PCApply (the fused kernels are built for real double scalars only)\n"));
+#endif
   if (cg->fusedpc) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the diagonal preconditioner applied inside the fused vector pass\n"));
   if (PipeCGGapTol(cg) > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement when the measured gap ||r - (b - A x)|| would reach %g x the tolerance or %g x ||r|| (-ksp_pipecg_replace_gap)\n", (double)PipeCGGapTol(cg), (double)PIPECG_REL_GAP));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  gap-driven residual replacement: off%s (-ksp_pipecg_replace_gap %g to turn on)\n", cg->gaptol < 0 ? ", not needed with the recompute" : "", (double)PIPECG_DEFAULT_GAP));
