@@ -98,3 +98,11 @@ whatif_grows() { # whatif_grows HOW-REGEX PROGRAM ARGS...: the what-if names HOW
 export -f whatif_grows
 t whatif-ranks-halo-dmda whatif_grows "the DMDA's grid" "$EX/poisson27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi
 t whatif-ranks-halo-bound whatif_grows "an upper bound: every halo message" "$PK_BUILD/petsc-tutorials/ex2" -m 40 -n 40 -dll_append "$PK_LIB" -ksp_type pcg -pc_type jacobi
+# a profile with off-node latencies but without the off-node allreduce: the on-node values stand in, and the report
+# names them (they were filled in silently)
+partial_offnode() {
+  sed -e 's/^allreduce_alpha_off = .*/allreduce_alpha_off = none/' -e 's/^allreduce_beta_off = .*/allreduce_beta_off = none/' "$PK_ROOT/config/profiles/emulated-2node-1gbit.profile" >"$HP/partial-offnode.profile"
+  "$PK_ROOT/tests/mpirun.sh" 2 "$EX/poisson27" -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_view -ksp_perfmodel_machine "$HP/partial-offnode.profile"
+}
+export -f partial_offnode
+t_grep profile-partial-offnode-named "not in the profile, the on-node value used off node: allreduce_alpha_off, allreduce_beta_off" partial_offnode

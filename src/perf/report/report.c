@@ -153,6 +153,7 @@ static PetscErrorCode PKReportMachineLines(PetscViewer v, PKPerfCtx *c, const PK
     }
   }
   if (d->offnode_substituted) PetscCall(PetscViewerASCIIPrintf(v, "    no off-node parameters in the profile: on-node values used for off-node messages\n"));
+  else if (d->offnode_filled[0]) PetscCall(PetscViewerASCIIPrintf(v, "    not in the profile, the on-node value used off node: %s\n", d->offnode_filled));
   PetscCall(PetscViewerASCIIPrintf(v, "    topology unknown (hops penalty 0); no congestion counters (congestion penalty not measured)\n"));
   if (detail) {
     PetscCall(PKMachineView(m, v));

@@ -66,10 +66,15 @@ static PetscErrorCode PKReportMachine(KSP ksp, PKPerfCtx *c, PKReportData *d)
       d->offnode_substituted       = PETSC_TRUE;
     }
   }
+  /* the rest of what off-node messages need; each one filled in from its on-node value is named in the report */
 #define PK_FILL_OFF(field) \
   do { \
     PetscCall(PKMachineFieldIndexOf(m, &m->p.field[PK_OFF_NODE], &i)); \
-    if (m->src[i] == PK_SRC_NONE) d->eff.field[PK_OFF_NODE] = m->p.field[PK_ON_NODE]; \
+    if (m->src[i] == PK_SRC_NONE) { \
+      size_t l = strlen(d->offnode_filled); \
+      d->eff.field[PK_OFF_NODE] = m->p.field[PK_ON_NODE]; \
+      PetscCall(PetscSNPrintf(d->offnode_filled + l, sizeof(d->offnode_filled) - l, "%s%s", l ? ", " : "", PKMachineFields[i].key)); \
+    } \
   } while (0)
   PK_FILL_OFF(eager_limit);
   PK_FILL_OFF(rendezvous_limit);
@@ -78,7 +83,11 @@ static PetscErrorCode PKReportMachine(KSP ksp, PKPerfCtx *c, PKReportData *d)
   PK_FILL_OFF(allreduce_beta);
 #undef PK_FILL_OFF
   PetscCall(PKMachineFieldIndexOf(m, &m->p.RN, &i));
-  if (m->src[i] == PK_SRC_NONE || d->eff.RN <= 0) d->eff.RN = PETSC_MAX_REAL; /* no node injection cap known */
+  if (m->src[i] == PK_SRC_NONE || d->eff.RN <= 0) { /* no node injection cap known */
+    size_t l = strlen(d->offnode_filled);
+    d->eff.RN = PETSC_MAX_REAL;
+    PetscCall(PetscSNPrintf(d->offnode_filled + l, sizeof(d->offnode_filled) - l, "%sRN (no injection cap)", l ? ", " : ""));
+  }
   PetscFunctionReturn(0);
 }
 
