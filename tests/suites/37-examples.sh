@@ -61,7 +61,8 @@ ex_amg_bad_machine() {
 }
 t_grep ex-amg-bad-machine-before-solves "profile refused before any solve" ex_amg_bad_machine
 
-# hypre_pcg: the same iteration count on the three sides, and our model beside our measurement
+# hypre_pcg: the same iteration count on the three sides, and each side's model beside its measurement (hypre's PCG:
+# the report's blocking-CG model with hypre's counts and its kernels timed in the run; it printed "-" before)
 if [ -x $EXB/hypre_pcg ]; then
   ex_hypre_pcg() {
     out=$("$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/hypre_pcg" -rows_per_rank 1000 -nsolves 1) || return 1
@@ -71,6 +72,14 @@ if [ -x $EXB/hypre_pcg ]; then
   }
   t_grep ex-hypre-pcg-iterations 'same iterations: [0-9]+' ex_hypre_pcg
   t_grep ex-hypre-pcg-model '^  nbpcg +[0-9]+ +[0-9.e+-]+ +[0-9.]+ +[0-9.e+-]+ +[0-9.e+-]+ +[-+][0-9.]+% ' "$PK_ROOT/tests/mpirun.sh" 2 $EXB/hypre_pcg -rows_per_rank 1000 -nsolves 1
+  ex_hypre_pcg_hypre_model() {
+    out=$("$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/hypre_pcg" -rows_per_rank 1000 -nsolves 1) || return 1
+    echo "$out"
+    echo "$out" | grep -Eq '^  hypre PCG +[0-9]+ +[0-9.e+-]+ +[0-9.]+ +- +[0-9.e+-]+ +[-+][0-9.]+% ' || { echo "no model on hypre's row"; return 1; }
+    echo "$out" | grep -Eq '^    matvec [0-9.]+, scaling [0-9.]+, vectors [0-9.]+, halo [0-9.]+, inner products [0-9.]*[1-9][0-9.]*, synchronization [0-9.]+' || { echo "no per-iteration terms (2 ranks: the inner products cost)"; return 1; }
+    echo "hypre PCG modelled"
+  }
+  t_grep ex-hypre-pcg-hypre-model 'hypre PCG modelled' ex_hypre_pcg_hypre_model
 else
   skip ex-hypre-pcg "PETSc has no hypre: examples/hypre_pcg is not built"
 fi
