@@ -68,7 +68,7 @@ ARCHIVE      := $(BUILD)/libpipekrylov.a
 UNIT_TESTS   := amg cost model_unit noise noise_model perfrec profile
 UNIT_BIN     := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 # examples that call internal functions (the AMG reader and model, the machine profile): linked with the archive too
-EX_STATIC    := $(filter $(BUILD)/examples/amg,$(EX_BIN))
+EX_STATIC    := $(filter $(BUILD)/examples/amg $(BUILD)/examples/kernels $(BUILD)/examples/hypre_pcg,$(EX_BIN))
 HEADERS      := $(shell find include -name '*.h')
 # a test plugin (-dll_append) that prints the halo counts of an unmodified application's operator
 TEST_PLUGIN  := $(BUILD)/tests/libpkhalotest.so

@@ -6,13 +6,16 @@ static const char help[] = "Paper 002 section V: the 3-D 7-point Laplacian, 50 x
                            "  -types <a,b,...>    solvers (default pcg,nbpcg,pipecg)\n"
                            "  -nsolves <k>        solves per solver, the first a warm-up (default 3); the median of the others\n"
                            "  -napply <k>         PCApply calls timed for the cycle (default 10)\n"
-                           "  -machine <file>     machine profile for the model (default: the embedded one)\n"
+                           "  -machine <file>     machine profile for the model (also -ksp_perfmodel_machine; default: this host's\n"
+                           "                      cached profile (bin/pipekrylov-calibrate), else the embedded one); checked before\n"
+                           "                      any solve\n"
                            "Any -pc_hypre_boomeramg_* option applies; -ksp_perfmodel_view adds the full report of each solve.\n\n";
 
 #include <pipekrylov.h>
 #include <pipekrylov/private/pkamg.h>
 #include <pipekrylov/private/pkprofile.h>
 #include <petscdmda.h>
+#include "machine_choice.h"
 #if defined(PETSC_HAVE_HYPRE)
   #include <_hypre_parcsr_ls.h>
 PETSC_EXTERN PetscErrorCode PCHYPREGetSolver(PC, HYPRE_Solver *); /* exported by libpetsc (src/perf/report/amg_hierarchy.c) */
@@ -148,7 +151,8 @@ int main(int argc, char **argv)
   MPI_Comm    comm;
   PetscMPIInt size;
   PetscInt    loc[3] = {50, 50, 25}, nloc = 3, ntypes = 8, nsolves = 3, napply = 10;
-  char       *types[8], machine[PETSC_MAX_PATH_LEN] = "";
+  char       *types[8], machine[PETSC_MAX_PATH_LEN] = "", mwhat[2 * PETSC_MAX_PATH_LEN + 64], mshort[PETSC_MAX_PATH_LEN];
+  PKMachine   mach;
   int         dims[3] = {0, 0, 0};
   PetscBool   hypre = PETSC_FALSE, lset;
 
@@ -168,6 +172,7 @@ int main(int argc, char **argv)
   if (!lset) nloc = 3;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nsolves", &nsolves, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-napply", &napply, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-ksp_perfmodel_machine", machine, sizeof(machine), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-machine", machine, sizeof(machine), NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &ntypes, NULL));
   if (!ntypes) {
@@ -177,6 +182,8 @@ int main(int argc, char **argv)
     PetscCall(PetscStrallocpy("pipecg", &types[2]));
   }
   PetscCheck(nloc == 3 && loc[0] > 0 && loc[1] > 0 && loc[2] > 0 && nsolves >= 2 && napply >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-local needs 3 positive sizes, -nsolves >= 2, -napply >= 1");
+  /* the model's machine profile before any solve: a profile that does not read stops here, not after the solves */
+  PetscCall(PKExampleMachine(comm, machine, &mach, mwhat, sizeof(mwhat), mshort, sizeof(mshort)));
   PetscCallMPI(MPI_Dims_create(size, 3, dims));
   {
     DM          da;
@@ -194,6 +201,7 @@ int main(int argc, char **argv)
     PetscCall(Assemble(da, &A, &b));
     PetscCall(VecDuplicate(b, &x));
     PetscCall(PetscPrintf(comm, "amg: 3-D 7-point Laplacian, %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points (%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " per rank, %d ranks as %d x %d x %d), hypre BoomerAMG\n", M, N, P, loc[0], loc[1], loc[2], size, dims[0], dims[1], dims[2]));
+    PetscCall(PetscPrintf(comm, "  machine profile of the model: %s\n", mwhat));
     PetscCall(PetscPrintf(comm, "  %-8s %10s %16s %18s %14s\n", "solver", "iterations", "KSPSolve (s)", "per iteration (s)", "reason"));
     for (PetscInt s = 0; s < ntypes; s++) {
       KSP                ksp;
@@ -238,14 +246,11 @@ int main(int argc, char **argv)
     if (!found) PetscCall(PetscPrintf(comm, "  AMG cycle model: %s\n", why));
     else {
   #if defined(PETSC_HAVE_HYPRE)
-      PKMachine   mach;
       PKAMGInput  in;
       PKAMGResult res;
       PetscReal   tlev[PK_AMG_MAXLEVELS], nA[PK_AMG_MAXLEVELS], sum = 0, *t, tpc;
       Vec         y;
 
-      if (machine[0]) PetscCall(PKMachineLoad(comm, machine, &mach));
-      else PetscCall(PKMachineDefault(&mach));
       PetscCall(PetscMemzero(&in, sizeof(in)));
       in.L             = L;
       in.lev           = lev;
@@ -276,7 +281,7 @@ int main(int argc, char **argv)
       PetscCall(MedianMax(comm, napply, t, &tpc));
       PetscCall(PetscFree(t));
       PetscCall(VecDestroy(&y));
-      PetscCall(PetscPrintf(comm, "  AMG cycle model (002 IV, %s machine profile, t_i = %s) per level beside the measured level kernels\n", machine[0] ? machine : "embedded default", lev[0].t > 0 ? "amg_flop_time" : "flop_time"));
+      PetscCall(PetscPrintf(comm, "  AMG cycle model (002 IV, machine profile %s, t_i = %s) per level beside the measured level kernels\n", mshort, lev[0].t > 0 ? "amg_flop_time" : "flop_time"));
       PetscCall(PetscPrintf(comm, "  (measured: %s matvecs with A_l for the sweeps and the residual, one with P_l, one with P_l^T)\n", "k"));
       PetscCall(PetscPrintf(comm, "  %5s %10s %8s %5s %14s %14s %8s\n", "level", "rows", "nnz/row", "k", "model (s)", "measured (s)", "gap"));
       for (PetscInt l = 0; l < L; l++) {

@@ -14,15 +14,16 @@ static const char help[] = "Paper 000 section 3.1: allreduce and halo-exchange k
                            "  -test_chunks <n>                   the overlapped busy wait is split into n chunks with an MPI_Test after\n"
                            "                                     each (Open MPI has no progress thread; default 8; 0: no MPI_Test)\n"
                            "  -machine <file>                    machine profile (bin/pipekrylov-calibrate; also -ksp_perfmodel_machine);\n"
-                           "                                     default: the library's embedded default profile's values\n"
+                           "                                     default: this host's cached profile, else the embedded default\n"
                            "  -node_size <k>                     every k consecutive ranks form a node (default: MPI_COMM_TYPE_SHARED)\n"
                            "  -csv <file>                        also write the table as CSV (bin/pipekrylov-plot --kernels draws it)\n\n";
 
 /*
    The model is 000's postal model per MPI protocol and locality with the max-rate penalty for off-node messages
-   (004 eq. 2) and the queue search gamma n^2 (004), evaluated here from a machine profile read directly (the
-   library's profile reader and its model functions are not exported by include/pipekrylov.h, so the few formulas
-   are repeated here; they are those of src/perf/models/model_comm.c):
+   (004 eq. 2) and the queue search gamma n^2 (004), evaluated here from the machine profile the report would use
+   (-machine or -ksp_perfmodel_machine, else this host's cached profile, else the embedded default: the library's
+   reader, examples/common/machine_choice.h; this example links the static archive). The formulas are written out
+   here, as 000 section 3.1's kernels need them; they are those of src/perf/models/model_comm.c:
      postal(l, s)     = alpha[l][proto(s)] + beta[l][proto(s)] s          (proto: short <= eager_limit < eager <= rendezvous_limit < rendezvous)
      maxrate(off, s)  = alpha + ppn_off s / min(RN, ppn_off / beta)         (off-node only; ppn_off = ranks of the node sending off node)
      allreduce(s)     = sum_l rounds_l (allreduce_alpha[l] + s allreduce_beta[l]) + (s/8) flop_time (rounds_on + rounds_off)
@@ -33,6 +34,7 @@ static const char help[] = "Paper 000 section 3.1: allreduce and halo-exchange k
    Missing off-node parameters ('none', or a one-node profile) are replaced by the on-node ones, and it says so.
 */
 #include <petscsys.h>
+#include "machine_choice.h"
 
 typedef enum {
   ON,
@@ -42,78 +44,35 @@ typedef enum {
 typedef struct {
   double alpha[2][3], beta[2][3], eager[2], rdv[2], RN, gamma, ar_alpha[2], ar_beta[2], flop_time;
   int    have_off; /* the profile has off-node parameters */
-  char   origin[PETSC_MAX_PATH_LEN + 64];
+  char   origin[2 * PETSC_MAX_PATH_LEN + 64];
 } Machine;
 
-/* The embedded default profile's values (src/perf/models/machine.c, PKDefaultParams: idle 2-core development machine,
-   2026-11-21; one node, so no off-node values). Copied because the library does not export its profile. */
-static void MachineDefault(Machine *m)
+/* The few parameters of the model, from the library's profile ('none' fields have source PK_SRC_NONE: an off-node
+   latency or per-byte cost of any protocol measured means the profile has off-node parameters) */
+static PetscErrorCode MachineFrom(const PKMachine *pm, Machine *m)
 {
-  static const double a[3] = {6.811e-7, 3.705e-6, 3.484e-6}, b[3] = {7.822e-10, 2.433e-10, 7.453e-11};
-  memset(m, 0, sizeof(*m));
-  for (int p = 0; p < 3; p++) m->alpha[ON][p] = a[p], m->beta[ON][p] = b[p];
-  m->eager[ON]    = 3072;
-  m->rdv[ON]      = 49152;
-  m->gamma        = 2.761e-9;
-  m->ar_alpha[ON] = 1.669e-6;
-  m->ar_beta[ON]  = 4.193e-10;
-  m->flop_time    = 4.1e-10;
-  snprintf(m->origin, sizeof(m->origin), "the embedded default profile's values (idle 2-core development machine, one node)");
-}
-
-/* key = value lines, '#' comments, 'none' = not available (the format of bin/pipekrylov-calibrate's profiles) */
-static PetscErrorCode MachineLoad(MPI_Comm comm, const char path[], Machine *m)
-{
-  static const char *proto[3] = {"short", "eager", "rendezvous"}, *locn[2] = {"on", "off"};
-  FILE       *fp;
-  char        line[1024];
-  int         lineno = 0, seen_off = 0;
-  PetscMPIInt rank;
-
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (!rank) {
-    fp = fopen(path, "r");
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open the machine profile %s", path);
-    while (fgets(line, sizeof(line), fp)) {
-      char   key[128], val[128], *h = strchr(line, '#');
-      double v;
-      int    none;
-      lineno++;
-      if (h) *h = 0;
-      if (sscanf(line, " %127[A-Za-z0-9_] = %127s", key, val) != 2) continue;
-      none = !strcmp(val, "none");
-      if (!none) {
-        char *end;
-        v = strtod(val, &end);
-        PetscCheck(end != val && *end == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s:%d: '%s' is not a number", path, lineno, val);
-      } else v = 0;
-      for (int l = 0; l < 2; l++) {
-        char k[64];
-        for (int p = 0; p < 3; p++) {
-          snprintf(k, sizeof(k), "alpha_%s_%s", locn[l], proto[p]);
-          if (!strcmp(key, k)) m->alpha[l][p] = v, seen_off |= (l == OFF && !none);
-          snprintf(k, sizeof(k), "beta_%s_%s", locn[l], proto[p]);
-          if (!strcmp(key, k)) m->beta[l][p] = v;
-        }
-        snprintf(k, sizeof(k), "eager_limit_%s", locn[l]);
-        if (!strcmp(key, k)) m->eager[l] = v;
-        snprintf(k, sizeof(k), "rendezvous_limit_%s", locn[l]);
-        if (!strcmp(key, k)) m->rdv[l] = v;
-        snprintf(k, sizeof(k), "allreduce_alpha_%s", locn[l]);
-        if (!strcmp(key, k)) m->ar_alpha[l] = v;
-        snprintf(k, sizeof(k), "allreduce_beta_%s", locn[l]);
-        if (!strcmp(key, k)) m->ar_beta[l] = v;
-      }
-      if (!strcmp(key, "RN")) m->RN = v;
-      if (!strcmp(key, "gamma")) m->gamma = v;
-      if (!strcmp(key, "flop_time")) m->flop_time = v;
+  PetscCall(PetscMemzero(m, sizeof(*m)));
+  for (int l = 0; l < 2; l++) {
+    for (int p = 0; p < 3; p++) {
+      PetscInt i;
+      m->alpha[l][p] = pm->p.alpha[l][p];
+      m->beta[l][p]  = pm->p.beta[l][p];
+      PetscCall(PKMachineFieldIndexOf(pm, &pm->p.alpha[l][p], &i));
+      if (l == OFF && pm->src[i] != PK_SRC_NONE) m->have_off = 1;
     }
-    fclose(fp);
-    m->have_off = seen_off;
-    snprintf(m->origin, sizeof(m->origin), "profile %s", path);
+    m->eager[l]    = pm->p.eager_limit[l];
+    m->rdv[l]      = pm->p.rendezvous_limit[l];
+    m->ar_alpha[l] = pm->p.allreduce_alpha[l];
+    m->ar_beta[l]  = pm->p.allreduce_beta[l];
   }
-  PetscCallMPI(MPI_Bcast(m, (int)sizeof(*m), MPI_BYTE, 0, comm));
+  {
+    PetscInt i;
+    PetscCall(PKMachineFieldIndexOf(pm, &pm->p.RN, &i));
+    m->RN = pm->src[i] == PK_SRC_NONE ? 0 : pm->p.RN;
+  }
+  m->gamma     = pm->p.gamma;
+  m->flop_time = pm->p.flop_time;
   PetscFunctionReturn(0);
 }
 
@@ -232,6 +191,7 @@ int main(int argc, char **argv)
   char        machine[PETSC_MAX_PATH_LEN] = "", csv[PETSC_MAX_PATH_LEN] = "", *kinds[3], *modes[2];
   PetscBool   flg, csv_set, want[4] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, want_mode[2] = {PETSC_FALSE, PETSC_FALSE};
   Machine     m;
+  PKMachine   pm;
   FILE       *fcsv = NULL;
   double      tb_saved[64][4];
 
@@ -279,8 +239,12 @@ int main(int argc, char **argv)
   PetscCheck(its >= 1 && tests >= 1 && chunks >= 0 && node_size >= 0 && wait_us >= 0 && nsizes >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-its and -tests must be >= 1, -test_chunks, -node_size, -wait_us >= 0");
   for (PetscInt i = 0; i < nsizes; i++) PetscCheck(sizes[i] >= 1 && sizes[i] <= (1 << 26), comm, PETSC_ERR_ARG_OUTOFRANGE, "-sizes: %" PetscInt_FMT " bytes is out of [1, 64 MiB]", sizes[i]);
 
-  MachineDefault(&m);
-  if (machine[0]) PetscCall(MachineLoad(comm, machine, &m));
+  {
+    char shortname[PETSC_MAX_PATH_LEN], what[sizeof(m.origin)];
+    PetscCall(PKExampleMachine(comm, machine, &pm, what, sizeof(what), shortname, sizeof(shortname)));
+    PetscCall(MachineFrom(&pm, &m));
+    PetscCall(PetscStrncpy(m.origin, what, sizeof(m.origin)));
+  }
   MachineFillOff(&m);
 
   /* nodes */
@@ -296,7 +260,8 @@ int main(int argc, char **argv)
     ppn   = mx;
   }
   PetscCall(PetscPrintf(comm, "kernels (000 section 3.1): %d ranks on %" PetscInt_FMT " node(s), up to %" PetscInt_FMT " per node; busy waits %.0f us overlapped + %.0f us following; %" PetscInt_FMT " tests x %" PetscInt_FMT " iterations; MPI_Test every 1/%" PetscInt_FMT " of the overlapped wait\n", size, nodes, ppn, (double)wait_us, (double)post_us, tests, its, chunks));
-  PetscCall(PetscPrintf(comm, "  model: postal per protocol, max-rate off node, queue search (000 5.1-5.3, 004), from %s%s\n", m.origin, m.have_off ? "" : "; no off-node parameters: on-node values used off node"));
+  PetscCall(PetscPrintf(comm, "  model: postal per protocol, max-rate off node, queue search (000 5.1-5.3, 004), from %s\n", m.origin));
+  if (!m.have_off) PetscCall(PetscPrintf(comm, "  (no off-node parameters: on-node values used off node)\n"));
   PetscCall(PetscPrintf(comm, "  time per iteration = median over tests and iterations of the slowest rank; comm = blocking minus the busy waits; overlap = hidden / min(comm, wait)\n"));
   PetscCall(PetscPrintf(comm, "  %-9s %-11s %8s %4s %11s %11s %7s %10s %10s %8s %6s\n", "kernel", "mode", "bytes", "msgs", "iter_us", "model_us", "gap", "comm_us", "model_c_us", "overlap", "early"));
   if (csv_set && !rank) {

@@ -5,8 +5,19 @@ static const char help[] = "Test of noise injection (-ksp_perf_noise, KSPPerfNoi
                            "     seen calls); the injector's own count of detours in halo/reduction waits is 0 too;\n"
                            "  3. (-cpu_check) the injected time costs what the injector counts: the process CPU time of the\n"
                            "     noisy solve minus that of the quiet solve (the least of -repeat) against the CPU time the\n"
-                           "     injector measured inside its detours, within 10%% (CPU time, not wall time: robust on a\n"
-                           "     loaded machine); and the injector's wall time inside detours >= detours x duration.\n"
+                           "     injector measured inside its detours, within 10%%; and the injector's wall time inside\n"
+                           "     detours >= detours x duration.\n"
+                           "  3b. (-wall_check, one rank) the detour time the injector counts matches the wall time it cost, within\n"
+                           "     10%%: -wall_pairs (default 5) interleaved pairs of a quiet and a noisy solve; per pair the noisy\n"
+                           "     solve's wall time minus the quiet one's against the injector's wall time inside its detours; the\n"
+                           "     median of the pairs' ratios must be in [0.9, 1.1]. Robust on a loaded machine when the detours\n"
+                           "     dominate the solve (f d = 20, e.g. 200 us at 100 kHz: 95%% of the noisy solve). The ratio is\n"
+                           "     1 + (O - Q) / I, O the noisy solve's time outside its detours, Q the quiet solve's, I the\n"
+                           "     injected time; the detours are busy waits on the wall clock (one descheduled ends when its time\n"
+                           "     is up, and the injector counts what it really took) and arrive at rate f in the time outside\n"
+                           "     them, so I >= d f O: however long the load stretches O, the ratio stays below about\n"
+                           "     1 + 1/(f d) = 1.05 (plus the Poisson spread of the count), and above 1 - Q/I; the median\n"
+                           "     discards the pairs whose quiet solve a stall hit.\n"
                            "  4. (-rate_check) Poisson arrivals at the rate asked: each rank's count of detours against\n"
                            "     frequency x (its noisy solve's wall time outside detours), within 5 standard deviations\n"
                            "     of the Poisson count, less the arrivals of 5 ms (after the last compute phase, in the\n"
@@ -75,9 +86,9 @@ int main(int argc, char **argv)
   PKProblem   prob;
   KSP         ksp;
   Vec         x0, x1;
-  PetscInt    its0, its1, n, nmpi, repeat = 3, seed = 7, nloc, ndiff = 0, gdiff;
+  PetscInt    its0, its1, n, nmpi, repeat = 3, seed = 7, nloc, ndiff = 0, gdiff, wall_pairs = 5;
   PetscReal   us = 200, hz = 500, wall, cpu, cpu0 = 1e30, cpu1;
-  PetscBool   cpu_check = PETSC_FALSE, rate_check = PETSC_FALSE;
+  PetscBool   cpu_check = PETSC_FALSE, rate_check = PETSC_FALSE, wall_check = PETSC_FALSE;
   double      tsolve;
   PetscMPIInt rank;
   long        lbad, gbad, lcalls, gcalls;
@@ -92,6 +103,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-cpu_check", &cpu_check, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-rate_check", &rate_check, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-wall_check", &wall_check, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-wall_pairs", &wall_pairs, NULL));
   PetscCall(PKNoiseSetDetourCallback(DetourCheck, NULL));
   PetscCall(PKProblemCreate(PETSC_COMM_WORLD, NULL, &prob));
   PetscCall(VecDuplicate(prob.b, &x0));
@@ -152,6 +165,39 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cpu: quiet %.4e s, noisy %.4e s, difference %.4e s, injector %.4e s: ratio %.3f\n", cpu0, (double)cpu1, (double)cost, (double)cpu, (double)(cpu > 0 ? cost / cpu : 0)));
     PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no detour: nothing to compare");
     PetscCheck(PetscAbsReal(cost / cpu - 1) <= 0.10, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the noisy solve cost %.4e s of CPU more, the injector counted %.4e s", (double)cost, (double)cpu);
+  }
+  /* 3b. what the detours cost in wall time: interleaved quiet/noisy pairs, the median of (noisy - quiet) / injected */
+  if (wall_check) {
+    PetscMPIInt size;
+    PetscReal  *ratio, med;
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-wall_check compares one rank's solve time with its own detours: run it on one rank");
+    PetscCheck(wall_pairs >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-wall_pairs must be >= 1");
+    PetscCall(PetscMalloc1(wall_pairs, &ratio));
+    for (PetscInt p = 0; p < wall_pairs; p++) {
+      double    tq, tn;
+      PetscInt  np;
+      PetscReal inj;
+      PetscCall(KSPPerfNoiseSet(ksp, 0, 0, seed));
+      PetscCall(VecSet(x1, 0.0));
+      tq = MPI_Wtime();
+      PetscCall(KSPSolve(ksp, prob.b, x1));
+      tq = MPI_Wtime() - tq;
+      PetscCall(KSPPerfNoiseSet(ksp, us, hz, seed + 1 + p));
+      PetscCall(VecSet(x1, 0.0));
+      tn = MPI_Wtime();
+      PetscCall(KSPSolve(ksp, prob.b, x1));
+      tn = MPI_Wtime() - tn;
+      PetscCall(KSPPerfNoiseGetCounts(ksp, &np, &inj, NULL, NULL));
+      PetscCheck(np > 0 && inj > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no detour in pair %" PetscInt_FMT ": nothing to compare", p);
+      ratio[p] = (PetscReal)(tn - tq) / inj;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wall pair %" PetscInt_FMT ": quiet %.4e s, noisy %.4e s, difference %.4e s, injector %.4e s (%" PetscInt_FMT " detours): ratio %.3f\n", p, tq, tn, tn - tq, (double)inj, np, (double)ratio[p]));
+    }
+    PetscCall(PetscSortReal(wall_pairs, ratio));
+    med = wall_pairs % 2 ? ratio[wall_pairs / 2] : 0.5 * (ratio[wall_pairs / 2 - 1] + ratio[wall_pairs / 2]);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wall: median ratio (noisy - quiet) / injected over %" PetscInt_FMT " pairs %.3f\n", wall_pairs, (double)med));
+    PetscCheck(PetscAbsReal(med - 1) <= 0.10, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the noisy solves took %.3f times the wall time the injector counted in their detours (median of %" PetscInt_FMT " pairs), not within 10%%", (double)med, wall_pairs);
+    PetscCall(PetscFree(ratio));
   }
   /* 4. the arrival rate */
   if (rate_check) {

@@ -394,11 +394,11 @@ PETSC_INTERN PetscReal      PKBoundBertsimas(PetscReal mu, PetscReal sigma, Pets
 PETSC_INTERN PetscErrorCode PKEMaxNormalGroups(PetscInt ng, const PetscReal mu[], const PetscReal sd[], const PetscReal cnt[], PetscReal *e);
 
 /* The slowdown that noise of rate f and length d causes (src/perf/models/stochastic_noise.c, injected noise:
-   -ksp_perf_noise): x[0..m) a sample of the noise-free per-iteration time; Pn ranks with noise, Pq without.
-   Blocking solvers: the ratio of E[max over ranks] with and without noise per iteration (each noisy rank's
-   iteration time is x plus d times a Poisson(f x) count); non-blocking solvers: the ratio of the slowest rank's
-   mean. */
-PETSC_INTERN PetscErrorCode PKNoiseSlowdownModel(PetscInt m, const PetscReal x[], PetscReal d, PetscReal f, PetscReal Pn, PetscReal Pq, PetscBool nonblocking, PetscReal *Equiet, PetscReal *Enoisy);
+   -ksp_perf_noise): x[0..m) a sample of the noise-free per-iteration time; Pn ranks with noise, Pq without; K
+   iterations. Each noisy rank's iteration time is x plus d times a Poisson(f x) count. Blocking solvers (E[T]):
+   E[max over ranks] per iteration with and without noise (K does not matter); non-blocking solvers (E[T']):
+   E[max over ranks of the rank's sum over K iterations] / K with and without noise. Equiet, Enoisy: per iteration. */
+PETSC_INTERN PetscErrorCode PKNoiseSlowdownModel(PetscInt m, const PetscReal x[], PetscReal d, PetscReal f, PetscReal Pn, PetscReal Pq, PetscInt K, PetscBool nonblocking, PetscReal *Equiet, PetscReal *Enoisy);
 
 /* ============================================================================================================ */
 /* Stochastic runtime models (001 sections 2, 4-7)                                                              */

@@ -5,7 +5,8 @@
    against the noise-free reference (the last quiet solve of this KSP, else of the same type and size in the process,
    else the analytic model with the injected time taken out of its measured compute), and the stochastic model's
    a-priori slowdown (src/perf/models/stochastic_noise.c) from the noise parameters and the reference's per-iteration distribution:
-   E[T] for blocking solvers, E[T'] for non-blocking ones. The error is predicted / measured - 1.
+   E[T] for blocking solvers, E[T'] for non-blocking ones (the slowest rank's sum over this solve's K iterations,
+   so it depends on K and on the number of noisy ranks). The error is predicted / measured - 1.
 
    Slow ranks: every rank's busy time per iteration (its time minus its halo and reduction waits, also those inside
    an overlap window; for PETSc's types SpMV and PC only, their vector phase holds the allreduce waits). The
@@ -124,7 +125,7 @@ PetscErrorCode PKReportNoiseGather(KSP ksp, PKPerfCtx *pc, const PKStats *S, PKR
         d->noise_quiet_m = 1;
         d->noise_quiet_x = &d->noise_ref_per_it;
       }
-      PetscCall(PKNoiseSlowdownModel(d->noise_quiet_m, d->noise_quiet_x, d->noise_d, d->noise_f, (PetscReal)d->noise_ranks_on, (PetscReal)(size - d->noise_ranks_on), d->noise_nonblocking, &d->noise_Eq, &d->noise_En));
+      PetscCall(PKNoiseSlowdownModel(d->noise_quiet_m, d->noise_quiet_x, d->noise_d, d->noise_f, (PetscReal)d->noise_ranks_on, (PetscReal)(size - d->noise_ranks_on), S->nits, d->noise_nonblocking, &d->noise_Eq, &d->noise_En));
       d->noise_pred = d->noise_Eq > 0 ? d->noise_En / d->noise_Eq : 0;
     }
   }
@@ -232,7 +233,7 @@ PetscErrorCode PKReportNoiseModel(const PKStats *S, PKReportData *d)
   d->noise_meas       = (S->solve_time / S->nits) / d->noise_ref_per_it;
   d->noise_quiet_m    = 1;
   d->noise_quiet_x    = &d->noise_ref_per_it;
-  PetscCall(PKNoiseSlowdownModel(1, &d->noise_ref_per_it, d->noise_d, d->noise_f, (PetscReal)d->noise_ranks_on, (PetscReal)(S->nranks - d->noise_ranks_on), d->noise_nonblocking, &d->noise_Eq, &d->noise_En));
+  PetscCall(PKNoiseSlowdownModel(1, &d->noise_ref_per_it, d->noise_d, d->noise_f, (PetscReal)d->noise_ranks_on, (PetscReal)(S->nranks - d->noise_ranks_on), S->nits, d->noise_nonblocking, &d->noise_Eq, &d->noise_En));
   d->noise_pred = d->noise_Eq > 0 ? d->noise_En / d->noise_Eq : 0;
   PetscFunctionReturn(0);
 }
