@@ -115,7 +115,8 @@ static double ProcessCPU(void)
    streams (a dot 2, an AXPY 3, a scaling 2, a clear 1). Start-up: <Cb,b> (clear, scaling, dot), r = b - A x (copy,
    matvec), p = C r (clear, scaling), <r,p>: 1 matvec, 2 scalings, 8 streams and two exposed 1-value reductions
    (the model's start-up has one exposed reduction: it charges one). The solver kind is PETSc's cg (its reductions
-   carry 1 value each) with these counts, so that PKSolverShapeGet and PKSolverShapeReduction give hypre's cycle. */
+   carry 1 value each) described with these counts, as a solver describes itself (pkcost.h), so that PKSolverShapeGet
+   and PKSolverShapeReduction give hypre's cycle. */
 static void HypreCGConfig(PKSolverConfig *cfg)
 {
   PKSolverConfigDefault(PK_SOLVER_PETSC_CG, cfg);
@@ -124,8 +125,8 @@ static void HypreCGConfig(PKSolverConfig *cfg)
   cfg->cost.pattern       = "cg";
   cfg->cost.its           = 1;
   cfg->cost.nred          = 2;
-  cfg->cost.nvals         = 2;
-  cfg->cost.nonblocking   = PETSC_FALSE;
+  cfg->cost.red[0]        = (PKReductionCost){.nvals = 1, .blocking = PETSC_TRUE}; /* <s,p> */
+  cfg->cost.red[1]        = (PKReductionCost){.nvals = 1, .blocking = PETSC_TRUE}; /* <r,s> */
   cfg->cost.nspmv         = 1;
   cfg->cost.npc           = 1;
   cfg->cost.streams       = 16;
