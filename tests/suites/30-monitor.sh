@@ -75,6 +75,13 @@ mkdir -p "$PT/oc"
 t perf-trace-other-comm "$P" once "t.csv.0 \(-ksp_perf_trace\) is already written by a KSP on another communicator" 1 \
   "$MPI" 2 "$PK_BUILD/petsc-tutorials/ex2" -dll_append "$PK_LIB" -pc_type bjacobi -sub_ksp_type cg -ksp_converged_reason \
   -ksp_perf_trace "$PT/oc/t.csv.0" -sub_ksp_perf_trace "$PT/oc/t.csv"
+# the same in both orders (the whole communicator's KSP opening the file first used to hang on 3 ranks and, on 2,
+# to put rank 0's block rows and NUL bytes into the whole communicator's file), on 2 and 3 ranks
+for np in 2 3; do
+  for order in world sub; do
+    t perf-trace-other-comm-$order-first-np$np "$P" comms $order $np
+  done
+done
 # two KSPs given one file (PETSc's ex9 solves two systems, the second with prefix s2_): the ksp column tells them apart
 t perf-trace-two-ksps bash -c "rm -f '$PT/two.csv' && '$MPI' 2 '$PK_BUILD/petsc-tutorials/ex9' -dll_append '$PK_LIB' -ksp_type pipecg -s2_ksp_type cg -ksp_perf_trace '$PT/two.csv' -s2_ksp_perf_trace '$PT/two.csv' && cut -d, -f2 '$PT/two.csv' | sort -u | tr '\n' ' ' | grep -qx '0 1 ksp '"
 t_fail perf-trace-no-file "ksp_perf_trace needs a file name" "$PM" $PROB -ksp_perf_trace

@@ -157,6 +157,7 @@ PETSC_INTERN PetscErrorCode PKStatsLayout(MPI_Comm, PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKStatsCompute(MPI_Comm, PKMonitorCtx *);
 
 PETSC_INTERN PetscErrorCode PKTraceWrite(MPI_Comm, PKMonitorCtx *);
+PETSC_INTERN PetscErrorCode PKTraceCheck(MPI_Comm, PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKTraceFinalize(void);
 
 /* What the report knows about one solve: gathered collectively (report_data.c), models evaluated on rank 0 */
