@@ -145,7 +145,8 @@ PETSC_INTERN PetscErrorCode PKRecRowsStart(PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKRecSolveEnd(KSP, PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKRecFree(PKMonitorCtx *);
 
-PETSC_INTERN PetscErrorCode PKPapiSetUp(MPI_Comm, const char[]);
+PETSC_INTERN PetscErrorCode PKPapiSetUp(MPI_Comm, const char[], const char[]);
+PETSC_INTERN PetscErrorCode PKPapiCheckList(MPI_Comm, const char[], char[], size_t);
 PETSC_INTERN int            PKPapiCount(void);
 PETSC_INTERN const char *const *PKPapiNames(void);
 PETSC_INTERN const char        *PKPapiUnavailable(void);
