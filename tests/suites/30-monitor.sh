@@ -120,11 +120,12 @@ t perf-papi-unknown-early papi_unknown_early
 # an error raised inside the solve hooks (a KSP never given KSPSetFromOptions: its options are read and checked at
 # its first solve) keeps its message and its code
 hook_error() {
-  local out
-  out=$(timeout 60 "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/tests/perfmon" -problem poisson27 -rows_per_rank 512 -pc_type jacobi -no_set_from_options -ksp_perf_monitor -ksp_perf_node_size -1 2>&1) && { echo "$out"; echo "did not fail"; return 1; }
+  local out rc
+  out=$(timeout 60 "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/tests/perfmon" -problem poisson27 -rows_per_rank 512 -pc_type jacobi -no_set_from_options -ksp_perf_monitor -ksp_perf_node_size -1 2>&1)
+  rc=$?
   echo "$out"
   echo "$out" | grep -q "ksp_perf_node_size must be positive.*not -1" || { echo "no clear message"; return 1; }
-  echo "$out" | grep -q "errorcode 63" || { echo "not PETSC_ERR_ARG_OUTOFRANGE (63)"; return 1; }
+  [ $rc = 63 ] || { echo "exit status $rc, not PETSC_ERR_ARG_OUTOFRANGE (63): MPI_Abort gets the error code main returns"; return 1; }
   ! echo "$out" | grep -q "out-of-range error code" || { echo "the error code was lost"; return 1; }
 }
 t perf-hook-error-code hook_error
