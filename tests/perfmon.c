@@ -5,6 +5,7 @@ static const char help[] = "Test driver of the logging monitor: solves a model p
                            "  -nsolves <k>     solves (default 2), solve s with rtol 10^-s times the KSP's\n"
                            "  -perf_code       turn the monitor on with KSPPerfMonitorSet() instead of options\n"
                            "  -expect_off      check instead that nothing is installed or recorded (no perf option given)\n"
+                           "  -no_set_from_options  no KSPSetFromOptions(): the monitor reads its options inside the event hooks\n"
                            "  -problem ...     model problem options (examples/common/problems.h)\n\n";
 
 #include <pipekrylov.h>
@@ -33,7 +34,7 @@ int main(int argc, char **argv)
   Vec                x;
   PetscInt           nsolves = 2;
   PetscReal          rtol;
-  PetscBool          code = PETSC_FALSE, off = PETSC_FALSE;
+  PetscBool          code = PETSC_FALSE, off = PETSC_FALSE, nosfo = PETSC_FALSE;
   char               dump[PETSC_MAX_PATH_LEN];
   PetscMPIInt        rank, size;
   FILE              *f = NULL;
@@ -60,7 +61,8 @@ int main(int argc, char **argv)
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, prob.A, prob.A));
   PetscCall(KSPSetType(ksp, KSPPKPCG));
-  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-no_set_from_options", &nosfo, NULL)); /* the monitor reads its options at the first solve, inside the event hooks */
+  if (!nosfo) PetscCall(KSPSetFromOptions(ksp));
   if (code) PetscCall(KSPPerfMonitorSet(ksp, PETSC_TRUE));
   PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
   if (off) {

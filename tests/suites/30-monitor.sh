@@ -75,6 +75,13 @@ mkdir -p "$PT/oc"
 t perf-trace-other-comm "$P" once "t.csv.0 \(-ksp_perf_trace\) is already written by a KSP on another communicator" 1 \
   "$MPI" 2 "$PK_BUILD/petsc-tutorials/ex2" -dll_append "$PK_LIB" -pc_type bjacobi -sub_ksp_type cg -ksp_converged_reason \
   -ksp_perf_trace "$PT/oc/t.csv.0" -sub_ksp_perf_trace "$PT/oc/t.csv"
+# the same in both orders (the whole communicator's KSP opening the file first used to hang on 3 ranks and, on 2,
+# to put rank 0's block rows and NUL bytes into the whole communicator's file), on 2 and 3 ranks
+for np in 2 3; do
+  for order in world sub; do
+    t perf-trace-other-comm-$order-first-np$np "$P" comms $order $np
+  done
+done
 # two KSPs given one file (PETSc's ex9 solves two systems, the second with prefix s2_): the ksp column tells them apart
 t perf-trace-two-ksps bash -c "rm -f '$PT/two.csv' && '$MPI' 2 '$PK_BUILD/petsc-tutorials/ex9' -dll_append '$PK_LIB' -ksp_type pipecg -s2_ksp_type cg -ksp_perf_trace '$PT/two.csv' -s2_ksp_perf_trace '$PT/two.csv' && cut -d, -f2 '$PT/two.csv' | sort -u | tr '\n' ' ' | grep -qx '0 1 ksp '"
 t_fail perf-trace-no-file "ksp_perf_trace needs a file name" "$PM" $PROB -ksp_perf_trace
@@ -87,3 +94,50 @@ papi_none() {
   ! echo "$out" | grep -q "WARNING pipekrylov: PAPI" && echo "$out" | grep -q "no PAPI counters on this machine" && echo "$out" | grep -q "PAPI: the default events are not recorded on this machine"
 }
 t perf-papi-default-adapts papi_none
+
+# (the functions run in a bash of their own: only the PK_ variables are there)
+# errors of the monitor's options are raised at KSPSetFromOptions, before any solve, with their own code: more
+# PAPI events than the event set holds (it was raised inside the solve hooks, where PETSc 3.18 turns every code into
+# 1: "out-of-range error code 1"); a name PAPI does not know is warned about there, once, before the first iteration
+papi_early() {
+  local out
+  out=$(timeout 60 "$PK_ROOT/tests/mpirun.sh" 1 "$PK_BUILD/petsc-tutorials/ex2" -dll_append "$PK_LIB" -ksp_perf_papi_events a,b,c,d,e,f,g,h,i -ksp_perf_monitor 2>&1)
+  echo "$out"
+  echo "$out" | grep -q -- "-ksp_perf_papi_events: at most 8 distinct PAPI events, not 9" || { echo "no clear message"; return 1; }
+  echo "$out" | grep -q "KSPSetFromOptions()" || { echo "not raised at KSPSetFromOptions"; return 1; }
+  ! echo "$out" | grep -q "KSPSolve" || { echo "raised inside a solve"; return 1; }
+  ! echo "$out" | grep -q "out-of-range error code" || { echo "the error code was lost"; return 1; }
+}
+t perf-papi-too-many papi_early
+papi_unknown_early() {
+  local out
+  out=$(timeout 60 "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/petsc-tutorials/ex2" -dll_append "$PK_LIB" -ksp_type pcg -ksp_monitor -ksp_perf_monitor -ksp_perf_papi_events NOSUCH_EVENT,perf::TASK-CLOCK 2>&1) || { echo "$out"; return 1; }
+  echo "$out"
+  [ "$(echo "$out" | grep -c "PAPI event NOSUCH_EVENT cannot be recorded.*does not know it")" = 1 ] || { echo "expected one warning"; return 1; }
+  echo "$out" | grep -n "NOSUCH_EVENT\| 0 KSP Residual" | head -1 | grep -q NOSUCH_EVENT || { echo "warned after the solve began"; return 1; }
+}
+t perf-papi-unknown-early papi_unknown_early
+# an error raised inside the solve hooks (a KSP never given KSPSetFromOptions: its options are read and checked at
+# its first solve) keeps its message and its code
+hook_error() {
+  local out rc
+  out=$(timeout 60 "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/tests/perfmon" -problem poisson27 -rows_per_rank 512 -pc_type jacobi -no_set_from_options -ksp_perf_monitor -ksp_perf_node_size -1 2>&1)
+  rc=$?
+  echo "$out"
+  echo "$out" | grep -q "ksp_perf_node_size must be positive.*not -1" || { echo "no clear message"; return 1; }
+  [ $rc = 63 ] || { echo "exit status $rc, not PETSC_ERR_ARG_OUTOFRANGE (63): MPI_Abort gets the error code main returns"; return 1; }
+  ! echo "$out" | grep -q "out-of-range error code" || { echo "the error code was lost"; return 1; }
+}
+t perf-hook-error-code hook_error
+# PAPI has one event set per process, fixed by the first recorded KSP: a second KSP's other list (ex9's s2_) is said
+# once not to be used, naming the events it records, and its trace has the first KSP's columns
+papi_second() {
+  local d=$PK_BUILD/tests/perf/papi2 out
+  rm -rf "$d" && mkdir -p "$d"
+  out=$(timeout 60 "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/petsc-tutorials/ex9" -dll_append "$PK_LIB" -m 8 -t 2 -ksp_type cg -ksp_max_it 20 -s2_ksp_type gmres -s2_ksp_max_it 20 \
+    -ksp_perf_trace "$d/one.csv" -s2_ksp_perf_trace "$d/two.csv" -s2_ksp_perf_papi_events perf::PAGE-FAULTS 2>&1) || { echo "$out"; return 1; }
+  echo "$out"
+  [ "$(echo "$out" | grep -c -- "-s2_ksp_perf_papi_events perf::PAGE-FAULTS is not used: PAPI counts one event set per process, fixed at the first recorded solve by -ksp_perf_papi_events default; this KSP records")" = 1 ] || { echo "expected one warning"; return 1; }
+  [ "$(head -1 "$d/one.csv")" = "$(head -1 "$d/two.csv")" ] || { head -1 "$d/one.csv" "$d/two.csv"; echo "the second trace's columns differ"; return 1; }
+}
+t perf-papi-second-ksp papi_second

@@ -122,3 +122,25 @@ export -f report_windows
 t_grep report-window-rows-pipecg '^ok: window rows 6' report_windows pipecg 0
 t_grep report-window-rows-pipe2cg '^ok: window rows 6' report_windows pipe2cg 0
 t_grep report-window-rows-pcg '^ok: window rows 6' report_windows pcg 1
+# every term of the model has a hint: with 3 ranks bound to one core, oversubscription is the largest overhead and
+# its explanation was an empty line
+oversub_hint() {
+  local out
+  out=$(timeout 120 "$PK_ROOT/tests/usermpi.sh" 3 --oversubscribe --cpu-set 0 --bind-to core "$PK_BUILD/examples/poisson27" -rows_per_rank 2000 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view 2>&1) || { echo "$out"; return 1; }
+  echo "$out"
+  echo "$out" | grep -q "largest overhead: ranks sharing a core (oversubscription)" || { echo "oversubscription is not the largest overhead"; return 1; }
+  echo "$out" | awk '/largest overhead:/ { getline h; if (h ~ /^ *$/) bad = 1 } END { exit bad }' || { echo "an empty hint"; return 1; }
+}
+t report-hint-oversub oversub_hint
+# a ranked change that prints as 1.00x has no direction (it was "1.00x slower"): full overlap of the reductions of a
+# solver whose reductions are already hidden (nbpcg, pipe2cg on 2 ranks) is predicted at this run's model
+ratio_neutral() {
+  local out bad=0
+  for typ in nbpcg pipe2cg; do
+    out=$(timeout 120 "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type $typ -pc_type jacobi -ksp_perfmodel_view 2>&1) || { echo "$out"; return 1; }
+    echo "$out" | grep -E '^ +[0-9]+\. .*x (faster|slower|same time)$'
+    ! echo "$out" | grep -Eq ' 1\.00x (faster|slower)' || bad=1
+  done
+  return $bad
+}
+t report-ratio-neutral ratio_neutral

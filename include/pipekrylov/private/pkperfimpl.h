@@ -145,7 +145,8 @@ PETSC_INTERN PetscErrorCode PKRecRowsStart(PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKRecSolveEnd(KSP, PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKRecFree(PKMonitorCtx *);
 
-PETSC_INTERN PetscErrorCode PKPapiSetUp(MPI_Comm, const char[]);
+PETSC_INTERN PetscErrorCode PKPapiSetUp(MPI_Comm, const char[], const char[]);
+PETSC_INTERN PetscErrorCode PKPapiCheckList(MPI_Comm, const char[], char[], size_t);
 PETSC_INTERN int            PKPapiCount(void);
 PETSC_INTERN const char *const *PKPapiNames(void);
 PETSC_INTERN const char        *PKPapiUnavailable(void);
@@ -157,6 +158,7 @@ PETSC_INTERN PetscErrorCode PKStatsLayout(MPI_Comm, PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKStatsCompute(MPI_Comm, PKMonitorCtx *);
 
 PETSC_INTERN PetscErrorCode PKTraceWrite(MPI_Comm, PKMonitorCtx *);
+PETSC_INTERN PetscErrorCode PKTraceCheck(MPI_Comm, PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKTraceFinalize(void);
 
 /* What the report knows about one solve: gathered collectively (report_data.c), models evaluated on rank 0 */

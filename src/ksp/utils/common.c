@@ -231,6 +231,11 @@ PetscErrorCode PKSolveEnd(KSP ksp, KSP_PK *pk)
   PetscFunctionBegin;
   if (pk->red.active) PetscCall(PKReduceEnd(&pk->red));
   if (!ksp->reason && ksp->its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  /* a CG type's indefinite breakdown is often a nonsymmetric operator (boundary rows, as in PETSc's ex45) */
+  if (ksp->reason == KSP_DIVERGED_INDEFINITE_MAT || ksp->reason == KSP_DIVERGED_INDEFINITE_PC) {
+    if (pk->check_symmetry) PetscCall(PetscInfo(ksp, "%s: %s although the operator passed -ksp_pipe_check_symmetry: the operator or the preconditioner is indefinite, or the preconditioner is not symmetric\n", ((PetscObject)ksp)->type_name, KSPConvergedReasons[ksp->reason]));
+    else PetscCall(PetscInfo(ksp, "%s: %s: CG needs a symmetric positive definite operator and preconditioner; -ksp_pipe_check_symmetry checks at set-up that the operator is symmetric (gmres or pgmres solve nonsymmetric ones)\n", ((PetscObject)ksp)->type_name, KSPConvergedReasons[ksp->reason]));
+  }
   pk->red.rec = pk->rec = NULL;
   PetscFunctionReturn(0);
 }

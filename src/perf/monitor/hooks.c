@@ -154,6 +154,8 @@ static PetscErrorCode PKPerfCheckOptions(KSP ksp, PKPerfCtx *c)
   PetscCheck(!c->mon.opt_trace || c->mon.trace[0], comm, PETSC_ERR_ARG_WRONG, "-%sksp_perf_trace needs a file name", prefix ? prefix : "");
   PetscCheck(c->mon.node_size >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%sksp_perf_node_size must be positive (or 0 for MPI_COMM_TYPE_SHARED), not %" PetscInt_FMT, prefix ? prefix : "", c->mon.node_size);
   PetscCall(PKNoiseCheckOptions(ksp, &c->mon));
+  PetscCall(PKTraceCheck(comm, &c->mon)); /* a file already open on other processes: refused now, with a message */
+  PetscCall(PKPapiCheckList(comm, prefix, c->mon.papi_events, sizeof(c->mon.papi_events)));
   PetscCall(PetscViewerDestroy(&c->report.viewer));
   if (c->mon.opt_report) {
     PetscBool iascii;
@@ -275,8 +277,11 @@ static PetscErrorCode PKPerfSolveBegin(KSP ksp, PKPerfCtx **out)
   }
   if (!PKPerfIsOn(c)) PetscFunctionReturn(0);
   if (!c->mon.layout_done) {
+    const char *prefix;
+
+    PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
     PetscCall(PKStatsLayout(comm, &c->mon));
-    PetscCall(PKPapiSetUp(comm, c->mon.papi_events));
+    PetscCall(PKPapiSetUp(comm, prefix, c->mon.papi_events));
   }
   PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetChunks_C", &ours));
   c->mon.builtin = ours ? PETSC_FALSE : PETSC_TRUE;

@@ -35,7 +35,10 @@
 
    An application that calls PetscLogDefaultBegin() itself after pipekrylov was loaded replaces the hooks;
    calling KSPPerfMonitorSet() afterwards puts them back in front.
-   The PAPI event set is shared by the whole run: the first recorded KSP's list is used.
+   The PAPI event set is shared by the whole run: the first recorded KSP's list is used; a later KSP that asks for
+   another list is told so once (with the events it records). The list is checked at KSPSetFromOptions(): more than
+   8 events is an error there, and names PAPI does not know are warned about and dropped there.
+   Errors of these options are raised at KSPSetFromOptions() or, for a KSP never given it, at its first KSPSolve().
 
    Level: intermediate
 

@@ -1,7 +1,13 @@
 /*
    PAPI counters, read once per iteration row (PAPI_read of one running event set). One event set per process, set
    up at the first recorded solve with that KSP's -ksp_perf_papi_events and shared by every KSP after it (PAPI runs
-   one event set at a time; nested solves read the same running counters).
+   one event set at a time; nested solves read the same running counters). A later KSP that asks for other events
+   is told once, at its first recorded solve, that the set is already fixed and which events it records.
+
+   The list is checked at KSPSetFromOptions (PKPapiCheckList), before any solve: more than PK_PAPI_MAX events is an
+   error there, and a name PAPI does not know (PAPI_event_name_to_code, which starts no counter) is warned about and
+   dropped there, once. What can only be found by adding events (a known event this machine cannot count) is
+   warned about at the first recorded solve.
 
    The ranks agree on the events (an event that any rank cannot add is dropped everywhere), so the trace has the
    same columns on every rank, and each dropped event is reported once, on rank 0, with PAPI's reason.
@@ -16,13 +22,16 @@ static const char *const pk_papi_sw[] = {"perf::TASK-CLOCK", "perf::CONTEXT-SWIT
 
 static struct {
   PetscBool setup;   /* PKPapiSetUp has run */
+  PetscBool inited;  /* we called PAPI_library_init (PKPapiFinalize shuts PAPI down) */
   PetscBool running; /* the event set is counting */
   int       set;
   int       n;
   char     *names[PK_PAPI_MAX];
   char      unavailable[512]; /* the default events this machine cannot count, and why (said once, not warned) */
   char      reason[128];      /* the first of those reasons */
-} pk_papi = {PETSC_FALSE, PETSC_FALSE, PAPI_NULL, 0, {NULL}, "", ""};
+  char      request[256];     /* the list the event set was built from (the first recorded KSP's) */
+  char      prefix[256];      /* that KSP's options prefix */
+} pk_papi = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PAPI_NULL, 0, {NULL}, "", "", "", ""};
 
 /* What the default event list could not record here, and why ("" when everything was recorded or a list was given) */
 const char *PKPapiUnavailable(void)
@@ -119,24 +128,119 @@ static PetscErrorCode PKPapiBuild(MPI_Comm comm, int n, const char *const cand[]
   PetscFunctionReturn(0);
 }
 
-/* The list: "default", "none" or a comma list of PAPI event names */
-PetscErrorCode PKPapiSetUp(MPI_Comm comm, const char list[])
+/* PAPI_library_init once (PAPI_OK, or PAPI's error code), the same answer on every rank of comm */
+static PetscErrorCode PKPapiInit(MPI_Comm comm, int *worst)
 {
-  char       *copy, *tok, *save = NULL;
+  int rc = (int)PAPI_VER_CURRENT;
+
+  PetscFunctionBegin;
+  if (PAPI_is_initialized() == PAPI_NOT_INITED) {
+    rc = PAPI_library_init(PAPI_VER_CURRENT);
+    if (rc == (int)PAPI_VER_CURRENT) pk_papi.inited = PETSC_TRUE;
+  }
+  if (rc == (int)PAPI_VER_CURRENT) rc = PAPI_OK;
+  else if (rc > 0) rc = PAPI_EINVAL;
+  PetscCallMPI(MPI_Allreduce(&rc, worst, 1, MPI_INT, MPI_MIN, comm));
+  PetscFunctionReturn(0);
+}
+
+/* The distinct names of a comma list into cand[] (pointers into copy, which the caller frees); *n may exceed max,
+   only the first max are kept */
+static PetscErrorCode PKPapiParse(const char list[], char **copy, const char *cand[], int max, int *n)
+{
+  char *tok, *save = NULL;
+
+  PetscFunctionBegin;
+  *n = 0;
+  PetscCall(PetscStrallocpy(list, copy));
+  for (tok = strtok_r(*copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+    PetscBool dup = PETSC_FALSE;
+    for (int i = 0; i < PetscMin(*n, max) && !dup; i++) PetscCall(PetscStrcmp(cand[i], tok, &dup));
+    if (dup) continue;
+    if (*n < max) cand[*n] = tok;
+    (*n)++;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+   At KSPSetFromOptions (collective on comm; prefix: the KSP's options prefix): the list is "default", "none" or at
+   most PK_PAPI_MAX distinct event names (else an error, now, with its own code); names PAPI does not know are
+   warned about once and removed from list (len: its size), which becomes "none" if nothing is left. Starts no
+   counter: PAPI_library_init and PAPI_event_name_to_code only.
+*/
+PetscErrorCode PKPapiCheckList(MPI_Comm comm, const char prefix[], char list[], size_t len)
+{
+  char       *copy, kept[256] = "";
+  const char *cand[PK_PAPI_MAX];
+  int         n, rc[PK_PAPI_MAX], worst[PK_PAPI_MAX], init;
+  PetscBool   isdefault, isnone;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcasecmp(list, "none", &isnone));
+  PetscCall(PetscStrcasecmp(list, "default", &isdefault));
+  if (isnone || isdefault) PetscFunctionReturn(0);
+  PetscCall(PKPapiParse(list, &copy, cand, PK_PAPI_MAX, &n));
+  if (n > PK_PAPI_MAX) PetscCall(PetscFree(copy));
+  PetscCheck(n <= PK_PAPI_MAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%sksp_perf_papi_events: at most %d distinct PAPI events, not %d (%s)", prefix ? prefix : "", PK_PAPI_MAX, n, list);
+  PetscCall(PKPapiInit(comm, &init));
+  if (init != PAPI_OK || !n) { /* said at the first solve (PKPapiSetUp), where the counters would start */
+    PetscCall(PetscFree(copy));
+    PetscFunctionReturn(0);
+  }
+  for (int i = 0; i < n; i++) {
+    int code;
+    rc[i] = PAPI_event_name_to_code(cand[i], &code);
+  }
+  PetscCallMPI(MPI_Allreduce(rc, worst, n, MPI_INT, MPI_MIN, comm));
+  for (int i = 0; i < n; i++) {
+    size_t l = strlen(kept);
+    if (worst[i] != PAPI_OK) {
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR, "WARNING pipekrylov: PAPI event %s cannot be recorded: %s (code %d): PAPI does not know it here (-%sksp_perf_papi_events; papi_native_avail lists the known events); the solve goes on without it\n", cand[i], PAPI_strerror(worst[i]), worst[i], prefix ? prefix : ""));
+    } else if (l + strlen(cand[i]) + 2 < sizeof(kept)) PetscCall(PetscSNPrintf(kept + l, sizeof(kept) - l, "%s%s", l ? "," : "", cand[i]));
+  }
+  PetscCall(PetscStrncpy(list, kept[0] ? kept : "none", len));
+  PetscCall(PetscFree(copy));
+  PetscFunctionReturn(0);
+}
+
+/* A KSP whose list differs from the one the process's event set was built from: said once, at its first solve */
+static PetscErrorCode PKPapiSaySetFixed(MPI_Comm comm, const char prefix[], const char list[])
+{
+  char      rec[512] = "";
+  PetscBool same;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcasecmp(list, pk_papi.request, &same));
+  if (same) PetscFunctionReturn(0);
+  for (int i = 0; i < PKPapiCount(); i++) {
+    size_t l = strlen(rec);
+    PetscCall(PetscSNPrintf(rec + l, sizeof(rec) - l, "%s%s", i ? ", " : "", pk_papi.names[i]));
+  }
+  PetscCall(PetscFPrintf(comm, PETSC_STDERR, "WARNING pipekrylov: -%sksp_perf_papi_events %s is not used: PAPI counts one event set per process, fixed at the first recorded solve by -%sksp_perf_papi_events %s; this KSP records %s%s\n", prefix ? prefix : "", list, pk_papi.prefix, pk_papi.request, rec[0] ? "the same events: " : "no PAPI events", rec));
+  PetscFunctionReturn(0);
+}
+
+/* The list: "default", "none" or a comma list of PAPI event names (checked by PKPapiCheckList); prefix: the KSP's */
+PetscErrorCode PKPapiSetUp(MPI_Comm comm, const char prefix[], const char list[])
+{
+  char       *copy;
   const char *cand[PK_PAPI_MAX];
   int         n = 0, rc, worst;
   PetscBool   isdefault, isnone;
 
   PetscFunctionBegin;
-  if (pk_papi.setup) PetscFunctionReturn(0);
+  if (pk_papi.setup) {
+    PetscCall(PKPapiSaySetFixed(comm, prefix, list));
+    PetscFunctionReturn(0);
+  }
   pk_papi.setup = PETSC_TRUE;
+  PetscCall(PetscStrncpy(pk_papi.request, list, sizeof(pk_papi.request)));
+  PetscCall(PetscStrncpy(pk_papi.prefix, prefix ? prefix : "", sizeof(pk_papi.prefix)));
   PetscCall(PetscStrcasecmp(list, "none", &isnone));
   if (isnone) PetscFunctionReturn(0);
   PetscCall(PetscStrcasecmp(list, "default", &isdefault));
-  rc = PAPI_is_initialized() == PAPI_NOT_INITED ? PAPI_library_init(PAPI_VER_CURRENT) : (int)PAPI_VER_CURRENT;
-  if (rc == (int)PAPI_VER_CURRENT) rc = PAPI_OK;
-  else if (rc > 0) rc = PAPI_EINVAL;
-  PetscCallMPI(MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm));
+  PetscCall(PKPapiInit(comm, &worst));
   if (worst != PAPI_OK) {
     if (isdefault) PKPapiNoteUnavailable("PAPI", worst); /* the default list: said in -ksp_view and the report */
     else PetscCall(PetscFPrintf(comm, PETSC_STDERR, "WARNING pipekrylov: PAPI cannot be initialised: %s (code %d); the solve goes on without counters\n", PAPI_strerror(worst), worst));
@@ -147,17 +251,9 @@ PetscErrorCode PKPapiSetUp(MPI_Comm comm, const char list[])
     if (pk_papi.n < 2) PetscCall(PKPapiBuild(comm, 3, pk_papi_sw, PETSC_FALSE));
     if (pk_papi.n) pk_papi.unavailable[0] = pk_papi.reason[0] = 0; /* the fallback worked: nothing is missing */
   } else {
-    PetscCall(PetscStrallocpy(list, &copy));
-    for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-      PetscBool dup = PETSC_FALSE;
-      for (int i = 0; i < n; i++) {
-        PetscCall(PetscStrcmp(cand[i], tok, &dup));
-        if (dup) break;
-      }
-      if (dup) continue;
-      PetscCheck(n < PK_PAPI_MAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ksp_perf_papi_events: at most %d events, not more (%s)", PK_PAPI_MAX, list);
-      cand[n++] = tok;
-    }
+    PetscCall(PKPapiParse(list, &copy, cand, PK_PAPI_MAX, &n));
+    if (n > PK_PAPI_MAX) PetscCall(PetscFree(copy));
+    PetscCheck(n <= PK_PAPI_MAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%sksp_perf_papi_events: at most %d distinct PAPI events, not %d (%s)", prefix ? prefix : "", PK_PAPI_MAX, n, list);
     if (n) PetscCall(PKPapiBuild(comm, n, cand, PETSC_TRUE));
     PetscCall(PetscFree(copy));
   }
@@ -176,7 +272,9 @@ PetscErrorCode PKPapiFinalize(void)
 {
   PetscFunctionBegin;
   PetscCall(PKPapiDestroySet());
-  if (pk_papi.setup && PAPI_is_initialized() != PAPI_NOT_INITED) PAPI_shutdown();
-  pk_papi.setup = PETSC_FALSE;
+  if ((pk_papi.setup || pk_papi.inited) && PAPI_is_initialized() != PAPI_NOT_INITED) PAPI_shutdown();
+  pk_papi.setup  = PETSC_FALSE;
+  pk_papi.inited = PETSC_FALSE;
+  pk_papi.request[0] = pk_papi.prefix[0] = 0;
   PetscFunctionReturn(0);
 }

@@ -18,7 +18,34 @@ static PKLogHook  pk_prev_plb, pk_prev_ple;
 static PetscBool  pk_hooks = PETSC_FALSE;
 static PKLogHooks pk_h;
 
-static PetscErrorCode PKLogPLB(PetscLogEvent e, int t, PetscObject o1, PetscObject o2, PetscObject o3, PetscObject o4)
+/*
+   3.18's PetscLogEventBegin/End are `(*PetscLogPLB)(...) || PetscLogPushCurrentEvent_Internal(e)`: whatever error
+   code a hook returns, its caller (PetscCall(PetscLogEventBegin(...)) in PETSc) gets 1, which PETSc then reports as
+   "out-of-range error code 1". The hooks' own error is printed in full where it is raised; to give the caller its
+   code back, a failing hook keeps the code and pushes PKLogErrorHandler for the one PetscError that follows (the
+   caller's, with code 1): it pops itself, prints that traceback line with the real code and returns it, so the code
+   travels up to the application. What can be checked earlier is (at KSPSetFromOptions: hooks.c, PKPerfCheckOptions).
+*/
+static PetscErrorCode pk_hook_error = 0;
+
+static PetscErrorCode PKLogErrorHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  PetscErrorCode real = pk_hook_error;
+
+  (void)ctx;
+  pk_hook_error = 0;
+  (void)PetscPopErrorHandler();
+  if (n == 1 && real) n = real;
+  return PetscTraceBackErrorHandler(comm, line, fun, file, n, p, mess, NULL);
+}
+
+static PetscErrorCode PKLogKeepError(PetscErrorCode ierr)
+{
+  if (ierr && ierr != 1 && !pk_hook_error && !PetscPushErrorHandler(PKLogErrorHandler, NULL)) pk_hook_error = ierr;
+  return ierr;
+}
+
+static PetscErrorCode PKLogPLB_Private(PetscLogEvent e, int t, PetscObject o1, PetscObject o2, PetscObject o3, PetscObject o4)
 {
   void *after = NULL;
 
@@ -29,7 +56,7 @@ static PetscErrorCode PKLogPLB(PetscLogEvent e, int t, PetscObject o1, PetscObje
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PKLogPLE(PetscLogEvent e, int t, PetscObject o1, PetscObject o2, PetscObject o3, PetscObject o4)
+static PetscErrorCode PKLogPLE_Private(PetscLogEvent e, int t, PetscObject o1, PetscObject o2, PetscObject o3, PetscObject o4)
 {
   void *after = NULL;
 
@@ -38,6 +65,16 @@ static PetscErrorCode PKLogPLE(PetscLogEvent e, int t, PetscObject o1, PetscObje
   if (pk_prev_ple) PetscCall((*pk_prev_ple)(e, t, o1, o2, o3, o4));
   if (after) PetscCall((*pk_h.end_after)(after, o1));
   PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PKLogPLB(PetscLogEvent e, int t, PetscObject o1, PetscObject o2, PetscObject o3, PetscObject o4)
+{
+  return PKLogKeepError(PKLogPLB_Private(e, t, o1, o2, o3, o4));
+}
+
+static PetscErrorCode PKLogPLE(PetscLogEvent e, int t, PetscObject o1, PetscObject o2, PetscObject o3, PetscObject o4)
+{
+  return PKLogKeepError(PKLogPLE_Private(e, t, o1, o2, o3, o4));
 }
 
 /* With no other logging on, every event the monitor does not need is switched off while the hooks are in */

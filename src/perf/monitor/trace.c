@@ -9,8 +9,12 @@
    its rank 0, so that KSPs on different communicators never write one file at once.
 
    Two KSPs that write one file are told apart by the `ksp` column (0 for the first KSP that wrote the file in this
-   run, 1 for the next, ...). Whether a file is already open is decided collectively: a file opened by a KSP on
-   another communicator is refused with a message, never half-reopened (ranks would enter different collectives).
+   run, 1 for the next, ...). A file belongs to the processes that opened it (its MPI group): only a KSP on exactly
+   those processes appends to it (every write is a collective on the file's communicator). A KSP on other processes
+   whose name is that of an open file, on any of its ranks, is refused with one message and no trace, whichever KSP
+   came first: at KSPSetFromOptions when the file is already open then, else at its first write. The decision is
+   collective over the KSP's communicator, so its ranks never enter different collectives (they used to hang, or
+   write rows of one rank's sub-KSP into the whole communicator's file with a collective of one rank).
 
    A trace that cannot be written is reported once (path and MPI's reason) and switched off for that KSP; nothing
    else changes: the solve, its statistics and the report go on.
@@ -31,6 +35,7 @@ struct _n_PKTraceFile {
   MPI_File    fh;   /* open until PetscFinalize */
   MPI_Offset  end;  /* bytes written so far */
   int         dirfd; /* >= 0: the directory held open for a long path (see PK_TRACE_MPIIO_PATH_MAX) */
+  MPI_Group   group; /* the processes that opened it, the only ones that write it */
   const void *owner[16]; /* the perf contexts of the KSPs that wrote this file, by their `ksp` id */
   int         nowner;
   PKTraceFile next;
@@ -54,6 +59,7 @@ PetscErrorCode PKTraceFinalize(void)
     rev           = f->next;
     if (MPI_File_close(&f->fh) != MPI_SUCCESS) PetscCall(PetscPrintf(PETSC_COMM_SELF, "ERROR pipekrylov: closing the trace file %s failed\n", f->name));
     if (f->dirfd >= 0) close(f->dirfd);
+    if (f->group != MPI_GROUP_NULL) PetscCallMPI(MPI_Group_free(&f->group));
     PetscCall(PetscFree(f->name));
     PetscCall(PetscFree(f));
   }
@@ -86,6 +92,58 @@ static PetscErrorCode PKTraceName(MPI_Comm comm, const char base[], char name[],
     PetscCallMPI(MPI_Allreduce(&wrank, &first, 1, MPI_INT, MPI_MIN, comm));
     PetscCall(PetscSNPrintf(name, len, "%s.%d", base, first));
   }
+  PetscFunctionReturn(0);
+}
+
+typedef enum {
+  PK_TRACE_OPEN,   /* no rank of the communicator has the file open: open it */
+  PK_TRACE_APPEND, /* every rank has it open, on the communicator's processes: append */
+  PK_TRACE_REFUSE  /* some rank has it open on other processes: no trace for this KSP */
+} PKTraceState;
+
+/* What a KSP on comm may do with the file name, decided collectively (the same answer on every rank of comm) */
+static PetscErrorCode PKTraceGetState(MPI_Comm comm, const char name[], PKTraceFile *file, PKTraceState *state)
+{
+  int local[3] = {0, 0, 0}, any[3]; /* ranks where it is absent, open on comm's processes, open on others */
+
+  PetscFunctionBegin;
+  PetscCall(PKTraceFind(name, file));
+  if (!*file) local[0] = 1;
+  else {
+    MPI_Group group;
+    int       cmp;
+
+    PetscCallMPI(MPI_Comm_group(comm, &group));
+    PetscCallMPI(MPI_Group_compare(group, (*file)->group, &cmp));
+    PetscCallMPI(MPI_Group_free(&group));
+    local[cmp == MPI_IDENT || cmp == MPI_SIMILAR ? 1 : 2] = 1;
+  }
+  PetscCallMPI(MPI_Allreduce(local, any, 3, MPI_INT, MPI_MAX, comm));
+  if (any[2] || (any[0] && any[1])) *state = PK_TRACE_REFUSE;
+  else *state = any[1] ? PK_TRACE_APPEND : PK_TRACE_OPEN;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PKTraceRefuse(MPI_Comm comm, PKMonitorCtx *c, const char name[])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFPrintf(comm, PETSC_STDERR, "ERROR pipekrylov: the trace file %s (-ksp_perf_trace) is already written by a KSP on another communicator (other MPI processes); a trace file belongs to the communicator that opened it: give this KSP a file of its own (with its options prefix). The solve is not affected; no trace is written for this KSP.\n", name));
+  c->trace_failed = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* At KSPSetFromOptions (collective on comm): a file already open on other processes is refused now, before any solve */
+PetscErrorCode PKTraceCheck(MPI_Comm comm, PKMonitorCtx *c)
+{
+  char         name[PETSC_MAX_PATH_LEN];
+  PKTraceFile  file;
+  PKTraceState state;
+
+  PetscFunctionBegin;
+  if (!c->opt_trace || c->trace_failed) PetscFunctionReturn(0);
+  PetscCall(PKTraceName(comm, c->trace, name, sizeof(name)));
+  PetscCall(PKTraceGetState(comm, name, &file, &state));
+  if (state == PK_TRACE_REFUSE) PetscCall(PKTraceRefuse(comm, c, name));
   PetscFunctionReturn(0);
 }
 
@@ -156,21 +214,17 @@ PetscErrorCode PKTraceWrite(MPI_Comm comm, PKMonitorCtx *c)
   MPI_File    fh;
   int         rc, bad, worst, kspid;
   PetscBool   fresh = PETSC_FALSE;
+  PKTraceState state;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PKTraceName(comm, c->trace, name, sizeof(name)));
-  PetscCall(PKTraceFind(name, &file));
-  { /* open on every rank of comm or on none: otherwise a KSP on another communicator holds it */
-    int have[2] = {file ? 1 : 0, file ? 0 : 1}, any[2];
-    PetscCallMPI(MPI_Allreduce(have, any, 2, MPI_INT, MPI_MAX, comm));
-    if (any[0] && any[1]) {
-      PetscCall(PetscFPrintf(comm, PETSC_STDERR, "ERROR pipekrylov: the trace file %s (-ksp_perf_trace) is already written by a KSP on another communicator; give this KSP a file of its own (with its options prefix). The solve is not affected; no trace is written for this KSP.\n", name));
-      c->trace_failed = PETSC_TRUE;
-      PetscFunctionReturn(0);
-    }
+  PetscCall(PKTraceGetState(comm, name, &file, &state));
+  if (state == PK_TRACE_REFUSE) {
+    PetscCall(PKTraceRefuse(comm, c, name));
+    PetscFunctionReturn(0);
   }
-  if (!file) { /* first use in this run: open, truncate, keep */
+  if (state == PK_TRACE_OPEN) { /* first use in this run: open, truncate, keep */
     char      mpiname[PETSC_MAX_PATH_LEN];
     int       dirfd;
     PetscBool ok;
@@ -202,6 +256,7 @@ PetscErrorCode PKTraceWrite(MPI_Comm comm, PKMonitorCtx *c)
     PetscCall(PetscStrallocpy(name, &file->name));
     file->fh       = fh;
     file->dirfd    = dirfd;
+    PetscCallMPI(MPI_Comm_group(comm, &file->group));
     file->next     = pk_trace_files;
     pk_trace_files = file;
     fresh          = PETSC_TRUE;

@@ -68,10 +68,17 @@ static PetscInt PKLargestOverhead(const PKModelResult *r)
   return best;
 }
 
-/* One plain-language hint per dominant cost */
+/* One plain-language hint per term of the model (every term has one: the report prints it under "largest
+   overhead"; at most 96 characters, the report's lines are at most 100 columns) */
 static const char *PKHint(const PKReportData *d, PetscInt term)
 {
   switch (term) {
+  case PK_TERM_SPMV:
+    return "the SpMV's own compute: more ranks for this problem, or a matrix format with less memory traffic";
+  case PK_TERM_PC:
+    return "the preconditioner's own compute: a cheaper one, if the iteration count allows";
+  case PK_TERM_VEC:
+    return "vector work: pipekrylov's types fuse their vector operations into fewer passes over memory";
   case PK_TERM_ALLR_COMM:
   case PK_TERM_ALLR_LOCAL:
   case PK_TERM_ALLR_HOPS:
@@ -86,10 +93,16 @@ static const char *PKHint(const PKReportData *d, PetscInt term)
   case PK_TERM_HALO_HOPS:
   case PK_TERM_HALO_CONGESTION:
     return "fewer off-node neighbours (node-aware process placement) or more rows per rank";
+  case PK_TERM_HALO_PIPELINE:
+  case PK_TERM_HALO_OVERLAP:
+  case PK_TERM_OVERLAP:
+    return "a credit: time the solver already hides behind other work";
   case PK_TERM_INIT:
     return "it is paid once per solve and matters only for short solves";
+  case PK_TERM_OVERSUB:
+    return "at most one rank per core (fewer ranks, or more cores): ranks sharing a core take turns";
   default:
-    return "";
+    return "see the analytic model above";
   }
 }
 
@@ -338,10 +351,15 @@ PetscErrorCode PKPerfReport(KSP ksp, PKPerfCtx *c)
   nfam = 0;
   for (PetscInt i = 0; i < d->wi_nsolver; i++) nfam += d->wi_iters_differ[i];
   for (PetscInt i = 0; i < nadv; i++) {
-    /* a ratio >= 1 either way: "1.15x slower" for a change predicted at 1.15 times this run's model */
+    /* a ratio >= 1 either way: "1.15x slower" for a change predicted at 1.15 times this run's model; one that
+       prints as 1.00x has no direction: "same time" */
     PetscBool faster = (PetscBool)(adv[i].t < d->model.total);
     PetscReal ratio  = faster ? d->model.total / adv[i].t : adv[i].t / d->model.total;
-    PetscCall(PetscViewerASCIIPrintf(v, "    %2" PetscInt_FMT ". %-55s %10.3e s  %5.2fx %s\n", i + 1, adv[i].what, (double)adv[i].t, (double)ratio, faster ? "faster" : "slower"));
+    char      rs[32];
+    PetscBool same;
+    PetscCall(PetscSNPrintf(rs, sizeof(rs), "%5.2f", (double)ratio));
+    PetscCall(PetscStrcmp(rs, " 1.00", &same));
+    PetscCall(PetscViewerASCIIPrintf(v, "    %2" PetscInt_FMT ". %-55s %10.3e s  %sx %s\n", i + 1, adv[i].what, (double)adv[i].t, rs, same ? "same time" : faster ? "faster" : "slower"));
   }
   if (d->have_place) {
     PetscCall(PetscViewerASCIIPrintf(v, "    node-aware layout:\n      %s\n", d->place_cmd));

@@ -95,8 +95,11 @@ PetscErrorCode PKHessStart(PKHess *h, PetscReal beta)
    PKHessFinishColumn - column j (rows 0..j+1 of hh) is complete: keep an unrotated copy, apply the earlier
    rotations, then the new one, and return the residual norm of step j+1.
 
-   happy: h_j+1,j is negligible (below min(haptol, |h_j+1,j / rs_j|)), the Krylov space is invariant: no new
-          rotation, residual 0 (as PETSc's GMRES)
+   happy: h_j+1,j is zero, too small to divide by, or negligible (below min(haptol, |h_j+1,j / rs_j|)): the Krylov
+          space is invariant, no new rotation, residual 0 (as PETSc's GMRES, which misses the exact zero: its bound
+          is then 0, the test 0 < 0 fails, and with norm none it divides by 0 and reports DIVERGED_BREAKDOWN one step
+          later; pgmres divided the lagged column by it and stopped with DIVERGED_NANORINF, x = 0, on a problem
+          solved in one step)
    null:  the column is zero after the earlier rotations: no rotation can be formed (KSP_DIVERGED_NULL)
 */
 PetscErrorCode PKHessFinishColumn(PKHess *h, PetscInt j, PetscReal haptol, PetscBool *happy, PetscBool *null, PetscReal *res)
@@ -110,7 +113,7 @@ PetscErrorCode PKHessFinishColumn(PKHess *h, PetscInt j, PetscReal haptol, Petsc
   for (PetscInt i = 0; i <= j + 1; i++) PKHES(h, i, j) = col[i];
   bnd = haptol;
   if (rs[j] != 0.0) bnd = PetscMin(bnd, sub / PetscAbsScalar(rs[j]));
-  if (sub < bnd) *happy = PETSC_TRUE;
+  if (sub == 0.0 || PetscIsInfOrNanReal(1.0 / sub) || sub < bnd) *happy = PETSC_TRUE; /* 0, or too small to divide by */
   for (PetscInt i = 0; i < j; i++) {
     const PetscScalar a = col[i], b = col[i + 1];
     col[i]     = PetscConj(h->cc[i]) * a + PetscConj(h->ss[i]) * b;

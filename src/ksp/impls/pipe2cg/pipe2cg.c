@@ -321,7 +321,9 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
    KSP_DIVERGED_INDEFINITE_MAT ((p,A p) = (z,r)/(rho gamma), = (z,A z)/rho in exact arithmetic, zero or changing sign), KSP_DIVERGED_BREAKDOWN (rho
    undefined), KSP_DIVERGED_NANORINF, KSP_DIVERGED_PC_FAILED. Since drift can fake the first three, a breakdown
    is reported only if it persists after the chains are recomputed from the iterates, or if the recomputation
-   shows a gap below 1e-6 ||r|| (no drift to speak of); otherwise the recurrence restarts.
+   shows a gap below 1e-6 ||r|| (no drift to speak of); otherwise the recurrence restarts. An operator that is
+   not quite symmetric (PETSc's ex45 with its boundary rows) can stop it with KSP_DIVERGED_INDEFINITE_MAT where
+   cg converges: -info says so and -ksp_pipe_check_symmetry finds it at set-up.
    Left preconditioning only; operator and preconditioner symmetric positive definite. 17 work vectors.
 
    PETSc's KSPPIPECG2 (Tiwari and Vadhiyar) has the same communication pattern with two-term recurrences and no
