@@ -997,9 +997,19 @@ static PetscErrorCode AMG(Calib *c)
   for (int i = 0; i < 2 && found; i++) PetscCall(AMGCycleAt(c, (i + 1) * m0, &N[i], &L[i], &M[i], &F[i], &C[i], &found));
   if (!found) PetscFunctionReturn(0);
   for (int i = 0; i < 2; i++) {
-    if (!(F[i] > 0) || !(M[i] > C[i])) {
-      PetscCall(PetscPrintf(c->comm, "AMG: on %" PetscInt_FMT "^3 the modelled communication %.2e s is not below the measured V-cycle %.2e s: amg_flop_time not available\n", N[i], C[i], M[i]));
+    if (!(F[i] > 0) || !(M[i] > 0)) {
+      PetscCall(PetscPrintf(c->comm, "AMG: on %" PetscInt_FMT "^3 no model flops or no measured V-cycle: amg_flop_time not available\n", N[i]));
       PetscFunctionReturn(0);
+    }
+    if (!(M[i] > C[i])) {
+      /* the latencies measured just before were inflated (a busy machine: a descheduled ping-pong), so that the
+         modelled communication exceeds the whole measured cycle: the rate is fitted on the whole cycle instead, an
+         upper bound, rather than leaving the parameter out */
+      PetscCall(PetscPrintf(c->comm, "AMG: on %" PetscInt_FMT "^3 the modelled communication %.2e s is not below the measured V-cycle %.2e s (latencies measured on a busy machine?): fitted on the whole cycle\n", N[i], C[i], M[i]));
+      C[0] = C[1] = 0;
+      num = den = 0;
+      i = -1;
+      continue;
     }
     num += F[i] * (M[i] - C[i]) / (M[i] * M[i]);
     den += F[i] * F[i] / (M[i] * M[i]);

@@ -1,7 +1,7 @@
 /*
    The machine profile of an example's model, chosen as the report chooses its own (README "Calibrating the model"):
    the file given (-machine, or -ksp_perfmodel_machine), else this host's cached profile
-   ($XDG_CACHE_HOME/pipekrylov/<host>.profile, src/perf/models/machine_cache.c), else the embedded default; with a
+   ($XDG_CACHE_HOME/pipekrylov/<host>.profile, src/perf/report/machine_cache.c), else the embedded default; with a
    line that says which. Header-only, for the examples linked with the static archive (EX_STATIC in the makefile):
    the profile functions are not exported by the shared library. (The makefile does not list this header among the
    examples' prerequisites: after changing it, touch the examples that include it.)
