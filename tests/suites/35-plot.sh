@@ -235,7 +235,7 @@ print("kernels: one legend, times less the busy waits")' --kernels @k.csv --figu
 import re
 a = figs[0].axes[0]
 names = [t.get_text().split(" (")[0] for t in a.get_legend().get_texts()]
-order = ["set-up", "spmv", "pc", "vec", "halo wait", "halo.postal", "halo.queue", "reduction wait", "allr.comm", "allr.local",
+order = ["set-up", "spmv", "pc", "vec", "halo wait", "halo.postal", "halo.queue", "halo.overlap", "reduction wait", "allr.comm", "allr.local",
          "sync", "overlap window", "overlap", "init", "finish", "measured KSPSolve", "model total"]
 assert "pc" in names and all(n in order for n in names) and names == sorted(names, key=order.index), names
 same = {"measured:halo": "halo.postal", "measured:reduce": "allr.comm"}

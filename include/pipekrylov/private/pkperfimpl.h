@@ -195,6 +195,7 @@ typedef struct {
   PKMachineParams eff;        /* the profile with unavailable off-node values replaced (see notes) */
   PetscBool       offnode_substituted;
   char            offnode_missing[256]; /* the protocols whose off-node alpha/beta the profile does not have */
+  PetscReal       halo_wait;            /* measured wait for the ghost values per SpMV, the rank that waited longest */
   char            offnode_filled[512];  /* other off-node fields the profile does not have (on-node values used) */
   PetscBool       wi_ranks_refused;     /* no what-if for larger runs: no off-node parameters */
   const char     *wi_halo_how;          /* how the what-if for larger runs models their halo exchange */

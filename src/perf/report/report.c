@@ -298,6 +298,7 @@ PetscErrorCode PKPerfReport(KSP ksp, PKPerfCtx *c)
   if (d->have_halo && S->nranks > 1)
     PetscCall(PetscViewerASCIIPrintf(v, "    halo per SpMV, slowest rank: %.0f on-node + %.0f off-node messages, %.0f + %.0f bytes\n      (average rank %.1f + %.1f messages; all ranks %.0f + %.0f messages, %.0f + %.0f bytes;\n      at most %" PetscInt_FMT " messages posted by one rank)\n", (double)d->halo_msgs[1][PK_ON_NODE], (double)d->halo_msgs[1][PK_OFF_NODE], (double)d->halo_bytes[1][PK_ON_NODE], (double)d->halo_bytes[1][PK_OFF_NODE], (double)d->halo_msgs[0][PK_ON_NODE], (double)d->halo_msgs[0][PK_OFF_NODE], (double)d->halo_total_msgs[PK_ON_NODE], (double)d->halo_total_msgs[PK_OFF_NODE], (double)d->halo_total_bytes[PK_ON_NODE], (double)d->halo_total_bytes[PK_OFF_NODE], d->halo_max_posted));
   else if (!d->have_halo) PetscCall(PetscViewerASCIIPrintf(v, "    halo: %s\n", d->halo_why));
+  if (d->have_halo && d->in.halo.total > 0) PetscCall(PetscViewerASCIIPrintf(v, "    halo exchange per SpMV: modelled %.2e s, measured wait %.2e s (the longest); the rest\n      is hidden behind the SpMV's own rows, %.0f%% of its compute (halo.overlap)\n", (double)d->in.halo.total, (double)d->halo_wait, 100.0 * (double)d->in.halo_theta));
   {
     PKSolverShape shape;
     PetscCall(PKSolverShapeGet(&d->config, 1, &shape));
