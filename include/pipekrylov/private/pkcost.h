@@ -37,7 +37,8 @@ typedef struct {
   PetscInt        nred;        /* global reductions per cycle (CG family: at most PK_COST_MAXRED, listed in red) */
   PKReductionCost red[PK_COST_MAXRED];
   PetscReal       nspmv, npc;  /* operator and preconditioner applications per cycle, replacements not included */
-  PetscReal       streams;     /* vector streams (one read or write of one vector) per cycle */
+  PetscReal       streams;     /* vector streams (one read or write of one vector) per cycle, as implemented: a fused
+                                  kernel that reads and writes each vector once per pass counts each once */
   PetscReal       init_spmv, init_pc; /* start-up before the first iteration */
   PetscInt        init_nvals;  /* values of the start-up's exposed reduction (0: none) */
   PetscReal       init_streams; /* vector streams of the start-up */

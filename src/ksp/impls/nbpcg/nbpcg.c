@@ -154,7 +154,7 @@ static PetscErrorCode KSPPipeGetCost_PKNBPCG(KSP ksp, PKSolverCost *c)
   c->red[1]       = (PKReductionCost){.nvals = 1 + nrm, .w_spmv = 1}; /* (r, z) and the norm, during A z */
   c->nspmv        = 1;
   c->npc          = 1;
-  c->streams      = 20; /* (p,s) 2, x 3, r 3, z 3, (r,z)+norm 3, p 3, s 3 */
+  c->streams      = 15; /* vector traffic as implemented: p, s and (p,s) in one pass (reads p z s Az, writes p s) 6, x, r, z and the dots in one pass (reads x p r s z Ms, writes x r z) 9 */
   c->init_spmv    = ksp->guess_zero ? 1 : 2; /* r = b - A x, s = A p */
   c->init_pc      = 1;
   c->init_nvals   = 1 + nrm;

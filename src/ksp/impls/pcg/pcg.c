@@ -108,7 +108,7 @@ static PetscErrorCode KSPPipeGetCost_PKPCG(KSP ksp, PKSolverCost *c)
   c->red[1]       = (PKReductionCost){.nvals = 1 + nrm, .blocking = PETSC_TRUE}; /* (r, z) and the norm */
   c->nspmv        = 1;
   c->npc          = 1;
-  c->streams      = 14; /* counted unfused: (p,s) 2, x 3, r 3, (r,z)+norm 3, p 3 */
+  c->streams      = 13; /* vector traffic as implemented (PKVecFused reads and writes each vector once per pass): p = z + b p 3, (p,s) 2, x and r in one pass 6, (r,z) and the norm in one pass 2 */
   c->init_spmv    = ksp->guess_zero ? 0 : 1; /* r = b - A x */
   c->init_pc      = 1;
   c->init_nvals   = 1 + nrm;

@@ -549,14 +549,14 @@ static PetscErrorCode KSPPipeGetCost_PKPGMRES(KSP ksp, PKSolverCost *c)
 
   PetscFunctionBegin;
   /* a cycle of m steps: m Ops, m + 1 passes of one split reduction each (pass i: i + 1 dots and, i > 0, a norm);
-     streams: pass i >= 1 MAXPY i+3, CGS i+2, norm 1, MDot i+2, 2 scalings 4; pass 0 MDot 2; x += V y m+2 */
+     vector work counted by operations: the fused sweeps are bound by their multiply-adds */
   PetscCall(PetscMemzero(c, sizeof(*c)));
   c->pattern      = "pgmres"; /* the p(1) pattern: the model builds the cycle of the steps a solve reaches from it */
   c->its          = m;
   c->nred         = m + 1;
   c->nspmv        = m;
   c->npc          = m;
-  c->streams      = 2.0 * m * m + 15.0 * m + 4;
+  c->streams      = 2.0 * m * m + 15.0 * m + 4; /* by operations (see PKSolverShapeGet): pass it MAXPY it+3, CGS it+2, norm 1, MDot it+2, scalings 4; x += V y m+2 */
   c->init_spmv    = 1;
   c->init_pc      = 1;
   c->init_nvals   = 1;

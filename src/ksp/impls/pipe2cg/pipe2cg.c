@@ -256,7 +256,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
   c->red[0]       = (PKReductionCost){.nvals = PIPE2CG_NLAMBDA + ((ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE) ? 0 : 2), .w_spmv = rc ? 4 : 2, .w_pc = rc ? 3 : 2, .w_pc_fused = rc ? 0 : 1};
   c->nspmv        = rc ? 4 : 2;
   c->npc          = rc ? 3 : 2;
-  c->streams      = 75; /* per 2 iterations: 14 AXPBYPCZ 56, 9 dots 18, norm 1, unfused */
+  c->streams      = 32; /* vector traffic as implemented, per 2 iterations: steps A and B and the dots in one pass read the 8 vectors of O and the 10 of N and write 8 and 6 (unfused they would be 75) */
   c->init_spmv    = ksp->guess_zero ? 4 : 5; /* r = b - A x, and w, q, d, h of index 0 */
   c->init_pc      = 4;
   c->init_nvals   = 5;

@@ -189,7 +189,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
   c->red[0]       = (PKReductionCost){.nvals = PIPECG_NRED, .w_spmv = cg->recompute ? 2 : 1, .w_pc = 1, .w_pc_fused = cg->recompute ? 0 : 1};
   c->nspmv        = cg->recompute ? 2 : 1;
   c->npc          = 1;
-  c->streams      = 29; /* z q s p 12, x u w r 12, (r,u) (w,u) norm 5, unfused */
+  c->streams      = 18; /* vector traffic as implemented: the eight updates and the dots in one pass read x r u w m n z q s p and write z q s p x u w r (unfused they would be 29) */
   c->init_spmv    = ksp->guess_zero ? 2 : 3; /* r = b - A x, w = A u, and the lagging pass's n = A m (docs/algorithms.md §4) */
   c->init_pc      = 2;
   c->init_nvals   = 3;

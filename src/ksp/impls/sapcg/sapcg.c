@@ -115,7 +115,7 @@ static PetscErrorCode KSPPipeGetCost_PKSAPCG(KSP ksp, PKSolverCost *c)
   c->red[0]       = (PKReductionCost){.nvals = 2 + nrm, .blocking = PETSC_TRUE}; /* (z, r), (z, A z) and the norm */
   c->nspmv        = 1;
   c->npc          = 1;
-  c->streams      = 17; /* p 3, w 3, x 3, r 3, (z,r) 2, (z,s) 2, norm 1 */
+  c->streams      = 13; /* vector traffic as implemented: p, w, x, r in one pass (reads p z w s x r, writes p w x r) 10, the dots of r, z, s in one pass 3 */
   c->init_spmv    = ksp->guess_zero ? 1 : 2; /* r = b - A x, s = A z */
   c->init_pc      = 1;
   c->init_nvals   = 2 + nrm;
