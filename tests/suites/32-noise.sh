@@ -26,6 +26,15 @@ t_grep noise-report-np2 "predicted slowdown [0-9.]+ \(E\[T\], blocking" "$PK_ROO
 t_grep noise-report-ref-np2 "the last noise-free solve of this KSP" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type pipecg -repeat 1 -ksp_perfmodel_view
 # several quiet solves before: their median is the reference (one slow quiet solve biased every slowdown)
 t_grep noise-report-ref-median-np2 "the median of the last noise-free solves of this KSP" "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 2000 -ksp_type pcg -nsolves 4 -ksp_perf_noise 100,1000 -ksp_perf_noise_skip 3 -ksp_perfmodel_view
+# alternating after the skip (noisy, quiet, noisy, quiet): of 5 solves with 1 skipped, solves 1 and 3 are noisy, so
+# two reports carry the noise rows and the -ksp_view line says so
+noise_alternate_rows() {
+  out=$("$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 2000 -pc_type jacobi -ksp_type pcg -nsolves 5 -ksp_perf_noise 100,1000 -ksp_perf_noise_skip 1 -ksp_perf_noise_alternate -ksp_perfmodel_view ::ascii_csv) || return 1
+  n=$(echo "$out" | grep -c '^noise,slowdown_measured,')
+  echo "noisy solves: $n"
+}
+t_grep noise-alternate-np2 "^noisy solves: 2$" noise_alternate_rows
+t_grep noise-alternate-ksp-view "then in every second solve" $EX -rows_per_rank 512 -ksp_type pcg -ksp_perf_noise 100,300 -ksp_perf_noise_alternate -ksp_view
 t_grep noise-report-csv-np2 "^noise,slowdown_predicted,[0-9.]+,,ETprime" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type pipecg -ksp_perfmodel_view ::ascii_csv
 t_grep noise-report-csv-rows-np2 "^noise,slowdown_measured,[0-9.]+,,measured" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type pcg -ksp_perfmodel_view ::ascii_csv
 # the stochastic rows stay as they are beside the noise rows (issue 13): the same names, units and statuses

@@ -26,6 +26,7 @@ typedef struct {
   PetscInt           ranks[PK_NOISE_MAXRANKS];
   PetscBool          here;     /* this rank injects */
   PetscInt           skip;     /* -ksp_perf_noise_skip: the first solves of the KSP run without noise */
+  PetscBool          alternate; /* -ksp_perf_noise_alternate: after the skip, noisy and noise-free solves alternate */
   PetscBool          active;   /* noise in the solve under way (or the last one) */
   unsigned long long state;    /* PRNG state */
   PetscBool          seeded;

@@ -143,6 +143,7 @@ PetscErrorCode PKNoiseReadOptions(KSP ksp, PKMonitorCtx *c, PetscOptionItems *Pe
   PetscCall(PetscOptionsRealArray("-ksp_perf_noise", "Inject detours (busy waits) of <duration_us> at mean rate <frequency_hz> (Poisson, per rank) into the compute phases: <duration_us>,<frequency_hz>[,<seed>]", "KSPPerfNoiseSet", v, &n, &set));
   PetscCall(PetscOptionsInt("-ksp_perf_noise_skip", "The first <k> solves of the KSP run without noise (warm-up and the noise-free reference of the slowdown)", "KSPPerfNoiseSet", nz->skip, &nz->skip, NULL));
   PetscCheck(nz->skip >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ksp_perf_noise_skip must be >= 0");
+  PetscCall(PetscOptionsBool("-ksp_perf_noise_alternate", "After the skipped solves, noisy and noise-free solves alternate (noisy first): each noisy solve's reference is measured beside it", "KSPPerfNoiseSet", nz->alternate, &nz->alternate, NULL));
   PetscCall(PetscOptionsIntArray("-ksp_perf_noise_ranks", "Only these ranks inject noise (default: every rank)", "KSPPerfNoiseSetRanks", nz->ranks, &nr, &rset));
   if (set && !nz->code_set) {
     PetscCheck(n >= 2, comm, PETSC_ERR_ARG_WRONG, "-ksp_perf_noise needs <duration_us>,<frequency_hz>[,<seed>], got %" PetscInt_FMT " value(s)", n);
@@ -176,7 +177,9 @@ PetscErrorCode PKNoiseSolveBegin(KSP ksp, PKMonitorCtx *c)
   nz->wall = nz->cpu = 0;
   PetscCall(PetscArrayzero(nz->nphase, PK_PHASE_N));
   c->rec.hot.noise_next = PK_NOISE_OFF;
-  nz->active            = (PetscBool)(nz->on && c->solve >= nz->skip);
+  /* alternating, every second solve after the skip is a noise-free reference taken in the same conditions as its
+     noisy neighbours (a machine whose speed drifts during a run biased a reference taken only before them) */
+  nz->active            = (PetscBool)(nz->on && c->solve >= nz->skip && (!nz->alternate || (c->solve - nz->skip) % 2 == 0));
   if (!nz->active || !nz->here) PetscFunctionReturn(0);
   PetscCall(PetscTime(&now));
   c->rec.hot.noise_next = now + PKNoiseGap(nz);
@@ -285,6 +288,7 @@ PetscErrorCode PKNoiseView(KSP ksp, PKMonitorCtx *c, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  noise injection: %.0f us detours at %.0f Hz (Poisson, seed %" PetscInt_FMT " + rank) in the compute phases of %s\n", (double)(nz->duration * 1e6), (double)nz->freq, nz->seed, list));
   if (nz->skip) PetscCall(PetscViewerASCIIPrintf(viewer, "    (not in the first %" PetscInt_FMT " solve(s) of this KSP)\n", nz->skip));
+  if (nz->alternate) PetscCall(PetscViewerASCIIPrintf(viewer, "    (then in every second solve, the others noise-free references)\n"));
   PetscFunctionReturn(0);
 }
 
@@ -312,8 +316,10 @@ PetscErrorCode PKNoiseFinalize(void)
    Options Database Keys:
 +  -ksp_perf_noise <duration_us>,<frequency_hz>[,<seed>] - the same from the options (seed 1 by default)
 .  -ksp_perf_noise_ranks <r0,r1,...> - only these ranks inject (default: every rank)
--  -ksp_perf_noise_skip <k> - the first k solves of the KSP run without noise: an application that solves several
+.  -ksp_perf_noise_skip <k> - the first k solves of the KSP run without noise: an application that solves several
                               times (-nsolves) gets its noise-free reference in the same run
+-  -ksp_perf_noise_alternate - after those, noisy and noise-free solves alternate (noisy first), so that the reference
+                               of each noisy solve (the median of the last 5 noise-free ones) is measured beside it
 
    Notes:
    Detours are served at the entry of compute phases only (SpMV, PC, vector work; for PETSc's types at the begin
