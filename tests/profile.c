@@ -68,15 +68,18 @@ static PetscErrorCode Cases(void)
   PetscFunctionReturn(0);
 }
 
-/* Rough bounds any real machine of the last 20 years meets; a calibration outside them is broken */
+/* Rough bounds any real machine of the last 20 years meets; a calibration outside them is broken. The latencies may
+   reach tens of milliseconds: on a loaded machine (two CPU hogs beside 2 ranks on 2 cores) a ping-pong waits for a
+   scheduler slice, and the calibration measured alpha_on_short = 1.8 ms, alpha_on_eager = 4.0 ms there. A unit
+   error (microseconds read as seconds) still lands far outside. */
 static PetscErrorCode Plausible(const PKMachine *m)
 {
   static const struct {
     const char *key;
     PetscReal   lo, hi;
   } b[] = {
-    {"alpha_on_short",     1e-9,  1e-3}, {"alpha_on_eager", 1e-9, 1e-3}, {"alpha_on_rendezvous", 1e-9, 1e-2},
-    {"beta_on_rendezvous", 1e-13, 1e-6}, {"Rb_on", 1e6, 1e13}, {"allreduce_alpha_on", 1e-9, 1e-2},
+    {"alpha_on_short",     1e-9,  5e-2}, {"alpha_on_eager", 1e-9, 5e-2}, {"alpha_on_rendezvous", 1e-9, 5e-2},
+    {"beta_on_rendezvous", 1e-13, 1e-6}, {"Rb_on", 1e6, 1e13}, {"allreduce_alpha_on", 1e-9, 5e-2},
     {"eager_limit_on",     1,     1e8 }, {"rendezvous_limit_on", 1, 1e9},
     {"gamma",              0,     1e-3}, {"mem_bw", 1e8, 1e13}, {"spmv_per_nnz", 1e-12, 1e-6},
     {"flop_time",          1e-13, 1e-6}, {"noise_rate", 0, 1e6}, {"noise_mean", 0, 1}, {"noise_max", 0, 10},
