@@ -1,5 +1,5 @@
 static const char help[] = "Overhead of the logging monitor, measured interleaved in one run: the same solve with the monitor on\n"
-                           "(KSPPerfMonitorSet, PAPI events as -ksp_perf_papi_events, default the software events here) and off\n"
+                           "(KSPPerfMonitorSet, PAPI events as -ksp_perf_papi_events, default the hardware counters where they exist) and off\n"
                            "(no hooks, PETSc's logging off: what an application without perf options gets), in alternating order.\n"
                            "  -repeats <n>     pairs of solves (default 40), after -warmup <n> pairs (default 3)\n"
                            "  -problem ...     model problem (default poisson27 -rows_per_rank 8000)\n"

@@ -94,6 +94,19 @@ papi_none() {
   ! echo "$out" | grep -q "WARNING pipekrylov: PAPI" && echo "$out" | grep -q "no PAPI counters on this machine" && echo "$out" | grep -q "PAPI: the default events are not recorded on this machine"
 }
 t perf-papi-default-adapts papi_none
+# without hardware counters the default records no software events either (each read is a system call, 7 us between
+# a solve's memory-bound kernels on one VM): no papi_ column in the trace, and -ksp_view names what to ask for
+papi_default_no_sw() {
+  local f=$PK_BUILD/tests/perf/papi-default.csv out
+  out=$(LIBPFM_FORCE_PMU=nonexistent "$PK_BUILD/tests/perfmon" -problem poisson27 -rows_per_rank 512 -pc_type jacobi -ksp_perf_trace "$f" -ksp_view 2>&1) || { echo "$out"; return 1; }
+  echo "$out" | grep -q -- "-ksp_perf_papi_events perf::TASK-CLOCK,perf::CONTEXT-SWITCHES,perf::PAGE-FAULTS" || { echo "$out"; echo "no hint"; return 1; }
+  # on this machine as it is (hardware counters or not), the default trace has no software-event column
+  rm -f "$f"
+  "$PK_BUILD/tests/perfmon" -problem poisson27 -rows_per_rank 512 -pc_type jacobi -ksp_perf_trace "$f" >/dev/null 2>&1 || return 1
+  ! head -1 "$f" | grep -q papi_perf__ || { head -1 "$f"; echo "software events recorded by default"; return 1; }
+  echo "default without hardware counters: no software events, the hint given"
+}
+t perf-papi-default-no-software papi_default_no_sw
 
 # (the functions run in a bash of their own: only the PK_ variables are there)
 # errors of the monitor's options are raised at KSPSetFromOptions, before any solve, with their own code: more

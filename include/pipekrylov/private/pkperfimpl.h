@@ -151,6 +151,7 @@ PETSC_INTERN int            PKPapiCount(void);
 PETSC_INTERN const char *const *PKPapiNames(void);
 PETSC_INTERN const char        *PKPapiUnavailable(void);
 PETSC_INTERN const char        *PKPapiUnavailableReason(void);
+PETSC_INTERN const char        *PKPapiSoftwareEvents(void);
 PETSC_INTERN void           PKPapiRead(long long *);
 PETSC_INTERN PetscErrorCode PKPapiFinalize(void);
 

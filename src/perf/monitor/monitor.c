@@ -22,7 +22,7 @@
 .  -ksp_perfmodel_machine <file> - the report's machine profile, from bin/pipekrylov-calibrate (default: this host's
                                    profile in $XDG_CACHE_HOME/pipekrylov/, else the embedded one)
 .  -ksp_perf_papi_events <list> - PAPI events per iteration: a comma list, default (PAPI_TOT_CYC,PAPI_TOT_INS where
-                                  available, else perf::TASK-CLOCK,perf::CONTEXT-SWITCHES,perf::PAGE-FAULTS) or none
+                                  available, else none: the software events cost a system call per iteration) or none
 -  -ksp_perf_node_size <k> - treat every k consecutive ranks as one node (default: MPI_COMM_TYPE_SHARED)
 
    Notes:
