@@ -225,7 +225,7 @@ PetscErrorCode PKPerfView(KSP ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  performance monitor: on%s%s%s, PAPI events %s%s%s\n", c->mon.opt_trace ? ", trace " : "", c->mon.opt_trace ? c->mon.trace : "", c->mon.opt_report ? ", report (-ksp_perfmodel_view)" : "", c->mon.papi_events, c->model.machine_path[0] ? ", machine profile " : "", c->model.machine_path));
   if (PKPapiUnavailable()[0]) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  PAPI: the default events are not recorded on this machine: %s\n", PKPapiUnavailable()));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "    the kernel's software events are left out (a system call every iteration); to record them:\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "    the kernel's software events, where they exist, are left out (a system call every iteration); to ask:\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "    -%sksp_perf_papi_events %s\n", ((PetscObject)ksp)->prefix ? ((PetscObject)ksp)->prefix : "", PKPapiSoftwareEvents()));
   }
   PetscCall(PKNoiseView(ksp, &c->mon, viewer));
