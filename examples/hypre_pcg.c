@@ -13,7 +13,6 @@ static const char help[] = "Paper 003 section VII: hypre's own PCG with diagonal
                            "                      cached profile, else the embedded default, as the report chooses)\n"
                            "  Our two KSPs have the options prefixes pcg_ and nbpcg_ (e.g. -nbpcg_ksp_pipe_chunks 4).\n\n";
 
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <pipekrylov.h>
 #include "problems.h"
 #include "report_csv.h"
@@ -22,10 +21,9 @@ static const char help[] = "Paper 003 section VII: hypre's own PCG with diagonal
 #include <HYPRE_krylov.h>
 #include <_hypre_parcsr_ls.h>
 #include <pipekrylov/private/pkmodel.h>
+#include <pipekrylov/private/pkperfimpl.h> /* the report's collective pieces: PKReportRanksPerCore, PKReportHaloSlowest */
 #include "machine_choice.h"
-#include <sched.h>
 #include <time.h>
-#include <unistd.h>
 
 #define HypreCall(call) \
   do { \
@@ -243,9 +241,8 @@ static PetscErrorCode HypreKernelTimes(MPI_Comm comm, HYPRE_ParCSRMatrix A, Pets
 }
 
 /* The layout (ranks, nodes: MPI_COMM_TYPE_SHARED, ranks per node) and one halo exchange of hypre's matvec, from its
-   communication package, modelled for every rank (PKModelHalo, as the report does for our operators); the slowest
-   rank's cost. Also the ranks per core on the busiest host (its ranks over the union of their affinity masks, as
-   the report counts them) */
+   communication package, modelled for every rank (PKReportHaloSlowest, as the report does for our operators); the
+   slowest rank's cost. Also the ranks per core on the busiest host (PKReportRanksPerCore, as the report counts them) */
 static PetscErrorCode HypreLayoutHalo(MPI_Comm comm, HYPRE_ParCSRMatrix A, const PKMachineParams *eff, PKLayout *layout, PKCommCost *halo, PetscReal *rpc)
 {
   hypre_ParCSRMatrix  *pA = (hypre_ParCSRMatrix *)A;
@@ -256,12 +253,7 @@ static PetscErrorCode HypreLayoutHalo(MPI_Comm comm, HYPRE_ParCSRMatrix A, const
   PetscReal           *bytes;
   PKLocality          *loc;
   PKHaloPattern        pat;
-  PKNetState           net;
   PKCommCost           mine;
-  struct {
-    double v;
-    int    r;
-  } in, out;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -270,18 +262,8 @@ static PetscErrorCode HypreLayoutHalo(MPI_Comm comm, HYPRE_ParCSRMatrix A, const
   PetscCallMPI(MPI_Comm_size(node, &nsize));
   me = rank;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &me, 1, MPI_INT, MPI_MIN, node)); /* the node's id: its lowest rank */
-  {
-    cpu_set_t set, all;
-    PetscReal cores, mine_rpc;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof(set), &set)) CPU_ZERO(&set);
-    PetscCallMPI(MPI_Allreduce(&set, &all, (PetscMPIInt)sizeof(set), MPI_BYTE, MPI_BOR, node));
-    cores    = CPU_COUNT(&all);
-    if (cores <= 0) cores = (PetscReal)sysconf(_SC_NPROCESSORS_ONLN);
-    mine_rpc = cores > 0 ? PetscMax(1.0, nsize / cores) : 1;
-    PetscCallMPI(MPI_Allreduce(&mine_rpc, rpc, 1, MPIU_REAL, MPIU_MAX, comm));
-  }
   PetscCallMPI(MPI_Comm_free(&node));
+  PetscCall(PKReportRanksPerCore(comm, rpc));
   PetscCall(PetscMalloc1(size, &nid));
   PetscCallMPI(MPI_Allgather(&me, 1, MPI_INT, nid, 1, MPI_INT, comm));
   for (PetscMPIInt r = 0; r < size; r++) nodes += nid[r] == r;
@@ -310,14 +292,8 @@ static PetscErrorCode HypreLayoutHalo(MPI_Comm comm, HYPRE_ParCSRMatrix A, const
     pat.ppn       = nsize;
     pat.ppn_off   = 0;
     pat.pipelined = PETSC_TRUE;
-    PKNetStateUnknown(&net);
-    PetscCall(PKModelHalo(eff, &pat, &net, &mine));
+    PetscCall(PKReportHaloSlowest(comm, eff, &pat, &mine, halo));
     PetscCall(PetscFree2(bytes, loc));
-    in.v = (double)mine.total;
-    in.r = rank;
-    PetscCallMPI(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
-    *halo = mine;
-    PetscCallMPI(MPI_Bcast(halo, sizeof(PKCommCost), MPI_BYTE, out.r, comm));
   }
   PetscCall(PetscFree(nid));
   PetscFunctionReturn(0);

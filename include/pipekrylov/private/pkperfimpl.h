@@ -274,6 +274,9 @@ PETSC_INTERN PetscErrorCode PKNoiseFinalize(void);
 
 PETSC_INTERN PetscErrorCode PKReportFree(PKPerfCtx *);
 PETSC_INTERN PetscErrorCode PKReportLoadMachine(MPI_Comm, PKModelCtx *);
+/* collective pieces of the report that the examples modelling other libraries (examples/hypre_pcg.c) share */
+PETSC_INTERN PetscErrorCode PKReportRanksPerCore(MPI_Comm, PetscReal *);
+PETSC_INTERN PetscErrorCode PKReportHaloSlowest(MPI_Comm, const PKMachineParams *, const PKHaloPattern *, PKCommCost *, PKCommCost *);
 
 /* The end-of-solve report for -ksp_perfmodel_view (report.c), to the viewer of the context it is given */
 PETSC_INTERN PetscErrorCode PKPerfReport(KSP, PKPerfCtx *);

@@ -113,6 +113,29 @@ static PetscErrorCode PKReportSpMV(KSP ksp, PKPerfCtx *c, PKSpMV *s)
   PetscFunctionReturn(0);
 }
 
+/* This rank's modelled halo exchange (mine) and the slowest rank's (slowest, the same on every rank): the model of
+   a whole exchange is its slowest rank's */
+PetscErrorCode PKReportHaloSlowest(MPI_Comm comm, const PKMachineParams *eff, const PKHaloPattern *pat, PKCommCost *mine, PKCommCost *slowest)
+{
+  PKNetState  net;
+  PetscMPIInt rank;
+  struct {
+    double v;
+    int    r;
+  } in, out;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PKNetStateUnknown(&net);
+  PetscCall(PKModelHalo(eff, pat, &net, mine));
+  in.v = (double)mine->total;
+  in.r = rank;
+  PetscCallMPI(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
+  *slowest = *mine;
+  PetscCallMPI(MPI_Bcast(slowest, sizeof(PKCommCost), MPI_BYTE, out.r, comm));
+  PetscFunctionReturn(0);
+}
+
 /* Every rank models its own halo exchange from the messages it sends; the slowest rank's terms go to the model */
 static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PKReportData *d)
 {
@@ -127,13 +150,8 @@ static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PKReportData *d)
   PetscReal      *bytes = NULL;
   PKLocality     *loc   = NULL;
   PKHaloPattern   pat;
-  PKNetState      net;
   PKCommCost      mine;
   PetscReal       sums[1 + 2 * PK_NLOC], gsums[1 + 2 * PK_NLOC];
-  struct {
-    double v;
-    int    r;
-  } in, out;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -181,15 +199,9 @@ static PetscErrorCode PKReportHalo(KSP ksp, PKPerfCtx *c, PKReportData *d)
   pat.ppn       = c->mon.ppn;
   pat.ppn_off   = 0;
   pat.pipelined = PETSC_TRUE;
-  PKNetStateUnknown(&net);
-  PetscCall(PKModelHalo(&d->eff, &pat, &net, &mine));
-  PetscCall(PetscFree3(bytes, loc, kranks));
   /* the slowest rank's terms and message counts; the average rank's counts */
-  in.v = (double)mine.total;
-  in.r = rank;
-  PetscCallMPI(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
-  d->in.halo = mine;
-  PetscCallMPI(MPI_Bcast(&d->in.halo, sizeof(PKCommCost), MPI_BYTE, out.r, comm));
+  PetscCall(PKReportHaloSlowest(comm, &d->eff, &pat, &mine, &d->in.halo));
+  PetscCall(PetscFree3(bytes, loc, kranks));
   sums[0] = mine.total;
   for (int l = 0; l < PK_NLOC; l++) {
     sums[1 + l]           = 0;
@@ -378,7 +390,7 @@ PetscErrorCode PKReportFree(PKPerfCtx *c)
    says: this is about real cores) over the cores they may run on together, the union of their affinity masks.
    Each rank's own mask is not enough: mpiexec binds each rank to its own core by default, and nhost ranks over one
    core each would read as "nhost ranks share each core". */
-static PetscErrorCode PKReportRanksPerCore(MPI_Comm comm, PetscReal *rpc)
+PetscErrorCode PKReportRanksPerCore(MPI_Comm comm, PetscReal *rpc)
 {
   MPI_Comm    host;
   PetscMPIInt nhost;
