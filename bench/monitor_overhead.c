@@ -14,6 +14,38 @@ static const char help[] = "Overhead of the logging monitor, measured interleave
 #include <time.h>
 #include "problems.h"
 
+/* The event stream on and off between solves, as with and without perf options: PETSc 3.18's global hooks, or
+   from 3.20 on the table of started log handlers (only the monitor's are started here; saved and put back) */
+#if PETSC_VERSION_LT(3, 20, 0)
+typedef struct {
+  PetscErrorCode (*plb)(PetscLogEvent, int, PetscObject, PetscObject, PetscObject, PetscObject);
+  PetscErrorCode (*ple)(PetscLogEvent, int, PetscObject, PetscObject, PetscObject, PetscObject);
+} LogHooks;
+static void LogHooksSave(LogHooks *h)
+{
+  h->plb = PetscLogPLB;
+  h->ple = PetscLogPLE;
+}
+static void LogHooksSet(const LogHooks *h, PetscBool on)
+{
+  PetscLogPLB = on ? h->plb : NULL;
+  PetscLogPLE = on ? h->ple : NULL;
+}
+#else
+typedef struct {
+  PetscLogHandlerHot hot[PETSC_LOG_HANDLER_MAX];
+} LogHooks;
+static void LogHooksSave(LogHooks *h)
+{
+  memcpy(h->hot, PetscLogHandlers, sizeof(h->hot));
+}
+static void LogHooksSet(const LogHooks *h, PetscBool on)
+{
+  if (on) memcpy(PetscLogHandlers, h->hot, sizeof(h->hot));
+  else memset(PetscLogHandlers, 0, sizeof(h->hot));
+}
+#endif
+
 static double CPUTime(void)
 {
   struct timespec ts;
@@ -55,8 +87,7 @@ int main(int argc, char **argv)
   Vec       x;
   PetscInt  repeats = 40, warmup = 3, its[2];
   PetscReal *t[2][2], *ratio[2], med[2][2], mr[2]; /* [clock][mode][repeat] */
-  PetscErrorCode (*plb)(PetscLogEvent, int, PetscObject, PetscObject, PetscObject, PetscObject);
-  PetscErrorCode (*ple)(PetscLogEvent, int, PetscObject, PetscObject, PetscObject, PetscObject);
+  LogHooks    hooks;
   PetscMPIInt size;
   PetscBool   logonly = PETSC_FALSE;
   KSPType     type;
@@ -81,23 +112,20 @@ int main(int argc, char **argv)
   PetscCall(KSPPerfMonitorSet(ksp, PETSC_TRUE)); /* installs the hooks */
   if (logonly) PetscCall(KSPPerfMonitorSet(ksp, PETSC_FALSE));
   PetscCall(KSPSetUp(ksp));
-  plb = PetscLogPLB;
-  ple = PetscLogPLE;
+  LogHooksSave(&hooks);
   for (int c = 0; c < 2; c++) PetscCall(PetscMalloc3(repeats, &t[c][0], repeats, &t[c][1], repeats, &ratio[c]));
   for (PetscInt r = -warmup; r < repeats; r++) {
     for (int j = 0; j < 2; j++) {
       int       m = (int)((r + j) & 1); /* 0 off, 1 on: off-on, on-off, ... */
       PetscReal dt[2];
-      PetscLogPLB = m ? plb : NULL;
-      PetscLogPLE = m ? ple : NULL;
+      LogHooksSet(&hooks, (PetscBool)m);
       PetscCall(TimeSolve(ksp, prob.b, x, dt));
       PetscCall(KSPGetIterationNumber(ksp, &its[m]));
       if (r >= 0)
         for (int c = 0; c < 2; c++) t[c][m][r] = dt[c];
     }
   }
-  PetscLogPLB = plb;
-  PetscLogPLE = ple;
+  LogHooksSet(&hooks, PETSC_TRUE);
   for (int c = 0; c < 2; c++) {
     for (PetscInt r = 0; r < repeats; r++) ratio[c][r] = t[c][1][r] / t[c][0][r];
     mr[c] = Median(repeats, ratio[c]);

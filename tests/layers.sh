@@ -46,7 +46,7 @@ if [ -n "$s" ]; then echo "src/perf/models uses MPI, KSP or files: $s"; bad=1; e
 # The same on the sources: a layer includes only its own private headers and those of the core (the core only its
 # own), so that no layer compiles against the data structures of one beside or above it
 root=$(cd "$(dirname "$0")/.." && pwd)
-hcore="pkcore.h pkrecimpl.h pkcost.h"
+hcore="pkcore.h pkrecimpl.h pkcost.h pkcompat.h"
 hksp="pkkspimpl.h pkcgimpl.h pksimd.h"
 hperf="pkperfimpl.h pkstats.h pklog.h pkmodel.h pkmachine.h pkprofile.h pkamg.h pknoise.h"
 includes() { # includes DIR ALLOWED...: the private headers included under src/<DIR> but not ALLOWED

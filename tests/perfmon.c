@@ -11,6 +11,9 @@ static const char help[] = "Test driver of the logging monitor: solves a model p
 #include <pipekrylov.h>
 #include <stdlib.h>
 #include <petsc/private/kspimpl.h>
+#if PETSC_VERSION_LT(3, 20, 0)
+  #include <petsc/private/logimpl.h>
+#endif
 #include "problems.h"
 
 static void PrintReals(FILE *f, const char *name, const PetscReal *v, PetscInt n, PetscBool comma)
@@ -25,6 +28,17 @@ static void PrintInts(FILE *f, const char *name, const PetscInt *v, PetscInt n, 
   fprintf(f, "\"%s\": [", name);
   for (PetscInt i = 0; i < n; i++) fprintf(f, "%s%" PetscInt_FMT, i ? "," : "", v[i]);
   fprintf(f, "]%s\n", comma ? "," : "");
+}
+
+/* Is any event logging in (the monitor's hooks, or default logging)? PETSc 3.18's hook, or 3.20's handlers */
+static PetscBool AnyLogging(void)
+{
+#if PETSC_VERSION_LT(3, 20, 0)
+  return (PetscBool)(PetscLogPLB != NULL);
+#else
+  PetscBool active = PETSC_FALSE;
+  return (PetscBool)(!PetscLogIsActive(&active) && active);
+#endif
 }
 
 int main(int argc, char **argv)
@@ -53,7 +67,7 @@ int main(int argc, char **argv)
   /* PETSc's own KSPSolve event time is the independent reference: default logging on before the monitor's hooks */
   if (!off) PetscCall(PetscLogDefaultBegin());
   PetscCall(PipeKrylovInitializePackage());
-  PetscCheck(!off || !PetscLogPLB, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "No perf option, yet event hooks are installed");
+  PetscCheck(!off || !AnyLogging(), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "No perf option, yet event hooks are installed");
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PKProblemCreate(PETSC_COMM_WORLD, NULL, &prob));
@@ -69,7 +83,7 @@ int main(int argc, char **argv)
     const PKStats *S;
     PetscCall(KSPSolve(ksp, prob.b, x));
     PetscCall(KSPPerfMonitorGetStats(ksp, &S));
-    PetscCheck(!S && !PetscLogPLB, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "No perf option, yet the solve was recorded");
+    PetscCheck(!S && !AnyLogging(), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "No perf option, yet the solve was recorded");
     nsolves = 0;
   } else if (!rank) {
     f = fopen(dump, "w");

@@ -7,6 +7,7 @@
 #include <pipekrylov.h>
 #include <petscmat.h>
 #include <petsc/private/hashseti.h>
+#include <pipekrylov/private/pkcompat.h>
 
 /* The ghost columns of this rank (global indices, sorted, each once) and the bytes each ghost carries */
 static PetscErrorCode PKMatGhosts(Mat A, PetscInt *nghost, PetscInt **ghosts, PetscInt *bytes_per_ghost)
@@ -100,7 +101,7 @@ PetscErrorCode PKMatGetHaloCounts(Mat A, const PetscMPIInt rank_node[], PKHaloCo
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscValidPointer(hc, 3);
+  PKAssertPointer(hc, 3);
   PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));

@@ -4,14 +4,18 @@
      halotest: process grid ..., N nodes; off-node M messages B bytes; on-node M messages B bytes
    Nodes: -pk_halotest_hostfile FILE (a host list, line r = host of rank r of PETSC_COMM_WORLD, as
    bin/pipekrylov-place --format slurm writes), else -ksp_perf_node_size, else MPI_COMM_TYPE_SHARED.
-   It watches MatMult through PETSc's event hooks (PetscLogPLB), as src/perf/monitor/hooks.c does.
+   It watches MatMult through PETSc's event stream, as the monitor does: PETSc 3.18's hook PetscLogPLB (chained),
+   or from PETSc 3.20 on a PetscLogHandler of its own.
 */
 #include <pipekrylov.h>
-#include <petsc/private/logimpl.h>
 #include <petsc/private/matimpl.h>
-
+#if PETSC_VERSION_LT(3, 20, 0)
+  #include <petsc/private/logimpl.h>
 typedef PetscErrorCode (*PKLogHook)(PetscLogEvent, int, PetscObject, PetscObject, PetscObject, PetscObject);
 static PKLogHook prev_plb;
+#else
+  #include <petsc/private/loghandlerimpl.h>
+#endif
 static PetscBool done = PETSC_FALSE, busy = PETSC_FALSE;
 
 static PetscErrorCode HaloTestReport(Mat A)
@@ -63,7 +67,7 @@ static PetscErrorCode HaloTestReport(Mat A)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode HaloTestPLB(PetscLogEvent e, int t, PetscObject o1, PetscObject o2, PetscObject o3, PetscObject o4)
+static PetscErrorCode HaloTestEvent(PetscLogEvent e, PetscObject o1)
 {
   PetscFunctionBegin;
   if (e == MAT_Mult && !done && !busy && o1) {
@@ -76,15 +80,44 @@ static PetscErrorCode HaloTestPLB(PetscLogEvent e, int t, PetscObject o1, PetscO
       done = PETSC_TRUE;
     }
   }
+  PetscFunctionReturn(0);
+}
+
+#if PETSC_VERSION_LT(3, 20, 0)
+static PetscErrorCode HaloTestPLB(PetscLogEvent e, int t, PetscObject o1, PetscObject o2, PetscObject o3, PetscObject o4)
+{
+  PetscFunctionBegin;
+  PetscCall(HaloTestEvent(e, o1));
   if (prev_plb) PetscCall(prev_plb(e, t, o1, o2, o3, o4));
   PetscFunctionReturn(0);
 }
+#else
+static PetscErrorCode HaloTestBegin(PetscLogHandler h, PetscLogEvent e, PetscObject o1, PetscObject o2, PetscObject o3, PetscObject o4)
+{
+  (void)h;
+  (void)o2;
+  (void)o3;
+  (void)o4;
+  return HaloTestEvent(e, o1);
+}
+#endif
 
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_pkhalotest(void)
 {
   PetscFunctionBegin;
   PetscCall(MatInitializePackage());
+#if PETSC_VERSION_LT(3, 20, 0)
   prev_plb    = PetscLogPLB;
   PetscLogPLB = HaloTestPLB;
+#else
+  {
+    PetscLogHandler h;
+
+    PetscCall(PetscLogHandlerCreate(PETSC_COMM_SELF, &h));
+    h->ops->eventbegin = HaloTestBegin;
+    PetscCall(PetscLogHandlerStart(h));
+    PetscCall(PetscLogHandlerDestroy(&h)); /* PETSc keeps it while started, and destroys it at PetscFinalize */
+  }
+#endif
   PetscFunctionReturn(0);
 }

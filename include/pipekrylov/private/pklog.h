@@ -1,9 +1,9 @@
 /*
    The event stream the monitor needs from PETSc's logging, independent of how a PETSc version delivers it.
 
-   One file implements it per PETSc logging interface: src/perf/monitor/petsclog318.c for PETSc 3.18 (the global
-   hooks PetscLogPLB/PetscLogPLE and the stage log, gone from PETSc 3.20 on). A port to 3.20+ is a new file with
-   the same two functions on a PetscLogHandler, selected by PETSC_VERSION_LT in the makefile or the file itself.
+   One file implements it per PETSc logging interface, chosen by PETSc's version macro inside each file:
+   src/perf/monitor/petsclog318.c for PETSc 3.18 and 3.19 (the global hooks PetscLogPLB/PetscLogPLE and the stage
+   log), src/perf/monitor/petsclog320.c for 3.20 and later (PetscLogHandler).
 */
 #ifndef PKLOG_H
 #define PKLOG_H

@@ -21,6 +21,7 @@
 #include <pipekrylov/private/pkstats.h>
 #include <pipekrylov/private/pkmodel.h>
 #include <pipekrylov/private/pknoise.h>
+#include <pipekrylov/private/pkcompat.h>
 
 #define PK_QUIET_HIST 5 /* noise-free solves whose median time per iteration is a noisy solve's reference */
 

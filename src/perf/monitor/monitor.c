@@ -83,7 +83,7 @@ PetscErrorCode KSPPerfMonitorGetStats(KSP ksp, const PKStats **stats)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidPointer(stats, 2);
+  PKAssertPointer(stats, 2);
   PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
   *stats = (c && c->mon.solve > 0) ? &c->mon.stats : NULL;
   PetscFunctionReturn(0);

@@ -1,7 +1,7 @@
 /*
-   pklog.h for PETSc 3.18: everything of the monitor that depends on 3.18's logging internals is here, the global
-   event hooks PetscLogPLB/PetscLogPLE and the stage log (PetscStageLog). PETSc 3.20 replaced both with
-   PetscLogHandler; a port is a new file implementing pklog.h on it.
+   pklog.h for PETSc 3.18 and 3.19: everything of the monitor that depends on their logging internals is here, the
+   global event hooks PetscLogPLB/PetscLogPLE and the stage log (PetscStageLog). PETSc 3.20 replaced both with
+   PetscLogHandler: petsclog320.c implements pklog.h on it. The choice is PETSc's version macro, in both files.
 
    Chain in front of the hooks already there (-log_view's default logging, or -log_trace ...). When none are, ours
    go in alone: the PetscLogEventBegin/End macros call PetscLogPLB/PLE whenever they are set, so PETSc's default
@@ -10,7 +10,8 @@
    KSPPerfMonitorSet() puts them back in front.
 */
 #include <pipekrylov/private/pklog.h>
-#include <petsc/private/logimpl.h>
+#if PETSC_VERSION_LT(3, 20, 0)
+  #include <petsc/private/logimpl.h>
 
 typedef PetscErrorCode (*PKLogHook)(PetscLogEvent, int, PetscObject, PetscObject, PetscObject, PetscObject);
 
@@ -143,3 +144,4 @@ PetscErrorCode PKLogHooksRemove(PetscBool *was)
   pk_nquiet = 0;
   PetscFunctionReturn(0);
 }
+#endif
