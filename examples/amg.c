@@ -16,10 +16,6 @@ static const char help[] = "Paper 002 section V: the 3-D 7-point Laplacian, 50 x
 #include <pipekrylov/private/pkprofile.h>
 #include <petscdmda.h>
 #include "machine_choice.h"
-#if defined(PETSC_HAVE_HYPRE)
-  #include <_hypre_parcsr_ls.h>
-PETSC_EXTERN PetscErrorCode PCHYPREGetSolver(PC, HYPRE_Solver *); /* exported by libpetsc (src/perf/report/amg_hierarchy.c) */
-#endif
 
 static int CmpReal(const void *a, const void *b)
 {
@@ -76,72 +72,58 @@ static PetscErrorCode Assemble(DM da, Mat *A, Vec *b)
   PetscFunctionReturn(0);
 }
 
-#if defined(PETSC_HAVE_HYPRE)
-/* Measured level kernels: per level, the time of one matvec with A_l times its matvec-equivalents, plus the
-   restriction (P_l^T) and interpolation (P_l) matvecs; median of reps, slowest rank */
-static PetscErrorCode MeasureLevels(PC pc, const PKAMGLevel lev[], PetscInt L, PetscInt reps, PetscReal tlev[], PetscReal nA[])
+/* The median over reps of the slowest rank's time of one y = M x (or M^T x) */
+static PetscErrorCode TimeMult(Mat M, PetscBool transpose, PetscInt reps, PetscReal t[], PetscReal *med)
 {
-  HYPRE_Solver       hs;
-  hypre_ParAMGData  *amg;
-  hypre_ParCSRMatrix **A, **P;
-  MPI_Comm           comm = PetscObjectComm((PetscObject)pc);
-  PetscReal         *t;
+  MPI_Comm comm = PetscObjectComm((PetscObject)M);
+  Vec      x, y;
 
   PetscFunctionBegin;
-  PetscCall(PCHYPREGetSolver(pc, &hs));
-  amg = (hypre_ParAMGData *)hs;
-  A   = hypre_ParAMGDataAArray(amg);
-  P   = hypre_ParAMGDataPArray(amg);
+  PetscCall(MatCreateVecs(M, transpose ? &y : &x, transpose ? &x : &y));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(transpose ? MatMultTranspose(M, x, y) : MatMult(M, x, y)); /* warm-up */
+  for (PetscInt r = 0; r < reps; r++) {
+    PetscLogDouble t0, t1;
+    PetscCallMPI(MPI_Barrier(comm));
+    PetscCall(PetscTime(&t0));
+    PetscCall(transpose ? MatMultTranspose(M, x, y) : MatMult(M, x, y));
+    PetscCall(PetscTime(&t1));
+    t[r] = t1 - t0;
+  }
+  PetscCall(MedianMax(comm, reps, t, med));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(0);
+}
+
+#if defined(PETSC_HAVE_HYPRE)
+/* Measured level kernels: per level, the time of one matvec with A_l times its matvec-equivalents, plus the
+   restriction (P_l^T) and interpolation (P_l) matvecs; median of reps, slowest rank. The level matrices are those
+   of a copy of the PC's set-up, as PETSc matrices (PKAMGLevelsCreate: the PC's own hierarchy stays untouched) */
+static PetscErrorCode MeasureLevels(PC pc, const PKAMGLevel lev[], PetscInt L, PetscInt reps, PetscReal tlev[], PetscReal nA[])
+{
+  PKAMGLevels lv;
+  PetscReal  *t;
+
+  PetscFunctionBegin;
+  PetscCall(PKAMGLevelsCreate(pc, &lv));
+  PetscCheck(lv.L == L, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "the copy has %" PetscInt_FMT " levels, the model %" PetscInt_FMT, lv.L, L);
   PetscCall(PetscMalloc1(reps, &t));
   for (PetscInt l = 0; l < L; l++) {
-    hypre_ParVector *x = hypre_ParVectorInDomainOf(A[l]), *y = hypre_ParVectorInRangeOf(A[l]);
-    PetscReal        ta, tp = 0, tr = 0;
-    hypre_ParVectorSetConstantValues(x, 1.0);
-    hypre_ParCSRMatrixMatvec(1.0, A[l], x, 0.0, y); /* warm-up (and the communication package) */
-    for (PetscInt r = 0; r < reps; r++) {
-      PetscLogDouble t0, t1;
-      PetscCallMPI(MPI_Barrier(comm));
-      PetscCall(PetscTime(&t0));
-      hypre_ParCSRMatrixMatvec(1.0, A[l], x, 0.0, y);
-      PetscCall(PetscTime(&t1));
-      t[r] = t1 - t0;
-    }
-    PetscCall(MedianMax(comm, reps, t, &ta));
+    PetscReal ta, tp = 0, tr = 0;
+
+    PetscCall(TimeMult(lv.A[l], PETSC_FALSE, reps, t, &ta));
     /* matvec-equivalents of the level's smoothing and residual in one V-cycle: the model's own count (a sweep is
        2 flops per nonzero, amg_hierarchy.c), so measurement and model count the same work */
     nA[l] = (lev[l].smooth > 0 ? lev[l].smooth : 6.0) / 2.0;
     if (l < L - 1) {
-      hypre_ParVector *xc = hypre_ParVectorInDomainOf(P[l]), *yf = hypre_ParVectorInRangeOf(P[l]);
-      hypre_ParVectorSetConstantValues(xc, 1.0);
-      hypre_ParVectorSetConstantValues(yf, 1.0);
-      hypre_ParCSRMatrixMatvec(1.0, P[l], xc, 0.0, yf);
-      hypre_ParCSRMatrixMatvecT(1.0, P[l], yf, 0.0, xc);
-      for (PetscInt r = 0; r < reps; r++) {
-        PetscLogDouble t0, t1;
-        PetscCallMPI(MPI_Barrier(comm));
-        PetscCall(PetscTime(&t0));
-        hypre_ParCSRMatrixMatvec(1.0, P[l], xc, 0.0, yf);
-        PetscCall(PetscTime(&t1));
-        t[r] = t1 - t0;
-      }
-      PetscCall(MedianMax(comm, reps, t, &tp));
-      for (PetscInt r = 0; r < reps; r++) {
-        PetscLogDouble t0, t1;
-        PetscCallMPI(MPI_Barrier(comm));
-        PetscCall(PetscTime(&t0));
-        hypre_ParCSRMatrixMatvecT(1.0, P[l], yf, 0.0, xc);
-        PetscCall(PetscTime(&t1));
-        t[r] = t1 - t0;
-      }
-      PetscCall(MedianMax(comm, reps, t, &tr));
-      hypre_ParVectorDestroy(xc);
-      hypre_ParVectorDestroy(yf);
+      PetscCall(TimeMult(lv.P[l], PETSC_FALSE, reps, t, &tp));
+      PetscCall(TimeMult(lv.P[l], PETSC_TRUE, reps, t, &tr));
     }
     tlev[l] = nA[l] * ta + tp + tr;
-    hypre_ParVectorDestroy(x);
-    hypre_ParVectorDestroy(y);
   }
   PetscCall(PetscFree(t));
+  PetscCall(PKAMGLevelsDestroy(&lv));
   PetscFunctionReturn(0);
 }
 #endif

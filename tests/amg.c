@@ -130,6 +130,15 @@ int main(int argc, char **argv)
     }
     PetscCall(PCDestroy(&pc2));
 
+    /* the levels are kept on the PC: read again only after its matrix changed (-info says "read from a copy" once
+       per reading) */
+    PetscCall(MatScale(prob.A, 2.0));
+    PetscCall(PCSetUp(pc));
+    PetscCall(PKAMGHierarchyFromPC(pc, PK_AMG_MAXLEVELS, lev2, &L2, &found2, NULL, 0));
+    CHECK(found2 && L2 == L && lev2[0].C == lev[0].C && lev2[0].s == lev[0].s, "the scaled operator gives other levels");
+    PetscCall(MatScale(prob.A, 0.5));
+    PetscCall(PCSetUp(pc));
+
     if (napply > 0) {
       PKMachine   mach;
       PKAMGInput  in;

@@ -31,14 +31,38 @@
            "" when found. May be NULL.
 
    Notes:
-   The hierarchy is hypre's own (not a rebuilt copy): see the comment at the top of amg_hierarchy.c for how it is
-   reached. Where a level's matrix has no matvec communication package yet, one is created (as hypre's first
-   matvec with it would), on hypre's communicator; nothing else in hypre's state is changed.
+   The levels are read from a copy of the PC's set-up (BoomerAMG's set-up is deterministic), never from the PC
+   itself, whose hierarchy stays untouched: see the comment at the top of amg_hierarchy.c. The answer is kept on
+   the PC and read again only when its preconditioning matrix changed.
 
    Level: developer
 
 .seealso: PKModelAMGCycle(), PCHYPRE
 */
+/* hypre's relaxation of one kind (down, up, coarse), as the PC's view names it: sweeps, and whether a sweep goes
+   forward and backward (symmetric) or is a direct solve */
+typedef struct {
+  PetscInt  sweeps;
+  PetscBool symmetric, direct;
+} PKAMGRelax;
+
+/* The levels of a BoomerAMG hierarchy as PETSc matrices: A[0] the PC's preconditioning matrix, A[i] level i's
+   operator, P[i] the interpolation from level i+1 to level i (i < L-1); the smoother of each kind */
+typedef struct {
+  PetscInt   L;
+  Mat       *A, *P;
+  PKAMGRelax down, up, coarse;
+} PKAMGLevels;
+
+/*
+   PKAMGLevelsCreate - the levels of a set-up PCHYPRE of type boomeramg, read from a copy of its set-up (the
+   application's PC is not touched: see amg_hierarchy.c). Collective. PKAMGLevelsDestroy frees them.
+
+   Level: developer
+*/
+PETSC_INTERN PetscErrorCode PKAMGLevelsCreate(PC, PKAMGLevels *);
+PETSC_INTERN PetscErrorCode PKAMGLevelsDestroy(PKAMGLevels *);
+
 PETSC_INTERN PetscErrorCode PKAMGHierarchyFromPC(PC pc, PetscInt maxlevels, PKAMGLevel lev[], PetscInt *L, PetscBool *found, char why[], size_t whylen);
 
 #endif

@@ -1,30 +1,27 @@
 /*
    The BoomerAMG hierarchy of a PCHYPRE, the per-level inputs of the AMG cycle model (docs/models.md §4).
 
-   How the hierarchy is reached. PETSc 3.18's PC_HYPRE is private and is not mirrored here. libpetsc exports
-   PCHYPREGetSolver(PC, HYPRE_Solver *): no installed header declares it, PETSc's own PCHMG declares and calls it the
-   same way, and it returns the HYPRE_Solver that PCHYPRE created and set up. For boomeramg that handle is hypre's
-   hypre_ParAMGData, whose levels are read with the accessors of hypre's installed _hypre_parcsr_ls.h. So the levels
-   are those of the hierarchy hypre actually cycles on, not a shadow hierarchy rebuilt from the options.
-   PCHYPREGetSolver does not check the PC's type (it reads pc->data as PCHYPRE's), so it is called only once the PC is
-   known to be PCHYPRE, of hypre type boomeramg, and set up; and the answer is checked against the PC: the finest
-   level must have the operator's global rows and live on a communicator congruent with the PC's.
-   PCGetInterpolations() and PCGetCoarseOperators() are not used: for BoomerAMG they move the matrices out of hypre's
-   hierarchy (hypre cannot use them afterwards); they exist for PCHMG.
+   How the hierarchy is reached. PETSc's PC_HYPRE is private, and the one accessor that returned hypre's own solver
+   handle (PCHYPREGetSolver) is exported by PETSc 3.18 but not by 3.22. PETSc's public PCGetCoarseOperators() and
+   PCGetInterpolations() give the levels of a BoomerAMG PC as PETSc matrices, but they take the matrices out of
+   hypre's hierarchy (PETSc owns them afterwards and hypre's next V-cycle crashes: checked on 3.18 and 3.22), so they
+   are never called on the application's PC. They are called on a copy: a PCHYPRE of type boomeramg built on the
+   same preconditioning matrix, with the same options prefix and options database, set up, read and destroyed.
+   BoomerAMG's set-up is deterministic for the same matrix, options and ranks, so the copy's levels are the
+   application's; tests/suites/46-amg.sh checks them against the levels hypre itself prints
+   (-pc_hypre_boomeramg_print_statistics) for the application's PC. The smoother comes from the PC's own view
+   (its "Sweeps ..." and "Relax ..." lines), which names what PETSc set hypre to.
 
-   MPI. The reductions here run on the PC's communicator. hypre's matrices live on a duplicate of it (-info says
-   which: "congruent" is a duplicate, a separate context), so the messages of a communication package created here
-   for a level that has none yet cannot match ours or PETSc's. Every decision is made the same on all ranks (the
-   local checks are reduced first), so no rank enters a collective the others skip.
+   The copy costs one more BoomerAMG set-up. It is made once per set-up of the application's PC: the answer is kept
+   on the PC, tagged with the preconditioning matrix's state, and made again only when that matrix has changed.
+
+   MPI. Everything here is collective on the PC's communicator; every decision is made the same on all ranks.
 */
+#include <pipekrylov.h>
 #include <pipekrylov/private/pkamg.h>
+#include <pipekrylov/private/pkcompat.h>
 #include <petsc/private/pcimpl.h>
 #include <stdarg.h>
-#if defined(PETSC_HAVE_HYPRE)
-  #include <_hypre_parcsr_ls.h>
-/* exported by libpetsc, declared in no installed header (see above) */
-PETSC_EXTERN PetscErrorCode PCHYPREGetSolver(PC, HYPRE_Solver *);
-#endif
 
 static PetscErrorCode PKAMGWhy(char why[], size_t len, const char fmt[], ...)
 {
@@ -40,162 +37,258 @@ static PetscErrorCode PKAMGWhy(char why[], size_t len, const char fmt[], ...)
 }
 
 #if defined(PETSC_HAVE_HYPRE)
-/* stored entries of one rank's diagonal or off-diagonal block */
-static PetscInt64 PKCSRNnz(hypre_CSRMatrix *M)
+/* The value after `label` on the line of the view that has it, as a word; "" if none */
+static PetscErrorCode PKAMGViewWord(const char *view, const char *label, char word[], size_t len)
 {
-  if (!M) return 0;
-  #if defined(PETSC_HAVE_HYPRE_DEVICE)
-  /* the row pointers may live on the device */
-  return (PetscInt64)hypre_CSRMatrixNumNonzeros(M);
-  #else
-  {
-    HYPRE_Int  nr = hypre_CSRMatrixNumRows(M);
-    HYPRE_Int *rp = hypre_CSRMatrixI(M);
-    return (rp && nr > 0) ? (PetscInt64)(rp[nr] - rp[0]) : 0;
-  }
-  #endif
+  const char *p = strstr(view, label);
+  size_t      n = 0;
+
+  PetscFunctionBegin;
+  word[0] = 0;
+  if (!p) PetscFunctionReturn(0);
+  p += strlen(label);
+  while (*p == ' ') p++;
+  while (p[n] && p[n] != '\n' && p[n] != ' ' && n + 1 < len) n++;
+  PetscCall(PetscStrncpy(word, p, n + 1));
+  PetscFunctionReturn(0);
 }
 
-/* messages and doubles this rank sends in one matvec y = A x (a transposed matvec sends what this one receives) */
-static void PKCSRSends(hypre_ParCSRMatrix *A, PetscInt64 *msgs, PetscInt64 *doubles)
+static PetscErrorCode PKAMGViewRelax(const char *view, const char *sweeps_label, const char *relax_label, PKAMGRelax *r)
 {
-  hypre_ParCSRCommPkg *pkg = hypre_ParCSRMatrixCommPkg(A);
-  HYPRE_Int            ns  = pkg ? hypre_ParCSRCommPkgNumSends(pkg) : 0;
+  char word[64];
 
-  *msgs    = ns;
-  *doubles = ns > 0 ? (PetscInt64)hypre_ParCSRCommPkgSendMapStarts(pkg)[ns] : 0;
+  PetscFunctionBegin;
+  r->sweeps    = 1;
+  r->symmetric = PETSC_FALSE;
+  r->direct    = PETSC_FALSE;
+  PetscCall(PKAMGViewWord(view, sweeps_label, word, sizeof(word)));
+  if (word[0]) r->sweeps = (PetscInt)strtol(word, NULL, 10);
+  PetscCall(PKAMGViewWord(view, relax_label, word, sizeof(word)));
+  /* hypre's relax types 6 (hybrid symmetric Gauss-Seidel) and 8 (l1 symmetric): a forward and a backward sweep;
+     9 (Gaussian elimination) and its kin: a direct solve */
+  r->symmetric = (PetscBool)(!strcmp(word, "symmetric-SOR/Jacobi") || !strcmp(word, "l1scaled-SOR/Jacobi"));
+  r->direct    = (PetscBool)(strstr(word, "Gaussian-elimination") != NULL);
+  PetscFunctionReturn(0);
 }
-
-typedef enum {
-  PK_AMG_OK,
-  PK_AMG_NO_HIERARCHY,
-  PK_AMG_TOO_MANY,
-  PK_AMG_ROWS,
-  PK_AMG_COMM,
-  PK_AMG_NULL_LEVEL
-} PKAMGCheck;
 
 /*
-   Flops per nonzero of a level's operator in one V-cycle for smoothing and the residual, from the smoother hypre
-   really uses (hypre_ParAMGDataGridRelaxType/NumGridSweeps: [1] down, [2] up, [3] coarsest): a sweep costs 2 flops
-   per nonzero, a symmetric one (hybrid symmetric Gauss-Seidel 6, l1 symmetric 8) 4; the residual 2. The coarsest
-   level solved directly (9, 19, 98, 99) counts as one application of its operator.
+   Flops per nonzero of a level's operator in one V-cycle for smoothing and the residual: a sweep costs 2 flops per
+   nonzero, a symmetric one 4; the residual 2. The coarsest level solved directly counts as one application of its
+   operator.
 */
-static PetscReal PKAMGSmoothFlops(hypre_ParAMGData *amg, PetscBool coarsest)
+static PetscReal PKAMGSmoothFlops(const PKAMGRelax *down, const PKAMGRelax *up, const PKAMGRelax *coarse, PetscBool coarsest)
 {
-  HYPRE_Int *type = hypre_ParAMGDataGridRelaxType(amg), *sweeps = hypre_ParAMGDataNumGridSweeps(amg);
-  PetscReal  f    = 0;
+  if (coarsest) return coarse->direct ? 2.0 : 2.0 * coarse->sweeps * (coarse->symmetric ? 2 : 1);
+  return 2.0 * down->sweeps * (down->symmetric ? 2 : 1) + 2.0 * up->sweeps * (up->symmetric ? 2 : 1) + 2.0;
+}
 
-  if (!type || !sweeps) return 6.0;
-  if (coarsest) {
-    HYPRE_Int t = type[3];
-    if (t == 9 || t == 19 || t == 98 || t == 99) return 2.0;
-    return 2.0 * sweeps[3] * ((t == 6 || t == 8) ? 2 : 1);
+/* The smoother of the application's PC, from its view */
+static PetscErrorCode PKAMGSmoother(PC pc, PKAMGRelax *down, PKAMGRelax *up, PKAMGRelax *coarse)
+{
+  PetscViewer v;
+  char       *buf;
+  size_t      len = 16384;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(len, &buf));
+  PetscCall(PetscViewerStringOpen(PETSC_COMM_SELF, buf, len, &v));
+  PetscCall(PCView(pc, v));
+  PetscCall(PetscViewerDestroy(&v));
+  PetscCall(PKAMGViewRelax(buf, "Sweeps down", "Relax down", down));
+  PetscCall(PKAMGViewRelax(buf, "Sweeps up", "Relax up", up));
+  PetscCall(PKAMGViewRelax(buf, "Sweeps on coarse", "Relax on coarse", coarse));
+  PetscCall(PetscFree(buf));
+  PetscFunctionReturn(0);
+}
+
+/* Options that would make the copy print (hypre's statistics of every cycle): off while the copy is set up */
+static const char *pk_amg_quiet[] = {"pc_hypre_boomeramg_print_statistics", "pc_hypre_boomeramg_print_debug"};
+  #define PK_AMG_NQUIET 2
+
+typedef struct {
+  char      name[PK_AMG_NQUIET][256];
+  char      value[PK_AMG_NQUIET][256];
+  PetscBool set[PK_AMG_NQUIET];
+} PKAMGQuiet;
+
+static PetscErrorCode PKAMGQuietBegin(PetscOptions opts, const char *prefix, PKAMGQuiet *q)
+{
+  PetscFunctionBegin;
+  for (int i = 0; i < PK_AMG_NQUIET; i++) {
+    PetscCall(PetscSNPrintf(q->name[i], sizeof(q->name[i]), "-%s%s", prefix ? prefix : "", pk_amg_quiet[i]));
+    PetscCall(PetscOptionsGetString(opts, NULL, q->name[i], q->value[i], sizeof(q->value[i]), &q->set[i]));
+    if (q->set[i]) PetscCall(PetscOptionsSetValue(opts, q->name[i], "0"));
   }
-  for (int c = 1; c <= 2; c++) f += 2.0 * sweeps[c] * ((type[c] == 6 || type[c] == 8) ? 2 : 1);
-  return f + 2.0;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PKAMGQuietEnd(PetscOptions opts, PKAMGQuiet *q)
+{
+  PetscFunctionBegin;
+  for (int i = 0; i < PK_AMG_NQUIET; i++)
+    if (q->set[i]) PetscCall(PetscOptionsSetValue(opts, q->name[i], q->value[i][0] ? q->value[i] : NULL));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKAMGLevelsCreate(PC pc, PKAMGLevels *lv)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+  PC          copy;
+  Mat         Amat, Pmat, *ops = NULL, *interp = NULL;
+  PetscInt    nops = 0, ninterp = 0;
+  const char *prefix, *htype = NULL;
+  PKAMGQuiet  q;
+  PetscBool   same;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(lv, sizeof(*lv)));
+  PetscCall(PKAMGSmoother(pc, &lv->down, &lv->up, &lv->coarse));
+  PetscCall(PCGetOperators(pc, &Amat, &Pmat));
+  PetscCall(PCGetOptionsPrefix(pc, &prefix));
+  PetscCall(PCCreate(comm, &copy));
+  PetscCall(PetscObjectSetOptions((PetscObject)copy, ((PetscObject)pc)->options));
+  PetscCall(PCSetOptionsPrefix(copy, prefix));
+  PetscCall(PCSetType(copy, PCHYPRE));
+  PetscCall(PCHYPRESetType(copy, "boomeramg"));
+  PetscCall(PCSetOperators(copy, Pmat, Pmat));
+  PetscCall(PKAMGQuietBegin(((PetscObject)pc)->options, prefix, &q));
+  PetscCall(PCSetFromOptions(copy));
+  PetscCall(PKAMGQuietEnd(((PetscObject)pc)->options, &q));
+  PetscCall(PCHYPREGetType(copy, &htype));
+  PetscCall(PetscStrcmp(htype, "boomeramg", &same));
+  PetscCheck(same, comm, PETSC_ERR_ARG_WRONGSTATE, "The options of the PC (prefix %s) no longer make a hypre BoomerAMG preconditioner: its hierarchy cannot be read", prefix ? prefix : "none");
+  PetscCall(PCSetUp(copy));
+  /* coarsest first: ops[j] is level L-1-j, interp[j] interpolates level L-1-j to L-2-j */
+  PetscCall(PCGetCoarseOperators(copy, &nops, &ops));
+  PetscCall(PCGetInterpolations(copy, &ninterp, &interp));
+  PetscCall(PCDestroy(&copy));
+  PetscCheck(nops == ninterp && nops >= 1, comm, PETSC_ERR_LIB, "BoomerAMG gave %" PetscInt_FMT " levels of operators and %" PetscInt_FMT " of interpolations", nops, ninterp);
+  lv->L = nops;
+  PetscCall(PetscCalloc2(lv->L, &lv->A, lv->L, &lv->P));
+  PetscCall(PetscObjectReference((PetscObject)Pmat));
+  lv->A[0] = Pmat;
+  for (PetscInt i = 1; i < lv->L; i++) lv->A[i] = ops[lv->L - 1 - i];
+  for (PetscInt i = 0; i < lv->L - 1; i++) lv->P[i] = interp[lv->L - 2 - i];
+  PetscCall(PetscFree(ops));
+  PetscCall(PetscFree(interp));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKAMGLevelsDestroy(PKAMGLevels *lv)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < lv->L; i++) {
+    PetscCall(MatDestroy(&lv->A[i]));
+    PetscCall(MatDestroy(&lv->P[i]));
+  }
+  PetscCall(PetscFree2(lv->A, lv->P));
+  lv->L = 0;
+  PetscFunctionReturn(0);
+}
+
+/* Messages and doubles this rank sends in one product with M: the maximum over ranks */
+static PetscErrorCode PKAMGSends(Mat M, const PetscMPIInt node[], PetscReal *msgs, PetscReal *doubles)
+{
+  PKHaloCounts hc;
+  PetscInt64   mine[2], mx[2];
+
+  PetscFunctionBegin;
+  PetscCall(PKMatGetHaloCounts(M, node, &hc));
+  mine[0] = hc.send_msgs_on + hc.send_msgs_off;
+  mine[1] = (hc.send_bytes_on + hc.send_bytes_off) / (PetscInt64)sizeof(PetscScalar);
+  PetscCallMPI(MPIU_Allreduce(mine, mx, 2, MPIU_INT64, MPI_MAX, PetscObjectComm((PetscObject)M)));
+  *msgs    = (PetscReal)mx[0];
+  *doubles = (PetscReal)mx[1];
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode PKAMGRead(PC pc, PetscInt maxlevels, PKAMGLevel lev[], PetscInt *L, PetscBool *found, char why[], size_t whylen)
 {
-  MPI_Comm             comm = PetscObjectComm((PetscObject)pc);
-  HYPRE_Solver         hs   = NULL;
-  hypre_ParAMGData    *amg;
-  hypre_ParCSRMatrix **A = NULL, **P = NULL;
-  PetscInt             nl = 0;
-  PetscMPIInt          size, code = PK_AMG_OK, gcode, cmp = MPI_UNEQUAL;
-  PetscInt64          *sum, *mx, *gsum, *gmx;
-  Mat                  pmat;
-  PetscInt             M = 0;
+  MPI_Comm     comm = PetscObjectComm((PetscObject)pc);
+  PKAMGLevels  lv;
+  PetscMPIInt *node = NULL, nnodes;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(PCHYPREGetSolver(pc, &hs));
-  amg = (hypre_ParAMGData *)hs;
-  if (!amg || !hypre_ParAMGDataAArray(amg) || hypre_ParAMGDataNumLevels(amg) < 1 || !hypre_ParAMGDataAArray(amg)[0]) code = PK_AMG_NO_HIERARCHY;
-  else {
-    A  = hypre_ParAMGDataAArray(amg);
-    P  = hypre_ParAMGDataPArray(amg);
-    nl = hypre_ParAMGDataNumLevels(amg);
-    PetscCall(PCGetOperators(pc, NULL, &pmat));
-    PetscCall(MatGetSize(pmat, &M, NULL));
-    PetscCallMPI(MPI_Comm_compare(hypre_ParCSRMatrixComm(A[0]), comm, &cmp));
-    if (nl > maxlevels) code = PK_AMG_TOO_MANY;
-    else if ((PetscInt)hypre_ParCSRMatrixGlobalNumRows(A[0]) != M) code = PK_AMG_ROWS;
-    else if (cmp != MPI_IDENT && cmp != MPI_CONGRUENT) code = PK_AMG_COMM;
-    else
-      for (PetscInt i = 0; i < nl; i++)
-        if (!A[i] || (i < nl - 1 && (!P || !P[i]))) code = PK_AMG_NULL_LEVEL;
-  }
-  PetscCallMPI(MPI_Allreduce(&code, &gcode, 1, MPI_INT, MPI_MAX, comm));
-  switch (gcode) {
-  case PK_AMG_OK:
-    break;
-  case PK_AMG_NO_HIERARCHY:
-    PetscCall(PKAMGWhy(why, whylen, "BoomerAMG holds no hierarchy (its setup has not run)"));
-    PetscFunctionReturn(0);
-  case PK_AMG_TOO_MANY:
-    PetscCall(PKAMGWhy(why, whylen, "BoomerAMG has %" PetscInt_FMT " levels, more than maxlevels %" PetscInt_FMT, nl, maxlevels));
-    PetscFunctionReturn(0);
-  case PK_AMG_ROWS:
-    PetscCall(PKAMGWhy(why, whylen, "BoomerAMG's finest level has %" PetscInt_FMT " rows, the PC's operator %" PetscInt_FMT " (stale setup?)", A ? (PetscInt)hypre_ParCSRMatrixGlobalNumRows(A[0]) : -1, M));
-    PetscFunctionReturn(0);
-  case PK_AMG_COMM:
-    PetscCall(PKAMGWhy(why, whylen, "BoomerAMG's communicator is not congruent with the PC's"));
-    PetscFunctionReturn(0);
-  default:
-    PetscCall(PKAMGWhy(why, whylen, "BoomerAMG has a missing level matrix on some rank"));
+  PetscCall(PKAMGLevelsCreate(pc, &lv));
+  if (lv.L > maxlevels) {
+    PetscCall(PKAMGWhy(why, whylen, "BoomerAMG has %" PetscInt_FMT " levels, more than maxlevels %" PetscInt_FMT, lv.L, maxlevels));
+    PetscCall(PKAMGLevelsDestroy(&lv));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscInfo(pc, "BoomerAMG: %" PetscInt_FMT " levels; hypre's communicator is %s the PC's\n", nl, cmp == MPI_IDENT ? "identical to" : "congruent with (a duplicate of)"));
+  PetscCall(PKCommGetNodes(comm, PETSC_DETERMINE, &nnodes, &node));
+  for (PetscInt i = 0; i < lv.L; i++) {
+    MatInfo  info;
+    PetscInt rows;
 
-  /* sums: [0,nl) nnz(A_i), [nl,2nl) nnz(P_i), [2nl,3nl) ranks lacking A_i's comm package, [3nl,4nl) same for P_i */
-  PetscCall(PetscCalloc4(4 * nl, &sum, 4 * nl, &gsum, 4 * nl, &mx, 4 * nl, &gmx));
-  for (PetscInt i = 0; i < nl; i++) {
-    sum[i]          = PKCSRNnz(hypre_ParCSRMatrixDiag(A[i])) + PKCSRNnz(hypre_ParCSRMatrixOffd(A[i]));
-    sum[2 * nl + i] = hypre_ParCSRMatrixCommPkg(A[i]) ? 0 : 1;
-    if (i < nl - 1) {
-      sum[nl + i]     = PKCSRNnz(hypre_ParCSRMatrixDiag(P[i])) + PKCSRNnz(hypre_ParCSRMatrixOffd(P[i]));
-      sum[3 * nl + i] = hypre_ParCSRMatrixCommPkg(P[i]) ? 0 : 1;
+    PetscCall(MatGetSize(lv.A[i], &rows, NULL));
+    PetscCall(MatGetInfo(lv.A[i], MAT_GLOBAL_SUM, &info));
+    lev[i].C = (PetscReal)rows;
+    lev[i].s = rows > 0 ? (PetscReal)info.nz_used / rows : 0;
+    PetscCall(PKAMGSends(lv.A[i], node, &lev[i].p, &lev[i].n));
+    lev[i].shat = lev[i].phat = lev[i].nhat = 0;
+    if (i < lv.L - 1) {
+      PetscCall(MatGetInfo(lv.P[i], MAT_GLOBAL_SUM, &info));
+      lev[i].shat = rows > 0 ? (PetscReal)info.nz_used / rows : 0;
+      PetscCall(PKAMGSends(lv.P[i], node, &lev[i].phat, &lev[i].nhat));
     }
+    lev[i].t      = 0;
+    lev[i].smooth = PKAMGSmoothFlops(&lv.down, &lv.up, &lv.coarse, (PetscBool)(i == lv.L - 1));
   }
-  PetscCallMPI(MPI_Allreduce(sum, gsum, 4 * (PetscMPIInt)nl, MPIU_INT64, MPI_SUM, comm));
-  for (PetscInt i = 0; i < 2 * nl; i++) {
-    hypre_ParCSRMatrix *X = i < nl ? A[i] : (i - nl < nl - 1 ? P[i - nl] : NULL);
-    PetscInt64          lacking = gsum[2 * nl + i];
-
-    if (!X || !lacking) continue;
-    if (lacking != size) { /* cannot happen with hypre's collective setup; creating on some ranks only would hang */
-      PetscCall(PKAMGWhy(why, whylen, "BoomerAMG level %" PetscInt_FMT ": %" PetscInt64_FMT " of %d ranks lack the %s's communication package", i % nl, lacking, size, i < nl ? "operator" : "interpolation"));
-      PetscCall(PetscFree4(sum, gsum, mx, gmx));
-      PetscFunctionReturn(0);
-    }
-    /* what hypre's first matvec with X would do; collective on X's communicator, uniformly entered (lacking == size) */
-    PetscCheck(!hypre_MatvecCommPkgCreate(X), PETSC_COMM_SELF, PETSC_ERR_LIB, "hypre_MatvecCommPkgCreate failed on BoomerAMG level %" PetscInt_FMT, i % nl);
-    PetscCall(PetscInfo(pc, "BoomerAMG level %" PetscInt_FMT ": created the %s's matvec communication package\n", i % nl, i < nl ? "operator" : "interpolation"));
-  }
-  /* maxima: [0,nl) messages of A_i, [nl,2nl) doubles of A_i, [2nl,3nl) messages of P_i, [3nl,4nl) doubles of P_i */
-  for (PetscInt i = 0; i < nl; i++) {
-    PKCSRSends(A[i], &mx[i], &mx[nl + i]);
-    if (i < nl - 1) PKCSRSends(P[i], &mx[2 * nl + i], &mx[3 * nl + i]);
-  }
-  PetscCallMPI(MPI_Allreduce(mx, gmx, 4 * (PetscMPIInt)nl, MPIU_INT64, MPI_MAX, comm));
-  for (PetscInt i = 0; i < nl; i++) {
-    PetscReal C = (PetscReal)hypre_ParCSRMatrixGlobalNumRows(A[i]);
-
-    lev[i].C    = C;
-    lev[i].s    = C > 0 ? (PetscReal)gsum[i] / C : 0;
-    lev[i].shat = (i < nl - 1 && C > 0) ? (PetscReal)gsum[nl + i] / C : 0;
-    lev[i].p    = (PetscReal)gmx[i];
-    lev[i].n    = (PetscReal)gmx[nl + i];
-    lev[i].phat = (PetscReal)gmx[2 * nl + i];
-    lev[i].nhat = (PetscReal)gmx[3 * nl + i];
-    lev[i].t    = 0;
-    lev[i].smooth = PKAMGSmoothFlops(amg, i == nl - 1);
-  }
-  PetscCall(PetscFree4(sum, gsum, mx, gmx));
-  *L     = nl;
+  PetscCall(PetscFree(node));
+  PetscCall(PetscInfo(pc, "BoomerAMG: %" PetscInt_FMT " levels, read from a copy of its set-up\n", lv.L));
+  *L     = lv.L;
   *found = PETSC_TRUE;
+  PetscCall(PKAMGLevelsDestroy(&lv));
+  PetscFunctionReturn(0);
+}
+
+/* The levels kept on the PC, with the state of the preconditioning matrix they were read for */
+typedef struct {
+  PetscObjectState state;
+  PetscObjectId    id;
+  PetscInt         L;
+  PKAMGLevel       lev[PK_AMG_MAXLEVELS];
+} PKAMGCache;
+
+static PetscErrorCode PKAMGCacheDestroy(void *p)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(p));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PKAMGCached(PC pc, PetscBool store, PKAMGCache **cache)
+{
+  PetscContainer cont;
+  Mat            Pmat;
+  PKAMGCache    *c = NULL;
+
+  PetscFunctionBegin;
+  *cache = NULL;
+  PetscCall(PCGetOperators(pc, NULL, &Pmat));
+  PetscCall(PetscObjectQuery((PetscObject)pc, "PKAMGLevels", (PetscObject *)&cont));
+  if (cont) PetscCall(PetscContainerGetPointer(cont, (void **)&c));
+  else if (store) {
+    PetscCall(PetscNew(&c));
+    PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &cont));
+    PetscCall(PetscContainerSetPointer(cont, c));
+    PetscCall(PetscContainerSetUserDestroy(cont, PKAMGCacheDestroy));
+    PetscCall(PetscObjectCompose((PetscObject)pc, "PKAMGLevels", (PetscObject)cont));
+    PetscCall(PetscContainerDestroy(&cont));
+  }
+  if (!c) PetscFunctionReturn(0);
+  if (store) {
+    PetscCall(PetscObjectStateGet((PetscObject)Pmat, &c->state));
+    PetscCall(PetscObjectGetId((PetscObject)Pmat, &c->id));
+    *cache = c;
+  } else {
+    PetscObjectState state;
+    PetscObjectId    id;
+
+    PetscCall(PetscObjectStateGet((PetscObject)Pmat, &state));
+    PetscCall(PetscObjectGetId((PetscObject)Pmat, &id));
+    if (state == c->state && id == c->id && c->L > 0) *cache = c;
+  }
   PetscFunctionReturn(0);
 }
 #endif
@@ -207,13 +300,13 @@ PetscErrorCode PKAMGHierarchyFromPC(PC pc, PetscInt maxlevels, PKAMGLevel lev[],
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidIntPointer(L, 4);
-  PetscValidBoolPointer(found, 5);
+  PKAssertPointer(L, 4);
+  PKAssertPointer(found, 5);
   *L     = 0;
   *found = PETSC_FALSE;
   if (why && whylen) why[0] = 0;
   PetscCheck(maxlevels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "maxlevels %" PetscInt_FMT " < 0", maxlevels);
-  if (maxlevels > 0) PetscValidPointer(lev, 3);
+  if (maxlevels > 0) PKAssertPointer(lev, 3);
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCHYPRE, &ishypre));
   if (!ishypre) {
     PetscCall(PCGetType(pc, &pctype));
@@ -225,6 +318,7 @@ PetscErrorCode PKAMGHierarchyFromPC(PC pc, PetscInt maxlevels, PKAMGLevel lev[],
 #else
   const char *htype = NULL;
   PetscBool   isboomer;
+  PKAMGCache *cache;
 
   PetscCall(PCHYPREGetType(pc, &htype));
   if (!htype) {
@@ -240,7 +334,33 @@ PetscErrorCode PKAMGHierarchyFromPC(PC pc, PetscInt maxlevels, PKAMGLevel lev[],
     PetscCall(PKAMGWhy(why, whylen, "the hypre BoomerAMG preconditioner is not set up (PCSetUp or KSPSetUp first)"));
     PetscFunctionReturn(0);
   }
-  PetscCall(PKAMGRead(pc, maxlevels, lev, L, found, why, whylen));
+  PetscCall(PKAMGCached(pc, PETSC_FALSE, &cache));
+  if (cache) {
+    if (cache->L > maxlevels) PetscCall(PKAMGWhy(why, whylen, "BoomerAMG has %" PetscInt_FMT " levels, more than maxlevels %" PetscInt_FMT, cache->L, maxlevels));
+    else {
+      PetscCall(PetscArraycpy(lev, cache->lev, cache->L));
+      *L     = cache->L;
+      *found = PETSC_TRUE;
+    }
+    PetscFunctionReturn(0);
+  }
+  {
+    PKAMGLevel all[PK_AMG_MAXLEVELS];
+    PetscInt   n = 0;
+
+    PetscCall(PKAMGRead(pc, PK_AMG_MAXLEVELS, all, &n, found, why, whylen));
+    if (!*found) PetscFunctionReturn(0);
+    PetscCall(PKAMGCached(pc, PETSC_TRUE, &cache));
+    cache->L = n;
+    PetscCall(PetscArraycpy(cache->lev, all, n));
+    if (n > maxlevels) {
+      *found = PETSC_FALSE;
+      PetscCall(PKAMGWhy(why, whylen, "BoomerAMG has %" PetscInt_FMT " levels, more than maxlevels %" PetscInt_FMT, n, maxlevels));
+    } else {
+      PetscCall(PetscArraycpy(lev, all, n));
+      *L = n;
+    }
+  }
 #endif
   PetscFunctionReturn(0);
 }
