@@ -5,6 +5,7 @@
 #   make demo       poisson27 on 2 ranks with pipe2cg and the performance report
 #   make check      every test; last line "N passed, N failed"   (TESTS=regex selects some)
 #   make check-variants   build against Debian's 64-bit-index and complex PETSc too, run a core subset
+#   make check-debian13   the whole suite on Debian 13's PETSc 3.22 / Open MPI 5, in a root file system (root)
 #   make bench      side-by-side benchmarks against PETSc's own solvers, then the model accuracy (bench/accuracy)
 #   make install PREFIX=/usr/local
 #   make clean
@@ -73,15 +74,21 @@ HEADERS      := $(shell find include -name '*.h')
 # a test plugin (-dll_append) that prints the halo counts of an unmodified application's operator
 TEST_PLUGIN  := $(BUILD)/tests/libpkhalotest.so
 
-# PETSc's own tutorials, built unmodified: real client applications for -dll_append tests.
-PETSC_EXAMPLES_DIR ?= /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials
+# PETSc's own tutorials, built unmodified: real client applications for -dll_append tests. Debian ships those of
+# PETSc x.y in /usr/share/petsc/x.y (libpetscx.y-dev-examples); a PETSc built from source has them in PETSC_DIR.
+PETSC_VERSION := $(shell $(PKGCONF) --modversion PETSc 2>/dev/null)
+PETSC_MAJMIN := $(word 1,$(subst ., ,$(PETSC_VERSION))).$(word 2,$(subst ., ,$(PETSC_VERSION)))
+PETSC_EXAMPLES_DIR ?= $(firstword $(wildcard /usr/share/petsc/$(PETSC_MAJMIN)/share/petsc/examples/src/ksp/ksp/tutorials \
+                        $(PETSC_DIR)/share/petsc/examples/src/ksp/ksp/tutorials $(PETSC_DIR)/src/ksp/ksp/tutorials))
 PETSC_TUTORIALS := ex2 ex9 ex23 ex45 ex50
-TUT_BIN      := $(PETSC_TUTORIALS:%=$(BUILD)/petsc-tutorials/%)
 # and one nonlinear tutorial: SNES ex5 (a DMDA, and -snes_mf_operator gives a matrix-free operator)
 PETSC_SNES_EXAMPLES_DIR ?= $(PETSC_EXAMPLES_DIR)/../../../snes/tutorials
-TUT_BIN      += $(BUILD)/petsc-tutorials/snes-ex5
+# none without the tutorials (the tests that use them say SKIP)
+ifneq ($(PETSC_EXAMPLES_DIR),)
+  TUT_BIN    := $(PETSC_TUTORIALS:%=$(BUILD)/petsc-tutorials/%) $(BUILD)/petsc-tutorials/snes-ex5
+endif
 
-.PHONY: all deps demo check bench install clean check-petsc check-variants variant-build
+.PHONY: all deps demo check bench install clean check-petsc check-variants variant-build check-debian13
 all: check-petsc $(LIB) $(ARCHIVE) $(EX_BIN) $(TEST_BIN) $(TEST_PLUGIN) $(BENCH_BIN) $(TOOL_BIN) $(TUT_BIN)
 
 check-petsc:
@@ -159,6 +166,11 @@ check: deps
 # tests (the six solvers against PETSc's on ex2, the report, the trace); a variant not installed is skipped.
 check-variants:
 	@bash tests/variants.sh
+
+# The whole suite on Debian 13's stack (PETSc 3.22, Open MPI 5, hypre 2.32) in a root file system under
+# build/debian13 made by mmdebstrap (root; SKIP with the reason otherwise). TESTS=regex selects some.
+check-debian13:
+	@bash tests/debian13.sh $(if $(TESTS),-k '$(TESTS)')
 
 # what tests/variants.sh builds in a variant's directory
 variant-build: check-petsc $(LIB) $(BUILD)/examples/poisson27 $(BUILD)/petsc-tutorials/ex2 $(BUILD)/petsc-tutorials/ex23
