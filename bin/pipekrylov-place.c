@@ -19,6 +19,7 @@ static const char usage[] =
 
 #include <errno.h>
 #include <pipekrylov.h>
+#include <pipekrylov/private/pkcompat.h>
 
 /* A non-negative decimal integer of at most 9 digits: *s points at its first digit, on return past its last.
    -1 when there is no digit (an empty field, a sign, a space). */
@@ -176,7 +177,12 @@ int main(int argc, char **argv)
   if (pl.placed)
     fprintf(stderr, "placed: process grid %dx%dx%d, each node a %dx%dx%d block: %lld off-node messages, %lld bytes per SpMV (on node %lld messages, %lld bytes)\n", (int)pl.procs[0], (int)pl.procs[1], (int)pl.procs[2], (int)pl.block[0], (int)pl.block[1], (int)pl.block[2], (long long)pl.msgs_off, (long long)pl.bytes_off, (long long)pl.msgs_on, (long long)pl.bytes_on);
   else fprintf(stderr, "placed: %s\n", pl.note);
-  fprintf(stderr, "wrote %s (%s); run with %s\n", rankfile, format, !strcmp(format, "slurm") ? "SLURM_HOSTFILE=FILE srun --distribution=arbitrary" : "mpiexec --rankfile FILE");
+  {
+    char rfopt[64]; /* Open MPI 5 (PRRTE) deprecates --rankfile; its parser also refuses a '-' in the path */
+    PetscCall(PKMPIRankfileOption("FILE", rfopt, sizeof(rfopt)));
+    fprintf(stderr, "wrote %s (%s); run with %s%s\n", rankfile, format, !strcmp(format, "slurm") ? "SLURM_HOSTFILE=FILE srun --distribution=arbitrary" : "mpiexec ", !strcmp(format, "slurm") ? "" : rfopt);
+    if (strcmp(format, "slurm") && strstr(rfopt, "--map-by") && strpbrk(rankfile, "-:")) fprintf(stderr, "note: Open MPI 5.0 refuses a rankfile path with '-' or ':' in it: rename %s before you run\n", rankfile);
+  }
   PetscCall(PetscFinalize());
   return 0;
 }

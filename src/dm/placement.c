@@ -22,6 +22,7 @@
      DMDACreateNodeAware        the DMDA itself, on that communicator
 */
 #include <pipekrylov.h>
+#include <pipekrylov/private/pkcompat.h>
 
 /* ---------------------------------------------------------------------------------------------------------- */
 /* Nodes */
@@ -576,5 +577,19 @@ PetscErrorCode DMDACreateNodeAware(MPI_Comm comm, PetscInt dim, DMBoundaryType b
   PetscCall(DMSetUp(*da));
   /* PETSc keeps its own duplicate of nc, referenced by the DMDA and everything built from it */
   PetscCallMPI(MPI_Comm_free(&nc));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKMPIRankfileOption(const char file[], char opt[], size_t len)
+{
+  char        lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  int         n     = 0, major = 0;
+  const char *ompi;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Get_library_version(lib, &n));
+  ompi = strstr(lib, "Open MPI v");
+  if (ompi) major = atoi(ompi + strlen("Open MPI v"));
+  PetscCall(PetscSNPrintf(opt, len, major >= 5 ? "--map-by rankfile:file=%s" : "--rankfile %s", file));
   PetscFunctionReturn(0);
 }

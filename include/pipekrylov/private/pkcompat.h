@@ -14,6 +14,13 @@
   #define PKAssertPointer(p, arg) PetscValidPointer(p, arg)
 #else
   #define PKAssertPointer(p, arg) PetscAssertPointer(p, arg)
+/*
+   PKMPIRankfileOption - the mpiexec option that places ranks by an Open MPI rankfile, for the MPI library this
+   process runs with (MPI_Get_library_version, callable before MPI_Init): "--map-by rankfile:file=FILE" for Open MPI
+   5 and later (PRRTE; --rankfile is deprecated there), "--rankfile FILE" otherwise. src/dm/placement.c.
+*/
+PETSC_INTERN PetscErrorCode PKMPIRankfileOption(const char file[], char opt[], size_t len);
+
 #endif
 
 /* PetscOptionsGetViewer became PetscOptionsCreateViewer in 3.22 (same arguments; the viewer is destroyed with
@@ -22,6 +29,20 @@
   #define PKOptionsCreateViewer PetscOptionsGetViewer
 #else
   #define PKOptionsCreateViewer PetscOptionsCreateViewer
+/*
+   PKMPIRankfileOption - the mpiexec option that places ranks by an Open MPI rankfile, for the MPI library this
+   process runs with (MPI_Get_library_version, callable before MPI_Init): "--map-by rankfile:file=FILE" for Open MPI
+   5 and later (PRRTE; --rankfile is deprecated there), "--rankfile FILE" otherwise. src/dm/placement.c.
+*/
+PETSC_INTERN PetscErrorCode PKMPIRankfileOption(const char file[], char opt[], size_t len);
+
 #endif
+
+/*
+   PKMPIRankfileOption - the mpiexec option that places ranks by an Open MPI rankfile, for the MPI library this
+   process runs with (MPI_Get_library_version, callable before MPI_Init): "--map-by rankfile:file=FILE" for Open MPI
+   5 and later (PRRTE; --rankfile is deprecated there), "--rankfile FILE" otherwise. src/dm/placement.c.
+*/
+PETSC_INTERN PetscErrorCode PKMPIRankfileOption(const char file[], char opt[], size_t len);
 
 #endif

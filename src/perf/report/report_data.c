@@ -372,7 +372,9 @@ static PetscErrorCode PKReportPlacement(KSP ksp, const PKStats *S, PKReportData 
     PetscCall(PetscSNPrintf(extra, sizeof(extra), "%s", st == DMDA_STENCIL_BOX ? " --stencil box" : ""));
     if (sw != 1) PetscCall(PetscSNPrintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " --width %" PetscInt_FMT, sw));
     if (dof != 1) PetscCall(PetscSNPrintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " --dof %" PetscInt_FMT, dof));
-    PetscCall(PetscSNPrintf(d->place_cmd, sizeof(d->place_cmd), "bin/pipekrylov-place --nodes %" PetscInt_FMT " --ppn %" PetscInt_FMT " --grid %s%s --rankfile ranks.txt\n      then: mpiexec -n %d --rankfile ranks.txt <your application and its options> %s\n      (or DMDACreateNodeAware in the code)", S->nnodes, S->ppn, grid, extra, S->nranks, opts));
+    char rfopt[64]; /* the rankfile option of the Open MPI this runs with (--rankfile, or Open MPI 5's --map-by) */
+    PetscCall(PKMPIRankfileOption("ranks.txt", rfopt, sizeof(rfopt)));
+    PetscCall(PetscSNPrintf(d->place_cmd, sizeof(d->place_cmd), "bin/pipekrylov-place --nodes %" PetscInt_FMT " --ppn %" PetscInt_FMT " --grid %s%s --rankfile ranks.txt\n      then: mpiexec -n %d %s <your application and its options> %s\n      (or DMDACreateNodeAware in the code)", S->nnodes, S->ppn, grid, extra, S->nranks, rfopt, opts));
   }
   PetscFunctionReturn(0);
 }
