@@ -69,7 +69,8 @@ else
 fi
 cp /etc/resolv.conf "$FS/etc/resolv.conf" 2>/dev/null || true
 
-# inside: the stack's versions for the log, then the README's test command
+# inside: the stack's versions for the log, then the README's test command. The root file system is bound onto itself
+# so that / is a mount point inside (ip netns exec, which the emulated cluster uses, makes / a slave mount)
 # shellcheck disable=SC2016
 INNER='cd /root/pipekrylov
 echo "check-debian13: Debian $(cat /etc/debian_version), PETSc $(pkg-config --modversion PETSc), $(mpiexec --version 2>&1 | head -1), hypre $(dpkg-query -W -f="\${Version}" libhypre-dev 2>/dev/null), PAPI $(dpkg-query -W -f="\${Version}" libpapi-dev 2>/dev/null), $(gcc --version | head -1)"
@@ -77,7 +78,7 @@ exec make --no-print-directory check ${PK_FILTER:+TESTS="$PK_FILTER"}'
 # shellcheck disable=SC2016
 exec unshare --mount --propagation private bash -c '
   FS=$1; shift
-  mount -t proc proc "$FS/proc" && mount --rbind /sys "$FS/sys" && mount --rbind /dev "$FS/dev" || exit 1
+  mount --bind "$FS" "$FS" && mount -t proc proc "$FS/proc" && mount --rbind /sys "$FS/sys" && mount --rbind /dev "$FS/dev" || exit 1
   mkdir -p "$FS/run/netns" "$FS/tmp" && chmod 1777 "$FS/tmp"
   exec chroot "$FS" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 TERM=dumb PK_FILTER="$2" bash -c "$1"
 ' _ "$FS" "$INNER" "$FILTER"

@@ -41,7 +41,7 @@ t_grep calibrate-quick-plausible "profile values positive and plausible" $PROF -
 t_grep calibrate-quick-offnode-none "alpha_off_short +n/a +s +not available" $PROF -load "$PD/quick.profile"
 t_grep calibrate-quick-roundtrip "roundtrip identical: [0-9]+ fields" $PROF -load "$PD/quick.profile" -roundtrip "$PD/quick-rt.profile"
 t_grep calibrate-node-size "RN +[0-9.e+]+ +bytes/s +measured in this run" "$PK_ROOT/tests/mpirun.sh" 2 $CAL -quick -node_size 1 -o "$PD/nodesize.profile"
-t_grep calibrate-help "-node_size <now 0" $CAL -help
+t_grep calibrate-help "-node_size:? <now 0" $CAL -help
 t_fail calibrate-bad-node-size "-node_size -3 must be >= 1" $CAL -node_size -3 -o "$PD/never.profile"
 
 # The emulated cluster: calibrate across two network namespaces, off-node must look off-node
