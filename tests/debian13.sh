@@ -69,12 +69,13 @@ else
 fi
 cp /etc/resolv.conf "$FS/etc/resolv.conf" 2>/dev/null || true
 
-# inside: the stack's versions for the log, then the README's test command. The root file system is bound onto itself
+# inside: the stack's versions for the log, then the README's test command, with any deprecated PETSc call in our
+# sources an error. The root file system is bound onto itself
 # so that / is a mount point inside (ip netns exec, which the emulated cluster uses, makes / a slave mount)
 # shellcheck disable=SC2016
 INNER='cd /root/pipekrylov
 echo "check-debian13: Debian $(cat /etc/debian_version), PETSc $(pkg-config --modversion PETSc), $(mpiexec --version 2>&1 | head -1), hypre $(dpkg-query -W -f="\${Version}" libhypre-dev 2>/dev/null), PAPI $(dpkg-query -W -f="\${Version}" libpapi-dev 2>/dev/null), $(gcc --version | head -1)"
-exec make --no-print-directory check ${PK_FILTER:+TESTS="$PK_FILTER"}'
+exec make --no-print-directory check CFLAGS=-Werror=deprecated-declarations ${PK_FILTER:+TESTS="$PK_FILTER"}'
 # shellcheck disable=SC2016
 exec unshare --mount --propagation private bash -c '
   FS=$1; shift
