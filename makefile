@@ -30,6 +30,8 @@ PETSC_CC     := $(shell $(PKGCONF) --variable=ccompiler PETSc 2>/dev/null)
 PETSC_VARS   := $(PETSC_LIBDIR)/petsc/conf/petscvariables
 HYPRE_INCLUDE:= $(shell sed -n 's/^HYPRE_INCLUDE *= *//p' $(PETSC_VARS) 2>/dev/null)
 HYPRE_LIB    := $(shell sed -n 's/^HYPRE_LIB *= *//p' $(PETSC_VARS) 2>/dev/null)
+# LAPACK as PETSc was configured with it: the solvers' eigenvalue estimates call steqr, gesvd and geev
+BLASLAPACK_LIB := $(shell sed -n 's/^BLASLAPACK_LIB *= *//p' $(PETSC_VARS) 2>/dev/null)
 CC            = $(if $(PETSC_CC),$(PETSC_CC),mpicc)
 # No -march=native and no -ffast-math: the chunked SpMV must be bit-for-bit equal to PETSc's MatMult.
 OPTFLAGS     ?= -O2 -g
@@ -39,7 +41,7 @@ HYPRE_SYSINC  = $(patsubst -I%,-isystem %,$(HYPRE_INCLUDE))
 CFLAGS_ALL    = $(OPTFLAGS) -fPIC -std=gnu11 -Wall -Wextra \
                 -Iinclude $(PETSC_SYSINC) $(HYPRE_SYSINC) $(CFLAGS)
 RPATH         = -Wl,-rpath,$(PETSC_LIBDIR)
-LIBS_ALL      = $(PETSC_LIBS) $(HYPRE_LIB) $(RPATH) -lpapi -lm
+LIBS_ALL      = $(PETSC_LIBS) $(HYPRE_LIB) $(BLASLAPACK_LIB) $(RPATH) -lpapi -lm
 # LIB and BUILD may be given elsewhere (make check-variants builds each Debian PETSc variant in build/variants/)
 LIB          ?= lib/libpipekrylov.so
 BUILD        ?= build

@@ -4,6 +4,7 @@
    that a KSPNormType asks for, the convergence step and the true residual.
 */
 #include <pipekrylov/private/pkkspimpl.h>
+#include <pipekrylov/private/pkcgimpl.h>
 
 #define PK_DEFAULT_CHUNKS 8
 
@@ -149,6 +150,7 @@ PetscErrorCode PKReset_Common(KSP ksp, KSP_PK *pk)
 {
   (void)ksp;
   PetscFunctionBegin;
+  PetscCall(PKCGLanczosDestroy(pk));
   PetscCall(PKSpMVDestroy(&pk->spmv));
   pk->spmv_mat = NULL;
   PetscFunctionReturn(0);
@@ -210,12 +212,13 @@ PetscErrorCode PKView_Common(KSP ksp, KSP_PK *pk, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
-/* Start of every KSPSolve_X: the operator, the recorder, fresh counters */
+/* Start of every KSPSolve_X: the operator, the recorder, fresh counters, an empty Lanczos tridiagonal (CG family) */
 PetscErrorCode PKSolveBegin(KSP ksp, KSP_PK *pk)
 {
   PetscFunctionBegin;
   PetscCheck(!ksp->transpose_solve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipekrylov's %s does not support KSPSolveTranspose()", ((PetscObject)ksp)->type_name);
   PetscCall(PKSpMVForOperator(ksp, pk));
+  if (pk->needs_spd) PetscCall(PKCGLanczosBegin(ksp, pk));
   pk->red.nblocking = pk->red.nnonblock = pk->red.nearly = pk->red.ntesttotal = 0;
   pk->true_rnorm                                                                = -1.0;
   PetscCall(PKRecGet(ksp, &pk->rec));
@@ -231,6 +234,7 @@ PetscErrorCode PKSolveEnd(KSP ksp, KSP_PK *pk)
   PetscFunctionBegin;
   if (pk->red.active) PetscCall(PKReduceEnd(&pk->red));
   if (!ksp->reason && ksp->its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  if (pk->needs_spd) PetscCall(PKCGLanczosEnd(ksp, pk));
   /* a CG type's indefinite breakdown is often a nonsymmetric operator (boundary rows, as in PETSc's ex45) */
   if (ksp->reason == KSP_DIVERGED_INDEFINITE_MAT || ksp->reason == KSP_DIVERGED_INDEFINITE_PC) {
     if (pk->check_symmetry) PetscCall(PetscInfo(ksp, "%s: %s although the operator passed -ksp_pipe_check_symmetry: the operator or the preconditioner is indefinite, or the preconditioner is not symmetric\n", ((PetscObject)ksp)->type_name, KSPConvergedReasons[ksp->reason]));

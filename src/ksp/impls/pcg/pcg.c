@@ -65,6 +65,7 @@ static PetscErrorCode KSPSolve_PKPCG_Private(KSP ksp, KSP_PK *pk)
       break;
     }
     a = beta / dpi;
+    PKLanczosPushCG(pk->lanczos, a, i ? beta / betaold : 0.0, beta); /* the Lanczos tridiagonal, if estimates are requested */
     {
       PKAxpbypcz u[2] = {
         {X, a,  P, 0, NULL, 1.0},
@@ -144,7 +145,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPCG(KSP ksp)
   ksp->data = (void *)cg;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "Hestenes-Stiefel PCG, two blocking reductions per iteration (norm fused into the second)", PETSC_FALSE, KSPSolve_PKPCG_Private));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPCG));
-  PetscCall(PKCGSetSupportedNorms(ksp));
+  PetscCall(PKCGCreate_Common(ksp));
   ksp->ops->setup          = KSPSetUp_PKPCG;
   PetscFunctionReturn(0);
 }

@@ -68,6 +68,7 @@ static PetscErrorCode KSPSolve_PKSAPCG_Private(KSP ksp, KSP_PK *pk)
       break;
     }
     alpha = gamma / dpi;
+    PKLanczosPushCG(pk->lanczos, alpha, beta, gamma); /* the Lanczos tridiagonal, if estimates are requested */
     {
       /* one pass: p = z + b p, w = s + b w (= A p), x += a p, r -= a w; with b = 0 the old p and w are not read */
       PKAxpbypcz u[4] = {
@@ -158,7 +159,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKSAPCG(KSP ksp)
   ksp->data = (void *)cg;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "single-reduction PCG (Chronopoulos-Gear), one blocking reduction per iteration of (z,r), (z,Az) and the norm", PETSC_FALSE, KSPSolve_PKSAPCG_Private));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKSAPCG));
-  PetscCall(PKCGSetSupportedNorms(ksp));
+  PetscCall(PKCGCreate_Common(ksp));
   ksp->ops->setup          = KSPSetUp_PKSAPCG;
   PetscFunctionReturn(0);
 }
