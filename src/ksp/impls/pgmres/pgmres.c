@@ -275,6 +275,7 @@ static PetscErrorCode PGMRESCycle(KSP ksp, KSP_PKPGMRES *pg, PetscBool guess_zer
       const PetscScalar *g = pk->red.global;
 
       PetscCall(PKReduceEnd(&pk->red));
+      if (it == 1) pg->eigcols = 0; /* this cycle overwrites the last one's columns from here on */
       for (PetscInt k = 0; k < npend; k++) PKHH(hs, k, it - 1) = g[k];
       if (it > 1) {
         PetscBool happy, null, last;
@@ -291,7 +292,8 @@ static PetscErrorCode PGMRESCycle(KSP ksp, KSP_PKPGMRES *pg, PetscBool guess_zer
           PetscCheck(!ksp->errorifnotconverged, PetscObjectComm((PetscObject)ksp), PETSC_ERR_NOT_CONVERGED, "pgmres: Hessenberg column %" PetscInt_FMT " is zero after rotation", it - 2);
           ksp->reason = KSP_DIVERGED_NULL;
         }
-        pg->col = it - 2;
+        pg->col     = it - 2;
+        pg->eigcols = it - 1; /* the columns the estimates use (pgmreseig.c) */
         PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
         ksp->its++;
         ksp->rnorm = res;
@@ -337,7 +339,8 @@ static PetscErrorCode KSPSolve_PKPGMRES_Private(KSP ksp, KSP_PK *pk)
 
   PetscFunctionBegin;
   (void)pk; /* the same as &pg->pk */
-  PetscCheck(!ksp->calc_sings, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipekrylov's pgmres does not compute singular values; use -ksp_type gmres");
+  PetscCall(PGMRESEigSetUp(ksp, pg)); /* estimates requested after set-up: their room now, before the iteration */
+  pg->eigcols = 0;
   PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
   ksp->its   = 0;
   ksp->rnorm = -1.0; /* no cycle has ended yet: no restart check */
@@ -404,6 +407,7 @@ static PetscErrorCode PGMRESFreeBasis(KSP_PKPGMRES *pg)
   PetscCall(PetscFree4(pg->V, pg->Vblock, pg->Vblock_n, pg->coef));
   pg->nV = pg->nblock = 0;
   PetscCall(PKHessDestroy(&pg->hs));
+  PetscCall(PGMRESEigDestroy(pg));
   PetscCall(PKMultiWorkDestroy(&pg->mw));
   PetscCall(VecDestroy(&pg->sol_temp));
   PetscFunctionReturn(0);
@@ -436,6 +440,7 @@ static PetscErrorCode KSPSetUp_PKPGMRES(KSP ksp)
   pg->nblock = pg->nV = 1;
   PetscCall(PGMRESEnsureBasis(ksp, pg, PetscMin(m, PGMRES_BASIS_BLOCK)));
   PetscCall(PKHessCreate(m, &pg->hs));
+  PetscCall(PGMRESEigSetUp(ksp, pg)); /* room for the estimates, if requested */
   /* distinct vectors: the basis, x and a target; references: 3 updates and 2 dots of at most m + 2 vectors each */
   PetscCall(PKMultiWorkCreate(m + 4, 5 * (m + 3), &pg->mw));
   PetscCall(PKSetUp_Common(ksp, &pg->pk, m + 2)); /* it+1 dots and a norm per pass, it <= m */
@@ -623,6 +628,8 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPGMRES(KSP ksp)
   ksp->ops->setfromoptions = KSPSetFromOptions_PKPGMRES;
   ksp->ops->buildsolution  = KSPBuildSolution_PKPGMRES;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
+  ksp->ops->computeextremesingularvalues = KSPComputeExtremeSingularValues_PKPGMRES;
+  ksp->ops->computeeigenvalues           = KSPComputeEigenvalues_PKPGMRES;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESSetRestart_C", KSPGMRESSetRestart_PKPGMRES));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESGetRestart_C", KSPGMRESGetRestart_PKPGMRES));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESSetHapTol_C", KSPGMRESSetHapTol_PKPGMRES));
