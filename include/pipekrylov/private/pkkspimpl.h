@@ -102,14 +102,19 @@ PETSC_INTERN PetscErrorCode PKVecMaxpyMDot(KSP_PK *, PKMultiWork *, PetscInt, co
 PETSC_INTERN PetscErrorCode PKVecMDotLocal(KSP_PK *, PKMultiWork *, Vec, PetscInt, const Vec[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode PKVecMAXPYLocal(KSP_PK *, PKMultiWork *, Vec, PetscScalar, PetscInt, const PetscScalar[], const Vec[]);
 
-/* y = A x with the solver's operator (chunked, progressing the outstanding reduction if there is one) */
+/* y = A^T x in a KSPSolveTranspose() (MatMultTranspose: the chunked SpMV multiplies by A only) */
+PETSC_INTERN PetscErrorCode PKMatMultTranspose_Private(KSP, KSP_PK *, Vec, Vec);
+
+/* y = A x with the solver's operator (chunked, progressing the outstanding reduction if there is one); A^T x in a
+   KSPSolveTranspose(), as PETSc's KSP_MatMult() */
 static inline PetscErrorCode PKMatMult(KSP ksp, KSP_PK *pk, Vec x, Vec y)
 {
-  (void)ksp; /* the same call shape as PKPCApply */
+  if (ksp->transpose_solve) return PKMatMultTranspose_Private(ksp, pk, x, y);
   return PKSpMVApply(pk->spmv, x, y, pk->chunks, &pk->red, pk->rec);
 }
 
-/* y = M x with the solver's preconditioner; an MPI_Test before and after when a reduction is outstanding */
+/* y = M x with the solver's preconditioner (M^T x in a KSPSolveTranspose()); an MPI_Test before and after when a
+   reduction is outstanding */
 PETSC_INTERN PetscErrorCode PKPCApply(KSP, KSP_PK *, Vec, Vec);
 
 /* The norm a KSPNormType asks for, from the local squares (r,r), (z,z) and (r,z) already reduced */

@@ -216,7 +216,7 @@ PetscErrorCode PKView_Common(KSP ksp, KSP_PK *pk, PetscViewer viewer)
 PetscErrorCode PKSolveBegin(KSP ksp, KSP_PK *pk)
 {
   PetscFunctionBegin;
-  PetscCheck(!ksp->transpose_solve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipekrylov's %s does not support KSPSolveTranspose()", ((PetscObject)ksp)->type_name);
+  if (ksp->transpose_solve) PetscCall(PetscInfo(ksp, "%s: transpose solve: MatMultTranspose and PCApplyTranspose, the SpMV not chunked\n", ((PetscObject)ksp)->type_name));
   PetscCall(PKSpMVForOperator(ksp, pk));
   if (pk->needs_spd) PetscCall(PKCGLanczosBegin(ksp, pk));
   pk->red.nblocking = pk->red.nnonblock = pk->red.nearly = pk->red.ntesttotal = 0;
@@ -241,6 +241,22 @@ PetscErrorCode PKSolveEnd(KSP ksp, KSP_PK *pk)
     else PetscCall(PetscInfo(ksp, "%s: %s: CG needs a symmetric positive definite operator and preconditioner; -ksp_pipe_check_symmetry checks at set-up that the operator is symmetric (gmres or pgmres solve nonsymmetric ones)\n", ((PetscObject)ksp)->type_name, KSPConvergedReasons[ksp->reason]));
   }
   pk->red.rec = pk->rec = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* A^T x in a transpose solve. The chunked SpMV (src/core/spmv.c) multiplies by A only: MatMultTranspose, with an
+   MPI_Test before and after as for any operator the chunked SpMV does not handle */
+PetscErrorCode PKMatMultTranspose_Private(KSP ksp, KSP_PK *pk, Vec x, Vec y)
+{
+  Mat A;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PKRecApply(pk->rec, PK_PHASE_SPMV);
+  PetscCall(PKReduceTest(&pk->red));
+  PetscCall(MatMultTranspose(A, x, y));
+  PetscCall(PKReduceTest(&pk->red));
+  PKRecPhase(pk->rec, PK_PHASE_VEC);
   PetscFunctionReturn(0);
 }
 
@@ -276,13 +292,14 @@ PetscErrorCode PKNormFromDots(KSP ksp, PetscScalar rr, PetscScalar zz, PetscScal
 }
 
 /* The norm of b - A x as the convergence test measures it: ||r||, ||M r|| or sqrt((r, M r)); r and z are work
-   (x need not be ksp->vec_sol: pipe2cg checks the iterate a norm belongs to) */
+   (x need not be ksp->vec_sol: pipe2cg checks the iterate a norm belongs to). A^T and M^T in a transpose solve. */
 PetscErrorCode PKTrueResidualNorm(KSP ksp, KSP_PK *pk, Vec x, Vec r, Vec z, PetscReal *norm)
 {
   PetscScalar rz;
 
   PetscFunctionBegin;
-  PetscCall(PKSpMVApply(pk->spmv, x, r, 1, NULL, NULL));
+  if (ksp->transpose_solve) PetscCall(PKMatMultTranspose_Private(ksp, pk, x, r));
+  else PetscCall(PKSpMVApply(pk->spmv, x, r, 1, NULL, NULL));
   PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
   switch (ksp->normtype) {
   case KSP_NORM_PRECONDITIONED:
