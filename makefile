@@ -82,12 +82,14 @@ PETSC_VERSION := $(shell $(PKGCONF) --modversion PETSc 2>/dev/null)
 PETSC_MAJMIN := $(word 1,$(subst ., ,$(PETSC_VERSION))).$(word 2,$(subst ., ,$(PETSC_VERSION)))
 PETSC_EXAMPLES_DIR ?= $(firstword $(wildcard /usr/share/petsc/$(PETSC_MAJMIN)/share/petsc/examples/src/ksp/ksp/tutorials \
                         $(PETSC_DIR)/share/petsc/examples/src/ksp/ksp/tutorials $(PETSC_DIR)/src/ksp/ksp/tutorials))
-PETSC_TUTORIALS := ex2 ex9 ex23 ex45 ex50
+PETSC_TUTORIALS := ex2 ex9 ex23 ex45 ex50 ex56
 # and one nonlinear tutorial: SNES ex5 (a DMDA, and -snes_mf_operator gives a matrix-free operator)
 PETSC_SNES_EXAMPLES_DIR ?= $(PETSC_EXAMPLES_DIR)/../../../snes/tutorials
+# and one adjoint tutorial: TS ex20adj (its adjoint solves with KSPSolveTranspose)
+PETSC_TS_EXAMPLES_DIR ?= $(PETSC_EXAMPLES_DIR)/../../../ts/tutorials
 # none without the tutorials (the tests that use them say SKIP)
 ifneq ($(PETSC_EXAMPLES_DIR),)
-  TUT_BIN    := $(PETSC_TUTORIALS:%=$(BUILD)/petsc-tutorials/%) $(BUILD)/petsc-tutorials/snes-ex5
+  TUT_BIN    := $(PETSC_TUTORIALS:%=$(BUILD)/petsc-tutorials/%) $(BUILD)/petsc-tutorials/snes-ex5 $(BUILD)/petsc-tutorials/ts-ex20adj
 endif
 
 .PHONY: all deps demo check bench install clean check-petsc check-variants variant-build check-debian13
@@ -150,6 +152,9 @@ $(BUILD)/petsc-tutorials/%: $(PETSC_EXAMPLES_DIR)/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(OPTFLAGS) $(PETSC_CFLAGS) -w $< -o $@ $(PETSC_LIBS) $(RPATH) -lm
 $(BUILD)/petsc-tutorials/snes-%: $(PETSC_SNES_EXAMPLES_DIR)/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OPTFLAGS) $(PETSC_CFLAGS) -w $< -o $@ $(PETSC_LIBS) $(RPATH) -lm
+$(BUILD)/petsc-tutorials/ts-%: $(PETSC_TS_EXAMPLES_DIR)/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(OPTFLAGS) $(PETSC_CFLAGS) -w $< -o $@ $(PETSC_LIBS) $(RPATH) -lm
 
