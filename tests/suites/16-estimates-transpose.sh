@@ -105,3 +105,11 @@ done
 t_grep eig-malloc-dump-pgmres-np2 'nothing unfreed' $MD 2 $CMP -problem convdiff -n 16 -ref_type gmres -types pgmres -its_tol 0 -nsolves 2 -change_operator -pc_type jacobi -eigs -eig_rtol 1e-2 -eig_all_rtol 1e9
 t valgrind-estimates-transpose $PK_ROOT/tests/memcheck.sh $CMP -problem convdiff -n 12 -ref_type gmres -types pgmres -its_tol 0 -pc_type jacobi -eigs -eig_rtol 1e-2 -eig_all_rtol 1e9 -transpose
 t valgrind-estimates-cg $PK_ROOT/tests/memcheck.sh $CMP -problem laplace2d -n 12 -types pcg,nbpcg,pipecg,pipe2cg -pc_type jacobi -eigs -eig_rtol 1e-9 -eig_all_rtol 1e-5
+
+# The other GMRES calls PETSc's pgmres answers (tests/pgmres_api, suite 12, calls them through the API): their
+# options are read, -ksp_view says that p(1)-GMRES's orthogonalisation is fixed (before: options unused,
+# KSPGMRESGetOrthogonalization() failed with "Cannot locate function")
+if [ -x "$TUT/ex2" ]; then
+  t_grep pgmres-gmres-options-used 'There are no unused options' $TUT/ex2 -dll_append $PK_LIB -ksp_type pgmres -ksp_gmres_preallocate -ksp_gmres_modifiedgramschmidt -ksp_gmres_cgs_refinement_type refine_always -options_left
+  t_grep pgmres-gmres-options-view 'has no effect: p\(1\)-GMRES uses classical Gram-Schmidt' $TUT/ex2 -dll_append $PK_LIB -ksp_type pgmres -ksp_gmres_modifiedgramschmidt -ksp_view
+fi

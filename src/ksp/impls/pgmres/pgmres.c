@@ -207,7 +207,7 @@ static PetscErrorCode PGMRESAddBasis(KSP ksp, KSP_PKPGMRES *pg, Vec model, Petsc
 }
 
 /* V[0..j] exist: adds a block of at least PGMRES_BASIS_BLOCK vectors (or half the basis so far) when V[j] does not */
-static PetscErrorCode PGMRESEnsureBasis(KSP ksp, KSP_PKPGMRES *pg, PetscInt j)
+PetscErrorCode PGMRESEnsureBasis(KSP ksp, KSP_PKPGMRES *pg, PetscInt j)
 {
   PetscFunctionBegin;
   if (j < pg->nV) PetscFunctionReturn(0);
@@ -438,7 +438,7 @@ static PetscErrorCode KSPSetUp_PKPGMRES(KSP ksp)
   pg->Vblock_n[0] = 1;
   pg->V[0]        = pg->Vblock[0][0];
   pg->nblock = pg->nV = 1;
-  PetscCall(PGMRESEnsureBasis(ksp, pg, PetscMin(m, PGMRES_BASIS_BLOCK)));
+  PetscCall(PGMRESEnsureBasis(ksp, pg, pg->preallocate ? m : PetscMin(m, PGMRES_BASIS_BLOCK)));
   PetscCall(PKHessCreate(m, &pg->hs));
   PetscCall(PGMRESEigSetUp(ksp, pg)); /* room for the estimates, if requested */
   /* distinct vectors: the basis, x and a target; references: 3 updates and 2 dots of at most m + 2 vectors each */
@@ -510,6 +510,7 @@ static PetscErrorCode KSPSetFromOptions_PKPGMRES(KSP ksp, PetscOptionItems *Pets
   if (flg) PetscCall(KSPGMRESSetHapTol_PKPGMRES(ksp, tol));
   PetscCall(PetscOptionsReal("-ksp_gmres_breakdown_tolerance", "Divergence breakdown tolerance during GMRES restart", "KSPGMRESSetBreakdownTolerance", pg->breakdowntol, &tol, &flg));
   if (flg) PetscCall(KSPGMRESSetBreakdownTolerance_PKPGMRES(ksp, tol));
+  PetscCall(PGMRESSetFromOptionsGMRESAPI(ksp, PetscOptionsObject));
   PetscCall(PKSetFromOptions_Common(ksp, &pg->pk, PetscOptionsObject));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
@@ -526,6 +527,7 @@ static PetscErrorCode KSPView_PKPGMRES(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  restart=%" PetscInt_FMT ", classical Gram-Schmidt with lagged normalisation (p(1)-GMRES)\n", pg->max_k));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  happy breakdown tolerance %g, restart breakdown tolerance %g\n", (double)pg->haptol, (double)pg->breakdowntol));
     if (pg->nfalse) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " convergence claims of the recursive residual refuted by the true residual (each restarted from x)\n", pg->nfalse));
+    PetscCall(PGMRESViewGMRESAPI(ksp, viewer));
   }
   PetscCall(PKView_Common(ksp, &pg->pk, viewer));
   PetscFunctionReturn(0);
@@ -542,6 +544,7 @@ static PetscErrorCode KSPDestroy_PKPGMRES(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESGetRestart_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESSetHapTol_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESSetBreakdownTolerance_C", NULL));
+  PetscCall(PGMRESComposeGMRESAPI(ksp, PETSC_FALSE));
   PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(0);
 }
@@ -634,5 +637,6 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPGMRES(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESGetRestart_C", KSPGMRESGetRestart_PKPGMRES));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESSetHapTol_C", KSPGMRESSetHapTol_PKPGMRES));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESSetBreakdownTolerance_C", KSPGMRESSetBreakdownTolerance_PKPGMRES));
+  PetscCall(PGMRESComposeGMRESAPI(ksp, PETSC_TRUE)); /* preallocation, orthogonalisation and CGS refinement calls */
   PetscFunctionReturn(0);
 }

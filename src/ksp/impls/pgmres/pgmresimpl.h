@@ -65,7 +65,15 @@ typedef struct {
   Vec         sol_temp;     /* KSPBuildSolution() target when the caller gives none */
   PetscInt    eigcols;      /* finished Hessenberg columns of the last cycle that has any, for the estimates */
   PKHessEig   eig;
+  PetscBool   preallocate;  /* KSPGMRESSetPreAllocateVectors(): the whole basis at set-up (pgmresapi.c) */
+  PetscErrorCode (*orthog)(KSP, PetscInt); /* KSPGMRESSetOrthogonalization(): recorded, no effect (pgmresapi.c) */
+  KSPGMRESCGSRefinementType cgstype;       /* KSPGMRESSetCGSRefinementType(): recorded, no effect */
 } KSP_PKPGMRES;
+
+PETSC_INTERN PetscErrorCode PGMRESEnsureBasis(KSP, KSP_PKPGMRES *, PetscInt);
+PETSC_INTERN PetscErrorCode PGMRESComposeGMRESAPI(KSP, PetscBool);
+PETSC_INTERN PetscErrorCode PGMRESSetFromOptionsGMRESAPI(KSP, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode PGMRESViewGMRESAPI(KSP, PetscViewer);
 
 PETSC_INTERN PetscErrorCode PGMRESEigSetUp(KSP, KSP_PKPGMRES *);
 PETSC_INTERN PetscErrorCode PGMRESEigDestroy(KSP_PKPGMRES *);
