@@ -61,7 +61,7 @@ static inline PetscErrorCode PKCGNorm(KSP ksp, PetscScalar rz, const PetscScalar
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
-/* Eigenvalue estimates (docs/algorithms.md §8). CG is the Lanczos process in disguise: the coefficients of k
+/* Eigenvalue estimates (docs/algorithms.md §12). CG is the Lanczos process in disguise: the coefficients of k
    iterations define a k x k symmetric tridiagonal T_k whose eigenvalues (Ritz values) estimate those of the
    preconditioned operator M A. With CG's alpha_k = (r_k, z_k) / (p_k, A p_k) and beta_k = (r_k, z_k) /
    (r_{k-1}, z_{k-1}) (beta_0 = 0), as PETSc's cg forms it:

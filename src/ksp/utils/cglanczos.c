@@ -3,7 +3,7 @@
    the Lanczos tridiagonal each type fills from its own coefficients (pkcgimpl.h: PKLanczosPushCG and
    PKLanczosPushThreeTerm), and KSPComputeEigenvalues() / KSPComputeExtremeSingularValues() from it, as PETSc's cg
    answers them: the eigenvalues of the symmetric tridiagonal T of the iterations done (LAPACK's steqr, values
-   only), in increasing order; the extreme ones as the extreme singular values. docs/algorithms.md §8.
+   only), in increasing order; the extreme ones as the extreme singular values. docs/algorithms.md §12.
 */
 #include <pipekrylov/private/pkcgimpl.h>
 #include <petscblaslapack.h>

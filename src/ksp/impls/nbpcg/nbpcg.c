@@ -186,6 +186,12 @@ static PetscErrorCode KSPPipeGetCost_PKNBPCG(KSP ksp, PKSolverCost *c)
    the recurred z; iterates equal KSPCG's in exact arithmetic. Each iteration does one MatMult and one PCApply;
    the MatMult of the last iteration is not needed (it overlaps the final reduction).
 
+   Estimates: KSPComputeEigenvalues() and KSPComputeExtremeSingularValues() from the Lanczos tridiagonal of alpha
+   and beta, as KSPCG's (requested with KSPSetComputeEigenvalues() or KSPSetComputeSingularValues()); a restart
+   (p = z) starts a new block. The tridiagonal ends where the recurrences reach their rounding level or drift forces
+   a restart (-info says where): past that point their coefficients are no longer a Lanczos process's
+   (docs/algorithms.md §12). KSPSolveTranspose() solves with A^T and M^T (MatMultTranspose, not chunked).
+
    Level: intermediate
 
 .seealso: `KSPGROPPCG`, `KSPCG`, `KSPPKPCG`, `KSPPKSAPCG`, `KSPPKPIPECG`, `KSPPipeSetChunks()`, `KSPPipeGetOverlapStats()`

@@ -132,6 +132,11 @@ static PetscErrorCode KSPPipeGetCost_PKPCG(KSP ksp, PKSolverCost *c)
    reported with PETSc's reasons (KSP_DIVERGED_INDEFINITE_MAT, KSP_DIVERGED_INDEFINITE_PC, KSP_DIVERGED_NANORINF,
    KSP_DIVERGED_PC_FAILED). Iterates are PETSc's KSPCG's, up to rounding.
 
+   Estimates: with KSPSetComputeEigenvalues() or KSPSetComputeSingularValues() (-ksp_view_eigenvalues,
+   -ksp_view_singularvalues, a Chebyshev smoother's estimator) the Lanczos tridiagonal is built from alpha and beta
+   as KSPCG builds it, and KSPComputeEigenvalues() / KSPComputeExtremeSingularValues() give KSPCG's values up to
+   rounding (docs/algorithms.md §12). KSPSolveTranspose() solves with A^T and M^T (MatMultTranspose).
+
    Level: beginner
 
 .seealso: `KSPCG`, `KSPPKSAPCG`, `KSPPKNBPCG`, `KSPPKPIPECG`, `KSPPKPIPE2CG`

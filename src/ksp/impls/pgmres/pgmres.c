@@ -583,6 +583,10 @@ static PetscErrorCode KSPPipeGetCost_PKPGMRES(KSP ksp, PKSolverCost *c)
 +  -ksp_gmres_restart <m> - Krylov steps before a restart (default 30)
 .  -ksp_gmres_haptol <tol> - happy breakdown tolerance (default 1e-30)
 .  -ksp_gmres_breakdown_tolerance <tol> - restart check of the recursive against the true residual norm (default 0.1)
+.  -ksp_gmres_preallocate - allocate the whole Krylov basis at set-up (default: in blocks as the cycles reach them)
+.  -ksp_gmres_classicalgramschmidt - accepted: p(1)-GMRES's orthogonalisation, which is fixed
+.  -ksp_gmres_modifiedgramschmidt - accepted and recorded, no effect (as in PETSc's pgmres)
+.  -ksp_gmres_cgs_refinement_type <refine_never,refine_ifneeded,refine_always> - accepted and recorded, no effect
 -  -ksp_pipe_chunks <n> - pieces the overlapped work is split into, with an MPI_Test between them
 
    Notes:
@@ -593,7 +597,15 @@ static PetscErrorCode KSPPipeGetCost_PKPGMRES(KSP ksp, PKSolverCost *c)
    application, so a solve applies the operator twice more than KSPGMRES per cycle that ends in convergence; a
    full cycle of m steps applies it m times plus once for the restart residual. Breakdowns are reported as
    KSP_DIVERGED_BREAKDOWN, NaN or Inf as KSP_DIVERGED_NANORINF or KSP_DIVERGED_PC_FAILED.
-   KSPGMRESSetRestart(), KSPGMRESGetRestart(), KSPGMRESSetHapTol() and KSPGMRESSetBreakdownTolerance() apply.
+   KSPGMRESSetRestart(), KSPGMRESGetRestart(), KSPGMRESSetHapTol(), KSPGMRESSetBreakdownTolerance() and
+   KSPGMRESSetPreAllocateVectors() apply; KSPGMRESSet/GetOrthogonalization() and KSPGMRESSet/GetCGSRefinementType()
+   record and return their setting with no effect on the method, as PETSc's pgmres.
+
+   Estimates: KSPComputeExtremeSingularValues() and KSPComputeEigenvalues() (requested with
+   KSPSetComputeSingularValues() or KSPSetComputeEigenvalues(), e.g. as a Chebyshev smoother's estimator) from the
+   Hessenberg matrix of the last cycle, as KSPGMRES: the singular values of its triangular factor, the eigenvalues of
+   its square part (docs/algorithms.md §12). KSPSolveTranspose() solves with A^T and M^T on the same side
+   (MatMultTranspose, not chunked), as PETSc's pgmres.
 
    Accuracy: with long cycles (restarts of a few hundred steps) the lagged normalisation loses orthogonality and the
    recursive residual can run ahead of the true one at tight tolerances. A convergence claim is therefore checked

@@ -1,6 +1,6 @@
 /*
    pgmres's eigenvalue and singular value estimates, from the Hessenberg matrix of the last restart cycle, as PETSc's
-   gmres answers KSPComputeExtremeSingularValues() and KSPComputeEigenvalues() (docs/algorithms.md §8):
+   gmres answers KSPComputeExtremeSingularValues() and KSPComputeEigenvalues() (docs/algorithms.md §12):
 
      singular values  of the cycle's (n+1) x n Hessenberg matrix H, which are those of the n x n triangular factor R
                       that its Givens rotations leave in the rotated columns (LAPACK gesvd on R);

@@ -338,6 +338,15 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
    cg converges: -info says so and -ksp_pipe_check_symmetry finds it at set-up.
    Left preconditioning only; operator and preconditioner symmetric positive definite. 17 work vectors.
 
+   Estimates: KSPComputeEigenvalues() and KSPComputeExtremeSingularValues() (requested with
+   KSPSetComputeEigenvalues() or KSPSetComputeSingularValues()) from the Lanczos tridiagonal of the three-term
+   coefficients each step applies: T[k][k] = 1/gamma_k, T[k-1][k] = sqrt(mu_k/mu_{k-1}) / (rho_{k-1} gamma_{k-1}),
+   KSPCG's in exact arithmetic; a restart (rho = 1) starts a new block, a redone pass adds nothing. It ends where the
+   recurrences stop being a Lanczos process: at their rounding level, a measured gap above 1e-4 ||r||, a drift-forced
+   redo, a null step or a refuted claim (-info says where). With -ksp_pipe2cg_replace 0 and without
+   -ksp_pipe2cg_recompute the gap is never measured and estimates are refused at set-up (docs/algorithms.md §12).
+   KSPSolveTranspose() solves with A^T and M^T (MatMultTranspose, not chunked; no preconditioner in the fused pass).
+
    PETSc's KSPPIPECG2 (Tiwari and Vadhiyar) has the same communication pattern with two-term recurrences and no
    residual replacement; it can fail to converge where this type does (ex2 -m 600 -n 600 -pc_type jacobi).
 

@@ -275,6 +275,15 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
    rtol 1e-13 on the test problems). Left preconditioning only; operator and preconditioner symmetric positive
    definite.
 
+   Estimates: KSPComputeEigenvalues() and KSPComputeExtremeSingularValues() (requested with
+   KSPSetComputeEigenvalues() or KSPSetComputeSingularValues(), e.g. as a Chebyshev smoother's estimator) from the
+   Lanczos tridiagonal of the alpha and beta each iteration applies, as KSPCG's; a restart (p = u) starts a new
+   block, a redone pass adds nothing. It ends where the recurrences stop being a Lanczos process: at their rounding
+   level, a measured gap above 1e-4 ||r||, a drift-forced redo or a refuted claim (-info says where). With
+   -ksp_pipecg_replace_gap 0 and without -ksp_pipecg_recompute the gap is not measured and estimates are refused at
+   set-up (docs/algorithms.md §12). KSPSolveTranspose() solves with A^T and M^T (MatMultTranspose, not chunked; no
+   preconditioner in the fused pass), as PETSc's pipecg does.
+
    Reference:
    P. Ghysels and W. Vanroose, Hiding global synchronization latency in the preconditioned conjugate gradient
    algorithm, Parallel Computing 40(7), 2014.

@@ -146,6 +146,10 @@ static PetscErrorCode KSPPipeGetCost_PKSAPCG(KSP ksp, PKSolverCost *c)
    The (p, A p) recurrence subtracts two positive numbers: on very ill-conditioned problems it can lose accuracy
    earlier than KSPCG (see LAWN 56).
 
+   Estimates: KSPComputeEigenvalues() and KSPComputeExtremeSingularValues() from the Lanczos tridiagonal of alpha
+   and beta, as KSPCG's (requested with KSPSetComputeEigenvalues() or KSPSetComputeSingularValues();
+   docs/algorithms.md §12). KSPSolveTranspose() solves with A^T and M^T (MatMultTranspose).
+
    Level: intermediate
 
 .seealso: `KSPCG`, `KSPCGUseSingleReduction()`, `KSPPKPCG`, `KSPPKNBPCG`, `KSPPKPIPECG`, `KSPPKPIPE2CG`
