@@ -104,7 +104,7 @@ for typ in ${CGT//,/ }; do
 done
 t_grep eig-malloc-dump-pgmres-np2 'nothing unfreed' $MD 2 $CMP -problem convdiff -n 16 -ref_type gmres -types pgmres -its_tol 0 -nsolves 2 -change_operator -pc_type jacobi -eigs -eig_rtol 1e-2 -eig_all_rtol 1e9
 t valgrind-estimates-transpose $PK_ROOT/tests/memcheck.sh $CMP -problem convdiff -n 12 -ref_type gmres -types pgmres -its_tol 0 -pc_type jacobi -eigs -eig_rtol 1e-2 -eig_all_rtol 1e9 -transpose
-t valgrind-estimates-cg $PK_ROOT/tests/memcheck.sh $CMP -problem laplace2d -n 12 -types pcg,nbpcg,pipecg,pipe2cg -pc_type jacobi -eigs -eig_rtol 1e-9 -eig_all_rtol 1e-5
+t valgrind-estimates-cg $PK_ROOT/tests/memcheck.sh $CMP -problem laplace2d -n 12 -types pcg,sapcg,nbpcg,pipecg,pipe2cg -pc_type jacobi -eigs -eig_rtol 1e-9 -eig_all_rtol 1e-5
 
 # The other GMRES calls PETSc's pgmres answers (tests/pgmres_api, suite 12, calls them through the API): their
 # options are read, -ksp_view says that p(1)-GMRES's orthogonalisation is fixed (before: options unused,

@@ -68,12 +68,12 @@ PetscErrorCode PGMRESComposeGMRESAPI(KSP ksp, PetscBool compose)
 /* Their options, as KSPSetFromOptions_GMRES() reads them */
 PetscErrorCode PGMRESSetFromOptionsGMRESAPI(KSP ksp, PetscOptionItems *PetscOptionsObject)
 {
-  KSP_PKPGMRES *pg = (KSP_PKPGMRES *)ksp->data;
-  PetscBool     flg;
+  KSP_PKPGMRES *pg  = (KSP_PKPGMRES *)ksp->data;
+  PetscBool     pre = pg->preallocate, flg = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsBool("-ksp_gmres_preallocate", "Allocate the whole Krylov basis at set-up", "KSPGMRESSetPreAllocateVectors", pg->preallocate, &flg, NULL));
-  if (flg) PetscCall(KSPGMRESSetPreAllocateVectors_PKPGMRES(ksp));
+  PetscCall(PetscOptionsBool("-ksp_gmres_preallocate", "Allocate the whole Krylov basis at set-up", "KSPGMRESSetPreAllocateVectors", pre, &pre, NULL));
+  if (pre && !pg->preallocate) PetscCall(KSPGMRESSetPreAllocateVectors_PKPGMRES(ksp));
   PetscCall(PetscOptionsBoolGroupBegin("-ksp_gmres_classicalgramschmidt", "Classical (unmodified) Gram-Schmidt (p(1)-GMRES's, whatever is set)", "KSPGMRESSetOrthogonalization", &flg));
   if (flg) PetscCall(KSPGMRESSetOrthogonalization_PKPGMRES(ksp, KSPGMRESClassicalGramSchmidtOrthogonalization));
   PetscCall(PetscOptionsBoolGroupEnd("-ksp_gmres_modifiedgramschmidt", "Modified Gram-Schmidt: accepted, no effect on p(1)-GMRES", "KSPGMRESSetOrthogonalization", &flg));

@@ -39,13 +39,20 @@ PetscErrorCode PGMRESEigSetUp(KSP ksp, KSP_PKPGMRES *pg)
   PetscFunctionReturn(0);
 }
 
-/* The finished columns of the last cycle: their number, and a clear error if the estimates were not requested in
-   time */
-static PetscErrorCode PGMRESEigColumns(KSP ksp, KSP_PKPGMRES *pg, PetscInt *n)
+/* The last cycle's n finished columns copied into R (n x n, by columns) for LAPACK: the triangular factor (rows
+   0..j of rotated column j) or the square Hessenberg matrix (rows 0..j+1 of unrotated column j); n and the room
+   for LAPACK as its integers. A clear error if the estimates were not requested in time. */
+static PetscErrorCode PGMRESEigMatrix(KSP ksp, KSP_PKPGMRES *pg, PetscBool triangular, PetscInt *n, PetscBLASInt *bn, PetscBLASInt *lwork)
 {
+  PKHessEig *e = &pg->eig;
+
   PetscFunctionBegin;
-  PetscCheck(pg->eig.m, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ORDER, "pgmres: no estimates were recorded in the last solve: call KSPSetComputeSingularValues() or KSPSetComputeEigenvalues() before KSPSolve()");
-  *n = PetscMin(pg->eigcols, pg->eig.m);
+  PetscCheck(e->m, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ORDER, "pgmres: no estimates were recorded in the last solve: call KSPSetComputeSingularValues() or KSPSetComputeEigenvalues() before KSPSolve()");
+  *n = PetscMin(pg->eigcols, e->m);
+  for (PetscInt j = 0; j < *n; j++)
+    for (PetscInt i = 0; i < *n; i++) e->R[i + j * *n] = triangular ? (i <= j ? PKHH(&pg->hs, i, j) : 0.0) : (i <= j + 1 ? PKHES(&pg->hs, i, j) : 0.0);
+  PetscCall(PetscBLASIntCast(*n, bn));
+  PetscCall(PetscBLASIntCast(5 * e->m, lwork));
   PetscFunctionReturn(0);
 }
 
@@ -58,16 +65,12 @@ PetscErrorCode KSPComputeExtremeSingularValues_PKPGMRES(KSP ksp, PetscReal *emax
   PetscScalar   sdummy = 0.0;
 
   PetscFunctionBegin;
-  PetscCall(PGMRESEigColumns(ksp, pg, &n));
+  PetscCall(PGMRESEigMatrix(ksp, pg, PETSC_TRUE, &n, &bn, &lwork));
   if (!n) {
     *emax = *emin = 1.0;
     PetscCall(PetscInfo(ksp, "no Krylov step: no estimate of the extreme singular values (1 and 1, as gmres)\n"));
     PetscFunctionReturn(0);
   }
-  for (PetscInt j = 0; j < n; j++)
-    for (PetscInt i = 0; i < n; i++) e->R[i + j * n] = i <= j ? PKHH(&pg->hs, i, j) : 0.0; /* R: rows 0..j of rotated column j */
-  PetscCall(PetscBLASIntCast(n, &bn));
-  PetscCall(PetscBLASIntCast(5 * e->m, &lwork));
   PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
 #if defined(PETSC_USE_COMPLEX)
   PetscCallBLAS("LAPACKgesvd", LAPACKgesvd_("N", "N", &bn, &bn, e->R, &bn, e->wr, &sdummy, &ione, &sdummy, &ione, e->work, &lwork, e->rwork, &info));
@@ -90,14 +93,10 @@ PetscErrorCode KSPComputeEigenvalues_PKPGMRES(KSP ksp, PetscInt nmax, PetscReal 
   PetscScalar   sdummy = 0.0;
 
   PetscFunctionBegin;
-  PetscCall(PGMRESEigColumns(ksp, pg, &n));
+  PetscCall(PGMRESEigMatrix(ksp, pg, PETSC_FALSE, &n, &bn, &lwork));
   PetscCheck(nmax >= n, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_SIZ, "room for %" PetscInt_FMT " eigenvalues, %" PetscInt_FMT " needed", nmax, n);
   *neig = n;
   if (!n) PetscFunctionReturn(0);
-  for (PetscInt j = 0; j < n; j++)
-    for (PetscInt i = 0; i < n; i++) e->R[i + j * n] = i <= j + 1 ? PKHES(&pg->hs, i, j) : 0.0; /* H: rows 0..j+1 of column j */
-  PetscCall(PetscBLASIntCast(n, &bn));
-  PetscCall(PetscBLASIntCast(5 * e->m, &lwork));
   PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
 #if defined(PETSC_USE_COMPLEX)
   PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bn, e->R, &bn, e->w, &sdummy, &ione, &sdummy, &ione, e->work, &lwork, e->rwork, &info));
