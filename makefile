@@ -30,6 +30,8 @@ PETSC_CC     := $(shell $(PKGCONF) --variable=ccompiler PETSc 2>/dev/null)
 PETSC_VARS   := $(PETSC_LIBDIR)/petsc/conf/petscvariables
 HYPRE_INCLUDE:= $(shell sed -n 's/^HYPRE_INCLUDE *= *//p' $(PETSC_VARS) 2>/dev/null)
 HYPRE_LIB    := $(shell sed -n 's/^HYPRE_LIB *= *//p' $(PETSC_VARS) 2>/dev/null)
+# LAPACK as PETSc was configured with it: the solvers' eigenvalue estimates call steqr, gesvd and geev
+BLASLAPACK_LIB := $(shell sed -n 's/^BLASLAPACK_LIB *= *//p' $(PETSC_VARS) 2>/dev/null)
 CC            = $(if $(PETSC_CC),$(PETSC_CC),mpicc)
 # No -march=native and no -ffast-math: the chunked SpMV must be bit-for-bit equal to PETSc's MatMult.
 OPTFLAGS     ?= -O2 -g
@@ -39,7 +41,7 @@ HYPRE_SYSINC  = $(patsubst -I%,-isystem %,$(HYPRE_INCLUDE))
 CFLAGS_ALL    = $(OPTFLAGS) -fPIC -std=gnu11 -Wall -Wextra \
                 -Iinclude $(PETSC_SYSINC) $(HYPRE_SYSINC) $(CFLAGS)
 RPATH         = -Wl,-rpath,$(PETSC_LIBDIR)
-LIBS_ALL      = $(PETSC_LIBS) $(HYPRE_LIB) $(RPATH) -lpapi -lm
+LIBS_ALL      = $(PETSC_LIBS) $(HYPRE_LIB) $(BLASLAPACK_LIB) $(RPATH) -lpapi -lm
 # LIB and BUILD may be given elsewhere (make check-variants builds each Debian PETSc variant in build/variants/)
 LIB          ?= lib/libpipekrylov.so
 BUILD        ?= build
@@ -80,12 +82,14 @@ PETSC_VERSION := $(shell $(PKGCONF) --modversion PETSc 2>/dev/null)
 PETSC_MAJMIN := $(word 1,$(subst ., ,$(PETSC_VERSION))).$(word 2,$(subst ., ,$(PETSC_VERSION)))
 PETSC_EXAMPLES_DIR ?= $(firstword $(wildcard /usr/share/petsc/$(PETSC_MAJMIN)/share/petsc/examples/src/ksp/ksp/tutorials \
                         $(PETSC_DIR)/share/petsc/examples/src/ksp/ksp/tutorials $(PETSC_DIR)/src/ksp/ksp/tutorials))
-PETSC_TUTORIALS := ex2 ex9 ex23 ex45 ex50
+PETSC_TUTORIALS := ex2 ex9 ex23 ex45 ex50 ex56
 # and one nonlinear tutorial: SNES ex5 (a DMDA, and -snes_mf_operator gives a matrix-free operator)
 PETSC_SNES_EXAMPLES_DIR ?= $(PETSC_EXAMPLES_DIR)/../../../snes/tutorials
+# and one adjoint tutorial: TS ex20adj (its adjoint solves with KSPSolveTranspose)
+PETSC_TS_EXAMPLES_DIR ?= $(PETSC_EXAMPLES_DIR)/../../../ts/tutorials
 # none without the tutorials (the tests that use them say SKIP)
 ifneq ($(PETSC_EXAMPLES_DIR),)
-  TUT_BIN    := $(PETSC_TUTORIALS:%=$(BUILD)/petsc-tutorials/%) $(BUILD)/petsc-tutorials/snes-ex5
+  TUT_BIN    := $(PETSC_TUTORIALS:%=$(BUILD)/petsc-tutorials/%) $(BUILD)/petsc-tutorials/snes-ex5 $(BUILD)/petsc-tutorials/ts-ex20adj
 endif
 
 .PHONY: all deps demo check bench install clean check-petsc check-variants variant-build check-debian13
@@ -148,6 +152,9 @@ $(BUILD)/petsc-tutorials/%: $(PETSC_EXAMPLES_DIR)/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(OPTFLAGS) $(PETSC_CFLAGS) -w $< -o $@ $(PETSC_LIBS) $(RPATH) -lm
 $(BUILD)/petsc-tutorials/snes-%: $(PETSC_SNES_EXAMPLES_DIR)/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OPTFLAGS) $(PETSC_CFLAGS) -w $< -o $@ $(PETSC_LIBS) $(RPATH) -lm
+$(BUILD)/petsc-tutorials/ts-%: $(PETSC_TS_EXAMPLES_DIR)/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(OPTFLAGS) $(PETSC_CFLAGS) -w $< -o $@ $(PETSC_LIBS) $(RPATH) -lm
 

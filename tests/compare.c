@@ -16,16 +16,22 @@ static const char help[] = "Solve one model problem with PETSc's reference solve
                            "  -rhs_zero, -rhs_nan, -rhs_inf    bad right-hand sides\n"
                            "  -pc_indefinite            a shell preconditioner with both signs (an indefinite PC)\n"
                            "  -mark_nonsymmetric        MatSetOption(A, MAT_SYMMETRIC, PETSC_FALSE)\n"
-                           "  -empty_ranks              redistribute the problem so that the odd ranks own no rows\n\n";
+                           "  -empty_ranks              redistribute the problem so that the odd ranks own no rows\n"
+                           "  -eigs                     every KSP computes eigenvalue estimates (KSPSetComputeEigenvalues): each solver's\n"
+                           "                            extreme singular values must agree with the reference's within -eig_rtol, and\n"
+                           "                            every eigenvalue within -eig_all_rtol of the largest when both computed as many\n"
+                           "  -eig_rtol <f>             (default 1e-8)\n"
+                           "  -eig_all_rtol <f>         (default: -eig_rtol)\n"
+                           "  -transpose                solve with KSPSolveTranspose() (A^T x = b), reference and solvers alike\n\n";
 
 #include <pipekrylov.h>
 #include "problems.h"
 
 typedef struct {
   PetscInt  its_tol, expect_its;
-  PetscReal its_rtol, res_factor, sol_rtol;
+  PetscReal its_rtol, res_factor, sol_rtol, eig_rtol, eig_all_rtol;
   char      expect_reason[64];
-  PetscBool expect_same, nonzero_guess, pc_indefinite, sol_always;
+  PetscBool expect_same, nonzero_guess, pc_indefinite, sol_always, eigs, transpose;
 } Checks;
 
 /* y = D x with D = +1 / -1 alternating in blocks: symmetric, indefinite */
@@ -55,6 +61,7 @@ static PetscErrorCode MakeKSP(PKProblem *p, const char *type, const Checks *c, K
   PetscCall(KSPSetType(*ksp, type));
   PetscCall(KSPSetTolerances(*ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   if (c->nonzero_guess) PetscCall(KSPSetInitialGuessNonzero(*ksp, PETSC_TRUE));
+  if (c->eigs) PetscCall(KSPSetComputeEigenvalues(*ksp, PETSC_TRUE));
   PetscCall(KSPSetFromOptions(*ksp));
   if (c->pc_indefinite) {
     PC pc;
@@ -104,8 +111,9 @@ static PetscErrorCode EmptyOddRanks(PKProblem *p)
   PetscFunctionReturn(0);
 }
 
-/* The true residual in the norm the KSP's convergence test uses, and the limit it must satisfy */
-static PetscErrorCode TrueResidual(KSP ksp, Vec b, Vec x, PetscReal *res, PetscReal *limit)
+/* The true residual (of A^T x = b with transpose) in the norm the KSP's convergence test uses, and the limit it must
+   satisfy */
+static PetscErrorCode TrueResidual(KSP ksp, PetscBool transpose, Vec b, Vec x, PetscReal *res, PetscReal *limit)
 {
   Mat         A;
   Vec         r, z;
@@ -121,16 +129,19 @@ static PetscErrorCode TrueResidual(KSP ksp, Vec b, Vec x, PetscReal *res, PetscR
   PetscCall(KSPGetTolerances(ksp, &rtol, &atol, NULL, NULL));
   PetscCall(VecDuplicate(b, &r));
   PetscCall(VecDuplicate(b, &z));
-  PetscCall(MatMult(A, x, r));
+  if (transpose) PetscCall(MatMultTranspose(A, x, r));
+  else PetscCall(MatMult(A, x, r));
   PetscCall(VecAYPX(r, -1.0, b));
   for (int pass = 0; pass < 2; pass++) { /* pass 0: residual of x; pass 1: of x = 0, i.e. b */
     Vec       v = pass ? b : r;
     PetscReal nrm;
     if (nt == KSP_NORM_PRECONDITIONED) {
-      PetscCall(PCApply(pc, v, z));
+      if (transpose) PetscCall(PCApplyTranspose(pc, v, z));
+      else PetscCall(PCApply(pc, v, z));
       PetscCall(VecNorm(z, NORM_2, &nrm));
     } else if (nt == KSP_NORM_NATURAL) {
-      PetscCall(PCApply(pc, v, z));
+      if (transpose) PetscCall(PCApplyTranspose(pc, v, z));
+      else PetscCall(PCApply(pc, v, z));
       PetscCall(VecDot(v, z, &rz));
       nrm = PetscSqrtReal(PetscAbsScalar(rz));
     } else PetscCall(VecNorm(v, NORM_2, &nrm));
@@ -143,10 +154,47 @@ static PetscErrorCode TrueResidual(KSP ksp, Vec b, Vec x, PetscReal *res, PetscR
   PetscFunctionReturn(0);
 }
 
+/* The test KSP's estimates against the reference's: extreme singular values within eig_rtol (relative), and every
+   eigenvalue within all_rtol of the largest when both computed as many. Returns whether they agree. */
+static PetscErrorCode CompareEigs(KSP ref, KSP test, PetscReal rtol, PetscReal all_rtol, PetscBool *ok, char *why, size_t len)
+{
+  PetscReal emax[2], emin[2], *r[2], *c[2], dmax = 0.0, scale;
+  PetscInt  n[2], its[2];
+  KSP       k[2] = {ref, test};
+
+  PetscFunctionBegin;
+  for (int i = 0; i < 2; i++) {
+    PetscCall(KSPComputeExtremeSingularValues(k[i], &emax[i], &emin[i]));
+    PetscCall(KSPGetIterationNumber(k[i], &its[i]));
+    PetscCall(PetscMalloc2(its[i] + 1, &r[i], its[i] + 1, &c[i]));
+    PetscCall(KSPComputeEigenvalues(k[i], its[i] + 1, r[i], c[i], &n[i]));
+  }
+  scale = PetscMax(PetscAbsReal(emax[0]), PetscAbsReal(emin[0]));
+  *ok   = PETSC_TRUE;
+  if (!(PetscAbsReal(emax[1] - emax[0]) <= rtol * PetscAbsReal(emax[0])) || !(PetscAbsReal(emin[1] - emin[0]) <= rtol * PetscAbsReal(emin[0]))) {
+    *ok = PETSC_FALSE;
+    PetscCall(PetscSNPrintf(why + strlen(why), len - strlen(why), " extreme singular values %.10g %.10g, reference %.10g %.10g (rtol %g);", (double)emax[1], (double)emin[1], (double)emax[0], (double)emin[0], (double)rtol));
+  }
+  if (n[0] == n[1]) {
+    for (PetscInt j = 0; j < n[0]; j++) dmax = PetscMax(dmax, PetscMax(PetscAbsReal(r[1][j] - r[0][j]), PetscAbsReal(c[1][j] - c[0][j])));
+    if (!(dmax <= all_rtol * scale)) {
+      *ok = PETSC_FALSE;
+      PetscCall(PetscSNPrintf(why + strlen(why), len - strlen(why), " eigenvalues differ by %.3e (allowed %.3e);", (double)dmax, (double)(all_rtol * scale)));
+    }
+  } else if (n[1] < 1 && n[0] > 0) {
+    *ok = PETSC_FALSE;
+    PetscCall(PetscSNPrintf(why + strlen(why), len - strlen(why), " no eigenvalues, reference %" PetscInt_FMT ";", n[0]));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "    eigenvalue estimates: %" PetscInt_FMT " (reference %" PetscInt_FMT "), extreme singular values %.10g %.10g (reference %.10g %.10g), relative differences %.2e %.2e%s%.2e\n", n[1], n[0], (double)emax[1], (double)emin[1], (double)emax[0], (double)emin[0],
+                        (double)(PetscAbsReal(emax[1] - emax[0]) / PetscAbsReal(emax[0])), (double)(PetscAbsReal(emin[1] - emin[0]) / PetscAbsReal(emin[0])), n[0] == n[1] ? ", every eigenvalue within " : ", counts differ: not compared ", (double)(n[0] == n[1] ? dmax / scale : 0.0)));
+  for (int i = 0; i < 2; i++) PetscCall(PetscFree2(r[i], c[i]));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   PKProblem          prob;
-  Checks             c = {1, -1, 0.0, 2.0, 1e-6, "", PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+  Checks             c = {1, -1, 0.0, 2.0, 1e-6, 1e-8, -1.0, "", PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
   char               reftype[64] = "cg", *types[16] = {NULL};
   PetscInt           ntypes = 16, nsolves = 1, failures = 0;
   PetscBool          settypes = PETSC_FALSE, change_op = PETSC_FALSE, rhs_zero = PETSC_FALSE, rhs_nan = PETSC_FALSE, rhs_inf = PETSC_FALSE, mark_nonsym = PETSC_FALSE, empty_ranks = PETSC_FALSE;
@@ -177,7 +225,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-pc_indefinite", "indefinite shell PC", "", c.pc_indefinite, &c.pc_indefinite, NULL));
   PetscCall(PetscOptionsBool("-mark_nonsymmetric", "MAT_SYMMETRIC false", "", mark_nonsym, &mark_nonsym, NULL));
   PetscCall(PetscOptionsBool("-empty_ranks", "the odd ranks own no rows", "", empty_ranks, &empty_ranks, NULL));
+  PetscCall(PetscOptionsBool("-eigs", "compare eigenvalue estimates", "", c.eigs, &c.eigs, NULL));
+  PetscCall(PetscOptionsReal("-eig_rtol", "extreme singular values' tolerance", "", c.eig_rtol, &c.eig_rtol, NULL));
+  PetscCall(PetscOptionsReal("-eig_all_rtol", "every eigenvalue's tolerance", "", c.eig_all_rtol, &c.eig_all_rtol, NULL));
+  PetscCall(PetscOptionsBool("-transpose", "KSPSolveTranspose", "", c.transpose, &c.transpose, NULL));
   PetscOptionsEnd();
+  if (c.eig_all_rtol < 0) c.eig_all_rtol = c.eig_rtol;
   if (!settypes || !ntypes) { /* default: pcg */
     PetscCall(PetscStrallocpy("pcg", &types[0]));
     ntypes = 1;
@@ -209,7 +262,8 @@ int main(int argc, char **argv)
 
     if (s && change_op) PetscCall(MatScale(prob.A, 2.0));
     PetscCall(VecCopy(x0, xref));
-    PetscCall(KSPSolve(ref, prob.b, xref));
+    if (c.transpose) PetscCall(KSPSolveTranspose(ref, prob.b, xref));
+    else PetscCall(KSPSolve(ref, prob.b, xref));
     PetscCall(KSPGetIterationNumber(ref, &its_ref));
     PetscCall(KSPGetConvergedReason(ref, &rref));
     PetscCall(VecNorm(xref, NORM_2, &nref));
@@ -231,7 +285,8 @@ int main(int argc, char **argv)
       KSPNormType        nt;
 
       PetscCall(VecCopy(x0, xt));
-      PetscCall(KSPSolve(test[t], prob.b, xt));
+      if (c.transpose) PetscCall(KSPSolveTranspose(test[t], prob.b, xt));
+      else PetscCall(KSPSolve(test[t], prob.b, xt));
       PetscCall(KSPGetIterationNumber(test[t], &its));
       PetscCall(KSPGetConvergedReason(test[t], &r));
       PetscCall(KSPGetNormType(test[t], &nt));
@@ -254,7 +309,7 @@ int main(int argc, char **argv)
           PetscCall(PetscSNPrintf(why + strlen(why), sizeof(why) - strlen(why), " %" PetscInt_FMT " iterations, reference %" PetscInt_FMT " (allowed difference %" PetscInt_FMT ");", its, its_ref, allowed));
         }
         if (nt != KSP_NORM_NONE) {
-          PetscCall(TrueResidual(test[t], prob.b, xt, &res, &limit));
+          PetscCall(TrueResidual(test[t], c.transpose, prob.b, xt, &res, &limit));
           if (!(res <= c.res_factor * limit)) {
             ok = PETSC_FALSE;
             PetscCall(PetscSNPrintf(why + strlen(why), sizeof(why) - strlen(why), " true residual %.3e above %g x %.3e;", (double)res, (double)c.res_factor, (double)limit));
@@ -269,6 +324,11 @@ int main(int argc, char **argv)
           ok = PETSC_FALSE;
           PetscCall(PetscSNPrintf(why + strlen(why), sizeof(why) - strlen(why), " solution differs from the reference by %.3e (allowed %g);", (double)diff, (double)c.sol_rtol));
         }
+      }
+      if (c.eigs) {
+        PetscBool eok = PETSC_TRUE;
+        PetscCall(CompareEigs(ref, test[t], c.eig_rtol, c.eig_all_rtol, &eok, why, sizeof(why)));
+        if (!eok) ok = PETSC_FALSE;
       }
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s %-8s its %4" PetscInt_FMT " (ref %4" PetscInt_FMT ") %-24s true residual %.2e (limit %.2e) solution diff %.1e%s\n", ok ? "ok  " : "FAIL", types[t], its, its_ref, KSPConvergedReasons[r], (double)res, (double)limit, (double)diff, why));
       if (!ok) failures++;

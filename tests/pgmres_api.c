@@ -1,5 +1,7 @@
 static const char help[] = "pgmres through PETSc's API: KSPGMRESSetRestart() after KSPSetUp() (the basis is reallocated),\n"
-                           "KSPGMRESGetRestart(), KSPBuildSolution() and KSPBuildResidual() after a solve, KSPReset()\n"
+                           "KSPGMRESGetRestart(), the GMRES calls PETSc's pgmres answers (KSPGMRESSetPreAllocateVectors(),\n"
+                           "KSPGMRESSet/GetOrthogonalization(), KSPGMRESSet/GetCGSRefinementType()),\n"
+                           "KSPBuildSolution() and KSPBuildResidual() after a solve, KSPReset()\n"
                            "and a new solve; each against KSPGMRES configured the same way. Exit status 1 on a mismatch.\n";
 
 #include <pipekrylov.h>
@@ -16,6 +18,18 @@ static PetscErrorCode Solve(PKProblem *p, KSPType type, PetscInt restart_after_s
   PetscCall(KSPSetOperators(ksp, p->A, p->A));
   PetscCall(KSPSetType(ksp, type));
   PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  /* what an application written for PETSc's (p)gmres may call: each a method of the type (KSPGMRESGet* fail
+     without one) */
+  PetscCall(KSPGMRESSetPreAllocateVectors(ksp));
+  PetscCall(KSPGMRESSetOrthogonalization(ksp, KSPGMRESClassicalGramSchmidtOrthogonalization));
+  PetscCall(KSPGMRESSetCGSRefinementType(ksp, KSP_GMRES_CGS_REFINE_IFNEEDED));
+  {
+    PetscErrorCode (*orth)(KSP, PetscInt) = NULL;
+    KSPGMRESCGSRefinementType cgs          = KSP_GMRES_CGS_REFINE_NEVER;
+    PetscCall(KSPGMRESGetOrthogonalization(ksp, &orth));
+    PetscCall(KSPGMRESGetCGSRefinementType(ksp, &cgs));
+    PetscCheck(orth == KSPGMRESClassicalGramSchmidtOrthogonalization && cgs == KSP_GMRES_CGS_REFINE_IFNEEDED, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPGMRESGetOrthogonalization or KSPGMRESGetCGSRefinementType does not give what was set", type);
+  }
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPSetUp(ksp));
   PetscCall(KSPGMRESSetRestart(ksp, restart_after_setup));

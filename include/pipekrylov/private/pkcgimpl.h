@@ -60,6 +60,119 @@ static inline PetscErrorCode PKCGNorm(KSP ksp, PetscScalar rz, const PetscScalar
   return PKNormFromDots(ksp, normdot ? *normdot : 0.0, normdot ? *normdot : 0.0, rz, norm);
 }
 
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Eigenvalue estimates (docs/algorithms.md §12). CG is the Lanczos process in disguise: the coefficients of k
+   iterations define a k x k symmetric tridiagonal T_k whose eigenvalues (Ritz values) estimate those of the
+   preconditioned operator M A. With CG's alpha_k = (r_k, z_k) / (p_k, A p_k) and beta_k = (r_k, z_k) /
+   (r_{k-1}, z_{k-1}) (beta_0 = 0), as PETSc's cg forms it:
+     T[k][k]   = 1 / alpha_k + beta_k / alpha_{k-1}     (as sqrt(beta_k) e_k + 1 / alpha_k)
+     T[k-1][k] = e_k = sqrt(beta_k) / alpha_{k-1}
+   Each type appends one entry per iteration it applies (the coefficients that really moved x), never in a pass that
+   is redone. A restart (p = z, beta = 0) makes e_k = 0: T splits into blocks, each the tridiagonal of a Lanczos
+   process of its own (from the restart's residual), so every eigenvalue is still a Ritz value of M A. A residual
+   replacement that keeps p changes the coefficients only by the gap it removes: T goes on.
+
+   The types whose residual and products come from recurrences (nbpcg, pipecg, pipe2cg) stop appending where those
+   stop describing a Lanczos process: once (r, z) is at the rounding level of the largest of the solve
+   (PK_LANCZOS_FLOOR), once a measured gap r - (b - A x) exceeds PK_LANCZOS_GAP ||r||, or at a restart or redo that
+   drift forced (PKCGLanczosStop). Past that point their Ritz values leave the spectrum (varcoef, jacobi, run to
+   rtol 1e-30: largest 4.6, 2.0163 and 7.5 where cg's T gives 1.9986, from the iteration the residual reached 1e-15);
+   the extreme ones have converged long before. pcg and sapcg keep going as cg does: their T stays valid. */
+#define PK_LANCZOS_FLOOR (1e3 * PETSC_MACHINE_EPSILON) /* natural-norm residual relative to the solve's largest */
+#define PK_LANCZOS_GAP   1e-4                          /* measured gap relative to ||r|| */
+
+struct _n_PKLanczos {
+  PetscInt    cap;      /* entries allocated: max_it + 1 when allocated */
+  PetscInt    n;        /* entries of the solve under way (or the last) */
+  PetscReal   aprev;    /* alpha of the last entry (0: none yet, or a new block follows) */
+  PetscReal   muprev;   /* (r, z) of the last entry (three-term form) */
+  PetscReal   floor;    /* stop below this residual relative to the largest (0: never; the recurrence-based types) */
+  PetscReal   rzmax;    /* the largest |(r, z)| of the entries so far */
+  const char *stopped;  /* why the tridiagonal ended before the solve did (NULL: it did not) */
+  PetscReal  *d, *e;    /* T[k][k] = d[k], T[k-1][k] = e[k] (e[0] = 0) */
+  PetscReal  *dd, *ee;  /* copies that LAPACK overwrites */
+};
+
+/* Whether an entry whose residual has (r, z) = rz may be appended; ends the tridiagonal at the rounding level */
+static inline PetscBool PKLanczosAccept(PKLanczos L, PetscScalar rz)
+{
+  const PetscReal m = PetscAbsScalar(rz);
+
+  if (!L || L->stopped || L->n >= L->cap) return PETSC_FALSE;
+  L->rzmax = PetscMax(L->rzmax, m);
+  if (L->floor > 0 && m < L->floor * L->floor * L->rzmax) {
+    L->stopped = "the residual reached the rounding level of the recurrences";
+    return PETSC_FALSE;
+  }
+  return PETSC_TRUE;
+}
+
+/* Appends entry k = L->n, the diagonal d and the coupling e to the previous entry */
+static inline void PKLanczosPush(PKLanczos L, PetscReal d, PetscReal e)
+{
+  L->e[L->n] = L->n ? e : 0.0;
+  L->d[L->n] = d;
+  L->n++;
+}
+
+/* The entry of a CG iteration from its alpha, beta (0 for the first iteration and after a restart p = z) and
+   (r, z); nothing when L is NULL (no estimates requested). An alpha of 0 (pipecg keeps x once the residual is below
+   machine precision) or not finite adds nothing: the Lanczos process has ended there, and what follows is a new
+   block. */
+static inline void PKLanczosPushCG(PKLanczos L, PetscScalar alpha, PetscScalar beta, PetscScalar rz)
+{
+  const PetscReal a = PetscRealPart(alpha), sb = PetscSqrtReal(PetscAbsScalar(beta));
+  PetscReal       e;
+
+  if (!PKLanczosAccept(L, rz)) return;
+  if (a == 0.0 || PetscIsInfOrNanReal(a) || PetscIsInfOrNanReal(sb)) {
+    L->aprev = 0.0;
+    return;
+  }
+  e = (L->aprev != 0.0) ? sb / L->aprev : 0.0;
+  PKLanczosPush(L, sb * e + 1.0 / a, e);
+  L->aprev = a;
+}
+
+/* The entry of a three-term-recurrence step (pipe2cg): x_{k+1} = rho_k (x_k + gamma_k z_k) + (1 - rho_k) x_{k-1},
+   mu_k = (r_k, z_k). In CG's terms alpha_k = rho_k gamma_k and beta_k = mu_k / mu_{k-1}, and
+   1 / alpha_k + beta_k / alpha_{k-1} = (z_k, A z_k) / mu_k, to which the step's gamma_k is fitted: the entry is
+   T[k][k] = 1 / gamma_k, T[k-1][k] = sqrt(mu_k / mu_{k-1}) / alpha_{k-1}. restart: the step has no predecessor
+   (step 0, or rho_k = 1 after a restart). A null step (gamma = 0) adds nothing. */
+static inline void PKLanczosPushThreeTerm(PKLanczos L, PetscScalar mu, PetscScalar gamma, PetscScalar rho, PetscBool restart)
+{
+  const PetscReal g = PetscRealPart(gamma), m = PetscAbsScalar(mu), a = PetscRealPart(rho * gamma);
+  PetscReal       e = 0.0;
+
+  if (!PKLanczosAccept(L, mu)) return;
+  if (g == 0.0 || a == 0.0 || PetscIsInfOrNanReal(g) || PetscIsInfOrNanReal(a)) {
+    L->aprev = 0.0;
+    return;
+  }
+  if (!restart && L->aprev != 0.0 && L->muprev > 0.0) e = PetscSqrtReal(m / L->muprev) / PetscAbsReal(L->aprev);
+  PKLanczosPush(L, 1.0 / g, e);
+  L->aprev  = a;
+  L->muprev = m;
+}
+
+/* A gap r - (b - A x) measured at relative size relgap (pipecg, pipe2cg): beyond PK_LANCZOS_GAP the tridiagonal ends */
+static inline void PKLanczosGap(PKLanczos L, PetscReal relgap)
+{
+  if (L && !L->stopped && relgap > PK_LANCZOS_GAP) L->stopped = "a measured gap between the recursive and the true residual exceeded 1e-4 ||r||";
+}
+
+/* Drift forced a restart or a redo: the entries from here on would not be those of the Lanczos process */
+static inline void PKLanczosStop(PKLanczos L, const char *why)
+{
+  if (L && !L->stopped) L->stopped = why;
+}
+
+PETSC_INTERN PetscErrorCode PKCGLanczosSetUp(KSP, KSP_PK *);
+PETSC_INTERN PetscErrorCode PKCGLanczosBegin(KSP, KSP_PK *);
+PETSC_INTERN PetscErrorCode PKCGLanczosEnd(KSP, KSP_PK *);
+PETSC_INTERN PetscErrorCode PKCGLanczosDestroy(KSP_PK *);
+
+PETSC_INTERN PetscErrorCode PKCGCreate_Common(KSP);
 PETSC_INTERN PetscErrorCode PKCGSetSupportedNorms(KSP);
 PETSC_INTERN PetscErrorCode PKCGSetUp(KSP, KSP_PK *, PetscInt);
 PETSC_INTERN PetscErrorCode PKCGInitialResidual(KSP, KSP_PK *, Vec);

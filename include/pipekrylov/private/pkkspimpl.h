@@ -60,6 +60,11 @@ typedef struct {
 } PKMultiWork;
 
 /* ------------------------------------------------------------------------------------------------------------ */
+/* The Lanczos tridiagonal a CG-family solver builds from its coefficients for eigenvalue and singular value
+   estimates (pkcgimpl.h, src/ksp/utils/cglanczos.c); NULL unless they were requested */
+typedef struct _n_PKLanczos *PKLanczos;
+
+/* ------------------------------------------------------------------------------------------------------------ */
 /* The common part of every pipekrylov solver's data */
 typedef struct _n_KSP_PK {
   PetscInt    chunks;       /* -ksp_pipe_chunks: pieces the overlapped work is split into (1 = no MPI_Test) */
@@ -73,6 +78,10 @@ typedef struct _n_KSP_PK {
   PetscBool   needs_spd;      /* a CG-family solver: symmetric positive definite operator and preconditioner */
   PetscBool   check_symmetry; /* -ksp_pipe_check_symmetry: test the operator with MatIsSymmetric at set-up */
   PetscReal   symmetry_tol;   /* tolerance of that test */
+  PKLanczos   lanczos;        /* a CG-family solver asked for eigenvalue estimates (ksp->calc_sings): its tridiagonal */
+  PetscBool   recurred;       /* CG family: r and its products are recurred (nbpcg, pipecg, pipe2cg): the tridiagonal
+                                 ends at their rounding level (pkcgimpl.h) */
+  PetscErrorCode (*check_estimates)(KSP); /* CG family, optional: refuses a configuration that cannot judge its estimates */
   PetscErrorCode (*solve)(KSP, struct _n_KSP_PK *);       /* the type's iteration, between PKSolveBegin and PKSolveEnd */
   PetscErrorCode (*after_solve)(KSP, struct _n_KSP_PK *); /* optional, after PKSolveEnd (e.g. PKTrueResidualAtExit) */
 } KSP_PK;
@@ -93,14 +102,19 @@ PETSC_INTERN PetscErrorCode PKVecMaxpyMDot(KSP_PK *, PKMultiWork *, PetscInt, co
 PETSC_INTERN PetscErrorCode PKVecMDotLocal(KSP_PK *, PKMultiWork *, Vec, PetscInt, const Vec[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode PKVecMAXPYLocal(KSP_PK *, PKMultiWork *, Vec, PetscScalar, PetscInt, const PetscScalar[], const Vec[]);
 
-/* y = A x with the solver's operator (chunked, progressing the outstanding reduction if there is one) */
+/* y = A^T x in a KSPSolveTranspose() (MatMultTranspose: the chunked SpMV multiplies by A only) */
+PETSC_INTERN PetscErrorCode PKMatMultTranspose_Private(KSP, KSP_PK *, Vec, Vec);
+
+/* y = A x with the solver's operator (chunked, progressing the outstanding reduction if there is one); A^T x in a
+   KSPSolveTranspose(), as PETSc's KSP_MatMult() */
 static inline PetscErrorCode PKMatMult(KSP ksp, KSP_PK *pk, Vec x, Vec y)
 {
-  (void)ksp; /* the same call shape as PKPCApply */
+  if (ksp->transpose_solve) return PKMatMultTranspose_Private(ksp, pk, x, y);
   return PKSpMVApply(pk->spmv, x, y, pk->chunks, &pk->red, pk->rec);
 }
 
-/* y = M x with the solver's preconditioner; an MPI_Test before and after when a reduction is outstanding */
+/* y = M x with the solver's preconditioner (M^T x in a KSPSolveTranspose()); an MPI_Test before and after when a
+   reduction is outstanding */
 PETSC_INTERN PetscErrorCode PKPCApply(KSP, KSP_PK *, Vec, Vec);
 
 /* The norm a KSPNormType asks for, from the local squares (r,r), (z,z) and (r,z) already reduced */

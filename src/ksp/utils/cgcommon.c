@@ -15,7 +15,8 @@ PetscErrorCode PKCGSetSupportedNorms(KSP ksp)
   PetscFunctionReturn(0);
 }
 
-/* Set-up shared by the CG family: reduction capacity, and a clear error for an operator known not to be symmetric */
+/* Set-up shared by the CG family: reduction capacity, the Lanczos storage if estimates are requested, and a clear
+   error for an operator known not to be symmetric */
 PetscErrorCode PKCGSetUp(KSP ksp, KSP_PK *pk, PetscInt nred)
 {
   Mat       Amat;
@@ -23,6 +24,7 @@ PetscErrorCode PKCGSetUp(KSP ksp, KSP_PK *pk, PetscInt nred)
 
   PetscFunctionBegin;
   PetscCall(PKSetUp_Common(ksp, pk, nred));
+  PetscCall(PKCGLanczosSetUp(ksp, pk));
   PetscCall(PCGetOperators(ksp->pc, &Amat, NULL));
   PetscCall(MatIsSymmetricKnown(Amat, &set, &flg));
   PetscCheck(!set || flg, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "KSP %s needs a symmetric positive definite operator, but the operator is marked non-symmetric (MatSetOption MAT_SYMMETRIC false); use gmres or pgmres", ((PetscObject)ksp)->type_name);
@@ -118,6 +120,7 @@ PetscErrorCode PKCGCheckClaim(KSP ksp, KSP_PK *pk, PetscInt its, Vec x, PetscRea
   }
   (*nfalse)++;
   PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": recursive residual %g claims convergence, true residual %g does not; replacing the residual\n", its, (double)dp, (double)tn));
+  PKLanczosStop(pk->lanczos, "a convergence claim of the recursive residual was refuted by the true residual");
   ksp->reason = KSP_CONVERGED_ITERATING;
   *replace    = PETSC_TRUE;
   PetscFunctionReturn(0);

@@ -4,6 +4,7 @@
    that a KSPNormType asks for, the convergence step and the true residual.
 */
 #include <pipekrylov/private/pkkspimpl.h>
+#include <pipekrylov/private/pkcgimpl.h>
 
 #define PK_DEFAULT_CHUNKS 8
 
@@ -149,6 +150,7 @@ PetscErrorCode PKReset_Common(KSP ksp, KSP_PK *pk)
 {
   (void)ksp;
   PetscFunctionBegin;
+  PetscCall(PKCGLanczosDestroy(pk));
   PetscCall(PKSpMVDestroy(&pk->spmv));
   pk->spmv_mat = NULL;
   PetscFunctionReturn(0);
@@ -210,12 +212,13 @@ PetscErrorCode PKView_Common(KSP ksp, KSP_PK *pk, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
-/* Start of every KSPSolve_X: the operator, the recorder, fresh counters */
+/* Start of every KSPSolve_X: the operator, the recorder, fresh counters, an empty Lanczos tridiagonal (CG family) */
 PetscErrorCode PKSolveBegin(KSP ksp, KSP_PK *pk)
 {
   PetscFunctionBegin;
-  PetscCheck(!ksp->transpose_solve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipekrylov's %s does not support KSPSolveTranspose()", ((PetscObject)ksp)->type_name);
+  if (ksp->transpose_solve) PetscCall(PetscInfo(ksp, "%s: transpose solve: MatMultTranspose and PCApplyTranspose, the SpMV not chunked\n", ((PetscObject)ksp)->type_name));
   PetscCall(PKSpMVForOperator(ksp, pk));
+  if (pk->needs_spd) PetscCall(PKCGLanczosBegin(ksp, pk));
   pk->red.nblocking = pk->red.nnonblock = pk->red.nearly = pk->red.ntesttotal = 0;
   pk->true_rnorm                                                                = -1.0;
   PetscCall(PKRecGet(ksp, &pk->rec));
@@ -231,12 +234,29 @@ PetscErrorCode PKSolveEnd(KSP ksp, KSP_PK *pk)
   PetscFunctionBegin;
   if (pk->red.active) PetscCall(PKReduceEnd(&pk->red));
   if (!ksp->reason && ksp->its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  if (pk->needs_spd) PetscCall(PKCGLanczosEnd(ksp, pk));
   /* a CG type's indefinite breakdown is often a nonsymmetric operator (boundary rows, as in PETSc's ex45) */
   if (ksp->reason == KSP_DIVERGED_INDEFINITE_MAT || ksp->reason == KSP_DIVERGED_INDEFINITE_PC) {
     if (pk->check_symmetry) PetscCall(PetscInfo(ksp, "%s: %s although the operator passed -ksp_pipe_check_symmetry: the operator or the preconditioner is indefinite, or the preconditioner is not symmetric\n", ((PetscObject)ksp)->type_name, KSPConvergedReasons[ksp->reason]));
     else PetscCall(PetscInfo(ksp, "%s: %s: CG needs a symmetric positive definite operator and preconditioner; -ksp_pipe_check_symmetry checks at set-up that the operator is symmetric (gmres or pgmres solve nonsymmetric ones)\n", ((PetscObject)ksp)->type_name, KSPConvergedReasons[ksp->reason]));
   }
   pk->red.rec = pk->rec = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* A^T x in a transpose solve. The chunked SpMV (src/core/spmv.c) multiplies by A only: MatMultTranspose, with an
+   MPI_Test before and after as for any operator the chunked SpMV does not handle */
+PetscErrorCode PKMatMultTranspose_Private(KSP ksp, KSP_PK *pk, Vec x, Vec y)
+{
+  Mat A;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PKRecApply(pk->rec, PK_PHASE_SPMV);
+  PetscCall(PKReduceTest(&pk->red));
+  PetscCall(MatMultTranspose(A, x, y));
+  PetscCall(PKReduceTest(&pk->red));
+  PKRecPhase(pk->rec, PK_PHASE_VEC);
   PetscFunctionReturn(0);
 }
 
@@ -272,13 +292,14 @@ PetscErrorCode PKNormFromDots(KSP ksp, PetscScalar rr, PetscScalar zz, PetscScal
 }
 
 /* The norm of b - A x as the convergence test measures it: ||r||, ||M r|| or sqrt((r, M r)); r and z are work
-   (x need not be ksp->vec_sol: pipe2cg checks the iterate a norm belongs to) */
+   (x need not be ksp->vec_sol: pipe2cg checks the iterate a norm belongs to). A^T and M^T in a transpose solve. */
 PetscErrorCode PKTrueResidualNorm(KSP ksp, KSP_PK *pk, Vec x, Vec r, Vec z, PetscReal *norm)
 {
   PetscScalar rz;
 
   PetscFunctionBegin;
-  PetscCall(PKSpMVApply(pk->spmv, x, r, 1, NULL, NULL));
+  if (ksp->transpose_solve) PetscCall(PKMatMultTranspose_Private(ksp, pk, x, r));
+  else PetscCall(PKSpMVApply(pk->spmv, x, r, 1, NULL, NULL));
   PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
   switch (ksp->normtype) {
   case KSP_NORM_PRECONDITIONED:

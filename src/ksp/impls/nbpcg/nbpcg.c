@@ -96,6 +96,7 @@ static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
     if (br < 0 && !fresh) {
       /* impossible in exact arithmetic for SPD A and M: restart from x, and report only what fresh vectors show */
       PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s from the recurrences; restarting from x to rule out rounding\n", i, KSPConvergedReasons[br]));
+      PKLanczosStop(pk->lanczos, "drift of the recurrences forced a restart");
       PetscCall(NBPCGRestart(ksp, pk, &gamma, &dpi));
       fresh = PETSC_TRUE;
       br    = PKCGCheckGamma(gamma, gammaold, PETSC_FALSE);
@@ -105,9 +106,11 @@ static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
       PetscCall(PetscInfo(ksp, "stopped by (r, z) = %g (previous %g), (p, A p) = %g (previous %g)\n", (double)PetscRealPart(gamma), (double)PetscRealPart(gammaold), (double)PetscRealPart(dpi), (double)PetscRealPart(dpiold)));
       break;
     }
-    fresh  = PETSC_FALSE;
     dpiold = dpi;
     alpha  = gamma / dpi;
+    /* the Lanczos tridiagonal, if estimates are requested: after a restart p = z (beta 0), a new block */
+    PKLanczosPushCG(pk->lanczos, alpha, fresh ? 0.0 : beta, gamma);
+    fresh = PETSC_FALSE;
     {
       /* x += a p, r -= a s, z -= a M s, then the local (r, z) and the norm's dot, in one pass */
       PKAxpbypcz u[3] = {
@@ -183,6 +186,12 @@ static PetscErrorCode KSPPipeGetCost_PKNBPCG(KSP ksp, PKSolverCost *c)
    the recurred z; iterates equal KSPCG's in exact arithmetic. Each iteration does one MatMult and one PCApply;
    the MatMult of the last iteration is not needed (it overlaps the final reduction).
 
+   Estimates: KSPComputeEigenvalues() and KSPComputeExtremeSingularValues() from the Lanczos tridiagonal of alpha
+   and beta, as KSPCG's (requested with KSPSetComputeEigenvalues() or KSPSetComputeSingularValues()); a restart
+   (p = z) starts a new block. The tridiagonal ends where the recurrences reach their rounding level or drift forces
+   a restart (-info says where): past that point their coefficients are no longer a Lanczos process's
+   (docs/algorithms.md §12). KSPSolveTranspose() solves with A^T and M^T (MatMultTranspose, not chunked).
+
    Level: intermediate
 
 .seealso: `KSPGROPPCG`, `KSPCG`, `KSPPKPCG`, `KSPPKSAPCG`, `KSPPKPIPECG`, `KSPPipeSetChunks()`, `KSPPipeGetOverlapStats()`
@@ -194,9 +203,10 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKNBPCG(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscNew(&cg));
   ksp->data = (void *)cg;
+  cg->pk.recurred = PETSC_TRUE; /* z = M r and s = A p by recurrence */
   PetscCall(PKCreate_Common(ksp, &cg->pk, "Gropp's non-blocking PCG, two non-blocking reductions per iteration: (p,Ap) behind PCApply, (r,z) and the norm behind MatMult", PETSC_FALSE, KSPSolve_PKNBPCG_Private));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKNBPCG));
-  PetscCall(PKCGSetSupportedNorms(ksp));
+  PetscCall(PKCGCreate_Common(ksp));
   ksp->ops->setup          = KSPSetUp_PKNBPCG;
   PetscFunctionReturn(0);
 }

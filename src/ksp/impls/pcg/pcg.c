@@ -65,6 +65,7 @@ static PetscErrorCode KSPSolve_PKPCG_Private(KSP ksp, KSP_PK *pk)
       break;
     }
     a = beta / dpi;
+    PKLanczosPushCG(pk->lanczos, a, i ? beta / betaold : 0.0, beta); /* the Lanczos tridiagonal, if estimates are requested */
     {
       PKAxpbypcz u[2] = {
         {X, a,  P, 0, NULL, 1.0},
@@ -131,6 +132,11 @@ static PetscErrorCode KSPPipeGetCost_PKPCG(KSP ksp, PKSolverCost *c)
    reported with PETSc's reasons (KSP_DIVERGED_INDEFINITE_MAT, KSP_DIVERGED_INDEFINITE_PC, KSP_DIVERGED_NANORINF,
    KSP_DIVERGED_PC_FAILED). Iterates are PETSc's KSPCG's, up to rounding.
 
+   Estimates: with KSPSetComputeEigenvalues() or KSPSetComputeSingularValues() (-ksp_view_eigenvalues,
+   -ksp_view_singularvalues, a Chebyshev smoother's estimator) the Lanczos tridiagonal is built from alpha and beta
+   as KSPCG builds it, and KSPComputeEigenvalues() / KSPComputeExtremeSingularValues() give KSPCG's values up to
+   rounding (docs/algorithms.md §12). KSPSolveTranspose() solves with A^T and M^T (MatMultTranspose).
+
    Level: beginner
 
 .seealso: `KSPCG`, `KSPPKSAPCG`, `KSPPKNBPCG`, `KSPPKPIPECG`, `KSPPKPIPE2CG`
@@ -144,7 +150,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPCG(KSP ksp)
   ksp->data = (void *)cg;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "Hestenes-Stiefel PCG, two blocking reductions per iteration (norm fused into the second)", PETSC_FALSE, KSPSolve_PKPCG_Private));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPCG));
-  PetscCall(PKCGSetSupportedNorms(ksp));
+  PetscCall(PKCGCreate_Common(ksp));
   ksp->ops->setup          = KSPSetUp_PKPCG;
   PetscFunctionReturn(0);
 }

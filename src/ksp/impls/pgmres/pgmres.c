@@ -207,7 +207,7 @@ static PetscErrorCode PGMRESAddBasis(KSP ksp, KSP_PKPGMRES *pg, Vec model, Petsc
 }
 
 /* V[0..j] exist: adds a block of at least PGMRES_BASIS_BLOCK vectors (or half the basis so far) when V[j] does not */
-static PetscErrorCode PGMRESEnsureBasis(KSP ksp, KSP_PKPGMRES *pg, PetscInt j)
+PetscErrorCode PGMRESEnsureBasis(KSP ksp, KSP_PKPGMRES *pg, PetscInt j)
 {
   PetscFunctionBegin;
   if (j < pg->nV) PetscFunctionReturn(0);
@@ -275,6 +275,7 @@ static PetscErrorCode PGMRESCycle(KSP ksp, KSP_PKPGMRES *pg, PetscBool guess_zer
       const PetscScalar *g = pk->red.global;
 
       PetscCall(PKReduceEnd(&pk->red));
+      if (it == 1) pg->eigcols = 0; /* this cycle overwrites the last one's columns from here on */
       for (PetscInt k = 0; k < npend; k++) PKHH(hs, k, it - 1) = g[k];
       if (it > 1) {
         PetscBool          happy, null, last;
@@ -292,7 +293,8 @@ static PetscErrorCode PGMRESCycle(KSP ksp, KSP_PKPGMRES *pg, PetscBool guess_zer
           PetscCheck(!ksp->errorifnotconverged, PetscObjectComm((PetscObject)ksp), PETSC_ERR_NOT_CONVERGED, "pgmres: Hessenberg column %" PetscInt_FMT " is zero after rotation", it - 2);
           ksp->reason = KSP_DIVERGED_NULL;
         }
-        pg->col = it - 2;
+        pg->col     = it - 2;
+        pg->eigcols = it - 1; /* the columns the estimates use (pgmreseig.c) */
         PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
         ksp->its++;
         ksp->rnorm = res;
@@ -343,7 +345,8 @@ static PetscErrorCode KSPSolve_PKPGMRES_Private(KSP ksp, KSP_PK *pk)
 
   PetscFunctionBegin;
   (void)pk; /* the same as &pg->pk */
-  PetscCheck(!ksp->calc_sings, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipekrylov's pgmres does not compute singular values; use -ksp_type gmres");
+  PetscCall(PGMRESEigSetUp(ksp, pg)); /* estimates requested after set-up: their room now, before the iteration */
+  pg->eigcols = 0;
   PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
   ksp->its   = 0;
   ksp->rnorm = -1.0; /* no cycle has ended yet: no restart check */
@@ -410,6 +413,7 @@ static PetscErrorCode PGMRESFreeBasis(KSP_PKPGMRES *pg)
   PetscCall(PetscFree4(pg->V, pg->Vblock, pg->Vblock_n, pg->coef));
   pg->nV = pg->nblock = 0;
   PetscCall(PKHessDestroy(&pg->hs));
+  PetscCall(PGMRESEigDestroy(pg));
   PetscCall(PKMultiWorkDestroy(&pg->mw));
   PetscCall(VecDestroy(&pg->sol_temp));
   PetscFunctionReturn(0);
@@ -440,8 +444,9 @@ static PetscErrorCode KSPSetUp_PKPGMRES(KSP ksp)
   pg->Vblock_n[0] = 1;
   pg->V[0]        = pg->Vblock[0][0];
   pg->nblock = pg->nV = 1;
-  PetscCall(PGMRESEnsureBasis(ksp, pg, PetscMin(m, PGMRES_BASIS_BLOCK)));
+  PetscCall(PGMRESEnsureBasis(ksp, pg, pg->preallocate ? m : PetscMin(m, PGMRES_BASIS_BLOCK)));
   PetscCall(PKHessCreate(m, &pg->hs));
+  PetscCall(PGMRESEigSetUp(ksp, pg)); /* room for the estimates, if requested */
   /* distinct vectors: the basis, x and a target; references: 3 updates and 2 dots of at most m + 2 vectors each */
   PetscCall(PKMultiWorkCreate(m + 4, 5 * (m + 3), &pg->mw));
   PetscCall(PKSetUp_Common(ksp, &pg->pk, m + 2)); /* it+1 dots and a norm per pass, it <= m */
@@ -511,6 +516,7 @@ static PetscErrorCode KSPSetFromOptions_PKPGMRES(KSP ksp, PetscOptionItems *Pets
   if (flg) PetscCall(KSPGMRESSetHapTol_PKPGMRES(ksp, tol));
   PetscCall(PetscOptionsReal("-ksp_gmres_breakdown_tolerance", "Divergence breakdown tolerance during GMRES restart", "KSPGMRESSetBreakdownTolerance", pg->breakdowntol, &tol, &flg));
   if (flg) PetscCall(KSPGMRESSetBreakdownTolerance_PKPGMRES(ksp, tol));
+  PetscCall(PGMRESSetFromOptionsGMRESAPI(ksp, PetscOptionsObject));
   PetscCall(PKSetFromOptions_Common(ksp, &pg->pk, PetscOptionsObject));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
@@ -527,6 +533,7 @@ static PetscErrorCode KSPView_PKPGMRES(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  restart=%" PetscInt_FMT ", classical Gram-Schmidt with lagged normalisation (p(1)-GMRES)\n", pg->max_k));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  happy breakdown tolerance %g, restart breakdown tolerance %g\n", (double)pg->haptol, (double)pg->breakdowntol));
     if (pg->nfalse) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " convergence claims of the recursive residual refuted by the true residual (each restarted from x)\n", pg->nfalse));
+    PetscCall(PGMRESViewGMRESAPI(ksp, viewer));
   }
   PetscCall(PKView_Common(ksp, &pg->pk, viewer));
   PetscFunctionReturn(0);
@@ -543,6 +550,7 @@ static PetscErrorCode KSPDestroy_PKPGMRES(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESGetRestart_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESSetHapTol_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESSetBreakdownTolerance_C", NULL));
+  PetscCall(PGMRESComposeGMRESAPI(ksp, PETSC_FALSE));
   PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(0);
 }
@@ -581,6 +589,10 @@ static PetscErrorCode KSPPipeGetCost_PKPGMRES(KSP ksp, PKSolverCost *c)
 +  -ksp_gmres_restart <m> - Krylov steps before a restart (default 30)
 .  -ksp_gmres_haptol <tol> - happy breakdown tolerance (default 1e-30)
 .  -ksp_gmres_breakdown_tolerance <tol> - restart check of the recursive against the true residual norm (default 0.1)
+.  -ksp_gmres_preallocate - allocate the whole Krylov basis at set-up (default: in blocks as the cycles reach them)
+.  -ksp_gmres_classicalgramschmidt - accepted: p(1)-GMRES's orthogonalisation, which is fixed
+.  -ksp_gmres_modifiedgramschmidt - accepted and recorded, no effect (as in PETSc's pgmres)
+.  -ksp_gmres_cgs_refinement_type <refine_never,refine_ifneeded,refine_always> - accepted and recorded, no effect
 -  -ksp_pipe_chunks <n> - pieces the overlapped work is split into, with an MPI_Test between them
 
    Notes:
@@ -591,7 +603,15 @@ static PetscErrorCode KSPPipeGetCost_PKPGMRES(KSP ksp, PKSolverCost *c)
    application, so a solve applies the operator twice more than KSPGMRES per cycle that ends in convergence; a
    full cycle of m steps applies it m times plus once for the restart residual. Breakdowns are reported as
    KSP_DIVERGED_BREAKDOWN, NaN or Inf as KSP_DIVERGED_NANORINF or KSP_DIVERGED_PC_FAILED.
-   KSPGMRESSetRestart(), KSPGMRESGetRestart(), KSPGMRESSetHapTol() and KSPGMRESSetBreakdownTolerance() apply.
+   KSPGMRESSetRestart(), KSPGMRESGetRestart(), KSPGMRESSetHapTol(), KSPGMRESSetBreakdownTolerance() and
+   KSPGMRESSetPreAllocateVectors() apply; KSPGMRESSet/GetOrthogonalization() and KSPGMRESSet/GetCGSRefinementType()
+   record and return their setting with no effect on the method, as PETSc's pgmres.
+
+   Estimates: KSPComputeExtremeSingularValues() and KSPComputeEigenvalues() (requested with
+   KSPSetComputeSingularValues() or KSPSetComputeEigenvalues(), e.g. as a Chebyshev smoother's estimator) from the
+   Hessenberg matrix of the last cycle, as KSPGMRES: the singular values of its triangular factor, the eigenvalues of
+   its square part (docs/algorithms.md §12). KSPSolveTranspose() solves with A^T and M^T on the same side
+   (MatMultTranspose, not chunked), as PETSc's pgmres.
 
    Accuracy: with long cycles (restarts of a few hundred steps) the lagged normalisation loses orthogonality and the
    recursive residual can run ahead of the true one at tight tolerances. A convergence claim is therefore checked
@@ -629,9 +649,12 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPGMRES(KSP ksp)
   ksp->ops->setfromoptions = KSPSetFromOptions_PKPGMRES;
   ksp->ops->buildsolution  = KSPBuildSolution_PKPGMRES;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
+  ksp->ops->computeextremesingularvalues = KSPComputeExtremeSingularValues_PKPGMRES;
+  ksp->ops->computeeigenvalues           = KSPComputeEigenvalues_PKPGMRES;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESSetRestart_C", KSPGMRESSetRestart_PKPGMRES));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESGetRestart_C", KSPGMRESGetRestart_PKPGMRES));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESSetHapTol_C", KSPGMRESSetHapTol_PKPGMRES));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESSetBreakdownTolerance_C", KSPGMRESSetBreakdownTolerance_PKPGMRES));
+  PetscCall(PGMRESComposeGMRESAPI(ksp, PETSC_TRUE)); /* preallocation, orthogonalisation and CGS refinement calls */
   PetscFunctionReturn(0);
 }

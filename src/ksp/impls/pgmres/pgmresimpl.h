@@ -34,6 +34,18 @@ PETSC_INTERN PetscErrorCode PKHessStart(PKHess *, PetscReal);
 PETSC_INTERN PetscErrorCode PKHessFinishColumn(PKHess *, PetscInt, PetscReal, PetscBool *, PetscBool *, PetscReal *);
 PETSC_INTERN PetscErrorCode PKHessSolve(PKHess *, PetscInt, PetscInt *);
 
+/* Room for the eigenvalue and singular value estimates of one cycle's Hessenberg matrix (pgmreseig.c), allocated at
+   set-up when they are requested */
+typedef struct {
+  PetscInt     m;       /* restart length it was allocated for (0: none) */
+  PetscScalar *R;       /* m x m copy that LAPACK overwrites */
+  PetscScalar *work;    /* 5 m */
+  PetscReal   *rwork;   /* 5 m: singular values, then complex LAPACK's real work */
+  PetscReal   *wr, *wi; /* real and imaginary parts of the eigenvalues */
+  PetscScalar *w;       /* the eigenvalues (complex scalars) */
+  PetscInt    *perm;    /* their order by real part */
+} PKHessEig;
+
 typedef struct {
   KSP_PK      pk;           /* must be first */
   PetscInt    max_k;        /* restart length m (-ksp_gmres_restart) */
@@ -51,6 +63,21 @@ typedef struct {
   PetscReal   rnorm0;       /* residual norm at the start of the cycle */
   PetscInt    nfalse;       /* last solve: convergence claims of the recursive residual refuted by the true one */
   Vec         sol_temp;     /* KSPBuildSolution() target when the caller gives none */
+  PetscInt    eigcols;      /* finished Hessenberg columns of the last cycle that has any, for the estimates */
+  PKHessEig   eig;
+  PetscBool   preallocate;  /* KSPGMRESSetPreAllocateVectors(): the whole basis at set-up (pgmresapi.c) */
+  PetscErrorCode (*orthog)(KSP, PetscInt); /* KSPGMRESSetOrthogonalization(): recorded, no effect (pgmresapi.c) */
+  KSPGMRESCGSRefinementType cgstype;       /* KSPGMRESSetCGSRefinementType(): recorded, no effect */
 } KSP_PKPGMRES;
+
+PETSC_INTERN PetscErrorCode PGMRESEnsureBasis(KSP, KSP_PKPGMRES *, PetscInt);
+PETSC_INTERN PetscErrorCode PGMRESComposeGMRESAPI(KSP, PetscBool);
+PETSC_INTERN PetscErrorCode PGMRESSetFromOptionsGMRESAPI(KSP, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode PGMRESViewGMRESAPI(KSP, PetscViewer);
+
+PETSC_INTERN PetscErrorCode PGMRESEigSetUp(KSP, KSP_PKPGMRES *);
+PETSC_INTERN PetscErrorCode PGMRESEigDestroy(KSP_PKPGMRES *);
+PETSC_INTERN PetscErrorCode KSPComputeExtremeSingularValues_PKPGMRES(KSP, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode KSPComputeEigenvalues_PKPGMRES(KSP, PetscInt, PetscReal *, PetscReal *, PetscInt *);
 
 #endif

@@ -39,6 +39,18 @@ static PetscErrorCode KSPBuildSolution_PKPIPE2CG(KSP ksp, Vec v, Vec *V)
   PetscFunctionReturn(0);
 }
 
+/* Eigenvalue estimates need a replacement period (each replacement measures the gap) or the recompute: with neither
+   the chain drifts unobserved and its coefficients stop being those of a Lanczos process (varcoef, jacobi,
+   -ksp_pipe2cg_replace 0 -ksp_pipe2cg_recompute 0: smallest Ritz value 0.00096 where cg's is 0.00139) */
+static PetscErrorCode Pipe2CGCheckEstimates(KSP ksp)
+{
+  KSP_PKPIPE2CG *p2 = (KSP_PKPIPE2CG *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCheck(p2->replace > 0 || p2->recompute == 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipe2cg cannot estimate eigenvalues or singular values with -ksp_pipe2cg_replace 0 unless -ksp_pipe2cg_recompute is on: without replacements its chain drifts unobserved and its coefficients stop being those of a Lanczos process. Use a replacement period (the default 100), -ksp_pipe2cg_recompute, or -ksp_type cg");
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode KSPSetUp_PKPIPE2CG(KSP ksp)
 {
   KSP_PKPIPE2CG *p2 = (KSP_PKPIPE2CG *)ksp->data;
@@ -326,6 +338,15 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
    cg converges: -info says so and -ksp_pipe_check_symmetry finds it at set-up.
    Left preconditioning only; operator and preconditioner symmetric positive definite. 17 work vectors.
 
+   Estimates: KSPComputeEigenvalues() and KSPComputeExtremeSingularValues() (requested with
+   KSPSetComputeEigenvalues() or KSPSetComputeSingularValues()) from the Lanczos tridiagonal of the three-term
+   coefficients each step applies: T[k][k] = 1/gamma_k, T[k-1][k] = sqrt(mu_k/mu_{k-1}) / (rho_{k-1} gamma_{k-1}),
+   KSPCG's in exact arithmetic; a restart (rho = 1) starts a new block, a redone pass adds nothing. It ends where the
+   recurrences stop being a Lanczos process: at their rounding level, a measured gap above 1e-4 ||r||, a drift-forced
+   redo, a null step or a refuted claim (-info says where). With -ksp_pipe2cg_replace 0 and without
+   -ksp_pipe2cg_recompute the gap is never measured and estimates are refused at set-up (docs/algorithms.md §12).
+   KSPSolveTranspose() solves with A^T and M^T (MatMultTranspose, not chunked; no preconditioner in the fused pass).
+
    PETSc's KSPPIPECG2 (Tiwari and Vadhiyar) has the same communication pattern with two-term recurrences and no
    residual replacement; it can fail to converge where this type does (ex2 -m 600 -n 600 -pc_type jacobi).
 
@@ -347,10 +368,12 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
   p2->gaptol   = PIPE2CG_DEFAULT_GAP;
   p2->recompute = -1;
   p2->fused    = PETSC_TRUE;
+  p2->pk.recurred = PETSC_TRUE; /* both vector chains by recurrence */
+  p2->pk.check_estimates = Pipe2CGCheckEstimates;
   PetscCall(PKCreate_Common(ksp, &p2->pk, "two CG iterations per non-blocking reduction (three-term recurrences), overlapped with 2 PCApply + 2 MatMult", PETSC_FALSE, Pipe2CGIterate));
   p2->pk.after_solve = Pipe2CGAfterSolve;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPIPE2CG));
-  PetscCall(PKCGSetSupportedNorms(ksp));
+  PetscCall(PKCGCreate_Common(ksp));
   ksp->ops->setup          = KSPSetUp_PKPIPE2CG;
   ksp->ops->reset          = KSPReset_PKPIPE2CG;
   ksp->ops->destroy        = KSPDestroy_PKPIPE2CG;

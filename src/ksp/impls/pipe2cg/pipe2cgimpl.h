@@ -80,6 +80,7 @@ enum {
 typedef struct {
   PetscScalar mu, nu, gamma, rho, pap; /* (z,r), (z,A z), mu/nu, rho, (p,A p) = nu/rho of one step */
   PetscReal   mu_mag, nu_mag;           /* a predicted step: the sums of the magnitudes of mu's and nu's terms (0: exact) */
+  PetscBool   restart;                  /* no predecessor (step 0, or a restart: rho = 1); a new Lanczos block */
 } P2Step;
 
 typedef struct {

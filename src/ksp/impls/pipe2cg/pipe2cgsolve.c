@@ -15,6 +15,7 @@ static KSPConvergedReason Pipe2CGStep(const P2Step *prev, P2Step *cur, const Pet
 {
   KSPConvergedReason r = PKCGCheckGamma(cur->mu, prev ? prev->mu : 0.0, (PetscBool)!prev);
 
+  cur->restart = (PetscBool)!prev;
   if (r) return r; /* (r, z) = 0: the iterate is the solution; sign change: indefinite PC */
   if (cur->nu == 0.0) return KSP_DIVERGED_INDEFINITE_MAT;
   cur->gamma = cur->mu / cur->nu;
@@ -208,6 +209,7 @@ static PetscErrorCode Pipe2CGSchedule(KSP ksp, KSP_PKPIPE2CG *p2, P2Sched *ps, P
   PetscFunctionBegin;
   if (ps->ttolr > 0) p2->maxgap = PetscMax(p2->maxgap, gap / ps->ttolr);
   ps->relgap = rn > 0 ? gap / rn : 0.0;
+  PKLanczosGap(p2->pk.lanczos, ps->relgap);
   if (replaced) {
     /* the new window's gap may grow as fast as this one's did (scaling it by the residual's decrease failed where
        the residual stagnates: variable coefficients, no preconditioner) */
@@ -440,6 +442,9 @@ static PetscErrorCode Pipe2CGSteps(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pas
 
   PetscFunctionBegin;
   (void)ksp; /* only the fused kernel (PK_HAVE_V4D) needs it */
+  /* the Lanczos tridiagonal, if estimates are requested: one entry per step applied (a redo applies none) */
+  PKLanczosPushThreeTerm(pk->lanczos, sA->mu, sA->gamma, sA->rho, sA->restart);
+  if (!pp->half) PKLanczosPushThreeTerm(pk->lanczos, sB->mu, sB->gamma, sB->rho, sB->restart);
   u[nu++] = (PKAxpbypcz){O[VX], a, N[VX], b, N[VZ], c};
   for (PetscInt k = VR; k <= VD; k++) u[nu++] = (PKAxpbypcz){O[k], a, N[k], -b, N[k + 2], c};
   if (!pp->half) {
@@ -598,6 +603,7 @@ static PetscErrorCode Pipe2CGAdvance(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2P
          gamma = 0: x_{n+2} = x_{n+1}), then both chains are recomputed and the recurrence restarts at the next
          pass, where the fresh products decide */
       PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s predicted %s; a null step, then recomputing and restarting at the next pass\n", n + 1, Pipe2CGReasonWhy(st->pending), Pipe2CGInsignificant(&snext) ? "at the rounding level" : "from fresh vectors"));
+      PKLanczosStop(pk->lanczos, "the recurrences reached the rounding level (a null step)");
       snext.rho   = 1.0;
       snext.gamma = 0.0;
       snext.pap   = sn.pap;
@@ -609,6 +615,7 @@ static PetscErrorCode Pipe2CGAdvance(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2P
   if ((ksp->reason || st->pending) && !pp->replace && ksp->reason != KSP_CONVERGED_ATOL && st->pending != KSP_CONVERGED_ATOL) {
     PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s; recomputing the vector chains to rule out rounding\n", n, Pipe2CGReasonWhy(ksp->reason ? ksp->reason : st->pending)));
     p2->nrecover++;
+    PKLanczosStop(pk->lanczos, "drift of the recurrences faked a breakdown");
     ksp->reason = KSP_CONVERGED_ITERATING;
     st->pending = KSP_CONVERGED_ITERATING;
     st->redo    = PETSC_TRUE; /* the steps stay those of the pass just made */

@@ -19,6 +19,18 @@ static PetscErrorCode PipeCGAfterSolve(KSP ksp, KSP_PK *pk)
   PetscFunctionReturn(0);
 }
 
+/* Eigenvalue estimates need the gap measured or w recomputed: with neither, pipecg cannot tell where its plain
+   recurrences stop describing a Lanczos process (varcoef without preconditioner, -ksp_pipecg_replace_gap 0: largest
+   Ritz value 1.4 and 3.9 times cg's past the attainable accuracy; with periodic replacement instead, 1.005) */
+static PetscErrorCode PipeCGCheckEstimates(KSP ksp)
+{
+  KSP_PKPIPECG *cg = (KSP_PKPIPECG *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCheck(cg->recompute || PipeCGGapTol(cg) > 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipecg cannot estimate eigenvalues or singular values with -ksp_pipecg_replace_gap 0 and w = A u by recurrence: without the gap measured it cannot tell where its coefficients stop being those of a Lanczos process. Use -ksp_pipecg_recompute, a gap tolerance above 0 (the default), or -ksp_type cg");
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode KSPSetUp_PKPIPECG(KSP ksp)
 {
   PetscFunctionBegin;
@@ -263,6 +275,15 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
    rtol 1e-13 on the test problems). Left preconditioning only; operator and preconditioner symmetric positive
    definite.
 
+   Estimates: KSPComputeEigenvalues() and KSPComputeExtremeSingularValues() (requested with
+   KSPSetComputeEigenvalues() or KSPSetComputeSingularValues(), e.g. as a Chebyshev smoother's estimator) from the
+   Lanczos tridiagonal of the alpha and beta each iteration applies, as KSPCG's; a restart (p = u) starts a new
+   block, a redone pass adds nothing. It ends where the recurrences stop being a Lanczos process: at their rounding
+   level, a measured gap above 1e-4 ||r||, a drift-forced redo or a refuted claim (-info says where). With
+   -ksp_pipecg_replace_gap 0 and without -ksp_pipecg_recompute the gap is not measured and estimates are refused at
+   set-up (docs/algorithms.md §12). KSPSolveTranspose() solves with A^T and M^T (MatMultTranspose, not chunked; no
+   preconditioner in the fused pass), as PETSc's pipecg does.
+
    Reference:
    P. Ghysels and W. Vanroose, Hiding global synchronization latency in the preconditioned conjugate gradient
    algorithm, Parallel Computing 40(7), 2014.
@@ -281,10 +302,12 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
   cg->fused  = PETSC_TRUE;
   cg->gaptol    = PETSC_DEFAULT; /* PipeCGGapTol */
   cg->recompute = PETSC_FALSE;
+  cg->pk.recurred = PETSC_TRUE; /* r, u, w, s, q, z by recurrence */
+  cg->pk.check_estimates = PipeCGCheckEstimates;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "pipelined CG (Ghysels-Vanroose), one non-blocking reduction per iteration overlapped with PCApply + MatMult", PETSC_TRUE, PipeCGIterate));
   cg->pk.after_solve = PipeCGAfterSolve;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPIPECG));
-  PetscCall(PKCGSetSupportedNorms(ksp));
+  PetscCall(PKCGCreate_Common(ksp));
   ksp->ops->setup          = KSPSetUp_PKPIPECG;
   ksp->ops->destroy        = KSPDestroy_PKPIPECG;
   ksp->ops->view           = KSPView_PKPIPECG;

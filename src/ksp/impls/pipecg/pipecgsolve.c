@@ -270,6 +270,7 @@ static PetscErrorCode PipeCGTest(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGPass
   if (pp->probed) {
     const PetscReal gap = PetscSqrtReal(PetscAbsScalar(pk->red.global[PIPECG_NRED])), rn = PetscSqrtReal(PetscAbsScalar(pk->red.global[PIPECG_NRED + 1]));
     PipeCGSchedule(cg, i, st->lastrep, gap, rn, ksp->normtype == KSP_NORM_NONE ? PETSC_INFINITY : (dp > 0 ? st->ttol * rn / dp : 0.0), &st->replace, &st->nextprobe);
+    PKLanczosGap(pk->lanczos, rn > 0 ? gap / rn : PETSC_INFINITY);
     PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ", %" PetscInt_FMT " after the last replacement: gap %g, %g x the tolerance, %g x ||r||%s; next measurement at %" PetscInt_FMT "\n", i, i - st->lastrep, (double)gap, dp > 0 && st->ttol > 0 ? (double)(gap * dp / (st->ttol * rn)) : 0.0, rn > 0 ? (double)(gap / rn) : 0.0, st->replace ? ": replacing" : "", st->nextprobe));
   }
   st->dpm2 = st->dpm1;
@@ -333,6 +334,7 @@ static PetscErrorCode PipeCGScalars(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, cons
        from x and p and redoing the reduction; (p, A p) is then computed from s = A p fresh */
     PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s; recomputing the residuals to rule out rounding\n", i, KSPConvergedReasons[breakdown]));
     cg->nrecover++;
+    PKLanczosStop(pk->lanczos, "drift of the recurrences faked a breakdown");
     st->redo = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
@@ -411,7 +413,10 @@ PetscErrorCode PipeCGSolve(KSP ksp, KSP_PKPIPECG *cg)
     }
     PetscCall(PipeCGScalars(ksp, cg, &st, &pp, &alpha, &beta, &first));
     if (ksp->reason) break;
-    if (!st.redo) PetscCall(PipeCGUpdate(ksp, cg, &st, alpha, beta, first));
+    if (st.redo) continue; /* the pass is redone: its coefficients were not applied */
+    /* the Lanczos tridiagonal, if estimates are requested: a restart (p = u) starts a new block */
+    PKLanczosPushCG(cg->pk.lanczos, alpha, first ? 0.0 : beta, pp.gamma);
+    PetscCall(PipeCGUpdate(ksp, cg, &st, alpha, beta, first));
   }
   PetscFunctionReturn(0);
 }

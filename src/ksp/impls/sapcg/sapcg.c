@@ -68,6 +68,7 @@ static PetscErrorCode KSPSolve_PKSAPCG_Private(KSP ksp, KSP_PK *pk)
       break;
     }
     alpha = gamma / dpi;
+    PKLanczosPushCG(pk->lanczos, alpha, beta, gamma); /* the Lanczos tridiagonal, if estimates are requested */
     {
       /* one pass: p = z + b p, w = s + b w (= A p), x += a p, r -= a w; with b = 0 the old p and w are not read */
       PKAxpbypcz u[4] = {
@@ -145,6 +146,10 @@ static PetscErrorCode KSPPipeGetCost_PKSAPCG(KSP ksp, PKSolverCost *c)
    The (p, A p) recurrence subtracts two positive numbers: on very ill-conditioned problems it can lose accuracy
    earlier than KSPCG (see LAWN 56).
 
+   Estimates: KSPComputeEigenvalues() and KSPComputeExtremeSingularValues() from the Lanczos tridiagonal of alpha
+   and beta, as KSPCG's (requested with KSPSetComputeEigenvalues() or KSPSetComputeSingularValues();
+   docs/algorithms.md §12). KSPSolveTranspose() solves with A^T and M^T (MatMultTranspose).
+
    Level: intermediate
 
 .seealso: `KSPCG`, `KSPCGUseSingleReduction()`, `KSPPKPCG`, `KSPPKNBPCG`, `KSPPKPIPECG`, `KSPPKPIPE2CG`
@@ -158,7 +163,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKSAPCG(KSP ksp)
   ksp->data = (void *)cg;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "single-reduction PCG (Chronopoulos-Gear), one blocking reduction per iteration of (z,r), (z,Az) and the norm", PETSC_FALSE, KSPSolve_PKSAPCG_Private));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKSAPCG));
-  PetscCall(PKCGSetSupportedNorms(ksp));
+  PetscCall(PKCGCreate_Common(ksp));
   ksp->ops->setup          = KSPSetUp_PKSAPCG;
   PetscFunctionReturn(0);
 }
