@@ -58,7 +58,6 @@ ifeq ($(strip $(HYPRE_LIB)),)
   endif
 endif
 EX_BIN       := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
-TEST_COMMON  := $(wildcard tests/common/*.c)
 TEST_SRC     := $(wildcard tests/*.c)
 TEST_BIN     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRC    := $(wildcard bench/*.c)
@@ -72,7 +71,9 @@ UNIT_TESTS   := amg cost model_unit noise noise_model perfrec profile
 UNIT_BIN     := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 # examples that call internal functions (the AMG reader and model, the machine profile): linked with the archive too
 EX_STATIC    := $(filter $(BUILD)/examples/amg $(BUILD)/examples/kernels $(BUILD)/examples/hypre_pcg,$(EX_BIN))
-HEADERS      := $(shell find include -name '*.h')
+# every object of ours: header dependencies come from the compiler (-MMD -MP, build/obj/<path>.d)
+EX_COMMON_OBJ := $(EX_COMMON:%.c=$(BUILD)/obj/%.o)
+DEPFILES     := $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 # a test plugin (-dll_append) that prints the halo counts of an unmodified application's operator
 TEST_PLUGIN  := $(BUILD)/tests/libpkhalotest.so
 
@@ -101,10 +102,19 @@ check-petsc:
 deps:
 	@sh config/deps.sh
 
-# The library's objects hide every symbol but the public API (PETSC_EXTERN, declared in include/pipekrylov.h)
-$(BUILD)/obj/%.o: %.c $(HEADERS)
+# Objects, each with the headers it includes as dependencies (-MMD -MP write build/obj/<path>.d; -MP keeps a deleted
+# header from stopping the build). The library's objects hide every symbol but the public API (PETSC_EXTERN,
+# declared in include/pipekrylov.h); the programs' objects (examples, tests, bench, tools) find examples/common.
+DEPFLAGS      = -MMD -MP
+$(BUILD)/obj/src/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -fvisibility=hidden -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -fvisibility=hidden -c $< -o $@
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -Iexamples/common -c $< -o $@
+# the objects of the programs are intermediate to make: keep them (no rebuild next time)
+.SECONDARY:
+-include $(DEPFILES)
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -117,35 +127,38 @@ $(ARCHIVE): $(LIB_OBJ)
 
 LINK_PK = -L$(dir $(LIB)) -Wl,-rpath,$(abspath $(dir $(LIB))) -lpipekrylov $(LIBS_ALL)
 LINK_PK_STATIC = $(ARCHIVE) $(LIBS_ALL)
+LINK          = $(CC) $(OPTFLAGS)
 
-$(BUILD)/examples/%: examples/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h examples/common/report_csv.h
+# Programs: their own object and examples/common's, linked with the shared library, or with the static archive for
+# those that call what the shared library does not export (the models, the machine profiles, the AMG reader)
+$(BUILD)/examples/%: $(BUILD)/obj/examples/%.o $(EX_COMMON_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Iexamples/common $< $(EX_COMMON) -o $@ $(LINK_PK)
+	$(LINK) $< $(EX_COMMON_OBJ) -o $@ $(LINK_PK)
 
-$(EX_STATIC): $(BUILD)/examples/%: examples/%.c $(EX_COMMON) $(ARCHIVE) $(HEADERS) examples/common/problems.h examples/common/report_csv.h
+$(EX_STATIC): $(BUILD)/examples/%: $(BUILD)/obj/examples/%.o $(EX_COMMON_OBJ) $(ARCHIVE)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Iexamples/common $< $(EX_COMMON) -o $@ $(LINK_PK_STATIC)
+	$(LINK) $< $(EX_COMMON_OBJ) -o $@ $(LINK_PK_STATIC)
 
-$(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(EX_COMMON) $(LIB) $(HEADERS) $(wildcard tests/common/*.h) examples/common/problems.h examples/common/report_csv.h
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(EX_COMMON_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests/common -Iexamples/common $< $(TEST_COMMON) $(EX_COMMON) -o $@ $(LINK_PK)
+	$(LINK) $< $(EX_COMMON_OBJ) -o $@ $(LINK_PK)
 
-$(TEST_PLUGIN): tests/plugin/halotest.c $(LIB) $(HEADERS)
+$(TEST_PLUGIN): $(BUILD)/obj/tests/plugin/halotest.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -shared -Wl,-soname,libpkhalotest.so $< -o $@ $(LINK_PK)
+	$(LINK) -shared -Wl,-soname,libpkhalotest.so $< -o $@ $(LINK_PK)
 
-$(UNIT_BIN): $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(EX_COMMON) $(ARCHIVE) $(HEADERS) $(wildcard tests/common/*.h) examples/common/problems.h
+$(UNIT_BIN): $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(EX_COMMON_OBJ) $(ARCHIVE)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests/common -Iexamples/common $< $(TEST_COMMON) $(EX_COMMON) -o $@ $(LINK_PK_STATIC)
+	$(LINK) $< $(EX_COMMON_OBJ) -o $@ $(LINK_PK_STATIC)
 
-$(BUILD)/bench/%: bench/%.c $(EX_COMMON) $(LIB) $(HEADERS) examples/common/problems.h examples/common/report_csv.h
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(EX_COMMON_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Iexamples/common $< $(EX_COMMON) -o $@ $(LINK_PK)
+	$(LINK) $< $(EX_COMMON_OBJ) -o $@ $(LINK_PK)
 
 # Tools: built into build/bin (bin/<tool> is a wrapper script that runs it)
-$(BUILD)/bin/%: bin/%.c $(ARCHIVE) $(HEADERS)
+$(BUILD)/bin/%: $(BUILD)/obj/bin/%.o $(ARCHIVE)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $< -o $@ $(LINK_PK_STATIC)
+	$(LINK) $< -o $@ $(LINK_PK_STATIC)
 
 # Unmodified PETSc tutorials: compiled exactly as PETSc ships them, linked against PETSc only (not pipekrylov).
 $(BUILD)/petsc-tutorials/%: $(PETSC_EXAMPLES_DIR)/%.c
