@@ -112,8 +112,10 @@ $(BUILD)/obj/src/%.o: src/%.c
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -Iexamples/common -c $< -o $@
-# the objects of the programs are intermediate to make: keep them (no rebuild next time)
-.SECONDARY:
+# the programs' objects are intermediate to make: keep them (not the library's: tests/layers.sh reads those, and a
+# missing one is rebuilt)
+PROG_OBJ      = $(patsubst %.c,$(BUILD)/obj/%.o,$(EX_SRC) $(EX_COMMON) $(TEST_SRC) $(BENCH_SRC) $(TOOL_SRC) tests/plugin/halotest.c)
+.SECONDARY: $(PROG_OBJ)
 -include $(DEPFILES)
 
 $(LIB): $(LIB_OBJ)
