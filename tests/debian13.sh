@@ -6,6 +6,8 @@
 # built there with the stack's own PETSc; the suite's own "N passed, N failed" line ends the output.
 #
 #   tests/debian13.sh [-k REGEX]      -k: only the tests whose name matches (as tests/run -k)
+#   tests/debian13.sh -c COMMAND      build there, then run COMMAND (a shell command line) in the sources instead
+#                                     of the suite (bench/stacks uses it)
 #   PK_DEBIAN13_ROOTFS=DIR            the root file system (default build/debian13/rootfs)
 #   PK_DEBIAN13_MIRROR=URL            the Debian mirror for mmdebstrap (default: its own)
 #
@@ -14,11 +16,12 @@
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-FILTER=""
+FILTER="" CMD=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -k) FILTER=$2; shift 2 ;;
-    *) echo "usage: tests/debian13.sh [-k REGEX]"; exit 2 ;;
+    -c) CMD=$2; shift 2 ;;
+    *) echo "usage: tests/debian13.sh [-k REGEX | -c COMMAND]"; exit 2 ;;
   esac
 done
 FS=${PK_DEBIAN13_ROOTFS:-$ROOT/build/debian13/rootfs}
@@ -75,11 +78,12 @@ cp /etc/resolv.conf "$FS/etc/resolv.conf" 2>/dev/null || true
 # shellcheck disable=SC2016
 INNER='cd /root/pipekrylov
 echo "check-debian13: Debian $(cat /etc/debian_version), PETSc $(pkg-config --modversion PETSc), $(mpiexec --version 2>&1 | head -1), hypre $(dpkg-query -W -f="\${Version}" libhypre-dev 2>/dev/null), PAPI $(dpkg-query -W -f="\${Version}" libpapi-dev 2>/dev/null), $(gcc --version | head -1)"
+if [ -n "$PK_CMD" ]; then make --no-print-directory -j2 all CFLAGS=-Werror=deprecated-declarations >build.log 2>&1 || { tail -20 build.log; exit 1; }; exec bash -c "$PK_CMD"; fi
 exec make --no-print-directory check CFLAGS=-Werror=deprecated-declarations ${PK_FILTER:+TESTS="$PK_FILTER"}'
 # shellcheck disable=SC2016
 exec unshare --mount --propagation private bash -c '
   FS=$1; shift
   mount --bind "$FS" "$FS" && mount -t proc proc "$FS/proc" && mount --rbind /sys "$FS/sys" && mount --rbind /dev "$FS/dev" || exit 1
   mkdir -p "$FS/run/netns" "$FS/tmp" && chmod 1777 "$FS/tmp"
-  exec chroot "$FS" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 TERM=dumb PK_FILTER="$2" bash -c "$1"
-' _ "$FS" "$INNER" "$FILTER"
+  exec chroot "$FS" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 TERM=dumb PK_FILTER="$2" PK_CMD="$3" bash -c "$1"
+' _ "$FS" "$INNER" "$FILTER" "$CMD"
