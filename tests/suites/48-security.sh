@@ -139,3 +139,68 @@ fi
 # communication needs two ranks: a one-rank calibration is refused (its profile made communication free)
 t_fail sec-calibrate-one-rank "one rank cannot measure communication.*at least 2 ranks" "$CAL" -quick -o "$SEC/one.profile"
 t_fail sec-calibrate-cache-path-no-home "Neither XDG_CACHE_HOME nor HOME is set: there is no cache directory \(-cache_path\)" env -u XDG_CACHE_HOME -u HOME "$CAL" -cache_path
+
+# bin/pipekrylov-cluster as root: its state directory is private (mkdir 0700, or refused when it exists and is not
+# root's alone), its config is parsed, never sourced, and its default is not a predictable name in /tmp. The
+# refusals come before any namespace is made, so these tests need root but not network namespaces.
+export CLU=$PK_ROOT/bin/pipekrylov-cluster
+# another user made the state directory first, with a config that runs a command and an agent of their own
+sec_cluster_foreign_state() {
+  local s rc
+  s=$(sec_shared) || return 1
+  as_nobody sh -c "mkdir '$s/state' && printf 'N=2\ntouch $s/pwned\n' > '$s/state/config' && printf '#!/bin/sh\ntouch $s/pwned\n' > '$s/state/rsh-agent' && chmod 755 '$s/state/rsh-agent'" || return 1
+  PK_CLUSTER_DIR=$s/state "$CLU" run 2 1 true; rc=$?
+  PK_CLUSTER_DIR=$s/state "$CLU" up 2; rc2=$?
+  if [ -e "$s/pwned" ]; then echo "FAIL: the other user's command ran as root"; rm -rf "$s"; return 1; fi
+  echo "nothing of the other user's ran; run: $rc, up: $rc2"
+  ip netns list 2>/dev/null | grep -q "^$(PK_CLUSTER_DIR=$s/state "$CLU" status 2>/dev/null | sed -n 's/^state .*, names \([a-z0-9]*\) .*/\1/p')[0-9-]" && { echo "FAIL: up made namespaces"; rm -rf "$s"; return 1; }
+  rm -rf "$s"
+  [ $rc != 0 ] && [ $rc2 != 0 ]
+}
+# root's own private state directory whose config holds a command: refused, the command never runs
+sec_cluster_config_parsed() {
+  local d=$SEC/cluster-state rc
+  rm -rf "$d"; mkdir -m 700 "$d" || return 1
+  printf 'N=2\nRATE=1gbit\ntouch %s/pwned\n' "$SEC" >"$d/config"
+  printf '#!/bin/sh\nexit 0\n' >"$d/rsh-agent"; chmod 700 "$d/rsh-agent"
+  rm -f "$SEC/pwned"
+  PK_CLUSTER_DIR=$d "$CLU" run 2 1 true; rc=$?
+  [ -e "$SEC/pwned" ] && { echo "FAIL: the config was executed"; return 1; }
+  [ $rc != 0 ]
+}
+# the state directory is a symbolic link (to a directory root owns): refused
+sec_cluster_state_link() {
+  mkdir -p -m 700 "$SEC/real-state" && ln -sfn "$SEC/real-state" "$SEC/link-state" || return 1
+  printf 'N=2\n' >"$SEC/real-state/config"
+  ! PK_CLUSTER_DIR=$SEC/link-state "$CLU" run 2 1 true
+}
+# the default state directory is not /tmp/pipekrylov-cluster: another user's directory there is never read (in a
+# mount namespace of the test's own, with /tmp and /run empty tmpfs, so that no real cluster is touched)
+sec_cluster_default_not_tmp() {
+  unshare -m sh -c '
+    mount -t tmpfs -o mode=1777 tmpfs /tmp && mount -t tmpfs -o mode=755 tmpfs /run || exit 3
+    setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "mkdir /tmp/pipekrylov-cluster && printf \"N=2\ntouch /tmp/pwned\n\" > /tmp/pipekrylov-cluster/config"
+    env -u PK_CLUSTER_DIR -u PK_CLUSTER_PREFIX "$0" run 2 1 true; rc=$?
+    if [ -e /tmp/pwned ]; then echo "FAIL: the default state directory in /tmp was trusted"; exit 1; fi
+    [ $rc != 0 ]' "$CLU"
+}
+# names (namespaces, bridge, links) derived from the state directory: two state directories, two sets of names
+sec_cluster_prefix() {
+  local a b
+  a=$(PK_CLUSTER_DIR=$SEC/cl-a "$CLU" status | sed -n 's/^state .*, names \([a-z0-9]*\) .*/\1/p')
+  b=$(PK_CLUSTER_DIR=$SEC/cl-b "$CLU" status | sed -n 's/^state .*, names \([a-z0-9]*\) .*/\1/p')
+  echo "names: '$a' and '$b'"
+  [ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ]
+}
+export -f sec_cluster_foreign_state sec_cluster_config_parsed sec_cluster_state_link sec_cluster_default_not_tmp sec_cluster_prefix
+if [ "$(id -u)" != 0 ]; then
+  for n in foreign-state config-parsed state-link default-not-tmp prefix-from-state; do skip "sec-cluster-$n" "not root: bin/pipekrylov-cluster needs root"; done
+elif ! command -v ip >/dev/null 2>&1 || ! command -v tc >/dev/null 2>&1 || ! command -v setpriv >/dev/null 2>&1; then
+  for n in foreign-state config-parsed state-link default-not-tmp prefix-from-state; do skip "sec-cluster-$n" "iproute2 (ip, tc) or setpriv is not installed"; done
+else
+  t_grep sec-cluster-foreign-state "state directory .*/state belongs to uid 65534, not to you \(uid 0\): refused" sec_cluster_foreign_state
+  t_grep sec-cluster-config-parsed "cluster-state/config, line 3: not a setting of this tool: 'touch " sec_cluster_config_parsed
+  t_grep sec-cluster-state-link "the state directory .*/link-state is a symbolic link: refused" sec_cluster_state_link
+  t_grep sec-cluster-default-not-tmp "run: the cluster is not up \(/run/pipekrylov-cluster/config missing\)" sec_cluster_default_not_tmp
+  t_grep sec-cluster-prefix-from-state "names: 'pk[0-9]{5}' and 'pk[0-9]{5}'" sec_cluster_prefix
+fi
