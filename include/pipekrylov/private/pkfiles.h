@@ -1,8 +1,8 @@
 /*
    Files on a shared machine (docs/security.md): the library and the tools run as root beside other users, so a path
    is never trusted for what its name says. Plain functions of src/perf/report/files.c: no MPI, no PETSc errors; each
-   returns 0 or an errno value, with a sentence for the user in why[] (the path and the reason; PKFileReadRegular:
-   the reason alone, the caller names the file).
+   returns 0 or an errno value, with a sentence for the user in why[] (the path and the reason; PKFileReadRegular and
+   PKFileCheckOutput: the reason alone, the caller names the file).
 
      PKFileReadRegular   read a whole regular file of at most max bytes (a FIFO, a device or /dev/zero is refused,
                          never read or waited on); with PK_FILE_PRIVATE also: no symbolic link, owned by the caller,

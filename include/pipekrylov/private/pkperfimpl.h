@@ -49,6 +49,7 @@ typedef struct {
   PetscBool         opt_monitor, opt_trace, opt_report;
   char              trace[PETSC_MAX_PATH_LEN];
   PetscBool         trace_failed; /* an unwritable trace was reported once; no more attempts */
+  PetscInt64        trace_serial; /* this context's number among those that wrote traces in this process (trace.c) */
   char              papi_events[256];
   PetscInt          node_size; /* -ksp_perf_node_size, 0: MPI_COMM_TYPE_SHARED */
   /* placement, found at the first recorded solve */

@@ -196,24 +196,24 @@ int PKFileCheckOutput(const char path[], int *created, char why[], size_t whylen
   }
   e = errno;
   if (e != EEXIST) {
-    WHY("cannot create '%s': %s", path, strerror(e));
+    WHY("%s", strerror(e));
     return e;
   }
   if (lstat(path, &st)) {
     e = errno;
-    WHY("cannot create '%s': %s", path, strerror(e));
+    WHY("%s", strerror(e));
     return e;
   }
   if (S_ISLNK(st.st_mode)) {
-    WHY("'%s' is a symbolic link: name the file itself", path);
+    WHY("it is a symbolic link: name the file itself");
     return ELOOP;
   }
   if (!S_ISREG(st.st_mode)) {
-    WHY("'%s' is not a regular file (%s)", path, S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a FIFO or a socket");
+    WHY("it is not a regular file (%s)", S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a FIFO or a socket");
     return EINVAL;
   }
   if (st.st_uid != geteuid()) {
-    WHY("'%s' exists and is owned by uid %u, not by you (uid %u): remove it or name another file", path, (unsigned)st.st_uid, (unsigned)geteuid());
+    WHY("it exists and is owned by uid %u, not by you (uid %u): remove it or name another file", (unsigned)st.st_uid, (unsigned)geteuid());
     return EPERM;
   }
   return 0;

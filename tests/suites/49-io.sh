@@ -1,0 +1,63 @@
+# Failed writes said once and clearly, files known by what they are, and outputs that never mix (issue 19, sections
+# 4 and 6): the trace (-ksp_perf_trace) and the per-block reports (-sub_ksp_perfmodel_view).
+export IO=$PK_BUILD/tests/io
+export MPI=$PK_ROOT/tests/mpirun.sh
+export EX2=$PK_BUILD/petsc-tutorials/ex2 EX9=$PK_BUILD/petsc-tutorials/ex9 P27=$PK_BUILD/examples/poisson27
+rm -rf "$IO"
+mkdir -p "$IO"
+
+# io_once REGEX CMD...: CMD succeeds (the solve is not affected) and prints REGEX exactly once
+io_once() {
+  local re=$1 out n; shift
+  out=$("$@" 2>&1) || { echo "$out"; echo "FAIL: exit status $?"; return 1; }
+  echo "$out" | grep -v '^mca_fbtl' # Open MPI's own lines about pwritev are not ours to count
+  n=$(echo "$out" | grep -cE "$re")
+  echo "matched $n time(s)"
+  [ "$n" = 1 ]
+}
+# rows of a trace (the header line not counted)
+io_rows() { tail -n +2 "$1" | wc -l; }
+export -f io_once io_rows
+
+# The trace: a file that cannot take the rows says which file and why, once, and tracing stops (MPI_File_write_at_all
+# returned success and half the rows were lost, with only Open MPI's pwritev message)
+t io-trace-proc-file io_once "ERROR pipekrylov: cannot write the trace file /proc/self/status \(-ksp_perf_trace\): 0 of [0-9]+ bytes of solve 0 written: it is a /proc or /sys file" \
+  "$MPI" 2 "$P27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -nsolves 3 -ksp_perf_trace /proc/self/status
+io_trace_full_disk() { # a 8 KiB tmpfs (a mount namespace of the test's own) fills up in the second solve
+  mkdir -p "$IO/small" && cd "$IO" && unshare -m bash -c 'mount -t tmpfs -o size=8k tmpfs small || exit 3; "$@"' bash io_once \
+    "ERROR pipekrylov: cannot write the trace file small/t.csv \(-ksp_perf_trace\): [0-9]+ of [0-9]+ bytes of solve 1 written: no space left on its file system" \
+    "$MPI" 2 "$P27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -nsolves 4 -ksp_perf_trace small/t.csv
+}
+export -f io_trace_full_disk
+if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then skip io-trace-full-disk "no mount namespace here (needs root): a small tmpfs is the full disk"
+else t io-trace-full-disk bash -c io_trace_full_disk
+fi
+# ... and a trace path that is a symbolic link is never written through (root in a shared directory)
+io_trace_link() {
+  rm -f "$IO/victim" "$IO/link.csv"; printf 'not a trace\n' >"$IO/victim"; ln -s "$IO/victim" "$IO/link.csv"
+  io_once "ERROR pipekrylov: cannot open the trace file .*link.csv \(-ksp_perf_trace\): it is a symbolic link" \
+    "$MPI" 2 "$P27" -rows_per_rank 1000 -ksp_type pcg -nsolves 2 -ksp_perf_trace "$IO/link.csv" || return 1
+  [ "$(cat "$IO/victim")" = "not a trace" ] || { echo "FAIL: written through the link"; return 1; }
+}
+export -f io_trace_link
+t io-trace-link-refused io_trace_link
+
+# Two spellings of one trace path (t.csv, ./t.csv) are one file: both KSPs' rows are kept (each spelling opened and
+# truncated the file, and one KSP's rows were lost); the same rows as two files of their own
+io_trace_spellings() {
+  cd "$IO" && rm -f t.csv a.csv b.csv || return 1
+  "$MPI" 2 "$EX9" -dll_append "$PK_LIB" -ksp_type pipecg -s2_ksp_type cg -ksp_perf_trace a.csv -s2_ksp_perf_trace b.csv >/dev/null || return 1
+  "$MPI" 2 "$EX9" -dll_append "$PK_LIB" -ksp_type pipecg -s2_ksp_type cg -ksp_perf_trace t.csv -s2_ksp_perf_trace ./t.csv >/dev/null || return 1
+  echo "two files: $(io_rows a.csv) + $(io_rows b.csv) rows; one file, two spellings: $(io_rows t.csv) rows, ksp ids $(tail -n +2 t.csv | cut -d, -f2 | sort -u | tr '\n' ' ')"
+  [ "$(io_rows t.csv)" = $(($(io_rows a.csv) + $(io_rows b.csv))) ] && [ "$(tail -n +2 t.csv | cut -d, -f2 | sort -u | tr '\n' ' ')" = "0 1 " ]
+}
+export -f io_trace_spellings
+t_grep io-trace-two-spellings "one file, two spellings" io_trace_spellings
+# Every KSP of a shared trace has an id of its own: 20 blocks of bjacobi on one rank, ids 0..19 (they stopped at 16)
+io_trace_many_ksps() {
+  cd "$IO" && rm -f sub.csv || return 1
+  "$EX2" -dll_append "$PK_LIB" -m 40 -n 40 -pc_type bjacobi -pc_bjacobi_blocks 20 -sub_ksp_type cg -sub_pc_type jacobi -sub_ksp_max_it 3 -sub_ksp_perf_trace sub.csv >/dev/null || return 1
+  echo "ksp ids: $(tail -n +2 sub.csv | cut -d, -f2 | sort -n | uniq | tr '\n' ' ')"
+}
+export -f io_trace_many_ksps
+t_grep io-trace-many-ksps "ksp ids: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 $" io_trace_many_ksps
