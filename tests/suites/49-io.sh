@@ -61,3 +61,39 @@ io_trace_many_ksps() {
 }
 export -f io_trace_many_ksps
 t_grep io-trace-many-ksps "ksp ids: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 $" io_trace_many_ksps
+
+# Per-block reports (-sub_ksp_perfmodel_view ascii:rep.txt with bjacobi) never mix: every report the blocks print to
+# standard output is in the file, on one rank (the blocks' viewers each truncated the file: 1 of 12 kept) and on two
+# (each rank writes rep.txt.<r>, as the trace does; in one file 8 of 18 were kept)
+io_report_blocks() { # io_report_blocks NP EXTRA...
+  local np=$1 want got f; shift
+  cd "$IO" && rm -f rep.txt rep.txt.* || return 1
+  set -- -dll_append "$PK_LIB" -m 24 -n 24 -pc_type bjacobi -sub_ksp_type cg -sub_pc_type jacobi -sub_ksp_max_it 3 -ksp_max_it 2 "$@"
+  want=$("$MPI" "$np" "$EX2" "$@" -sub_ksp_perfmodel_view | grep -o 'pipekrylov performance report' | wc -l) || return 1
+  "$MPI" "$np" "$EX2" "$@" -sub_ksp_perfmodel_view ascii:rep.txt >/dev/null || return 1
+  got=0
+  for f in rep.txt*; do got=$((got + $(grep -c '^pipekrylov performance report' "$f"))); done
+  echo "files: $(ls rep.txt* | tr '\n' ' '); reports: $got of $want"
+  [ "$want" -gt 1 ] && [ "$got" = "$want" ]
+}
+export -f io_report_blocks
+t_grep io-report-blocks-one-rank "files: rep.txt ; reports: ([0-9]+) of \1" io_report_blocks 1 -pc_bjacobi_blocks 4
+t_grep io-report-blocks-per-rank "files: rep.txt.0 rep.txt.1 ; reports: ([0-9]+) of \1" io_report_blocks 2
+# A refused viewer type or format leaves no file behind (the file was created before the refusal)
+io_report_refused() { # io_report_refused VALUE FILE
+  cd "$IO" && rm -f "$2" || return 1
+  "$MPI" 2 "$P27" -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_view "$1"; rc=$?
+  if [ -e "$2" ]; then echo "FAIL: $2 was left behind"; return 1; fi
+  return $((!rc))
+}
+export -f io_report_refused
+t_grep io-report-refused-type-no-file "ksp_perfmodel_view supports ASCII viewers .*, not binary" io_report_refused binary:x.bin x.bin
+t_grep io-report-refused-format-no-file "ksp_perfmodel_view supports the formats ascii_info, ascii_info_detail and ascii_csv, not ASCII_LATEX" io_report_refused ascii:y.txt:ascii_latex y.txt
+# ... and a report file that is a symbolic link is refused, not written through
+io_report_link() {
+  cd "$IO" && rm -f rvictim rlink.txt && printf 'not a report\n' >rvictim && ln -s rvictim rlink.txt || return 1
+  "$MPI" 2 "$P27" -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_view ascii:rlink.txt && { echo "FAIL: accepted"; return 1; }
+  [ "$(cat rvictim)" = "not a report" ] || { echo "FAIL: written through the link"; return 1; }
+}
+export -f io_report_link
+t_grep io-report-link-refused "ksp_perfmodel_view: cannot write the report to rlink.txt: it is a symbolic link" io_report_link

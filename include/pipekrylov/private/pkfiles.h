@@ -13,7 +13,7 @@
                          not a regular file (a device such as /dev/full, a directory, a FIFO) is refused.
      PKFileCheckOutput   a file another writer will open by name (PETSc's ASCII viewer, MPI-IO): created if missing
                          with O_EXCL|O_NOFOLLOW, and refused if it is a symbolic link, not a regular file or not the
-                         caller's own (*created says whether it was made here, for the caller to remove on refusal)
+                         caller's own; a character device such as /dev/null is accepted (*created says whether it was made here)
      PKDirCheckPrivate   a directory that is no symbolic link, owned by the caller, not writable by group or others
      PKDirMakePrivate    mkdir -p of a directory whose last component is created 0700 (atomically, by mkdir), or
                          checked with PKDirCheckPrivate when it exists

@@ -103,6 +103,7 @@ typedef struct {
 typedef struct {
   PetscViewer       viewer; /* -ksp_perfmodel_view */
   PetscViewerFormat format;
+  char              spec[PETSC_MAX_PATH_LEN + 32]; /* the file, mode and format it was opened for ("": standard output) */
   PKSpMV            spmv; /* chunked-SpMV structure of a PETSc type's operator, for its halo (report_data.c) */
   Mat               mat;  /* the operator it was built for */
 } PKReportCtx;
@@ -280,6 +281,8 @@ PETSC_INTERN PetscErrorCode PKReportLoadMachine(MPI_Comm, PKModelCtx *);
 PETSC_INTERN PetscErrorCode PKReportRanksPerCore(MPI_Comm, PetscReal *);
 PETSC_INTERN PetscErrorCode PKReportHaloSlowest(MPI_Comm, const PKMachineParams *, const PKHaloPattern *, PKCommCost *, PKCommCost *);
 
+/* -ksp_perfmodel_view's value checked before anything is created, and a file opened (report_viewer.c) */
+PETSC_INTERN PetscErrorCode PKReportViewerOpen(KSP, PKReportCtx *, PetscBool *);
 /* The end-of-solve report for -ksp_perfmodel_view (report.c), to the viewer of the context it is given */
 PETSC_INTERN PetscErrorCode PKPerfReport(KSP, PKPerfCtx *);
 

@@ -156,14 +156,17 @@ static PetscErrorCode PKPerfCheckOptions(KSP ksp, PKPerfCtx *c)
   PetscCall(PKNoiseCheckOptions(ksp, &c->mon));
   PetscCall(PKTraceCheck(comm, &c->mon)); /* a file already open on other processes: refused now, with a message */
   PetscCall(PKPapiCheckList(comm, prefix, c->mon.papi_events, sizeof(c->mon.papi_events)));
-  PetscCall(PetscViewerDestroy(&c->report.viewer));
   if (c->mon.opt_report) {
-    PetscBool iascii;
-    PetscCall(PKOptionsCreateViewer(comm, ((PetscObject)ksp)->options, prefix, "-ksp_perfmodel_view", &c->report.viewer, &c->report.format, NULL));
+    PetscBool iascii, opened;
+    /* the value is checked before anything is created; a file is opened there (per rank below PETSC_COMM_WORLD, once
+       per name, checked as docs/security.md says), standard output here */
+    PetscCall(PKReportViewerOpen(ksp, &c->report, &opened));
+    if (!opened) PetscCall(PKOptionsCreateViewer(comm, ((PetscObject)ksp)->options, prefix, "-ksp_perfmodel_view", &c->report.viewer, &c->report.format, NULL));
     PetscCall(PetscObjectTypeCompare((PetscObject)c->report.viewer, PETSCVIEWERASCII, &iascii));
     PetscCheck(iascii, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports ASCII viewers (stdout, ascii:file, with ::ascii_info, ::ascii_info_detail or ::ascii_csv), not %s", prefix ? prefix : "", ((PetscObject)c->report.viewer)->type_name);
     PetscCheck(c->report.format == PETSC_VIEWER_DEFAULT || c->report.format == PETSC_VIEWER_ASCII_INFO || c->report.format == PETSC_VIEWER_ASCII_INFO_DETAIL || c->report.format == PETSC_VIEWER_ASCII_CSV, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports the formats ascii_info, ascii_info_detail and ascii_csv, not %s", prefix ? prefix : "", PetscViewerFormats[c->report.format]);
   }
+  if (!c->mon.opt_report) PetscCall(PetscViewerDestroy(&c->report.viewer));
   if (c->model.machine_path[0] || c->mon.opt_report) PetscCall(PKReportLoadMachine(comm, &c->model));
   PetscFunctionReturn(0);
 }

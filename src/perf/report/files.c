@@ -208,8 +208,10 @@ int PKFileCheckOutput(const char path[], int *created, char why[], size_t whylen
     WHY("it is a symbolic link: name the file itself");
     return ELOOP;
   }
-  if (!S_ISREG(st.st_mode)) {
-    WHY("it is not a regular file (%s)", S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a FIFO or a socket");
+  /* a character device (/dev/null as a sink) is named by the user and made by root alone: let it be */
+  if (S_ISCHR(st.st_mode)) return 0;
+  if (!S_ISREG(st.st_mode)) { /* a FIFO would block the writer's open; a directory or a disk is no output */
+    WHY("it is not a regular file (%s)", S_ISDIR(st.st_mode) ? "a directory" : S_ISBLK(st.st_mode) ? "a block device" : "a FIFO or a socket");
     return EINVAL;
   }
   if (st.st_uid != geteuid()) {
