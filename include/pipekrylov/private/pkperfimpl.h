@@ -267,6 +267,8 @@ PETSC_INTERN PetscErrorCode PKReportNoiseCSV(PetscViewer, const PKStats *, const
 /* Noise injection (src/perf/monitor/noise.c) */
 #define PK_NOISE_OFF PETSC_MAX_REAL
 PETSC_INTERN void           PKNoiseDetour_Private(PKRec, PetscLogDouble); /* the recorder's detour (rec.detour) */
+PETSC_INTERN void           PKNoiseBlockingBegin(PKMonitorCtx *); /* PETSc's types: a blocking reduction (hooks.c) */
+PETSC_INTERN void           PKNoiseBlockingEnd(PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKNoiseReadOptions(KSP, PKMonitorCtx *, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode PKNoiseCheckOptions(KSP, PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKNoiseSolveBegin(KSP, PKMonitorCtx *);

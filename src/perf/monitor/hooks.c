@@ -27,10 +27,18 @@ static PKPerfCtx *pk_hook_top = NULL; /* innermost recorded solve of a PETSc typ
 /* ---------------------------------------------------------------------------------------------------------- */
 /* Phases of PETSc's types from their events */
 
+/* The blocking reductions of PETSc's types (local work and an MPI_Allreduce that PETSc does not log apart): the noise
+   injector's arrival clock stands still in them (noise.c) */
+static inline PetscBool PKPerfBlockingReduction(PetscLogEvent e)
+{
+  return (PetscBool)(e == VEC_Dot || e == VEC_Norm || e == VEC_MDot || e == VEC_TDot || e == VEC_MTDot || e == VEC_DotNorm2);
+}
+
 static inline void PKPerfEventBegin(PKPerfCtx *c, PetscLogEvent e)
 {
   PKRec rec = &c->mon.rec;
 
+  if (PetscUnlikely(c->mon.noise.active && c->mon.noise.here) && PKPerfBlockingReduction(e)) PKNoiseBlockingBegin(&c->mon);
   if (c->mon.open_event < 0) {
     PKPhase ph;
     if (e == MAT_Mult) ph = PK_PHASE_SPMV;
@@ -52,6 +60,7 @@ static inline void PKPerfEventEnd(PKPerfCtx *c, PetscLogEvent e)
 {
   PKRec rec = &c->mon.rec;
 
+  if (PetscUnlikely(c->mon.noise.active && c->mon.noise.here) && PKPerfBlockingReduction(e)) PKNoiseBlockingEnd(&c->mon);
   if (c->mon.open_event < 0) {
     if (e == VEC_ReduceBegin) PKRecOverlapBegin(rec); /* the MPI_Iallreduce of a split reduction is posted */
   } else if (e == c->mon.open_event) {
@@ -377,7 +386,7 @@ static PetscErrorCode PKPerfEndAfter(void *after, PetscObject o1)
    for nothing, about 1% of a pcg iteration. They are switched back on when the hooks are removed. */
 static PetscBool PKPerfNeeded(PetscLogEvent e)
 {
-  return (PetscBool)(e == KSP_Solve || e == MAT_Mult || e == PC_Apply || e == VEC_ScatterEnd || e == VEC_ReduceBegin || e == VEC_ReduceEnd || e == VEC_ReduceCommunication);
+  return (PetscBool)(e == KSP_Solve || e == MAT_Mult || e == PC_Apply || e == VEC_ScatterEnd || e == VEC_ReduceBegin || e == VEC_ReduceEnd || e == VEC_ReduceCommunication || PKPerfBlockingReduction(e));
 }
 
 PetscErrorCode PKPerfHooksInstall(void)
