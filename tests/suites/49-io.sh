@@ -97,3 +97,10 @@ io_report_link() {
 }
 export -f io_report_link
 t_grep io-report-link-refused "ksp_perfmodel_view: cannot write the report to rlink.txt: it is a symbolic link" io_report_link
+
+# Smaller (issue 19): -ksp_pipe_chunks beyond PetscInt is refused (it was read as 276447231); -ksp_pipe_check_symmetry
+# on a matrix-free operator says it cannot check (it ended in PETSc's "Matrix of type mffd does not support checking")
+t_fail io-chunks-overflow "ksp_pipe_chunks 99999999999999 is out of range: at most 2147483647" "$P27" -rows_per_rank 512 -ksp_type pipecg -ksp_pipe_chunks 99999999999999
+t_grep io-chunks-largest "CONVERGED_RTOL" "$P27" -rows_per_rank 512 -ksp_type pipecg -ksp_pipe_chunks 2147483647
+t_fail io-symmetry-matrix-free "ksp_pipe_check_symmetry cannot check this operator: a matrix of type mffd \(matrix-free\) has no MatIsSymmetric" \
+  "$PK_BUILD/petsc-tutorials/snes-ex5" -dll_append "$PK_LIB" -snes_mf -ksp_type pcg -pc_type none -ksp_pipe_check_symmetry
