@@ -104,3 +104,29 @@ t_fail io-chunks-overflow "ksp_pipe_chunks 99999999999999 is out of range: at mo
 t_grep io-chunks-largest "CONVERGED_RTOL" "$P27" -rows_per_rank 512 -ksp_type pipecg -ksp_pipe_chunks 2147483647
 t_fail io-symmetry-matrix-free "ksp_pipe_check_symmetry cannot check this operator: a matrix of type mffd \(matrix-free\) has no MatIsSymmetric" \
   "$PK_BUILD/petsc-tutorials/snes-ex5" -dll_append "$PK_LIB" -snes_mf -ksp_type pcg -pc_type none -ksp_pipe_check_symmetry
+
+# bin/pipekrylov-place (issue 19, section 5): --nodes x --ppn beyond what it places is refused (65536 x 32768
+# overflowed to "No ranks"); --hosts names are checked (spaces and newlines made lines of the rankfile of their own,
+# "a,,c" was read as two hosts); a huge grid is placed quickly (the search counts each block layout per direction:
+# 100000 nodes x 8 on a 10000^3 grid ran past 100 s, now well under one; the generous limit only catches a hang)
+export PLACE=$PK_ROOT/bin/pipekrylov-place
+t_fail io-place-ranks-overflow "--nodes 65536 x --ppn 32768 = 2147483648 ranks: more than the 16777216 this tool places" "$PLACE" --nodes 65536 --ppn 32768 --grid 64x64 --rankfile "$IO/rf"
+t_fail io-place-hosts-empty "--hosts has an empty host name in 'a,,c'" "$PLACE" --nodes 3 --ppn 2 --grid 64x64 --hosts a,,c --rankfile "$IO/rf"
+t_fail io-place-hosts-space "--hosts: a host name holds letters, digits, '.', '-' and '_' only, not 'a b'" "$PLACE" --nodes 2 --ppn 2 --grid 64x64 --hosts "a b,c" --rankfile "$IO/rf"
+t_fail io-place-hosts-newline "--hosts: a host name holds letters, digits" "$PLACE" --nodes 2 --ppn 2 --grid 64x64 --hosts "$(printf 'a\nrank 9=evil,c')" --rankfile "$IO/rf"
+io_place_huge() {
+  rm -f "$IO/rf-huge"
+  timeout 120 "$PLACE" --nodes 100000 --ppn 8 --grid 10000x10000x10000 --format slurm --rankfile "$IO/rf-huge" || { echo "FAIL: exit status $?"; return 1; }
+  echo "rankfile lines: $(wc -l <"$IO/rf-huge")"
+  rm -f "$IO/rf-huge"
+}
+export -f io_place_huge
+t_grep io-place-huge-grid "^placed: process grid 100x80x100, each node a 2x2x2 block" io_place_huge
+# the rankfile goes through a temporary file and a rename: a link at its path is refused, not written through
+io_place_link() {
+  rm -f "$IO/pvictim" "$IO/plink" && printf 'keep\n' >"$IO/pvictim" && ln -s "$IO/pvictim" "$IO/plink" || return 1
+  "$PLACE" --nodes 2 --ppn 2 --grid 64x64 --rankfile "$IO/plink" && { echo "FAIL: accepted"; return 1; }
+  [ "$(cat "$IO/pvictim")" = keep ] || { echo "FAIL: written through the link"; return 1; }
+}
+export -f io_place_link
+t_grep io-place-rankfile-link "cannot write the rankfile: '.*plink' is a symbolic link" io_place_link

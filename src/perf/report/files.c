@@ -105,6 +105,13 @@ int PKFileReadRegular(const char path[], int flags, size_t max, char **text, siz
   return 0;
 }
 
+static mode_t PKUmask(void)
+{
+  mode_t um = umask(0);
+  umask(um);
+  return um;
+}
+
 /* dir and base of a path ("." for a bare name); 0 or ENAMETOOLONG */
 static int PKSplitPath(const char path[], char dir[], size_t dlen, const char **base)
 {
@@ -124,15 +131,13 @@ static int PKSplitPath(const char path[], char dir[], size_t dlen, const char **
   return 0;
 }
 
-int PKFileWriteAtomic(const char path[], const char data[], size_t len, mode_t mode, char why[], size_t whylen)
+int PKFileAtomicOpen(const char path[], PKAtomicFile *af, char why[], size_t whylen)
 {
-  char        dir[4096], tmp[4096 + 64];
   const char *base;
   struct stat st;
-  mode_t      um;
-  size_t      off = 0;
-  int         fd, e = 0;
+  int         fd, e;
 
+  memset(af, 0, sizeof(*af));
   if (!path || !path[0]) {
     WHY("no file name");
     return ENOENT;
@@ -147,39 +152,82 @@ int PKFileWriteAtomic(const char path[], const char data[], size_t len, mode_t m
       return EINVAL;
     }
   }
-  if (PKSplitPath(path, dir, sizeof(dir), &base) || !base[0] || snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, base) >= (int)sizeof(tmp)) {
+  if (snprintf(af->path, sizeof(af->path), "%s", path) >= (int)sizeof(af->path) || PKSplitPath(path, af->dir, sizeof(af->dir), &base) || !base[0] || snprintf(af->tmp, sizeof(af->tmp), "%s/.%s.XXXXXX", af->dir, base) >= (int)sizeof(af->tmp)) {
     WHY("'%s': the name is too long or ends in '/'", path);
     return ENAMETOOLONG;
   }
-  fd = mkstemp(tmp); /* O_CREAT|O_EXCL, mode 0600: nothing planted there is opened */
+  fd = mkstemp(af->tmp); /* O_CREAT|O_EXCL, mode 0600: nothing planted there is opened */
   if (fd < 0) {
     e = errno;
-    WHY("cannot create a temporary file in '%s' to write '%s': %s", dir, path, strerror(e));
+    WHY("cannot create a temporary file in '%s' to write '%s': %s", af->dir, path, strerror(e));
     return e;
   }
-  um = umask(0);
-  umask(um);
-  if (fchmod(fd, mode & ~um)) e = errno;
-  while (!e && off < len) {
-    ssize_t w = write(fd, data + off, len - off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) e = errno;
-    else off += (size_t)w;
+  if (fchmod(fd, 0644 & ~PKUmask()) || !(af->fp = fdopen(fd, "w"))) {
+    e = errno;
+    WHY("cannot write '%s': %s", path, strerror(e));
+    close(fd);
+    unlink(af->tmp);
+    return e;
   }
-  if (!e && fsync(fd)) e = errno; /* a full disk or a failing device may only say so here */
-  if (close(fd) && !e) e = errno;
-  if (!e && rename(tmp, path)) e = errno;
+  return 0;
+}
+
+int PKFileAtomicCommit(PKAtomicFile *af, char why[], size_t whylen)
+{
+  int e = 0, fd;
+
+  if (!af->fp) return EBADF;
+  if (fflush(af->fp) || ferror(af->fp)) e = errno ? errno : EIO;
+  if (!e && fsync(fileno(af->fp))) e = errno; /* a full disk or a failing device may only say so here */
+  if (fclose(af->fp) && !e) e = errno;
+  af->fp = NULL;
+  if (!e && rename(af->tmp, af->path)) e = errno;
   if (e) {
-    WHY("cannot write '%s': %s (nothing was changed there)", path, strerror(e));
-    unlink(tmp);
+    WHY("cannot write '%s': %s (nothing was changed there)", af->path, strerror(e));
+    unlink(af->tmp);
     return e;
   }
   /* the rename itself durable: best effort, a directory that cannot be synced changes nothing above */
-  if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+  if ((fd = open(af->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
     (void)fsync(fd);
     close(fd);
   }
   return 0;
+}
+
+void PKFileAtomicAbort(PKAtomicFile *af)
+{
+  if (!af->fp) return;
+  fclose(af->fp);
+  af->fp = NULL;
+  unlink(af->tmp);
+}
+
+int PKFileWriteAtomic(const char path[], const char data[], size_t len, mode_t mode, char why[], size_t whylen)
+{
+  PKAtomicFile af;
+  int          e;
+
+  if ((e = PKFileAtomicOpen(path, &af, why, whylen))) return e;
+  if (fchmod(fileno(af.fp), mode & ~PKUmask())) {
+    e = errno;
+    PKFileAtomicAbort(&af);
+    WHY("cannot write '%s': %s", path, strerror(e));
+    return e;
+  }
+  /* write(2), not the stream: its errno (ENOSPC, EFBIG, EIO) is the one to report */
+  for (size_t off = 0; off < len;) {
+    ssize_t w = write(fileno(af.fp), data + off, len - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) {
+      e = errno;
+      PKFileAtomicAbort(&af);
+      WHY("cannot write '%s': %s (nothing was changed there)", path, strerror(e));
+      return e;
+    }
+    off += (size_t)w;
+  }
+  return PKFileAtomicCommit(&af, why, whylen);
 }
 
 int PKFileCheckOutput(const char path[], int *created, char why[], size_t whylen)
