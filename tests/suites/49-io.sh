@@ -130,3 +130,38 @@ io_place_link() {
 }
 export -f io_place_link
 t_grep io-place-rankfile-link "cannot write the rankfile: '.*plink' is a symbolic link" io_place_link
+
+# bin/pipekrylov-plot (issue 19, section 5): input that is not UTF-8 text is a clear error (it ended in a Python
+# traceback); a report CSV cut short is an error naming it (it was plotted silently): every report block ends with
+# the row end,report
+io_plot_inputs() { # a trace and a report of 2 ranks, made once
+  [ -s "$IO/pt.csv" ] && [ -s "$IO/pr.csv" ] && return 0
+  "$MPI" 2 "$P27" -rows_per_rank 1000 -ksp_type pcg -pc_type jacobi -ksp_perf_trace "$IO/pt.csv" -ksp_perfmodel_view "ascii:$IO/pr.csv:ascii_csv" -ksp_perf_papi_events none >/dev/null
+}
+io_plot_latin1() {
+  io_plot_inputs || return 1
+  { head -3 "$IO/pt.csv"; printf 'caf\351,1,2\n'; } >"$IO/latin1.csv"
+  "$PK_ROOT/bin/pipekrylov-plot" "$IO/latin1.csv" -o "$IO/latin1.png" 2>&1; rc=$?
+  return $((rc == 0))
+}
+io_plot_binary_report() {
+  io_plot_inputs || return 1
+  head -c 300 /dev/urandom | tr '\n' x >"$IO/bin.csv"
+  { printf 'section,name,value,unit,status\n'; head -c 200 /dev/urandom | tr -d '\n'; printf '\n'; } >"$IO/binrep.csv"
+  "$PK_ROOT/bin/pipekrylov-plot" "$IO/pt.csv" --report "$IO/binrep.csv" --figure model -o "$IO/m.png" 2>&1; rc=$?
+  return $((rc == 0))
+}
+io_plot_truncated_report() { # the report cut at half its size (the middle of a line) and at a line's end
+  io_plot_inputs || return 1
+  head -c $(($(wc -c <"$IO/pr.csv") / 2)) "$IO/pr.csv" >"$IO/half.csv"
+  head -n $(($(wc -l <"$IO/pr.csv") - 3)) "$IO/pr.csv" >"$IO/lines.csv"
+  for f in half lines; do
+    "$PK_ROOT/bin/pipekrylov-plot" --report "$IO/$f.csv" --figure model -o "$IO/$f.png" 2>&1 && { echo "FAIL: $f.csv plotted"; return 1; }
+  done
+  "$PK_ROOT/bin/pipekrylov-plot" --report "$IO/pr.csv" --figure model -o "$IO/whole.png" >/dev/null || { echo "FAIL: the whole report was refused"; return 1; }
+  echo "whole report plotted"
+}
+export -f io_plot_inputs io_plot_latin1 io_plot_binary_report io_plot_truncated_report
+t_grep io-plot-not-utf8 "pipekrylov-plot: .*latin1.csv is not a pipekrylov trace: not UTF-8 text \(byte [0-9]+ is 0xe9" io_plot_latin1
+t_grep io-plot-binary-report "pipekrylov-plot: .*binrep.csv is not a pipekrylov report in CSV form: not UTF-8 text" io_plot_binary_report
+t_grep io-plot-truncated-report "the report .*lines.csv is truncated: its last block has no end,report row" io_plot_truncated_report

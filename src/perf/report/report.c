@@ -140,6 +140,8 @@ static PetscErrorCode PKReportCSV(PetscViewer v, const PKStats *S, const PKRepor
   }
   PetscCall(PKReportNoiseCSV(v, S, d));
   if (d->have_amg) PetscCall(PetscViewerASCIIPrintf(v, "amg,cycle,%.9e,s,modelled\namg,pc_apply,%.9e,s,measured\n", (double)d->amg.total, (double)d->amg_measured));
+  /* last: a reader tells a complete report from one cut short (a full disk, a copy interrupted) */
+  PetscCall(PetscViewerASCIIPrintf(v, "end,report,1,,complete\n"));
   PetscFunctionReturn(0);
 }
 
