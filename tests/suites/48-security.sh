@@ -204,3 +204,13 @@ else
   t_grep sec-cluster-default-not-tmp "run: the cluster is not up \(/run/pipekrylov-cluster/config missing\)" sec_cluster_default_not_tmp
   t_grep sec-cluster-prefix-from-state "names: 'pk[0-9]{5}' and 'pk[0-9]{5}'" sec_cluster_prefix
 fi
+# ... and a profile without them (as a one-rank calibration wrote, every communication parameter 'none') is never
+# modelled as free communication: the report says so in its machine lines and uses the embedded default's values
+sec_profile_no_comm() {
+  "$PK_BUILD/tests/profile" -write "$SEC/nocomm.profile" >/dev/null || return 1
+  sed -i -E 's/^((alpha|beta)_o(n|ff)_[a-z]+|(eager|rendezvous)_limit_o(n|ff)|Rb_o(n|ff)|allreduce_(alpha|beta)_o(n|ff)|RN|delta) = [^ ]*/\1 = none/' "$SEC/nocomm.profile"
+  grep -c '= none' "$SEC/nocomm.profile"
+  sec_report -ksp_perfmodel_machine "$SEC/nocomm.profile"
+}
+export -f sec_profile_no_comm
+t_grep sec-report-profile-without-communication "NO ON-NODE COMMUNICATION PARAMETERS IN THE PROFILE \(calibrated on one rank\?\): the embedded default's used" sec_profile_no_comm

@@ -201,6 +201,7 @@ typedef struct {
   char            offnode_missing[256]; /* the protocols whose off-node alpha/beta the profile does not have */
   PetscReal       halo_wait;            /* measured wait for the ghost values per SpMV, the rank that waited longest */
   char            offnode_filled[512];  /* other off-node fields the profile does not have (on-node values used) */
+  char            onnode_default[512];  /* on-node communication fields the profile does not have (embedded default used) */
   PetscBool       wi_ranks_refused;     /* no what-if for larger runs: no off-node parameters */
   const char     *wi_halo_how;          /* how the what-if for larger runs models their halo exchange */
   PetscBool       machine_is_default; /* no -ksp_perfmodel_machine and no profile of this host in the cache */
