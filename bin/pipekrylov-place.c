@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 {
   PetscInt    nodes = 0, ppn = 0, M[3] = {1, 1, 1}, procs[3] = {0, 0, 0}, width = 1, dof = 1, dim = 0, pdim = 0;
   const char *rankfile = NULL, *format = "openmpi", *hosts = NULL, *stencil = "star";
-  char      **hostv = NULL;
+  char      **hostv = NULL, *hostbuf = NULL; /* --hosts: the names point into hostbuf; else each its own */
   PKPlacement pl;
   FILE       *f;
   PKAtomicFile af;
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
     if (M[d] < 1) die("--grid sizes must be >= 1", NULL);
   hostv = (char **)calloc((size_t)nodes, sizeof(char *));
   if (hosts) { /* every comma separates two names: "a,,c" has an empty one (strtok read it as two hosts) */
-    char    *buf = strdup(hosts), *tok = buf;
+    char    *tok = hostbuf = strdup(hosts);
     PetscInt n   = 0;
     for (;;) {
       char *comma = strchr(tok, ',');
@@ -208,6 +208,10 @@ int main(int argc, char **argv)
     fprintf(stderr, "wrote %s (%s); run with %s%s\n", rankfile, format, !strcmp(format, "slurm") ? "SLURM_HOSTFILE=FILE srun --distribution=arbitrary" : "mpiexec ", !strcmp(format, "slurm") ? "" : rfopt);
     if (strcmp(format, "slurm") && strstr(rfopt, "--map-by") && strpbrk(rankfile, "-:")) fprintf(stderr, "note: Open MPI 5.0 refuses a rankfile path with '-' or ':' in it: rename %s before you run\n", rankfile);
   }
+  if (!hostbuf)
+    for (PetscInt n = 0; n < nodes; n++) free(hostv[n]);
+  free(hostbuf);
+  free(hostv);
   PetscCall(PetscFinalize());
   return 0;
 }
