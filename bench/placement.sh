@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 REPEATS=${1:-10}
 OUT=build/bench
 mkdir -p "$OUT"
-export PK_CLUSTER_PREFIX=pkbp PK_CLUSTER_SUBNET=198.18.15 PK_CLUSTER_DIR=$PWD/$OUT/placement-cluster
+export PK_CLUSTER_SUBNET=198.18.15 PK_CLUSTER_DIR=$PWD/$OUT/placement-cluster # names derived from the state directory
 CL=bin/pipekrylov-cluster
 if [ "$(id -u)" != 0 ]; then echo "bench/placement.sh: SKIP: not root (the emulated cluster needs network namespaces)"; exit 0; fi
 if ! command -v ip >/dev/null 2>&1 || ! ip netns add pkbp-probe >/dev/null 2>&1; then

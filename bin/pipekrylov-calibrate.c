@@ -27,6 +27,7 @@ static const char help[] =
 
 #include <pipekrylov.h>
 #include <pipekrylov/private/pkprofile.h>
+#include <pipekrylov/private/pkfiles.h>
 #include <pipekrylov/private/pkamg.h>
 #include <petscdmda.h>
 #include <errno.h>
@@ -1086,34 +1087,47 @@ static PetscErrorCode Noise(Calib *c)
 }
 
 /*
-   CheckOutput - before measuring: rank 0 (which writes the profile) opens the output for appending (an existing
-   file is not changed; one created by the check is removed), so that a wrong -o fails at once, not after minutes.
+   CheckOutput - before measuring: rank 0 (which writes the profile) checks that it can: the profile is written to a
+   temporary file in its directory and renamed over it (profile_io.c), so the directory must take a new file, and an
+   existing path must be a regular file (never a device such as /dev/full, a FIFO or a symbolic link, which the
+   rename would not write through). A wrong -o fails at once, not after minutes, and nothing is left behind.
 */
 static PetscErrorCode CheckOutput(MPI_Comm comm, const char out[])
 {
   PetscMPIInt rank;
-  int         err = 0;
+  struct {
+    int  err;
+    char why[512];
+  } st = {0, ""};
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) {
-    struct stat st;
-    const int   existed = stat(out, &st) == 0;
+    struct stat sb;
+    const char *slash = strrchr(out, '/');
+    char        tmp[PETSC_MAX_PATH_LEN + 32];
+    int         fd;
 
-    if (!out[0]) err = ENOENT;
-    else if (existed && S_ISDIR(st.st_mode)) err = EISDIR;
-    else {
-      FILE *f = fopen(out, "a");
-
-      if (!f) err = errno;
+    if (!out[0]) st.err = ENOENT;
+    else if (!lstat(out, &sb) && S_ISLNK(sb.st_mode)) {
+      st.err = ELOOP;
+      snprintf(st.why, sizeof(st.why), "it is a symbolic link: name the file itself");
+    } else if (!lstat(out, &sb) && !S_ISREG(sb.st_mode)) {
+      st.err = EINVAL;
+      snprintf(st.why, sizeof(st.why), "it is not a regular file (%s)", S_ISDIR(sb.st_mode) ? "a directory" : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device" : "a FIFO or a socket");
+    } else {
+      if (!slash) snprintf(tmp, sizeof(tmp), ".pipekrylov-calibrate.XXXXXX");
+      else snprintf(tmp, sizeof(tmp), "%.*s/.pipekrylov-calibrate.XXXXXX", (int)(slash == out ? 0 : slash - out), out);
+      if ((fd = mkstemp(tmp)) < 0) st.err = errno;
       else {
-        if (fclose(f)) err = errno;
-        if (!existed) (void)unlink(out);
+        close(fd);
+        unlink(tmp);
       }
     }
+    if (st.err && !st.why[0]) snprintf(st.why, sizeof(st.why), "%s", strerror(st.err));
   }
-  PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, comm));
-  PetscCheck(!err, comm, PETSC_ERR_FILE_OPEN, "pipekrylov-calibrate: cannot write the profile '%s' (-o): %s. Nothing was measured; choose a writable -o", out[0] ? out : "(none)", strerror(err));
+  PetscCallMPI(MPI_Bcast(&st, (PetscMPIInt)sizeof(st), MPI_BYTE, 0, comm));
+  PetscCheck(!st.err, comm, PETSC_ERR_FILE_OPEN, "pipekrylov-calibrate: cannot write the profile '%s' (-o): %s. Nothing was measured; choose a writable -o", out[0] ? out : "(none)", st.why);
   PetscFunctionReturn(0);
 }
 
@@ -1152,6 +1166,7 @@ int main(int argc, char **argv)
   PetscOptionsEnd();
   if (cachepath) {
     PetscCall(PKMachineCachePath(out, sizeof(out), NULL, 0));
+    PetscCheck(out[0], c.comm, PETSC_ERR_USER_INPUT, "Neither XDG_CACHE_HOME nor HOME is set: there is no cache directory (-cache_path)");
     PetscCall(PetscPrintf(c.comm, "%s\n", out));
     PetscCall(PetscFinalize());
     return 0;
@@ -1169,11 +1184,22 @@ int main(int argc, char **argv)
   else PetscCall(PetscSNPrintf(qname, sizeof(qname), "%g-quantile", (double)c.q));
   if (tocache) {
     char dir[PETSC_MAX_PATH_LEN];
+    struct {
+      int  err;
+      char why[512];
+    } st = {0, ""};
+
     PetscCall(PKMachineCachePath(out, sizeof(out), dir, sizeof(dir)));
     PetscCheck(out[0], c.comm, PETSC_ERR_USER_INPUT, "Neither XDG_CACHE_HOME nor HOME is set: there is no cache directory; give the profile's file with -o");
-    if (!c.rank) PetscCall(PKMakeDirs(dir));
+    /* the cache is private: made 0700 here, or refused when it exists and is not the caller's alone (docs/security.md) */
+    if (!c.rank) st.err = PKDirMakePrivate(dir, st.why, sizeof(st.why));
+    PetscCallMPI(MPI_Bcast(&st, (PetscMPIInt)sizeof(st), MPI_BYTE, 0, c.comm));
+    PetscCheck(!st.err, c.comm, PETSC_ERR_FILE_OPEN, "pipekrylov-calibrate: cannot use the profile cache: %s. Nothing was measured; make it your own directory (mode 0700) or give the profile's file with -o", st.why);
   }
   PetscCall(CheckOutput(c.comm, out)); /* -o or this host's cache file: writable, before anything is measured */
+  /* communication needs two ranks: a profile from one rank would have no on-node nor off-node parameters, and a
+     report on several ranks would then model communication as free */
+  PetscCheck(c.size >= 2, c.comm, PETSC_ERR_ARG_SIZ, "pipekrylov-calibrate: one rank cannot measure communication (latencies, bandwidths, allreduce): run it on at least 2 ranks of one node (mpiexec -n 2 %s ...), and across nodes for the off-node parameters. Nothing was measured", argv[0]);
   c.maxit  = c.quick ? 10 : 20;
   c.target = c.quick ? 2e-3 : 2e-2;
   c.gap    = c.quick ? 1e-4 : 1e-3;

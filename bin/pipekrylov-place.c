@@ -15,11 +15,20 @@ static const char usage[] =
   "  --grid     global grid points (the DMDA's M x N [x P])\n"
   "  --stencil  DMDA stencil type (default star), --width its width (default 1), --dof unknowns per point (default 1)\n"
   "  --procs    fix (parts of) the process grid; 0 = free (default: all free)\n"
-  "  --hosts    node host names (default: the emulated cluster's pknode0, pknode1, ...)\n";
+  "  --hosts    node host names (default: the emulated cluster's pknode0, pknode1, ...): letters, digits, '.', '-'\n"
+  "             and '_', one per node, none empty\n"
+  "At most 16777216 ranks (--nodes x --ppn). FILE is written to a temporary file beside it and renamed (an existing\n"
+  "FILE must be a regular file, not a link).\n";
 
+#include <ctype.h>
 #include <errno.h>
 #include <pipekrylov.h>
 #include <pipekrylov/private/pkcompat.h>
+#include <pipekrylov/private/pkfiles.h>
+
+/* The most ranks placed: far beyond any machine's (millions of cores), small enough that a rank number fits an int
+   everywhere and the rankfile (about 35 bytes a rank) stays below a gigabyte */
+#define PK_PLACE_MAX_RANKS (1 << 24)
 
 /* A non-negative decimal integer of at most 9 digits: *s points at its first digit, on return past its last.
    -1 when there is no digit (an empty field, a sign, a space). */
@@ -73,9 +82,11 @@ int main(int argc, char **argv)
 {
   PetscInt    nodes = 0, ppn = 0, M[3] = {1, 1, 1}, procs[3] = {0, 0, 0}, width = 1, dof = 1, dim = 0, pdim = 0;
   const char *rankfile = NULL, *format = "openmpi", *hosts = NULL, *stencil = "star";
-  char      **hostv = NULL;
+  char      **hostv = NULL, *hostbuf = NULL; /* --hosts: the names point into hostbuf; else each its own */
   PKPlacement pl;
   FILE       *f;
+  PKAtomicFile af;
+  char        why[4200];
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -112,15 +123,27 @@ int main(int argc, char **argv)
   if (strcmp(stencil, "star") && strcmp(stencil, "box")) die("--stencil must be star or box, not ", stencil);
   if (strcmp(format, "openmpi") && strcmp(format, "slurm")) die("--format must be openmpi or slurm, not ", format);
   if (width < 0 || dof < 1) die("--width must be >= 0 and --dof >= 1", NULL);
+  if ((long long)nodes * (long long)ppn > PK_PLACE_MAX_RANKS) { /* 65536 x 32768 overflowed to "No ranks" */
+    fprintf(stderr, "pipekrylov-place: --nodes %d x --ppn %d = %lld ranks: more than the %d this tool places\n\n%s", (int)nodes, (int)ppn, (long long)nodes * (long long)ppn, PK_PLACE_MAX_RANKS, usage);
+    exit(2);
+  }
   for (PetscInt d = 0; d < dim; d++)
     if (M[d] < 1) die("--grid sizes must be >= 1", NULL);
   hostv = (char **)calloc((size_t)nodes, sizeof(char *));
-  if (hosts) {
-    char    *buf = strdup(hosts), *save = NULL, *tok;
+  if (hosts) { /* every comma separates two names: "a,,c" has an empty one (strtok read it as two hosts) */
+    char    *tok = hostbuf = strdup(hosts);
     PetscInt n   = 0;
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (;;) {
+      char *comma = strchr(tok, ',');
+      if (comma) *comma = 0;
+      if (!tok[0]) die2("--hosts has an empty host name in ", hosts);
+      /* the names go into the rankfile's lines: a space or a newline would make lines of its own */
+      for (const char *c = tok; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '.' && *c != '-' && *c != '_') die2("--hosts: a host name holds letters, digits, '.', '-' and '_' only, not ", tok);
       if (n == nodes) die("--hosts names more hosts than --nodes: ", hosts);
       hostv[n++] = tok;
+      if (!comma) break;
+      tok = comma + 1;
     }
     if (n != nodes) die("--hosts must name exactly --nodes hosts: ", hosts);
   } else {
@@ -148,19 +171,21 @@ int main(int argc, char **argv)
     }
   }
 
-  if (!(f = fopen(rankfile, "w"))) {
-    fprintf(stderr, "pipekrylov-place: cannot write %s: %s\n", rankfile, strerror(errno));
+  /* a temporary file beside it, renamed when complete: never written through a link, never left half-written */
+  if (PKFileAtomicOpen(rankfile, &af, why, sizeof(why))) {
+    fprintf(stderr, "pipekrylov-place: cannot write the rankfile: %s\n", why);
     PetscFinalize();
     return 1;
   }
+  f = af.fp;
   for (PetscInt r = 0; r < nodes * ppn; r++) {
     PetscInt node, slot;
     PetscCall(PKDMDAPlacementRankNode(&pl, r, &node, &slot));
     if (!strcmp(format, "slurm")) fprintf(f, "%s\n", hostv[node]);
     else fprintf(f, "rank %d=%s slot=%d\n", (int)r, hostv[node], (int)slot);
   }
-  if (fclose(f)) {
-    fprintf(stderr, "pipekrylov-place: cannot write %s: %s\n", rankfile, strerror(errno));
+  if (PKFileAtomicCommit(&af, why, sizeof(why))) {
+    fprintf(stderr, "pipekrylov-place: cannot write the rankfile: %s\n", why);
     PetscFinalize();
     return 1;
   }
@@ -183,6 +208,10 @@ int main(int argc, char **argv)
     fprintf(stderr, "wrote %s (%s); run with %s%s\n", rankfile, format, !strcmp(format, "slurm") ? "SLURM_HOSTFILE=FILE srun --distribution=arbitrary" : "mpiexec ", !strcmp(format, "slurm") ? "" : rfopt);
     if (strcmp(format, "slurm") && strstr(rfopt, "--map-by") && strpbrk(rankfile, "-:")) fprintf(stderr, "note: Open MPI 5.0 refuses a rankfile path with '-' or ':' in it: rename %s before you run\n", rankfile);
   }
+  if (!hostbuf)
+    for (PetscInt n = 0; n < nodes; n++) free(hostv[n]);
+  free(hostbuf);
+  free(hostv);
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -3,12 +3,14 @@
 # that the profile sees the difference: off-node latency above on-node latency, off-node per-byte cost above
 # on-node, and the node injection rate R_N not above the tbf rate (plus the token bucket's burst allowance).
 #   tests/calibrate-cluster.sh OUTDIR [RATE]
-# Uses its own names (prefix pkt, subnet 198.18.8) so that it never touches a cluster the user has up.
+# Uses its own state directory (names derived from it) and subnet 198.18.8, so that it never touches a cluster the
+# user, or another checkout's tests, have up.
 set -u
 out=$1
 rate=${2:-1gbit}
 root=$(cd "$(dirname "$0")/.." && pwd)
-export PK_CLUSTER_PREFIX=pkt PK_CLUSTER_SUBNET=198.18.8 PK_CLUSTER_DIR=$out/cluster-state
+export PK_CLUSTER_SUBNET=198.18.8 PK_CLUSTER_DIR=$out/cluster-state
+unset PK_CLUSTER_PREFIX # names derived from the state directory, unique to this checkout
 cl=$root/bin/pipekrylov-cluster
 mkdir -p "$out"
 trap '"$cl" down >/dev/null 2>&1' EXIT INT TERM

@@ -7,11 +7,13 @@
 # slot no machine has, asked to be passed through as given (PK_CLUSTER_EXACT_SLOTS=1), is refused with the reason; and a
 # rankfile host outside the cluster is refused with a clear error.
 #   tests/place-cluster.sh OUTDIR
-# Uses its own names (prefix pkq, subnet 198.18.13) so that it never touches a cluster the user has up.
+# Uses its own state directory (names derived from it) and subnet 198.18.13, so that it never touches a cluster the
+# user, or another checkout's tests, have up.
 set -u
 out=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
-export PK_CLUSTER_PREFIX=pkq PK_CLUSTER_SUBNET=198.18.13 PK_CLUSTER_DIR=$out/cluster-state
+export PK_CLUSTER_SUBNET=198.18.13 PK_CLUSTER_DIR=$out/cluster-state
+unset PK_CLUSTER_PREFIX # names derived from the state directory, unique to this checkout
 cl=$root/bin/pipekrylov-cluster
 mkdir -p "$out"
 trap '"$cl" down >/dev/null 2>&1' EXIT INT TERM

@@ -92,7 +92,7 @@ cal_unwritable() { # EXPECTED-REGEX -o FILE: fails at once, with the reason, bef
   echo "$out" | grep -Eq "$re" && ! echo "$out" | grep -q "On-node"
 }
 t cal-output-no-dir cal_unwritable "cannot write the profile '/nonexistent-pk-dir/m.profile' \(-o\): No such file or directory. Nothing was measured" -o /nonexistent-pk-dir/m.profile
-t cal-output-is-dir cal_unwritable "cannot write the profile '/tmp' \(-o\): Is a directory" -o /tmp
+t cal-output-is-dir cal_unwritable "cannot write the profile '/tmp' \(-o\): it is not a regular file \(a directory\)" -o /tmp
 if [ "$(id -u)" != 0 ]; then
   t cal-output-no-permission cal_unwritable "Permission denied" -o /m.profile
 else

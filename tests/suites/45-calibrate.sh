@@ -50,10 +50,10 @@ if [ "$(id -u)" != 0 ]; then
   skip cluster-not-root "not root already"
 elif ! command -v ip >/dev/null 2>&1 || ! command -v tc >/dev/null 2>&1; then
   skip cluster-calibrate "iproute2 (ip, tc) is not installed"
-elif ! ip netns add pkt-probe >/dev/null 2>&1; then
-  skip cluster-calibrate "network namespaces cannot be created here ($(ip netns add pkt-probe2 2>&1 | head -1))"
+elif ! ip netns add "pkprobe$$" >/dev/null 2>&1; then
+  skip cluster-calibrate "network namespaces cannot be created here ($(ip netns add "pkprobe$$" 2>&1 | head -1))"
 else
-  ip netns del pkt-probe
+  ip netns del "pkprobe$$"
   t_grep cluster-calibrate "PASS: off-node alpha > on-node alpha" "$PK_ROOT/tests/calibrate-cluster.sh" "$PD/cluster"
   if command -v setpriv >/dev/null 2>&1; then
     # the unprivileged user may not be able to enter the checkout (/root/..., a mktemp -d) nor $TMPDIR (a copy

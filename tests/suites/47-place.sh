@@ -119,10 +119,10 @@ if [ "$(id -u)" != 0 ]; then
   skip place-cluster-tutorial "not root: the emulated cluster needs root for network namespaces"
 elif ! command -v ip >/dev/null 2>&1 || ! command -v tc >/dev/null 2>&1; then
   skip place-cluster-tutorial "iproute2 (ip, tc) is not installed"
-elif ! ip netns add pkq-probe >/dev/null 2>&1; then
+elif ! ip netns add "pkprobe$$" >/dev/null 2>&1; then
   skip place-cluster-tutorial "network namespaces cannot be created here"
 else
-  ip netns del pkq-probe
+  ip netns del "pkprobe$$"
   t_grep place-cluster-tutorial 'PASS: a rankfile host outside the cluster is a clear error' "$PK_ROOT/tests/place-cluster.sh" "$PLD/cluster"
 fi
 t_fail cluster-run-bad-rankfile 'cannot read the rankfile|is not up|needs root' env PK_CLUSTER_DIR="$PLD/no-cluster" "$PK_ROOT/bin/pipekrylov-cluster" run 2 1 --rankfile /nonexistent true

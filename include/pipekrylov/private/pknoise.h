@@ -3,9 +3,11 @@
    length with Poisson arrivals, independent per rank, served at the entry of compute phases only (the phase marks
    of pipekrylov's types, the begin and end of MatMult and PCApply for PETSc's types), never inside an MPI call.
 
-   Arrivals: Poisson at rate f in the time outside detours (the arrival clock stops while they run). A detour
-   whose arrival falls in a wait (halo, reduction) is served at the next compute mark; several due at once are
-   served back to back. Each rank has its own PRNG (splitmix64), seeded with seed + rank: the sequence of gaps is
+   Arrivals: Poisson at rate f in the rank's compute time (the arrival clock stops while detours run and while the
+   rank waits in MPI: halo and reduction waits, and for PETSc's types their blocking reductions), so that waiting
+   for another rank's detour never makes detours of its own. They are served at the next compute mark; several due
+   at once are served back to back. Bounds (noise.c, PKNoiseCheckValues): duration <= 1 s, f <= 1e6 Hz, duty cycle
+   duration x f < 1. Each rank has its own PRNG (splitmix64), seeded with seed + rank: the sequence of gaps is
    reproducible, the number of detours in a solve depends on its wall time.
 */
 #ifndef PKNOISE_H
@@ -30,6 +32,11 @@ typedef struct {
   PetscBool          active;   /* noise in the solve under way (or the last one) */
   unsigned long long state;    /* PRNG state */
   PetscBool          seeded;
+  /* the arrival clock (noise.c, PKNoiseClock): compute time since t0; the next arrival at next_c on it */
+  PetscLogDouble     t0, next_c;
+  PetscLogDouble     blocked;  /* PETSc's types: time inside their blocking reductions (hooks.c) */
+  PetscLogDouble     block_t0; /* when the current one began */
+  int                inblock;  /* nesting depth of blocking reductions */
   /* counters of the solve under way (or the last one) */
   PetscInt           n;                 /* detours served */
   PetscLogDouble     wall, cpu;         /* time inside them: wall clock (PetscTime) and this thread's CPU time */

@@ -49,6 +49,7 @@ typedef struct {
   PetscBool         opt_monitor, opt_trace, opt_report;
   char              trace[PETSC_MAX_PATH_LEN];
   PetscBool         trace_failed; /* an unwritable trace was reported once; no more attempts */
+  PetscInt64        trace_serial; /* this context's number among those that wrote traces in this process (trace.c) */
   char              papi_events[256];
   PetscInt          node_size; /* -ksp_perf_node_size, 0: MPI_COMM_TYPE_SHARED */
   /* placement, found at the first recorded solve */
@@ -102,6 +103,7 @@ typedef struct {
 typedef struct {
   PetscViewer       viewer; /* -ksp_perfmodel_view */
   PetscViewerFormat format;
+  char              spec[PETSC_MAX_PATH_LEN + 32]; /* the file, mode and format it was opened for ("": standard output) */
   PKSpMV            spmv; /* chunked-SpMV structure of a PETSc type's operator, for its halo (report_data.c) */
   Mat               mat;  /* the operator it was built for */
 } PKReportCtx;
@@ -199,6 +201,7 @@ typedef struct {
   char            offnode_missing[256]; /* the protocols whose off-node alpha/beta the profile does not have */
   PetscReal       halo_wait;            /* measured wait for the ghost values per SpMV, the rank that waited longest */
   char            offnode_filled[512];  /* other off-node fields the profile does not have (on-node values used) */
+  char            onnode_default[512];  /* on-node communication fields the profile does not have (embedded default used) */
   PetscBool       wi_ranks_refused;     /* no what-if for larger runs: no off-node parameters */
   const char     *wi_halo_how;          /* how the what-if for larger runs models their halo exchange */
   PetscBool       machine_is_default; /* no -ksp_perfmodel_machine and no profile of this host in the cache */
@@ -265,6 +268,8 @@ PETSC_INTERN PetscErrorCode PKReportNoiseCSV(PetscViewer, const PKStats *, const
 /* Noise injection (src/perf/monitor/noise.c) */
 #define PK_NOISE_OFF PETSC_MAX_REAL
 PETSC_INTERN void           PKNoiseDetour_Private(PKRec, PetscLogDouble); /* the recorder's detour (rec.detour) */
+PETSC_INTERN void           PKNoiseBlockingBegin(PKMonitorCtx *); /* PETSc's types: a blocking reduction (hooks.c) */
+PETSC_INTERN void           PKNoiseBlockingEnd(PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKNoiseReadOptions(KSP, PKMonitorCtx *, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode PKNoiseCheckOptions(KSP, PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKNoiseSolveBegin(KSP, PKMonitorCtx *);
@@ -279,6 +284,8 @@ PETSC_INTERN PetscErrorCode PKReportLoadMachine(MPI_Comm, PKModelCtx *);
 PETSC_INTERN PetscErrorCode PKReportRanksPerCore(MPI_Comm, PetscReal *);
 PETSC_INTERN PetscErrorCode PKReportHaloSlowest(MPI_Comm, const PKMachineParams *, const PKHaloPattern *, PKCommCost *, PKCommCost *);
 
+/* -ksp_perfmodel_view's value checked before anything is created, and a file opened (report_viewer.c) */
+PETSC_INTERN PetscErrorCode PKReportViewerOpen(KSP, PKReportCtx *, PetscBool *);
 /* The end-of-solve report for -ksp_perfmodel_view (report.c), to the viewer of the context it is given */
 PETSC_INTERN PetscErrorCode PKPerfReport(KSP, PKPerfCtx *);
 

@@ -36,6 +36,10 @@ PETSC_INTERN PetscErrorCode PKMachineDefault(PKMachine *);
 /* Collective: rank 0 reads the file, every rank gets the same profile or the same error. Starts from the default,
    so keys the file omits keep the default and its provenance. */
 PETSC_INTERN PetscErrorCode PKMachineLoad(MPI_Comm, const char[], PKMachine *);
+/* Rank 0's part of PKMachineLoad, not collective, raises no error: a regular file of at most PK_PROFILE_MAX_BYTES
+   (flags PK_FILE_PRIVATE, pkfiles.h: also no link, the caller's own, not group/world-writable); 0 or a PETSc error
+   code with the message in msg */
+PETSC_INTERN int PKMachineReadFile(const char path[], int flags, PKMachine *, char msg[], size_t len);
 /* Parse a profile held in memory (name is used in messages). On a format error returns PETSC_ERR_FILE_UNEXPECTED
    with the message "machine profile '<name>', line <n>: <reason>" in err (when err is not NULL) and leaves the
    PKMachine partially updated; on success err is "". Not collective, raises no PETSc error. */
@@ -63,7 +67,6 @@ PETSC_INTERN PetscErrorCode PKMachineSetAllSources(PKMachine *, PKParamSource);
 PETSC_INTERN PetscErrorCode PKMachineHostName(char host[], size_t len);
 PETSC_INTERN PetscErrorCode PKMachineCachePath(char path[], size_t len, char dir[], size_t dirlen);
 PETSC_INTERN PetscErrorCode PKMachineLoadForHost(MPI_Comm, PKMachine *, PetscBool *cached, char cachepath[], size_t len);
-PETSC_INTERN PetscErrorCode PKMakeDirs(const char dir[]);
 PETSC_INTERN PetscErrorCode PKCalibrateCommand(PetscInt ppn, char cmd[], size_t len);
 /* The sane range of a field's value (checked when a profile is read, after the sign rules above) */
 PETSC_INTERN void PKMachineFieldRange(PetscInt i, PetscReal *lo, PetscReal *hi);

@@ -5,6 +5,8 @@
 */
 #include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkcgimpl.h>
+#include <errno.h>
+#include <stdlib.h>
 
 #define PK_DEFAULT_CHUNKS 8
 
@@ -141,6 +143,14 @@ static PetscErrorCode PKSpMVForOperator(KSP ksp, KSP_PK *pk)
 PetscErrorCode PKSetUp_Common(KSP ksp, KSP_PK *pk, PetscInt nred)
 {
   PetscFunctionBegin;
+  if (pk->check_symmetry) { /* an operator that cannot be checked (matrix-free) is said so, not left to PETSc's error */
+    Mat       A;
+    PetscBool set, flg, has;
+    PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+    PetscCall(MatIsSymmetricKnown(A, &set, &flg));
+    PetscCall(MatHasOperation(A, MATOP_IS_SYMMETRIC, &has));
+    PetscCheck(set || has, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-ksp_pipe_check_symmetry cannot check this operator: a matrix of type %s (matrix-free) has no MatIsSymmetric; drop the option, or declare the operator symmetric with MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE)", ((PetscObject)A)->type_name);
+  }
   PetscCall(PKReduceEnsure(&pk->red, nred));
   PetscCall(PKSpMVForOperator(ksp, pk));
   PetscFunctionReturn(0);
@@ -176,7 +186,17 @@ PetscErrorCode PKSetFromOptions_Common(KSP ksp, KSP_PK *pk, PetscOptionItems *Pe
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-ksp_pipe_chunks", "Pieces the work overlapped with a reduction is split into, with an MPI_Test between them (1: no polling)", "KSPPipeSetChunks", pk->chunks, &n, &flg));
-  if (flg) PetscCall(KSPPipeSetChunks_PK(ksp, n));
+  if (flg) { /* PETSc 3.18 wraps a value beyond PetscInt (99999999999999 read as 276447231): check the text itself */
+    char      text[64] = "";
+    char     *end;
+    long long v;
+    PetscBool has;
+    PetscCall(PetscOptionsGetString(PetscOptionsObject->options, PetscOptionsObject->prefix, "-ksp_pipe_chunks", text, sizeof(text), &has));
+    errno = 0;
+    v     = has ? strtoll(text, &end, 10) : n;
+    PetscCheck(!has || *end || (errno != ERANGE && v == (long long)n), PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe_chunks %s is out of range: at most %" PetscInt_FMT, text, PETSC_MAX_INT);
+    PetscCall(KSPPipeSetChunks_PK(ksp, n));
+  }
   PetscCall(PKObserverSetFromOptions(ksp));
   if (pk->needs_spd) {
     PetscCall(PetscOptionsBool("-ksp_pipe_check_symmetry", "Check at set-up that the operator is symmetric (costs one transpose)", "KSPSetUp", pk->check_symmetry, &pk->check_symmetry, NULL));

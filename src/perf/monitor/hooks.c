@@ -27,10 +27,18 @@ static PKPerfCtx *pk_hook_top = NULL; /* innermost recorded solve of a PETSc typ
 /* ---------------------------------------------------------------------------------------------------------- */
 /* Phases of PETSc's types from their events */
 
+/* The blocking reductions of PETSc's types (local work and an MPI_Allreduce that PETSc does not log apart): the noise
+   injector's arrival clock stands still in them (noise.c) */
+static inline PetscBool PKPerfBlockingReduction(PetscLogEvent e)
+{
+  return (PetscBool)(e == VEC_Dot || e == VEC_Norm || e == VEC_MDot || e == VEC_TDot || e == VEC_MTDot || e == VEC_DotNorm2);
+}
+
 static inline void PKPerfEventBegin(PKPerfCtx *c, PetscLogEvent e)
 {
   PKRec rec = &c->mon.rec;
 
+  if (PetscUnlikely(c->mon.noise.active && c->mon.noise.here) && PKPerfBlockingReduction(e)) PKNoiseBlockingBegin(&c->mon);
   if (c->mon.open_event < 0) {
     PKPhase ph;
     if (e == MAT_Mult) ph = PK_PHASE_SPMV;
@@ -52,6 +60,7 @@ static inline void PKPerfEventEnd(PKPerfCtx *c, PetscLogEvent e)
 {
   PKRec rec = &c->mon.rec;
 
+  if (PetscUnlikely(c->mon.noise.active && c->mon.noise.here) && PKPerfBlockingReduction(e)) PKNoiseBlockingEnd(&c->mon);
   if (c->mon.open_event < 0) {
     if (e == VEC_ReduceBegin) PKRecOverlapBegin(rec); /* the MPI_Iallreduce of a split reduction is posted */
   } else if (e == c->mon.open_event) {
@@ -156,14 +165,17 @@ static PetscErrorCode PKPerfCheckOptions(KSP ksp, PKPerfCtx *c)
   PetscCall(PKNoiseCheckOptions(ksp, &c->mon));
   PetscCall(PKTraceCheck(comm, &c->mon)); /* a file already open on other processes: refused now, with a message */
   PetscCall(PKPapiCheckList(comm, prefix, c->mon.papi_events, sizeof(c->mon.papi_events)));
-  PetscCall(PetscViewerDestroy(&c->report.viewer));
   if (c->mon.opt_report) {
-    PetscBool iascii;
-    PetscCall(PKOptionsCreateViewer(comm, ((PetscObject)ksp)->options, prefix, "-ksp_perfmodel_view", &c->report.viewer, &c->report.format, NULL));
+    PetscBool iascii, opened;
+    /* the value is checked before anything is created; a file is opened there (per rank below PETSC_COMM_WORLD, once
+       per name, checked as docs/security.md says), standard output here */
+    PetscCall(PKReportViewerOpen(ksp, &c->report, &opened));
+    if (!opened) PetscCall(PKOptionsCreateViewer(comm, ((PetscObject)ksp)->options, prefix, "-ksp_perfmodel_view", &c->report.viewer, &c->report.format, NULL));
     PetscCall(PetscObjectTypeCompare((PetscObject)c->report.viewer, PETSCVIEWERASCII, &iascii));
     PetscCheck(iascii, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports ASCII viewers (stdout, ascii:file, with ::ascii_info, ::ascii_info_detail or ::ascii_csv), not %s", prefix ? prefix : "", ((PetscObject)c->report.viewer)->type_name);
     PetscCheck(c->report.format == PETSC_VIEWER_DEFAULT || c->report.format == PETSC_VIEWER_ASCII_INFO || c->report.format == PETSC_VIEWER_ASCII_INFO_DETAIL || c->report.format == PETSC_VIEWER_ASCII_CSV, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports the formats ascii_info, ascii_info_detail and ascii_csv, not %s", prefix ? prefix : "", PetscViewerFormats[c->report.format]);
   }
+  if (!c->mon.opt_report) PetscCall(PetscViewerDestroy(&c->report.viewer));
   if (c->model.machine_path[0] || c->mon.opt_report) PetscCall(PKReportLoadMachine(comm, &c->model));
   PetscFunctionReturn(0);
 }
@@ -374,7 +386,7 @@ static PetscErrorCode PKPerfEndAfter(void *after, PetscObject o1)
    for nothing, about 1% of a pcg iteration. They are switched back on when the hooks are removed. */
 static PetscBool PKPerfNeeded(PetscLogEvent e)
 {
-  return (PetscBool)(e == KSP_Solve || e == MAT_Mult || e == PC_Apply || e == VEC_ScatterEnd || e == VEC_ReduceBegin || e == VEC_ReduceEnd || e == VEC_ReduceCommunication);
+  return (PetscBool)(e == KSP_Solve || e == MAT_Mult || e == PC_Apply || e == VEC_ScatterEnd || e == VEC_ReduceBegin || e == VEC_ReduceEnd || e == VEC_ReduceCommunication || PKPerfBlockingReduction(e));
 }
 
 PetscErrorCode PKPerfHooksInstall(void)

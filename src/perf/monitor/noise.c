@@ -80,22 +80,40 @@ static inline PetscLogDouble PKNoiseThreadCPU(void)
   return (PetscLogDouble)ts.tv_sec + 1e-9 * (PetscLogDouble)ts.tv_nsec;
 }
 
-/* Serve every detour due at time t (the mark's clock reading), back to back. The arrival clock stops while the
-   detours run (next moves on by their real length): arrivals are Poisson in the time outside detours, and a rank
-   that is descheduled in a detour (a loaded machine) never builds up a backlog. */
+/* The arrival clock at time t (a mark's clock reading, the recorder's work[] up to date): this rank's compute time in
+   the solve, i.e. its wall time less its halo and reduction waits (work[] by activity: also those inside overlap
+   windows), less the detours served, less the blocking reductions of PETSc's types (inside VecDot, VecNorm ...:
+   the hooks time them, PKNoiseBlockingBegin/End). A rank waiting in MPI for another rank's detour gathers no
+   arrivals of its own: with two or more noisy ranks the wait for each other's detours never feeds more detours
+   (at a high duty cycle it did, and the solve ran away). */
+static inline PetscLogDouble PKNoiseClock(const PKMonitorCtx *c, PetscLogDouble t)
+{
+  const PKRecHot *h = &c->rec.hot;
+
+  return (t - c->noise.t0) - (h->work[PK_PHASE_HALO] + h->work[PK_PHASE_REDUCE]) - c->noise.wall - c->noise.blocked;
+}
+
+/* Serve every detour due at time t (the mark's clock reading), back to back. Arrivals are Poisson in the rank's
+   compute time (PKNoiseClock: the clock stops in waits and while the detours run), so a rank that is descheduled
+   in a detour (a loaded machine) or waits for others never builds up a backlog. noise_next, which the marks compare
+   with their wall-clock reading, is the earliest wall time the next arrival can be due (compute time never runs
+   faster than the wall clock). */
 void PKNoiseDetour_Private(PKRec rec, PetscLogDouble t)
 {
   PKMonitorCtx  *c  = (PKMonitorCtx *)rec->priv;
   PKNoise       *nz = &c->noise;
   PKRecHot      *h  = &rec->hot;
   PetscInt       k  = 0;
-  PetscLogDouble now, end, cpu0;
+  PetscLogDouble now, end, cpu0, ct = PKNoiseClock(c, t);
 
-  while (h->noise_next <= t) {
+  while (nz->next_c <= ct) {
     k++;
-    h->noise_next += PKNoiseGap(nz);
+    nz->next_c += PKNoiseGap(nz);
   }
-  if (!k) return;
+  if (!k) { /* the wall clock ran on in waits: not due yet */
+    h->noise_next = t + (nz->next_c - ct);
+    return;
+  }
   for (PetscInt i = 0; i < k && pk_noise_cb; i++) (*pk_noise_cb)(pk_noise_cb_ctx);
   cpu0 = PKNoiseThreadCPU();
   end  = t + k * nz->duration;
@@ -106,7 +124,39 @@ void PKNoiseDetour_Private(PKRec rec, PetscLogDouble t)
   nz->n += k;
   nz->nphase[h->act] += k;
   if (h->overlap) nz->noverlap += k;
-  h->noise_next += now - t;
+  h->noise_next = now + (nz->next_c - ct); /* the compute clock stood still during the detours */
+}
+
+/* PETSc's types: a blocking reduction (VecDot, VecNorm, VecMDot ...: local work and an MPI_Allreduce that PETSc does
+   not log apart) begins and ends; the arrival clock stands still inside (hooks.c, only while this rank injects) */
+void PKNoiseBlockingBegin(PKMonitorCtx *c)
+{
+  if (!c->noise.inblock++) PetscTime(&c->noise.block_t0);
+}
+
+void PKNoiseBlockingEnd(PKMonitorCtx *c)
+{
+  PetscLogDouble t;
+
+  if (!c->noise.inblock || --c->noise.inblock) return;
+  PetscTime(&t);
+  c->noise.blocked += t - c->noise.block_t0;
+}
+
+/* The bounds of the noise (the option's and KSPPerfNoiseSet's): finite; a detour of at most 1 s; at most 1e6 arrivals
+   per second (one per microsecond: more cannot be told apart from the marks' own cost, and 1e300 Hz looped for
+   ever); a duty cycle, detour time per unit of compute time, below 1; the seed an integer of PetscInt's range */
+#define PK_NOISE_MAX_US 1e6
+#define PK_NOISE_MAX_HZ 1e6
+static PetscErrorCode PKNoiseCheckValues(MPI_Comm comm, const char *what, PetscReal us, PetscReal hz, PetscReal seed)
+{
+  PetscFunctionBegin;
+  PetscCheck(!PetscIsInfOrNanReal(us) && !PetscIsInfOrNanReal(hz) && !PetscIsInfOrNanReal(seed), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: the values must be finite numbers (got %g us, %g Hz, seed %g)", what, (double)us, (double)hz, (double)seed);
+  PetscCheck(us >= 0 && us <= PK_NOISE_MAX_US, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: the detour duration must be in [0, %g] us, not %g", what, PK_NOISE_MAX_US, (double)us);
+  PetscCheck(hz >= 0 && hz <= PK_NOISE_MAX_HZ, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: the frequency must be in [0, %g] Hz, not %g", what, PK_NOISE_MAX_HZ, (double)hz);
+  PetscCheck(us * hz * 1e-6 < 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: the duty cycle, duration x frequency = %g us x %g Hz = %g, must be below 1 (detour time per unit of compute time)", what, (double)us, (double)hz, (double)(us * hz * 1e-6));
+  PetscCheck(seed >= 0 && seed <= PETSC_MAX_INT && seed == PetscFloorReal(seed), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: the seed must be an integer in [0, %d], not %g", what, (int)PETSC_MAX_INT, (double)seed);
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode PKNoiseSetHere(KSP ksp, PKNoise *nz)
@@ -131,23 +181,26 @@ static PetscErrorCode PKNoiseSetHere(KSP ksp, PKNoise *nz)
 PetscErrorCode PKNoiseReadOptions(KSP ksp, PKMonitorCtx *c, PetscOptionItems *PetscOptionsObject)
 {
   PKNoise  *nz = &c->noise;
-  PetscReal v[3];
-  PetscInt  n = 3, nr = PK_NOISE_MAXRANKS;
-  PetscBool set, rset;
+  PetscReal v[4];
+  PetscInt  n = 4, nr = PK_NOISE_MAXRANKS;
+  PetscBool set, rset, named;
   MPI_Comm  comm = PetscObjectComm((PetscObject)ksp);
 
   PetscFunctionBegin;
   v[0] = nz->duration * 1e6;
   v[1] = nz->freq;
   v[2] = (PetscReal)nz->seed;
-  PetscCall(PetscOptionsRealArray("-ksp_perf_noise", "Inject detours (busy waits) of <duration_us> at mean rate <frequency_hz> (Poisson, per rank) into the compute phases: <duration_us>,<frequency_hz>[,<seed>]", "KSPPerfNoiseSet", v, &n, &set));
+  PetscCall(PetscOptionsRealArray("-ksp_perf_noise", "Inject detours (busy waits) of <duration_us> at mean rate <frequency_hz> (Poisson, per rank, in its compute time) into the compute phases: <duration_us>,<frequency_hz>[,<seed>]; duration <= 1e6 us, frequency <= 1e6 Hz, duration x frequency x 1e-6 < 1", "KSPPerfNoiseSet", v, &n, &set));
   PetscCall(PetscOptionsInt("-ksp_perf_noise_skip", "The first <k> solves of the KSP run without noise (warm-up and the noise-free reference of the slowdown)", "KSPPerfNoiseSet", nz->skip, &nz->skip, NULL));
   PetscCheck(nz->skip >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ksp_perf_noise_skip must be >= 0");
   PetscCall(PetscOptionsBool("-ksp_perf_noise_alternate", "After the skipped solves, noisy and noise-free solves alternate (noisy first): each noisy solve's reference is measured beside it", "KSPPerfNoiseSet", nz->alternate, &nz->alternate, NULL));
   PetscCall(PetscOptionsIntArray("-ksp_perf_noise_ranks", "Only these ranks inject noise (default: every rank)", "KSPPerfNoiseSetRanks", nz->ranks, &nr, &rset));
+  /* a bare -ksp_perf_noise reads as not set: it must not silently mean off */
+  PetscCall(PetscOptionsHasName(PetscOptionsObject->options, PetscOptionsObject->prefix, "-ksp_perf_noise", &named));
+  PetscCheck(set || !named, comm, PETSC_ERR_ARG_WRONG, "-ksp_perf_noise needs <duration_us>,<frequency_hz>[,<seed>], got none (0,0 turns it off)");
   if (set && !nz->code_set) {
-    PetscCheck(n >= 2, comm, PETSC_ERR_ARG_WRONG, "-ksp_perf_noise needs <duration_us>,<frequency_hz>[,<seed>], got %" PetscInt_FMT " value(s)", n);
-    PetscCheck(v[0] >= 0 && v[1] >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ksp_perf_noise: duration and frequency must be >= 0 (got %g us, %g Hz)", (double)v[0], (double)v[1]);
+    PetscCheck(n >= 2 && n <= 3, comm, PETSC_ERR_ARG_WRONG, "-ksp_perf_noise needs <duration_us>,<frequency_hz>[,<seed>], got %s%" PetscInt_FMT " value(s)", n > 3 ? "more than 3: " : "", n);
+    PetscCall(PKNoiseCheckValues(comm, "-ksp_perf_noise", v[0], v[1], n >= 3 ? v[2] : 1));
     nz->duration = v[0] * 1e-6;
     nz->freq     = v[1];
     nz->seed     = n >= 3 ? (PetscInt)v[2] : 1;
@@ -176,13 +229,17 @@ PetscErrorCode PKNoiseSolveBegin(KSP ksp, PKMonitorCtx *c)
   nz->n = nz->noverlap = 0;
   nz->wall = nz->cpu = 0;
   PetscCall(PetscArrayzero(nz->nphase, PK_PHASE_N));
+  nz->blocked = 0;
+  nz->inblock = 0;
   c->rec.hot.noise_next = PK_NOISE_OFF;
   /* alternating, every second solve after the skip is a noise-free reference taken in the same conditions as its
      noisy neighbours (a machine whose speed drifts during a run biased a reference taken only before them) */
   nz->active            = (PetscBool)(nz->on && c->solve >= nz->skip && (!nz->alternate || (c->solve - nz->skip) % 2 == 0));
   if (!nz->active || !nz->here) PetscFunctionReturn(0);
   PetscCall(PetscTime(&now));
-  c->rec.hot.noise_next = now + PKNoiseGap(nz);
+  nz->t0                = now; /* the origin of the arrival clock (PKNoiseClock) */
+  nz->next_c            = PKNoiseGap(nz);
+  c->rec.hot.noise_next = now + nz->next_c;
   PetscFunctionReturn(0);
 }
 
@@ -322,9 +379,12 @@ PetscErrorCode PKNoiseFinalize(void)
                                of each noisy solve (the median of the last 5 noise-free ones) is measured beside it
 
    Notes:
-   Detours are served at the entry of compute phases only (SpMV, PC, vector work; for PETSc's types at the begin
-   and end of MatMult and PCApply), never in a halo or reduction wait and so never inside an MPI call; an arrival that
-   falls in a wait is served at the next compute phase. Noise turns the performance monitor on; the report
+   Arrivals are Poisson in each rank's compute time: the arrival clock stops while a detour runs and while the rank
+   waits in MPI (halo and reduction waits; for PETSc's types also their blocking reductions inside VecDot, VecNorm,
+   VecMDot ...), so that waiting for another rank's detour never makes more detours. Detours are served at the entry
+   of compute phases only (SpMV, PC, vector work; for PETSc's types at the begin and end of MatMult and PCApply),
+   never inside an MPI call. Bounds: duration_us in [0, 1e6], freq_hz in [0, 1e6], the duty cycle
+   duration_us x freq_hz x 1e-6 below 1, finite values, a seed in [0, PETSC_MAX_INT]. Noise turns the performance monitor on; the report
    (-ksp_perfmodel_view) then shows the injected time per rank, the measured slowdown against the last noise-free
    solve and the stochastic model's predicted slowdown. Iterations and solution are bit-for-bit those without
    noise. A call overrides -ksp_perf_noise.
@@ -339,7 +399,7 @@ PetscErrorCode KSPPerfNoiseSet(KSP ksp, PetscReal duration_us, PetscReal freq_hz
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscCheck(duration_us >= 0 && freq_hz >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Noise duration and frequency must be >= 0 (got %g us, %g Hz)", (double)duration_us, (double)freq_hz);
+  PetscCall(PKNoiseCheckValues(PetscObjectComm((PetscObject)ksp), "KSPPerfNoiseSet", duration_us, freq_hz, (PetscReal)seed));
   PetscCall(PKPerfCtxGet(ksp, PETSC_TRUE, &c));
   c->mon.noise.code_set = PETSC_TRUE;
   c->mon.noise.duration = duration_us * 1e-6;

@@ -8,20 +8,32 @@
    A KSP on a smaller communicator than PETSC_COMM_WORLD (e.g. one per rank) writes <file>.<r>, r the world rank of
    its rank 0, so that KSPs on different communicators never write one file at once.
 
-   Two KSPs that write one file are told apart by the `ksp` column (0 for the first KSP that wrote the file in this
-   run, 1 for the next, ...). A file belongs to the processes that opened it (its MPI group): only a KSP on exactly
+   A file is known by what it is, its device and inode, not by its spelling: t.csv and ./t.csv (or a hard link) are
+   one file, opened once (two spellings used to open it twice, each truncating the other's rows). Two KSPs that
+   write one file are told apart by the `ksp` column (0 for the first KSP that wrote the file in this run, 1 for the
+   next, ..., without limit: each KSP's monitor context has a serial number of this process, never reused). A file
+   belongs to the processes that opened it (its MPI group): only a KSP on exactly
    those processes appends to it (every write is a collective on the file's communicator). A KSP on other processes
    whose name is that of an open file, on any of its ranks, is refused with one message and no trace, whichever KSP
    came first: at KSPSetFromOptions when the file is already open then, else at its first write. The decision is
    collective over the KSP's communicator, so its ranks never enter different collectives (they used to hang, or
    write rows of one rank's sub-KSP into the whole communicator's file with a collective of one rank).
 
-   A trace that cannot be written is reported once (path and MPI's reason) and switched off for that KSP; nothing
-   else changes: the solve, its statistics and the report go on.
+   A trace that cannot be written is reported once (path and reason) and switched off for that KSP; nothing else
+   changes: the solve, its statistics and the report go on. Open MPI 4.1's MPI_File_write_at_all returns
+   MPI_SUCCESS when pwritev fails (a full disk, /proc/self/status): the bytes written, from the status, are checked
+   against the bytes given. A file that failed is not written again by any KSP (they would fail alike).
+
+   The path is the user's, but the writer may be root on a shared machine (docs/security.md): before MPI-IO opens
+   it, rank 0 creates it with O_EXCL|O_NOFOLLOW or checks the existing one (no symbolic link, a regular file, the
+   caller's own), so that a link planted in a shared directory is never written through.
 */
 #include <pipekrylov/private/pkperfimpl.h>
+#include <pipekrylov/private/pkfiles.h>
 #include <ctype.h>
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 /* Open MPI 4.1's shared-file-pointer components (opened with every MPI-IO file, used or not) copy the path into
@@ -36,11 +48,15 @@ struct _n_PKTraceFile {
   MPI_Offset  end;  /* bytes written so far */
   int         dirfd; /* >= 0: the directory held open for a long path (see PK_TRACE_MPIIO_PATH_MAX) */
   MPI_Group   group; /* the processes that opened it, the only ones that write it */
-  const void *owner[16]; /* the perf contexts of the KSPs that wrote this file, by their `ksp` id */
-  int         nowner;
+  dev_t       dev;   /* what the file is (its name may be spelled in several ways) */
+  ino_t       ino;
+  PetscBool   failed; /* a write failed: reported once, never written again */
+  PetscInt64 *owner; /* the serial numbers of the monitor contexts of the KSPs that wrote it, by their `ksp` id */
+  PetscInt    nowner, maxowner;
   PKTraceFile next;
 };
 static PKTraceFile pk_trace_files = NULL; /* files started (truncated, header written) in this run, newest first */
+static PetscInt64  pk_trace_serial = 0;   /* the last serial number given to a monitor context */
 
 /* Close the files in the order they were opened (the same on every rank that shares one: they open together) */
 PetscErrorCode PKTraceFinalize(void)
@@ -60,22 +76,23 @@ PetscErrorCode PKTraceFinalize(void)
     if (MPI_File_close(&f->fh) != MPI_SUCCESS) PetscCall(PetscPrintf(PETSC_COMM_SELF, "ERROR pipekrylov: closing the trace file %s failed\n", f->name));
     if (f->dirfd >= 0) close(f->dirfd);
     if (f->group != MPI_GROUP_NULL) PetscCallMPI(MPI_Group_free(&f->group));
+    PetscCall(PetscFree(f->owner));
     PetscCall(PetscFree(f->name));
     PetscCall(PetscFree(f));
   }
   PetscFunctionReturn(0);
 }
 
+/* The open file that name is, by device and inode (NULL when name does not exist yet or is none of them) */
 static PetscErrorCode PKTraceFind(const char name[], PKTraceFile *file)
 {
-  PetscBool eq = PETSC_FALSE;
+  struct stat st;
 
   PetscFunctionBegin;
   *file = NULL;
-  for (PKTraceFile f = pk_trace_files; f && !eq; f = f->next) {
-    PetscCall(PetscStrcmp(f->name, name, &eq));
-    if (eq) *file = f;
-  }
+  if (stat(name, &st)) PetscFunctionReturn(0);
+  for (PKTraceFile f = pk_trace_files; f && !*file; f = f->next)
+    if (f->dev == st.st_dev && f->ino == st.st_ino) *file = f;
   PetscFunctionReturn(0);
 }
 
@@ -203,6 +220,17 @@ static PetscErrorCode PKTraceFail(MPI_Comm comm, PKMonitorCtx *c, const char nam
   PetscFunctionReturn(0);
 }
 
+/* Why a write came up short, as far as the file system says (MPI-IO does not pass errno on) */
+static void PKTraceShortWhy(const char name[], char why[], size_t len)
+{
+  struct statfs sf;
+
+  snprintf(why, len, "the file system took only part of it (full, over a quota, or an I/O error)");
+  if (statfs(name, &sf)) return;
+  if (sf.f_type == 0x9fa0 /* PROC_SUPER_MAGIC */ || sf.f_type == 0x62656572 /* SYSFS_MAGIC */) snprintf(why, len, "it is a /proc or /sys file, which takes no data");
+  else if (sf.f_bavail == 0) snprintf(why, len, "no space left on its file system");
+}
+
 PetscErrorCode PKTraceWrite(MPI_Comm comm, PKMonitorCtx *c)
 {
   char        name[PETSC_MAX_PATH_LEN], *buf;
@@ -238,6 +266,22 @@ PetscErrorCode PKTraceWrite(MPI_Comm comm, PKMonitorCtx *c)
       c->trace_failed = PETSC_TRUE;
       PetscFunctionReturn(0);
     }
+    { /* rank 0 makes the file, or checks the one there, before MPI-IO opens it by name (see the top) */
+      struct {
+        int  err;
+        char why[PETSC_MAX_PATH_LEN + 128];
+      } chk = {0, ""};
+      int created = 0;
+
+      if (!rank) chk.err = PKFileCheckOutput(name, &created, chk.why, sizeof(chk.why));
+      PetscCallMPI(MPI_Bcast(&chk, (PetscMPIInt)sizeof(chk), MPI_BYTE, 0, comm));
+      if (chk.err) {
+        if (dirfd >= 0) close(dirfd);
+        PetscCall(PetscFPrintf(comm, PETSC_STDERR, "ERROR pipekrylov: cannot open the trace file %s (-ksp_perf_trace): %s. The solve is not affected; no trace is written for this KSP.\n", name, chk.why));
+        c->trace_failed = PETSC_TRUE;
+        PetscFunctionReturn(0);
+      }
+    }
     rc  = MPI_File_open(comm, mpiname, MPI_MODE_WRONLY | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
     bad = rc != MPI_SUCCESS;
     PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
@@ -256,17 +300,36 @@ PetscErrorCode PKTraceWrite(MPI_Comm comm, PKMonitorCtx *c)
     PetscCall(PetscStrallocpy(name, &file->name));
     file->fh       = fh;
     file->dirfd    = dirfd;
+    {
+      struct stat st;
+      if (!stat(name, &st)) {
+        file->dev = st.st_dev;
+        file->ino = st.st_ino;
+      }
+    }
     PetscCallMPI(MPI_Comm_group(comm, &file->group));
     file->next     = pk_trace_files;
     pk_trace_files = file;
     fresh          = PETSC_TRUE;
   }
-  /* which KSP writes: a context seen before keeps its id, unless this is its first solve (a new KSP whose context
-     reuses freed memory); the order of first writes is the same on every rank, so are the ids */
-  for (kspid = 0; kspid < file->nowner && (file->owner[kspid] != c || c->solve == 0); kspid++) { }
+  if (file->failed) { /* another KSP's write to it failed and was reported: this one would fail alike */
+    c->trace_failed = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  /* which KSP writes: a context keeps its id (its serial number is never reused, as its address may be); the order
+     of first writes is the same on every rank, so are the ids */
+  if (!c->trace_serial) c->trace_serial = ++pk_trace_serial;
+  for (kspid = 0; kspid < file->nowner && file->owner[kspid] != c->trace_serial; kspid++) { }
   if (kspid == file->nowner) {
-    if (file->nowner < (int)PETSC_STATIC_ARRAY_LENGTH(file->owner)) file->owner[file->nowner++] = c;
-    else kspid = file->nowner; /* more KSPs than ids kept: they share the last id */
+    if (file->nowner == file->maxowner) {
+      PetscInt64 *o;
+      file->maxowner = PetscMax(16, 2 * file->maxowner);
+      PetscCall(PetscMalloc1(file->maxowner, &o));
+      if (file->nowner) PetscCall(PetscArraycpy(o, file->owner, file->nowner));
+      PetscCall(PetscFree(file->owner));
+      file->owner = o;
+    }
+    file->owner[file->nowner++] = c->trace_serial;
   }
 
   cap = (size_t)(K + 1) * (size_t)(32 * (24 + np)) + 4096;
@@ -288,11 +351,29 @@ PetscErrorCode PKTraceWrite(MPI_Comm comm, PKMonitorCtx *c)
   PetscCallMPI(MPI_Exscan(&len, &off, 1, MPI_LONG_LONG, MPI_SUM, comm));
   if (!rank) off = 0;
   PetscCallMPI(MPI_Allreduce(&len, &total, 1, MPI_LONG_LONG, MPI_SUM, comm));
-  rc = MPI_File_write_at_all(file->fh, file->end + (MPI_Offset)off, buf, (int)n, MPI_CHAR, MPI_STATUS_IGNORE);
-  file->end += (MPI_Offset)total;
-  PetscCall(PetscFree(buf));
-  bad = rc != MPI_SUCCESS;
-  PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
-  if (worst) PetscCall(PKTraceFail(comm, c, name, "write", bad ? rc : -1));
+  {
+    MPI_Status mst;
+    int        cnt = 0;
+    long long  wrote[2], sum[2];
+
+    rc = MPI_File_write_at_all(file->fh, file->end + (MPI_Offset)off, buf, (int)n, MPI_CHAR, &mst);
+    if (rc == MPI_SUCCESS && MPI_Get_count(&mst, MPI_CHAR, &cnt) != MPI_SUCCESS) cnt = 0;
+    file->end += (MPI_Offset)total;
+    PetscCall(PetscFree(buf));
+    bad      = rc != MPI_SUCCESS;
+    wrote[0] = bad ? 0 : cnt;
+    wrote[1] = bad; /* ranks whose write returned an error */
+    PetscCallMPI(MPI_Allreduce(wrote, sum, 2, MPI_LONG_LONG, MPI_SUM, comm));
+    if (sum[1]) {
+      PetscCall(PKTraceFail(comm, c, name, "write", bad ? rc : -1));
+      file->failed = PETSC_TRUE;
+    } else if (sum[0] != total) { /* MPI_SUCCESS, and yet bytes are missing (see the top) */
+      char why[256];
+      if (!rank) PKTraceShortWhy(name, why, sizeof(why));
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR, "ERROR pipekrylov: cannot write the trace file %s (-ksp_perf_trace): %lld of %lld bytes of solve %" PetscInt_FMT " written: %s. The solve is not affected; no further trace is written for this KSP.\n", name, sum[0], total, c->solve, why));
+      c->trace_failed = PETSC_TRUE;
+      file->failed    = PETSC_TRUE;
+    }
+  }
   PetscFunctionReturn(0);
 }

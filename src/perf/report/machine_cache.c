@@ -9,6 +9,8 @@
 */
 #define _GNU_SOURCE /* dladdr */
 #include <pipekrylov/private/pkprofile.h>
+#include <pipekrylov/private/pkfiles.h>
+#include <stdlib.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <time.h>
@@ -131,83 +133,139 @@ PetscErrorCode PKMachineCachePath(char path[], size_t len, char dir[], size_t di
 
    Output Parameters:
 +  m         - the profile
-.  cached    - PETSC_TRUE when this host's cached profile was used
+.  cached    - PETSC_TRUE when a cached profile was used
 -  cachepath - the cache file looked for ("" when there is no cache directory); may be NULL
 
    Notes:
    Without a profile of this host, the newest cached profile of another host with the same processor model is used
    (the nodes of a cluster share the home directory and the processor, not the node name); its path, not this
-   host's, is then m->origin.
-   A cached profile that does not read (a format error or a value out of range) is an error naming the file: a
-   broken profile is not silently replaced by the default.
+   host's, is then m->origin. Another host's profile that does not read (broken, or not the caller's own) is
+   skipped with a warning and the next newest one tried.
+   This host's cached profile that does not parse (a format error or a value out of range) is an error naming the
+   file: a broken profile is not silently replaced by the default.
+   The cache is trusted only when it is the caller's own (docs/security.md): a cache directory that is a symbolic
+   link, not owned by the caller or writable by group or others is ignored with a warning, and so is a file in it
+   that is a link, not a regular file, not the caller's own or writable by others; profiles are read only from
+   regular files of at most PK_PROFILE_MAX_BYTES (pkfiles.h).
 
    Level: developer
 
 .seealso: PKMachineCachePath(), PKMachineLoad(), PKMachineDefault()
 @*/
-/* The newest profile in dir named <anything>_<cpu>.profile, other than `self`: a node of a cluster that shares the
-   home directory finds the profile calibrated on another node with the same processor */
-static void PKSameProcessorProfile(const char dir[], const char self[], char found[], size_t len)
+
+/* A warning on standard error, once per process for each distinct text (the profile is looked for at every
+   KSPSetFromOptions of a reported KSP) */
+static void PKCacheWarn(const char *text)
+{
+  static char said[8][512];
+  static int  nsaid = 0;
+
+  for (int i = 0; i < nsaid; i++)
+    if (!strncmp(said[i], text, sizeof(said[i]) - 1)) return;
+  if (nsaid < 8) snprintf(said[nsaid++], sizeof(said[0]), "%s", text);
+  (void)PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "WARNING pipekrylov: %s\n", text);
+}
+
+/* Profiles in dir named <anything>_<cpu>.profile other than `self`, newest first (the newest max of them): a node
+   of a cluster that shares the home directory finds the profile calibrated on another node with the same
+   processor */
+typedef struct {
+  char   path[PETSC_MAX_PATH_LEN];
+  time_t mtime;
+} PKCacheCand;
+
+static int PKCacheCandCmp(const void *a, const void *b)
+{
+  time_t x = ((const PKCacheCand *)a)->mtime, y = ((const PKCacheCand *)b)->mtime;
+  return x > y ? -1 : x < y;
+}
+
+static int PKSameProcessorProfiles(const char dir[], const char self[], PKCacheCand c[], int max)
 {
   char           cpu[256], scpu[96], suffix[128];
   DIR           *d;
   struct dirent *e;
-  time_t         newest = 0;
+  int            n = 0;
 
-  found[0] = 0;
   PKCPUModel(cpu, sizeof(cpu));
   PKSlug(cpu, scpu, sizeof(scpu));
-  if (!scpu[0] || !(d = opendir(dir))) return;
+  if (!scpu[0] || !(d = opendir(dir))) return 0;
   snprintf(suffix, sizeof(suffix), "_%s.profile", scpu);
   while ((e = readdir(d))) {
-    size_t      n = strlen(e->d_name), k = strlen(suffix);
-    char        p[PETSC_MAX_PATH_LEN];
+    size_t      len = strlen(e->d_name), k = strlen(suffix);
     struct stat st;
 
-    if (n <= k || strcmp(e->d_name + n - k, suffix)) continue;
-    snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-    if (!strcmp(p, self) || stat(p, &st) || access(p, R_OK) || st.st_mtime < newest) continue;
-    newest = st.st_mtime;
-    snprintf(found, len, "%s", p);
+    /* c[n] is scratch until it is kept; a name starting with '.' is a calibration's temporary file */
+    if (len <= k || strcmp(e->d_name + len - k, suffix) || e->d_name[0] == '.') continue;
+    if (snprintf(c[n].path, sizeof(c[n].path), "%s/%s", dir, e->d_name) >= (int)sizeof(c[n].path)) continue;
+    if (!strcmp(c[n].path, self) || lstat(c[n].path, &st)) continue;
+    c[n].mtime = st.st_mtime;
+    if (n < max - 1) n++;
+    else qsort(c, (size_t)max, sizeof(c[0]), PKCacheCandCmp); /* full: the oldest, last, is the next scratch */
   }
   closedir(d);
+  qsort(c, (size_t)n, sizeof(c[0]), PKCacheCandCmp);
+  return n;
 }
+
+#define PK_CACHE_MAX_OTHERS 64
 
 PetscErrorCode PKMachineLoadForHost(MPI_Comm comm, PKMachine *m, PetscBool *cached, char cachepath[], size_t len)
 {
-  char        path[PETSC_MAX_PATH_LEN] = "", dir[PETSC_MAX_PATH_LEN] = "", use[PETSC_MAX_PATH_LEN] = "";
+  char        path[PETSC_MAX_PATH_LEN] = "", dir[PETSC_MAX_PATH_LEN] = "";
   PetscMPIInt rank;
+  struct {
+    int  rc, used;
+    char msg[1024];
+  } st = {0, 0, ""};
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PKMachineDefault(m));
   if (!rank) {
+    char        why[sizeof(st.msg) - 128], warn[sizeof(st.msg) + 128];
+    struct stat sb;
+
     PetscCall(PKMachineCachePath(path, sizeof(path), dir, sizeof(dir)));
-    if (path[0] && !access(path, R_OK)) PetscCall(PetscStrncpy(use, path, sizeof(use)));
-    else if (dir[0]) PKSameProcessorProfile(dir, path, use, sizeof(use));
+    if (dir[0] && !lstat(dir, &sb)) {
+      if (PKDirCheckPrivate(dir, why, sizeof(why))) {
+        snprintf(warn, sizeof(warn), "the profile cache is ignored: %s (it must be your own directory, writable by you alone; docs/security.md)", why);
+        PKCacheWarn(warn);
+      } else if (!lstat(path, &sb)) { /* this host's profile: read it; broken is an error, not ours is ignored */
+        st.rc = PKMachineReadFile(path, PK_FILE_PRIVATE, m, st.msg, sizeof(st.msg));
+        if (!st.rc) st.used = 1;
+        else if (st.rc == PETSC_ERR_FILE_READ) {
+          snprintf(warn, sizeof(warn), "this host's cached profile is ignored: %s", st.msg);
+          PKCacheWarn(warn);
+          st.rc     = 0;
+          st.msg[0] = 0;
+          PetscCall(PKMachineDefault(m));
+        }
+      } else {
+        PKCacheCand *cand;
+        int          n;
+
+        PetscCall(PetscMalloc1(PK_CACHE_MAX_OTHERS, &cand));
+        n = PKSameProcessorProfiles(dir, path, cand, PK_CACHE_MAX_OTHERS);
+        for (int i = 0; i < n && !st.used; i++) {
+          if (!PKMachineReadFile(cand[i].path, PK_FILE_PRIVATE, m, st.msg, sizeof(st.msg))) st.used = 1;
+          else {
+            snprintf(warn, sizeof(warn), "another host's cached profile is skipped: %s", st.msg);
+            PKCacheWarn(warn);
+            PetscCall(PKMachineDefault(m));
+          }
+        }
+        st.msg[0] = 0;
+        PetscCall(PetscFree(cand));
+      }
+    }
   }
   PetscCallMPI(MPI_Bcast(path, (PetscMPIInt)sizeof(path), MPI_CHAR, 0, comm));
-  PetscCallMPI(MPI_Bcast(use, (PetscMPIInt)sizeof(use), MPI_CHAR, 0, comm));
+  PetscCallMPI(MPI_Bcast(&st, (PetscMPIInt)sizeof(st), MPI_BYTE, 0, comm));
+  PetscCheck(!st.rc, comm, (PetscErrorCode)st.rc, "%s", st.msg);
+  PetscCallMPI(MPI_Bcast(m, (PetscMPIInt)sizeof(*m), MPI_BYTE, 0, comm));
   if (cachepath) PetscCall(PetscStrncpy(cachepath, path, len));
-  *cached = use[0] ? PETSC_TRUE : PETSC_FALSE;
-  if (use[0]) PetscCall(PKMachineLoad(comm, use, m));
-  else PetscCall(PKMachineDefault(m));
-  PetscFunctionReturn(0);
-}
-
-/* mkdir -p of an absolute directory (0700 for what it creates: a user's cache) */
-PetscErrorCode PKMakeDirs(const char dir[])
-{
-  char p[PETSC_MAX_PATH_LEN];
-
-  PetscFunctionBegin;
-  PetscCall(PetscStrncpy(p, dir, sizeof(p)));
-  for (char *s = p + 1; *s; s++) {
-    if (*s != '/') continue;
-    *s = 0;
-    PetscCheck(!mkdir(p, 0700) || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory '%s': %s", p, strerror(errno));
-    *s = '/';
-  }
-  PetscCheck(!mkdir(p, 0700) || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory '%s': %s", p, strerror(errno));
+  *cached = st.used ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 

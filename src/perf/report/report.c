@@ -111,6 +111,7 @@ static PetscErrorCode PKReportCSV(PetscViewer v, const PKStats *S, const PKRepor
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(v, "section,name,value,unit,status\n"));
   PetscCall(PetscViewerASCIIPrintf(v, "machine,profile,%s,,%s\n", d->machine_is_default ? "embedded default" : "file", d->machine_is_default ? "no profile for this host: run pipekrylov-calibrate" : "profile"));
+  if (d->onnode_default[0]) PetscCall(PetscViewerASCIIPrintf(v, "machine,onnode_communication,embedded default,,not in the profile\n"));
   PetscCall(PetscViewerASCIIPrintf(v, "run,type,%s,,%s\nrun,solve,%" PetscInt_FMT ",,\nrun,ranks,%d,,\nrun,nodes,%" PetscInt_FMT ",,\nrun,iterations,%" PetscInt_FMT ",,\n", d->type, d->ours ? "pipekrylov" : "petsc", S->solve, S->nranks, S->nnodes, S->nits));
   if (d->have_halo) /* the operator's actual scatter, one SpMV: sums over ranks, and the most one rank posts */
     PetscCall(PetscViewerASCIIPrintf(v, "halo,onnode_msgs_total,%.0f,messages,measured\nhalo,offnode_msgs_total,%.0f,messages,measured\nhalo,onnode_bytes_total,%.0f,bytes,measured\nhalo,offnode_bytes_total,%.0f,bytes,measured\nhalo,max_msgs_per_rank,%" PetscInt_FMT ",messages,measured\n", (double)d->halo_total_msgs[PK_ON_NODE], (double)d->halo_total_msgs[PK_OFF_NODE], (double)d->halo_total_bytes[PK_ON_NODE], (double)d->halo_total_bytes[PK_OFF_NODE], d->halo_max_posted));
@@ -140,6 +141,8 @@ static PetscErrorCode PKReportCSV(PetscViewer v, const PKStats *S, const PKRepor
   }
   PetscCall(PKReportNoiseCSV(v, S, d));
   if (d->have_amg) PetscCall(PetscViewerASCIIPrintf(v, "amg,cycle,%.9e,s,modelled\namg,pc_apply,%.9e,s,measured\n", (double)d->amg.total, (double)d->amg_measured));
+  /* last: a reader tells a complete report from one cut short (a full disk, a copy interrupted) */
+  PetscCall(PetscViewerASCIIPrintf(v, "end,report,1,,complete\n"));
   PetscFunctionReturn(0);
 }
 
@@ -165,6 +168,7 @@ static PetscErrorCode PKReportMachineLines(PetscViewer v, PKPerfCtx *c, const PK
       first = 0;
     }
   }
+  if (d->onnode_default[0]) PetscCall(PetscViewerASCIIPrintf(v, "    NO ON-NODE COMMUNICATION PARAMETERS IN THE PROFILE (calibrated on one rank?): the embedded default's used:\n      %s\n", d->onnode_default));
   if (d->offnode_substituted) PetscCall(PetscViewerASCIIPrintf(v, "    no off-node parameters in the profile: on-node values used for off-node messages\n"));
   else if (d->offnode_filled[0]) PetscCall(PetscViewerASCIIPrintf(v, "    not in the profile, the on-node value used off node: %s\n", d->offnode_filled));
   PetscCall(PetscViewerASCIIPrintf(v, "    topology unknown (hops penalty 0); no congestion counters (congestion penalty not measured)\n"));

@@ -55,14 +55,28 @@ static PetscErrorCode PKReportMachine(KSP ksp, PKPerfCtx *c, PKReportData *d)
   PetscCall(PKReportLoadMachine(PetscObjectComm((PetscObject)ksp), &c->model));
   d->machine_is_default = (PetscBool)(!c->model.machine_path[0] && !strncmp(m->origin, "embedded default", 16));
   d->eff = m->p;
+  { /* on-node communication the profile does not have (a profile calibrated on one rank has none): the embedded
+       default's values, named in the report, never a free communication */
+    PKMachine def;
+    PetscCall(PKMachineDefault(&def));
+    for (i = 0; i < PKMachineNFields; i++) {
+      const char *key = PKMachineFields[i].key;
+      size_t      off = PKMachineFields[i].offset, l;
+      if (m->src[i] != PK_SRC_NONE || def.src[i] == PK_SRC_NONE || PKMachineFields[i].kind == PK_FIELD_COUNT) continue;
+      if (!strstr(key, "_on") || strstr(key, "_off")) continue; /* on-node fields: alpha_on_*, beta_on_*, *_limit_on, Rb_on, allreduce_*_on */
+      *(PetscReal *)((char *)&d->eff + off) = *(const PetscReal *)((const char *)&def.p + off);
+      l = strlen(d->onnode_default);
+      PetscCall(PetscSNPrintf(d->onnode_default + l, sizeof(d->onnode_default) - l, "%s%s", l ? ", " : "", key));
+    }
+  }
   for (int k = 0; k < PK_NPROTO; k++) {
     PetscCall(PKMachineFieldIndexOf(m, &m->p.alpha[PK_OFF_NODE][k], &i));
     PetscCall(PKMachineFieldIndexOf(m, &m->p.beta[PK_OFF_NODE][k], &j));
     if (m->src[i] == PK_SRC_NONE || m->src[j] == PK_SRC_NONE) {
       size_t l = strlen(d->offnode_missing);
       PetscCall(PetscSNPrintf(d->offnode_missing + l, sizeof(d->offnode_missing) - l, "%s%s", l ? ", " : "", k == PK_PROTO_SHORT ? "short" : k == PK_PROTO_EAGER ? "eager" : "rendezvous"));
-      d->eff.alpha[PK_OFF_NODE][k] = m->p.alpha[PK_ON_NODE][k];
-      d->eff.beta[PK_OFF_NODE][k]  = m->p.beta[PK_ON_NODE][k];
+      d->eff.alpha[PK_OFF_NODE][k] = d->eff.alpha[PK_ON_NODE][k];
+      d->eff.beta[PK_OFF_NODE][k]  = d->eff.beta[PK_ON_NODE][k];
       d->offnode_substituted       = PETSC_TRUE;
     }
   }
@@ -72,7 +86,7 @@ static PetscErrorCode PKReportMachine(KSP ksp, PKPerfCtx *c, PKReportData *d)
     PetscCall(PKMachineFieldIndexOf(m, &m->p.field[PK_OFF_NODE], &i)); \
     if (m->src[i] == PK_SRC_NONE) { \
       size_t l = strlen(d->offnode_filled); \
-      d->eff.field[PK_OFF_NODE] = m->p.field[PK_ON_NODE]; \
+      d->eff.field[PK_OFF_NODE] = d->eff.field[PK_ON_NODE]; \
       PetscCall(PetscSNPrintf(d->offnode_filled + l, sizeof(d->offnode_filled) - l, "%s%s", l ? ", " : "", PKMachineFields[i].key)); \
     } \
   } while (0)
