@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/golden.sh NAME KIND CMD...: the names of what CMD writes, values aside, against tests/golden/NAME.KIND.
+# tests/golden.sh NAME KIND CMD...: the names of what CMD writes, values aside, against the golden file NAME.KIND in tests/golden.
 #   KIND report: the report's CSV rows (section,name) of CMD run with -ksp_perfmodel_view ascii:FILE:ascii_csv
 #   KIND trace:  the trace's columns (its header line) of CMD run with -ksp_perf_trace FILE
 # PAPI is off (-ksp_perf_papi_events none), so that no machine adds counter columns. The golden files hold what
