@@ -1145,6 +1145,19 @@ int main(int argc, char **argv)
   char        qname[32];
 
   PetscFunctionBeginUser;
+  /* Without XDG_CACHE_HOME and HOME there is no cache: said before MPI starts, since Open MPI 5 does not start at all
+     without HOME (and says only "Unable to get the user home directory") */
+  if (!getenv("XDG_CACHE_HOME") && !getenv("HOME")) {
+    PetscBool to_file = PETSC_FALSE, ask_path = PETSC_FALSE;
+    for (int i = 1; i < argc; i++) {
+      if (!strcmp(argv[i], "-o")) to_file = PETSC_TRUE;
+      if (!strcmp(argv[i], "-cache_path")) ask_path = PETSC_TRUE;
+    }
+    if (ask_path || !to_file) {
+      fprintf(stderr, "pipekrylov-calibrate: Neither XDG_CACHE_HOME nor HOME is set: there is no cache directory%s\n", ask_path ? " (-cache_path)" : "; give the profile's file with -o");
+      return 1;
+    }
+  }
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscMemzero(&c, sizeof(c)));
   c.comm = PETSC_COMM_WORLD;
