@@ -130,32 +130,13 @@ static PetscErrorCode PairSync(Calib *c, PetscMPIInt peer, PetscBool first)
   PetscFunctionReturn(0);
 }
 
-static int CmpDouble(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double Median(double *v, PetscInt n)
-{
-  if (n <= 0) return 0;
-  qsort(v, (size_t)n, sizeof(double), CmpDouble);
-  return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* The statistic kept of a measurement's repeats: the median (000 section 5.2), or with -quantile q another
    quantile (linear interpolation): on a machine shared with other jobs a lower quantile is closer to what a quiet
    machine would give, since only the disturbed repeats are slow. */
 static double Repeats(Calib *c, double *v)
 {
-  double   x, f;
-  PetscInt i, n = c->reps;
-  if (c->q == 0.5) return Median(v, n);
-  qsort(v, (size_t)n, sizeof(double), CmpDouble);
-  x = c->q * (double)(n - 1);
-  i = (PetscInt)x;
-  f = x - (double)i;
-  return i + 1 < n ? (1 - f) * v[i] + f * v[i + 1] : v[n - 1];
+  PetscReal med = PKMedian(c->reps, v); /* sorts v */
+  return c->q == 0.5 ? med : PKQuantileSorted(c->reps, v, c->q);
 }
 
 static PetscErrorCode Set(Calib *c, PetscReal *member, double v)
@@ -451,7 +432,7 @@ static int FitProtocolsTrimmed(double *s, double *t, int n, int minpts, Seg g[3]
     r[i]     = f > 0 ? (t[i] - f) / f : 0;
     ar[i]    = PetscAbsReal(r[i]);
   }
-  med = Median(ar, n);
+  med = PKMedian(n, ar);
   thr = PetscMax(0.3, 4.0 * med);
   for (int i = 0; i < n; i++) out[i] = PetscAbsReal(r[i]) > thr ? PETSC_TRUE : PETSC_FALSE;
   for (int i = 0; i < n; i++)
@@ -502,7 +483,7 @@ static PetscErrorCode PostalSweep(Calib *c, PKLocality loc, PetscMPIInt a, Petsc
     PetscCall(PetscMalloc1((size_t)n * c->sweeps, &ts));
     for (PetscInt w = 0; w < c->sweeps; w++)
       for (int i = 0; i < n; i++) PetscCall(PingPong(c, a, b, (size_t)s[i], buf, &ts[i * c->sweeps + w]));
-    for (int i = 0; i < n; i++) t[i] = Median(&ts[i * c->sweeps], c->sweeps);
+    for (int i = 0; i < n; i++) t[i] = PKMedian(c->sweeps, &ts[i * c->sweeps]);
     PetscCall(PetscFree(ts));
   }
   PetscCall(PetscFree(buf));
@@ -687,7 +668,7 @@ static PetscErrorCode QueueSearch(Calib *c, PetscMPIInt a, PetscMPIInt b)
     if (nq[k] >= 16) gn[ng++] = d / ((double)nq[k] * (double)nq[k]);
     PetscCall(PetscPrintf(c->comm, "  n = %5" PetscInt_FMT ": in order %10.2f us, reversed %10.2f us, difference %10.2f us\n", nq[k], 1e6 * tin, 1e6 * trev, 1e6 * d));
   }
-  gamma = Median(gn, ng);
+  gamma = PKMedian(ng, gn);
   if (gamma < 0) {
     PetscCall(PetscPrintf(c->comm, "  the reversed order was not slower (fit %.3g s): gamma = 0\n", gamma));
     gamma = 0;
@@ -1062,7 +1043,7 @@ static PetscErrorCode Noise(Calib *c)
     q[i] = Now() - t0;
   }
   PetscCall(PetscArraycpy(tmp, q, nq));
-  base = Median(tmp, nq);
+  base = PKMedian(nq, tmp);
   thr  = PetscMax(0.1 * base, 1e-6);
   for (PetscInt i = 0; i < nq; i++) {
     total += q[i];

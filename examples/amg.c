@@ -17,19 +17,12 @@ static const char help[] = "Paper 002 section V: the 3-D 7-point Laplacian, 50 x
 #include <petscdmda.h>
 #include "machine_choice.h"
 
-static int CmpReal(const void *a, const void *b)
-{
-  PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* median over k of the slowest rank's time */
 static PetscErrorCode MedianMax(MPI_Comm comm, PetscInt k, PetscReal t[], PetscReal *med)
 {
   PetscFunctionBegin;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, t, (PetscMPIInt)k, MPIU_REAL, MPI_MAX, comm));
-  qsort(t, (size_t)k, sizeof(PetscReal), CmpReal);
-  *med = k ? t[k / 2] : 0;
+  *med = PKMedian(k, t);
   PetscFunctionReturn(0);
 }
 
@@ -239,14 +232,7 @@ int main(int argc, char **argv)
       in.P             = size;
       in.offnode       = PETSC_FALSE;
       in.msgs_per_link = -1;
-      /* t_i as the report takes it: the calibrated time per model flop of a BoomerAMG cycle when the profile has
-         it, else the SpMV's flop_time (a Gauss-Seidel sweep costs more per flop than an SpMV) */
-      {
-        PetscInt i;
-        PetscCall(PKMachineFieldIndexOf(&mach, &mach.p.amg_flop_time, &i));
-        if (mach.src[i] != PK_SRC_NONE && mach.p.amg_flop_time > 0)
-          for (PetscInt l = 0; l < L; l++) lev[l].t = mach.p.amg_flop_time;
-      }
+      (void)PKAMGLevelsFlopTime(&mach, L, lev); /* t_i as the report takes it */
       PetscCall(PKModelAMGCycle(&mach.p, &in, &res));
       PetscCall(MeasureLevels(pc0, lev, L, 20, tlev, nA));
       PetscCall(VecDuplicate(b, &y));

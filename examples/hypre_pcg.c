@@ -21,7 +21,7 @@ static const char help[] = "Paper 003 section VII: hypre's own PCG with diagonal
 #include <HYPRE_krylov.h>
 #include <_hypre_parcsr_ls.h>
 #include <pipekrylov/private/pkmodel.h>
-#include <pipekrylov/private/pkperfimpl.h> /* the report's collective pieces: PKReportRanksPerCore, PKReportHaloSlowest */
+#include <pipekrylov/private/pkreport.h> /* the report's collective pieces: PKReportRanksPerCore, PKReportHaloSlowest */
 #include "machine_choice.h"
 #include <time.h>
 
@@ -30,18 +30,6 @@ static const char help[] = "Paper 003 section VII: hypre's own PCG with diagonal
     HYPRE_Int _e = (call); \
     PetscCheck(!_e, PETSC_COMM_SELF, PETSC_ERR_LIB, "hypre: %s failed with error %d", #call, (int)_e); \
   } while (0)
-
-static int CmpDouble(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double Median(double *t, PetscInt n)
-{
-  qsort(t, (size_t)n, sizeof(double), CmpDouble);
-  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
 
 /* hypre's own initialization, where hypre has one that is not done yet (*ours: this program did it, and finalizes) */
 static PetscErrorCode HypreInitialize(PetscBool *ours)
@@ -148,45 +136,6 @@ static void HypreCGConfig(PKSolverConfig *cfg)
   cfg->cost.init_streams  = 8;
 }
 
-/* The profile with what it lacks filled in as the report does (src/perf/report/report_data.c): a profile without
-   off-node parameters uses the on-node ones off node; without a node injection bandwidth, no cap */
-static PetscErrorCode EffectiveParams(const PKMachine *m, PKMachineParams *eff)
-{
-  PetscInt i, j;
-
-  PetscFunctionBegin;
-  *eff = m->p;
-  for (int k = 0; k < PK_NPROTO; k++) {
-    PetscCall(PKMachineFieldIndexOf(m, &m->p.alpha[PK_OFF_NODE][k], &i));
-    PetscCall(PKMachineFieldIndexOf(m, &m->p.beta[PK_OFF_NODE][k], &j));
-    if (m->src[i] == PK_SRC_NONE || m->src[j] == PK_SRC_NONE) {
-      eff->alpha[PK_OFF_NODE][k] = m->p.alpha[PK_ON_NODE][k];
-      eff->beta[PK_OFF_NODE][k]  = m->p.beta[PK_ON_NODE][k];
-    }
-  }
-#define FILL_OFF(field) \
-  do { \
-    PetscCall(PKMachineFieldIndexOf(m, &m->p.field[PK_OFF_NODE], &i)); \
-    if (m->src[i] == PK_SRC_NONE) eff->field[PK_OFF_NODE] = m->p.field[PK_ON_NODE]; \
-  } while (0)
-  FILL_OFF(eager_limit);
-  FILL_OFF(rendezvous_limit);
-  FILL_OFF(Rb);
-  FILL_OFF(allreduce_alpha);
-  FILL_OFF(allreduce_beta);
-#undef FILL_OFF
-  PetscCall(PKMachineFieldIndexOf(m, &m->p.RN, &i));
-  if (m->src[i] == PK_SRC_NONE || eff->RN <= 0) eff->RN = PETSC_MAX_REAL;
-  PetscFunctionReturn(0);
-}
-
-static PetscReal MedianReal(PetscInt n, PetscReal *t)
-{
-  if (n <= 0) return 0;
-  if (PetscSortReal(n, t)) return 0;
-  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
-
 /* hypre's kernels of one PCG iteration, timed on each rank, reps times after a barrier (local work only: the
    matvec of the diagonal and off-diagonal blocks without the halo exchange, which the model adds; the inner
    products without their allreduce): t_spmv, t_pc, t_vec (per iteration) as the mean over ranks of each rank's
@@ -238,9 +187,9 @@ static PetscErrorCode HypreKernelTimes(MPI_Comm comm, HYPRE_ParCSRMatrix A, Pets
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cmax, (PetscMPIInt)reps, MPIU_REAL, MPIU_MAX, comm));
   PetscCallMPI(MPI_Allgather(c, (PetscMPIInt)reps, MPIU_REAL, call, (PetscMPIInt)reps, MPIU_REAL, comm));
   PetscCall(PKModelSyncPenalty(reps, cmax, reps * size, call, PETSC_FALSE, S));
-  loc[0] = MedianReal(reps, tsp);
-  loc[1] = MedianReal(reps, tpc);
-  loc[2] = MedianReal(reps, tvec);
+  loc[0] = PKMedian(reps, tsp);
+  loc[1] = PKMedian(reps, tpc);
+  loc[2] = PKMedian(reps, tvec);
   PetscCallMPI(MPI_Allreduce(loc, glob, 3, MPIU_REAL, MPIU_SUM, comm));
   *t_spmv = glob[0] / size;
   *t_pc   = glob[1] / size;
@@ -320,7 +269,7 @@ static PetscErrorCode ModelHyprePCG(MPI_Comm comm, HYPRE_ParCSRMatrix A, PetscIn
   PetscReal       S;
 
   PetscFunctionBegin;
-  PetscCall(EffectiveParams(mach, &eff));
+  PetscCall(PKMachineEffective(mach, &eff, NULL)); /* what the profile lacks filled in as the report does */
   PetscCall(PetscMemzero(in, sizeof(*in)));
   HypreCGConfig(&in->solver);
   in->K = its;
@@ -380,7 +329,7 @@ static PetscErrorCode RunOurs(PKProblem *prob, const char type[], const char pre
   }
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, (int)nsolves, MPI_DOUBLE, MPI_MAX, comm));
   s->name = type;
-  s->t    = Median(t, nsolves);
+  s->t    = PKMedian(nsolves, t);
   PetscCall(KSPGetIterationNumber(ksp, &s->its));
   PetscCall(PKProblemError(prob, x, &v));
   s->err = v;
@@ -479,7 +428,7 @@ int main(int argc, char **argv)
     HypreCall(HYPRE_PCGGetNumIterations(solver, &its));
     sides[0].name       = "hypre PCG";
     sides[0].its        = its;
-    sides[0].t          = Median(t, nsolves);
+    sides[0].t          = PKMedian(nsolves, t);
     sides[0].measured_report = 0;
     /* the model of hypre's PCG: its counts, hypre's kernels and halo of this run (mean CPU time per solve and rank
        for the oversubscription term, as the report takes it) */

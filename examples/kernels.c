@@ -34,6 +34,7 @@ static const char help[] = "Paper 000 section 3.1: allreduce and halo-exchange k
    Missing off-node parameters ('none', or a one-node profile) are replaced by the on-node ones, and it says so.
 */
 #include <petscsys.h>
+#include <pipekrylov/private/pkmodel.h>
 #include "machine_choice.h"
 
 typedef enum {
@@ -136,12 +137,6 @@ static void BusyWait(double us, MPI_Request *req, int nreq, int chunks, int *don
     }
   }
   if (!*done) MPI_Testall(nreq, req, done, MPI_STATUSES_IGNORE);
-}
-
-static int CmpDouble(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
 }
 
 typedef struct {
@@ -335,8 +330,7 @@ int main(int argc, char **argv)
         }
         PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, t, (int)(tests * its), MPI_DOUBLE, MPI_MAX, comm));
         PetscCallMPI(MPI_Allreduce(&early, &nearly, 1, MPI_INT, MPI_SUM, comm));
-        qsort(t, (size_t)(tests * its), sizeof(double), CmpDouble);
-        med = (tests * its) % 2 ? t[tests * its / 2] : 0.5 * (t[tests * its / 2 - 1] + t[tests * its / 2]);
+        med = PKMedian(tests * its, t);
         PetscCall(PetscFree(t));
         if (!nb) {
           model           = tcm + (wait_us + post_us) * 1e-6;

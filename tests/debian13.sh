@@ -32,7 +32,7 @@ skip() { echo "SKIP check-debian13: $*"; exit 0; }
 command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) is not installed"
 # what the stack needs beyond the essential packages: the build, the suite's tools, and the libraries
 PKGS="petsc-dev libopenmpi-dev openmpi-bin libhypre-dev libpapi-dev papi-tools libhwloc-dev make gcc pkg-config \
-iproute2 procps python3 python3-numpy python3-matplotlib valgrind git ca-certificates file"
+iproute2 mount procps python3 python3-numpy python3-matplotlib valgrind git ca-certificates file"
 WANT="trixie $PKGS"
 
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$WANT" ]; then

@@ -1,10 +1,11 @@
-static const char help[] = "Unit tests of the performance models (src/perf/models/model_*.c, johnsonsu.c, stochastic.c, kstest.c).\n"
+static const char help[] = "Unit tests of the performance models (src/perf/models/model_*.c, johnsonsu.c, stochastic.c, kstest.c, measured.c, slowranks.c, machine.c).\n"
                            "Single rank, no KSP. Every check states its hand computation. Exit status 1 if any check fails.\n"
-                           "  -section <name>   run one section only (comm halo allreduce solvers fusedpc cross amg normal jsu emax ks stoch table3 fit)\n"
+                           "  -section <name>   run one section only (comm halo allreduce solvers fusedpc cross amg normal jsu emax ks stoch table3 fit measured slow effective)\n"
                            "  -v                print every check, not only failures\n"
                            "  -bad <grid|layout|compute|solver|message|amg>   call a model with an invalid input (must fail clearly)\n\n";
 
 #include <pipekrylov/private/pkmodel.h>
+#include <pipekrylov/private/pkprofile.h>
 
 static PetscInt  npass, nfail;
 static PetscBool verbose;
@@ -1022,6 +1023,175 @@ static PetscErrorCode TestTable3(void)
 }
 
 /* Invalid inputs must stop with a clear message (tests/suites/40-models.sh checks the messages) */
+/* From measured activity times to the model's inputs (measured.c), and the one median (johnsonsu.c) */
+static PetscErrorCode TestMeasured(void)
+{
+  PKMeasured      m;
+  PKMeasuredTimes t;
+  PetscReal       a[3] = {3, 1, 2}, b[4] = {4, 1, 3, 2};
+  PetscErrorCode  ierr;
+
+  PetscFunctionBegin;
+  Check("median of {3,1,2}", PKMedian(3, a), 2, 0, 0);
+  CheckTrue("median sorts its input", (PetscBool)(a[0] == 1 && a[1] == 2 && a[2] == 3));
+  Check("median of {4,1,3,2}: mean of the middle two", PKMedian(4, b), 2.5, 0, 0);
+  Check("median of nothing", PKMedian(0, NULL), 0, 0, 0);
+
+  PetscCall(PetscMemzero(&m, sizeof(m)));
+  m.K                   = 10;
+  m.nspmv               = 11;
+  m.npc                 = 11;
+  m.nranks              = 1;
+  m.work[PK_PHASE_SPMV] = 1.1;
+  m.work[PK_PHASE_PC]   = 0.55;
+  m.work[PK_PHASE_VEC]  = 2;
+  m.streams             = 10;
+  m.scalar_bytes        = 8;
+  PetscCall(PKModelTimesFromMeasured(&m, &t));
+  Check("t_spmv = 1.1 s / 11 SpMVs", t.t_spmv, 0.1, 1e-14, 0);
+  Check("t_pc = 0.55 s / 11 PCs", t.t_pc, 0.05, 1e-14, 0);
+  Check("t_vec = 2 s / 10 iterations (one rank: measured)", t.t_vec, 0.2, 1e-14, 0);
+  CheckTrue("one rank: nothing modelled", (PetscBool)(!t.vec_modelled && !t.pc_modelled));
+  /* PETSc's own type on 4 ranks: vector time at this run's SpMV bandwidth, 0.1*10*8*1e6/(12*7e6+20*1e6) */
+  m.nranks  = 4;
+  m.rows_sum = 1e6;
+  m.nnz_sum  = 7e6;
+  PetscCall(PKModelTimesFromMeasured(&m, &t));
+  Check("t_vec at the SpMV's bandwidth = 8e6/104e6", t.t_vec, 8e6 / 104e6, 1e-14, 0);
+  CheckTrue("t_vec modelled", t.vec_modelled);
+  /* no nonzero count: at the profile's bandwidth, 10 streams * 2.5e5 rows * 8 bytes / 1e10 */
+  m.nnz_sum    = 0;
+  m.rows_local = 2.5e5;
+  m.mem_bw     = 1e10;
+  PetscCall(PKModelTimesFromMeasured(&m, &t));
+  Check("t_vec at the profile's bandwidth = 2e-3", t.t_vec, 2e-3, 1e-14, 0);
+  /* the vector time measured (pipekrylov's types): a fused jacobi with 2 applications outside the fused pass, 2 < 2 + 4 + 0.25*10 */
+  m.vec_measured  = PETSC_TRUE;
+  m.pc_fused      = PETSC_TRUE;
+  m.pc_is_jacobi  = PETSC_TRUE;
+  m.npc           = 2;
+  m.init_pc       = 2;
+  m.pc_per_cycle  = 1;
+  m.its_per_cycle = 1;
+  PetscCall(PKModelTimesFromMeasured(&m, &t));
+  Check("fused jacobi: t_pc = 3 streams of t_vec/10 = 0.06", t.t_pc, 0.06, 1e-14, 0);
+  CheckTrue("fused jacobi: t_pc modelled", t.pc_modelled);
+  m.pc_is_jacobi = PETSC_FALSE;
+  PetscCall(PKModelTimesFromMeasured(&m, &t));
+  Check("fused none: t_pc = 2 streams (a copy) = 0.04", t.t_pc, 0.04, 1e-14, 0);
+  m.npc = 20; /* enough applications outside the fused pass to time one: 20 >= 8.5 */
+  PetscCall(PKModelTimesFromMeasured(&m, &t));
+  Check("fused, 20 applications: t_pc measured = 0.55/20", t.t_pc, 0.55 / 20, 1e-14, 0);
+  CheckTrue("fused, 20 applications: not modelled", (PetscBool)!t.pc_modelled);
+  m.K = -1;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PKModelTimesFromMeasured(&m, &t);
+  PetscCall(PetscPopErrorHandler());
+  CheckTrue("negative iteration count: an error", (PetscBool)(ierr != 0));
+
+  Check("hidden share = (1e-3 - 4e-4 wait) / 2e-3 SpMV", PKModelHaloHiddenShare(1e-3, 4e-4, 2e-3), 0.3, 1e-14, 0);
+  Check("hidden share: waited longer than the exchange = 0", PKModelHaloHiddenShare(1e-3, 2e-3, 2e-3), 0, 0, 0);
+  Check("hidden share at most 1", PKModelHaloHiddenShare(1e-3, 0, 5e-4), 1, 0, 0);
+  Check("hidden share without an exchange = 0", PKModelHaloHiddenShare(0, 0, 5e-4), 0, 0, 0);
+  PetscFunctionReturn(0);
+}
+
+/* Slow ranks (slowranks.c) */
+static PetscErrorCode TestSlow(void)
+{
+  PetscReal   busy[5] = {4, 1, 100, 3, 2}, work[5], s[PK_SLOW_NSUM];
+  PetscReal   med4[4] = {5, 1, 3, 2}, tie[4] = {2, 1, 2, 3};
+  PetscReal   Dp[12], mean[12], var[12];
+  PetscBool   isslow[12];
+  PetscMPIInt ref;
+  PKSlowRanks sr;
+
+  PetscFunctionBegin;
+  PetscCall(PKSlowRankSummary(5, busy, work, s));
+  Check("summary: median of {1,2,3,4,100}", s[PK_SLOW_MEDIAN], 3, 0, 0);
+  Check("summary: (1.4826 MAD)^2, MAD 1", s[PK_SLOW_MAD2], 1.4826 * 1.4826, 1e-14, 0);
+  Check("summary: Q25 = 2", s[PK_SLOW_Q25], 2, 0, 0);
+  Check("summary: Q75 = 4", s[PK_SLOW_Q75], 4, 0, 0);
+  Check("summary: mean 110/5", s[PK_SLOW_MEAN], 22, 1e-14, 0);
+  Check("summary: population variance 7610/5", s[PK_SLOW_VAR], 1522, 1e-14, 0);
+  PetscCall(PKSlowReference(4, med4, &ref));
+  CheckTrue("reference: the lower median of {5,1,3,2} is rank 3's 2", (PetscBool)(ref == 3));
+  PetscCall(PKSlowReference(4, tie, &ref));
+  CheckTrue("reference: of ranks 0 and 2 with the lower median 2, rank 0", (PetscBool)(ref == 0));
+
+  /* 4 ranks, 1000 iterations, rank 2 twice as slow; D+ of 0.9 far above Smirnov's bound (about 0.096) */
+  for (PetscInt r = 0; r < 4; r++) {
+    Dp[r]   = 0.01 * r;
+    mean[r] = 1;
+    var[r]  = 1e-4;
+  }
+  Dp[2]   = 0.9;
+  mean[2] = 2;
+  PetscCall(PKSlowRanksFind(4, 1000, 1000, 0, Dp, mean, var, PETSC_TRUE, &sr, isslow));
+  CheckTrue("non-blocking: one slow rank, rank 2", (PetscBool)(sr.nfound == 1 && sr.n == 1 && sr.rank[0] == 2 && isslow[2] && !isslow[0] && !isslow[1] && !isslow[3]));
+  Check("non-blocking: the others' mean", sr.rest_mean, 1, 1e-14, 0);
+  Check("non-blocking: the others' spread = sqrt(1e-4)", sr.rest_sd, 0.01, 1e-12, 0);
+  Check("non-blocking: cost = 1000 (2 - 1) s", sr.cost[0], 1000, 1e-12, 0);
+  PetscCall(PKSlowRanksFind(4, 1000, 1000, 0, Dp, mean, var, PETSC_FALSE, &sr, NULL));
+  /* blocking: E max with it ~ 2; without it, E max of 4 N(1, 0.01^2) = 1 + 1.029375 * 0.01 */
+  Check("blocking: cost = 1000 (2 - 1.01029375)", sr.cost[0], 1000 * (2 - 1.01029375), 1e-3, 0);
+  /* 12 ranks, ranks 1..10 slow (mean 1 + r/10): 10 found, the 8 slowest named, slowest first */
+  for (PetscInt r = 0; r < 12; r++) {
+    Dp[r]   = (r >= 1 && r <= 10) ? 0.9 : 0;
+    mean[r] = (r >= 1 && r <= 10) ? 1 + 0.1 * r : 1;
+    var[r]  = 1e-4;
+  }
+  PetscCall(PKSlowRanksFind(12, 1000, 1000, 0, Dp, mean, var, PETSC_FALSE, &sr, NULL));
+  CheckTrue("12 ranks: 10 found, 8 named, rank 10 first, rank 3 last", (PetscBool)(sr.nfound == 10 && sr.n == PK_SLOW_MAX && sr.rank[0] == 10 && sr.rank[7] == 3));
+  PetscFunctionReturn(0);
+}
+
+/* What a profile lacks and the model fills in (machine.c PKMachineEffective) */
+static PetscErrorCode TestEffective(void)
+{
+  PKMachine       m, def;
+  PKMachineParams eff;
+  PKMachineGaps   g;
+  PetscInt        i;
+  PetscBool       has;
+
+  PetscFunctionBegin;
+  PetscCall(PKMachineDefault(&def));
+  m = def;
+  PetscCall(PKMachineSetAllSources(&m, PK_SRC_PROFILE));
+  m.p.RN = 5e9;
+  PetscCall(PKMachineEffective(&m, &eff, &g));
+  CheckTrue("a complete profile: nothing filled in", (PetscBool)(!g.offnode_substituted && !g.offnode_missing[0] && !g.offnode_filled[0] && !g.onnode_default[0]));
+  Check("a complete profile: RN kept", eff.RN, 5e9, 0, 0);
+  /* no off-node short protocol, no RN, no eager_limit_off */
+  PetscCall(PKMachineFieldIndexOf(&m, &m.p.alpha[PK_OFF_NODE][PK_PROTO_SHORT], &i));
+  m.src[i] = PK_SRC_NONE;
+  PetscCall(PKMachineFieldIndexOf(&m, &m.p.RN, &i));
+  m.src[i] = PK_SRC_NONE;
+  PetscCall(PKMachineFieldIndexOf(&m, &m.p.eager_limit[PK_OFF_NODE], &i));
+  m.src[i]                                  = PK_SRC_NONE;
+  m.p.alpha[PK_ON_NODE][PK_PROTO_SHORT]     = 1.5e-6;
+  m.p.beta[PK_ON_NODE][PK_PROTO_SHORT]      = 3e-10;
+  m.p.eager_limit[PK_ON_NODE]               = 4096;
+  PetscCall(PKMachineEffective(&m, &eff, &g));
+  Check("off-node short alpha: the on-node one", eff.alpha[PK_OFF_NODE][PK_PROTO_SHORT], 1.5e-6, 0, 0);
+  Check("off-node short beta: the on-node one (its alpha missing)", eff.beta[PK_OFF_NODE][PK_PROTO_SHORT], 3e-10, 0, 0);
+  Check("off-node eager alpha kept", eff.alpha[PK_OFF_NODE][PK_PROTO_EAGER], m.p.alpha[PK_OFF_NODE][PK_PROTO_EAGER], 0, 0);
+  Check("eager_limit_off: the on-node one", eff.eager_limit[PK_OFF_NODE], 4096, 0, 0);
+  Check("no RN: no injection cap", eff.RN, PETSC_MAX_REAL, 0, 0);
+  PetscCall(PetscStrcmp(g.offnode_missing, "short", &has));
+  CheckTrue("gaps: the short protocol named", (PetscBool)(has && g.offnode_substituted));
+  CheckTrue("gaps: eager_limit_off and RN named", (PetscBool)(strstr(g.offnode_filled, "eager_limit_off") && strstr(g.offnode_filled, "RN (no injection cap)")));
+  /* a profile calibrated on one rank: on-node communication from the embedded default, never free */
+  PetscCall(PKMachineFieldIndexOf(&m, &m.p.alpha[PK_ON_NODE][PK_PROTO_EAGER], &i));
+  m.src[i]                              = PK_SRC_NONE;
+  m.p.alpha[PK_ON_NODE][PK_PROTO_EAGER] = 0;
+  PetscCall(PKMachineEffective(&m, &eff, &g));
+  Check("on-node eager alpha missing: the default's", eff.alpha[PK_ON_NODE][PK_PROTO_EAGER], def.p.alpha[PK_ON_NODE][PK_PROTO_EAGER], 0, 0);
+  CheckTrue("gaps: alpha_on_eager named as the default's", (PetscBool)(strstr(g.onnode_default, "alpha_on_eager") != NULL));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TestBad(const char *which)
 {
   PKMachineParams m;
@@ -1110,6 +1280,9 @@ int main(int argc, char **argv)
   RUN("fit", TestFit);
   RUN("stoch", TestStochastic);
   RUN("table3", TestTable3);
+  RUN("measured", TestMeasured);
+  RUN("slow", TestSlow);
+  RUN("effective", TestEffective);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "model_unit: %" PetscInt_FMT " checks passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());
   return nfail ? 1 : 0;

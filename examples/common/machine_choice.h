@@ -1,8 +1,7 @@
 /*
    The machine profile of an example's model, chosen as the report chooses its own (README "Calibrating the model"):
-   the file given (-machine, or -ksp_perfmodel_machine), else this host's cached profile
-   ($XDG_CACHE_HOME/pipekrylov/<host>.profile, src/perf/report/machine_cache.c), else the embedded default; with a
-   line that says which. Header-only, for the examples linked with the static archive (EX_STATIC in the makefile):
+   PKMachineChoose (src/perf/report/machine_cache.c) picks it, the same function the report uses; this header only
+   words the choice for an example's output. Header-only, for the examples linked with the static archive (EX_STATIC in the makefile):
    the profile functions are not exported by the shared library. (The makefile does not list this header among the
    examples' prerequisites: after changing it, touch the examples that include it.)
 */
@@ -17,24 +16,27 @@
    default). */
 static inline PetscErrorCode PKExampleMachine(MPI_Comm comm, const char path[], PKMachine *m, char what[], size_t len, char shortname[], size_t slen)
 {
+  PKMachineChoice how;
+  char            cmd[PETSC_MAX_PATH_LEN + 32];
+
   PetscFunctionBegin;
-  if (path && path[0]) {
-    PetscCall(PKMachineLoad(comm, path, m));
-    PetscCall(PetscSNPrintf(what, len, "profile %s", path));
-    PetscCall(PetscStrncpy(shortname, path, slen));
-  } else {
-    PetscBool cached;
-    char      cache[PETSC_MAX_PATH_LEN], cmd[PETSC_MAX_PATH_LEN + 32];
-    PetscCall(PKMachineLoadForHost(comm, m, &cached, cache, sizeof(cache)));
-    if (cached) {
-      PetscCall(PetscSNPrintf(what, len, "this host's profile %s", cache));
-      PetscCall(PetscStrncpy(shortname, cache, slen));
-    } else {
-      PetscCall(PKCalibrateCommand(2, cmd, sizeof(cmd)));
-      if (cache[0]) PetscCall(PetscSNPrintf(what, len, "the embedded default\n    (no profile of this host at %s;\n    %s makes one)", cache, cmd));
-      else PetscCall(PetscSNPrintf(what, len, "the embedded default (no cache directory: neither XDG_CACHE_HOME nor HOME is set)"));
-      PetscCall(PetscStrncpy(shortname, "embedded default", slen));
-    }
+  PetscCall(PKMachineChoose(comm, path, m, &how));
+  switch (how.where) {
+  case PK_MACHINE_FILE:
+    PetscCall(PetscSNPrintf(what, len, "profile %s", how.file));
+    PetscCall(PetscStrncpy(shortname, how.file, slen));
+    break;
+  case PK_MACHINE_HOST:
+  case PK_MACHINE_OTHER_HOST:
+    PetscCall(PetscStrncpy(what, m->origin, len)); /* "this host's profile F" or "the profile of another host ..." */
+    PetscCall(PetscStrncpy(shortname, how.file, slen));
+    break;
+  case PK_MACHINE_DEFAULT:
+    PetscCall(PKCalibrateCommand(2, cmd, sizeof(cmd)));
+    if (how.cache[0]) PetscCall(PetscSNPrintf(what, len, "the embedded default\n    (no profile of this host at %s;\n    %s makes one)", how.cache, cmd));
+    else PetscCall(PetscSNPrintf(what, len, "the embedded default (no cache directory: neither XDG_CACHE_HOME nor HOME is set)"));
+    PetscCall(PetscStrncpy(shortname, "embedded default", slen));
+    break;
   }
   PetscFunctionReturn(0);
 }

@@ -1,12 +1,12 @@
 # Noise injection (issue 13): -ksp_perf_noise <us>,<hz>[,<seed>], -ksp_perf_noise_ranks, KSPPerfNoiseSet.
 # tests/noise.c: the same solve with and without noise gives the same iterations and bit-for-bit the same solution;
 # no detour starts inside an MPI call (PMPI wrappers in the test count the depth of MPI calls) or in a wait; the
-# detours cost what the injector counts, within 10%: in CPU time (process CPU time of the noisy solve minus the
-# quiet one against the injector's CPU time inside its detours) and in wall time (the noisy solve's wall time minus
-# the quiet one's against the injector's wall time inside its detours, the median of 9 interleaved pairs). The
+# detours cost what the injector counts, in CPU and in wall time: over 9 interleaved pairs of a quiet and a noisy
+# solve, the least noisy solve less its detours against the least quiet solve, within 25% of the injected time. The
 # detours take about half of the noisy solve (f d = 0.95, 100 us at 9.5 kHz: the duty cycle is bounded below 1,
-# issue 19; with f d = 20 they took 95% of it and load mattered less), so the quiet part's own variation counts
-# for about as much as the detours': hence the median over 9 pairs (tests/noise.c -help says why).
+# issue 19; with f d = 20 they took 95% of it and load mattered less), so the quiet part's own variation counts for
+# about as much as the detours': a median of per-pair ratios read 0.85 beside two other suites; the least of each
+# side is robust (tests/noise.c -help: 3.5-6.3% idle, up to 15.5% beside two CPU hogs).
 NZ=$PK_BUILD/tests/noise
 EX=$PK_BUILD/examples/poisson27
 NPROB="-problem poisson27 -rows_per_rank 4096 -pc_type jacobi"
@@ -22,9 +22,10 @@ t_grep noise-rank1-has-np2 "rank 1: [1-9][0-9]* detours" "$PK_ROOT/tests/mpirun.
 # cycle near 1 the solve ran away; at 0.9 the counts must still follow the compute time alone.
 t_grep noise-poisson-rate-np2 "noise ok:" "$PK_ROOT/tests/mpirun.sh" 2 $NZ -problem poisson27 -rows_per_rank 27000 -pc_type jacobi -ksp_type pcg -noise_us 50 -noise_hz 5000 -rate_check
 t_grep noise-high-duty-no-runaway-np2 "noise ok:" "$PK_ROOT/tests/mpirun.sh" 2 $NZ -problem poisson27 -rows_per_rank 27000 -pc_type jacobi -ksp_type pcg -noise_us 100 -noise_hz 9000 -rate_check
-t_grep noise-cpu-cost-np1 "noise ok:" $NZ -problem poisson27 -rows_per_rank 8000 -pc_type jacobi -ksp_type pcg -noise_us 100 -noise_hz 9500 -cpu_check
-# in wall time: 100 us at 9.5 kHz (f d = 0.95 as above)
-t_grep noise-wall-cost-np1 "wall: median ratio \(noisy - quiet\) / injected over 9 pairs [0-9.]+" $NZ -problem poisson27 -rows_per_rank 8000 -pc_type jacobi -ksp_type pcg -noise_us 100 -noise_hz 9500 -wall_check -wall_pairs 9
+# what the detours cost, in CPU and in wall time, against what the injector counted: 9 interleaved pairs of a quiet and
+# a noisy solve, the least of each side (robust on a loaded machine: tests/noise.c says why), 100 us at 9.5 kHz (f d =
+# 0.95, the detours about half of the noisy solve)
+t_grep noise-cost-np1 "noise ok:" $NZ -problem poisson27 -rows_per_rank 8000 -pc_type jacobi -ksp_type pcg -noise_us 100 -noise_hz 9500 -cost_check -cost_pairs 9
 # the report: injected time per rank, measured slowdown against the quiet solve before, predicted slowdown
 t_grep noise-report-np2 "predicted slowdown [0-9.]+ \(E\[T\], blocking" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type pcg -ksp_perfmodel_view -noise_hz 2000
 t_grep noise-report-ref-np2 "the last noise-free solve of this KSP" "$PK_ROOT/tests/mpirun.sh" 2 $NZ $NPROB -ksp_type pipecg -repeat 1 -ksp_perfmodel_view
@@ -58,7 +59,7 @@ t_grep noise-ksp-view "noise injection: 100 us detours at 300 Hz \(Poisson, seed
 t_fail noise-bad-option "needs <duration_us>,<frequency_hz>" $EX -rows_per_rank 512 -ksp_type pcg -ksp_perf_noise 100
 t_fail noise-bad-rank "rank 5 is not in \[0, 2\)" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 512 -ksp_type pcg -ksp_perf_noise 100,300 -ksp_perf_noise_ranks 5
 # slow ranks: noise on rank 1 only (blocking solvers: in the pipelined ones a rank's wait for a slow neighbour
-# partly hides in its polled overlap window and counts as busy, see src/perf/report/report_noise.c); the report must
+# partly hides in its polled overlap window and counts as busy, see src/perf/models/slowranks.c); the report must
 # name rank 1. 20 us at 45 kHz puts several detours in nearly every iteration on any processor and nearly doubles
 # its compute; 200 us at 10 kHz hit only about half the iterations, at the edge of the test (it failed in CI).
 t_grep slow-rank-pcg-np2 "rank 1 \(node 0\): .*costs" "$PK_ROOT/tests/mpirun.sh" 2 $EX -rows_per_rank 8000 -pc_type jacobi -ksp_type pcg -ksp_perf_noise 20,45000 -ksp_perf_noise_ranks 1 -ksp_perfmodel_view

@@ -1,7 +1,8 @@
 /*
    The few PETSc calls whose name changed between 3.18 and the versions after it, chosen by PETSc's version macros
-   (never by distribution), so that the same sources build without deprecation warnings on 3.18 to 3.22 and later.
-   Everything that depends on the logging internals is in src/perf/monitor/petsclog318.c and petsclog320.c instead.
+   (never by distribution), so that the same sources build without deprecation warnings on 3.18 to 3.22 and later;
+   and what differs between the Open MPI versions a user types. Everything that depends on the logging internals is
+   in src/perf/monitor/petsclog318.c and petsclog320.c instead.
 */
 #ifndef PKCOMPAT_H
 #define PKCOMPAT_H
@@ -14,13 +15,6 @@
   #define PKAssertPointer(p, arg) PetscValidPointer(p, arg)
 #else
   #define PKAssertPointer(p, arg) PetscAssertPointer(p, arg)
-/*
-   PKMPIRankfileOption - the mpiexec option that places ranks by an Open MPI rankfile, for the MPI library this
-   process runs with (MPI_Get_library_version, callable before MPI_Init): "--map-by rankfile:file=FILE" for Open MPI
-   5 and later (PRRTE; --rankfile is deprecated there), "--rankfile FILE" otherwise. src/dm/placement.c.
-*/
-PETSC_INTERN PetscErrorCode PKMPIRankfileOption(const char file[], char opt[], size_t len);
-
 #endif
 
 /* PetscOptionsGetViewer became PetscOptionsCreateViewer in 3.22 (same arguments; the viewer is destroyed with
@@ -29,13 +23,6 @@ PETSC_INTERN PetscErrorCode PKMPIRankfileOption(const char file[], char opt[], s
   #define PKOptionsCreateViewer PetscOptionsGetViewer
 #else
   #define PKOptionsCreateViewer PetscOptionsCreateViewer
-/*
-   PKMPIRankfileOption - the mpiexec option that places ranks by an Open MPI rankfile, for the MPI library this
-   process runs with (MPI_Get_library_version, callable before MPI_Init): "--map-by rankfile:file=FILE" for Open MPI
-   5 and later (PRRTE; --rankfile is deprecated there), "--rankfile FILE" otherwise. src/dm/placement.c.
-*/
-PETSC_INTERN PetscErrorCode PKMPIRankfileOption(const char file[], char opt[], size_t len);
-
 #endif
 
 /*

@@ -1,6 +1,6 @@
 /*
    Files on a shared machine (docs/security.md): the library and the tools run as root beside other users, so a path
-   is never trusted for what its name says. Plain functions of src/perf/report/files.c: no MPI, no PETSc errors; each
+   is never trusted for what its name says. Plain functions of src/core/files.c: no MPI, no PETSc errors; each
    returns 0 or an errno value, with a sentence for the user in why[] (the path and the reason; PKFileReadRegular and
    PKFileCheckOutput: the reason alone, the caller names the file).
 

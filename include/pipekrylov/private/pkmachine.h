@@ -86,4 +86,16 @@ typedef struct {
   char            origin[PETSC_MAX_PATH_LEN]; /* the profile file, or "embedded default" */
 } PKMachine;
 
+/* What a profile lacks and the model fills in (PKMachineEffective, machine.c): the protocols whose off-node alpha and
+   beta it has not (the on-node ones used), the other off-node fields it has not (on-node used; RN: no injection cap),
+   the on-node communication fields it has not (a profile calibrated on one rank: the embedded default's used) */
+typedef struct {
+  PetscBool offnode_substituted;
+  char      offnode_missing[256];
+  char      offnode_filled[512];
+  char      onnode_default[512];
+} PKMachineGaps;
+
+PETSC_INTERN PetscErrorCode PKMachineEffective(const PKMachine *, PKMachineParams *eff, PKMachineGaps *);
+
 #endif

@@ -53,6 +53,7 @@
 #include <petscsys.h>
 #include <pipekrylov/private/pkmachine.h>
 #include <pipekrylov/private/pkcost.h>
+#include <pipekrylov/private/pkrecimpl.h> /* PK_PHASE_N: the activities of the measured times */
 
 /* ============================================================================================================ */
 /* Point-to-point costs (000 5.1-5.7, 004 3-4)                                                                  */
@@ -342,6 +343,9 @@ typedef struct {
   PetscReal total;
 } PKAMGResult;
 
+/* the profile's calibrated time per model flop of a BoomerAMG cycle on every level, where it has one (model_amg.c) */
+PETSC_INTERN PetscBool PKAMGLevelsFlopTime(const PKMachine *, PetscInt L, PKAMGLevel lev[]);
+
 PETSC_INTERN PetscErrorCode PKModelAMGCycle(const PKMachineParams *, const PKAMGInput *, PKAMGResult *);
 /* Calibration: the one t_i (s per model flop) with which the cycle model equals a measured cycle time */
 PETSC_INTERN PetscErrorCode PKModelAMGFlopTime(const PKMachineParams *, const PKAMGInput *, PetscReal measured, PetscReal *t);
@@ -372,6 +376,7 @@ typedef struct {
 } PKJSUFitInfo;
 
 PETSC_INTERN PetscReal      PKQuantileSorted(PetscInt n, const PetscReal sorted[], PetscReal p);
+PETSC_INTERN PetscReal      PKMedian(PetscInt n, PetscReal x[]); /* sorts x */
 PETSC_INTERN PetscErrorCode PKJSUSlifkerShapiro(PetscInt n, const PetscReal sorted[], PetscReal z, PKJSU *, PetscBool *su);
 PETSC_INTERN PetscErrorCode PKJSUProfileNLL(PetscInt n, const PetscReal x[], PetscReal xi, PetscReal lambda, PetscReal *nll, PKJSU *);
 PETSC_INTERN PetscErrorCode PKJSUFit(PetscInt n, const PetscReal x[], PKJSU *, PKJSUFitInfo *);
@@ -452,5 +457,53 @@ PETSC_INTERN PetscReal      PKKSCritical(PetscReal alpha, PetscInt n, PetscInt m
 PETSC_INTERN PetscReal      PKKSPValue(PetscReal D, PetscInt n, PetscInt m);
 PETSC_INTERN PetscErrorCode PKKSOneSidedScaled(PetscInt n, const PetscReal x[], PetscInt m, const PetscReal y[], PetscReal s, PetscReal *Dp);
 PETSC_INTERN PetscReal      PKKSOneSidedCritical(PetscReal alpha, PetscInt n, PetscInt m);
+
+/* ============================================================================================================ */
+/* From the run's measurements to the model's inputs (measured.c)                                              */
+
+typedef struct {
+  PetscInt  K, nspmv, npc;          /* iterations, SpMV and PC applications of the solve */
+  PetscMPIInt nranks;
+  PetscReal work[PK_PHASE_N];       /* time by activity over the solve, mean over ranks */
+  PetscBool vec_measured;           /* the vector time holds no reduction (pipekrylov's types) */
+  PetscReal rows_local, rows_sum, nnz_sum; /* this rank's rows; rows and nonzeros summed over ranks (nnz 0: unknown) */
+  PetscReal streams;                /* vector streams per iteration of the solver (PKSolverStreams) */
+  PetscReal scalar_bytes, mem_bw;   /* sizeof(PetscScalar); the profile's memory bandwidth */
+  PetscBool pc_fused, pc_is_jacobi; /* a diagonal PC applied inside the fused vector pass; it is jacobi */
+  PetscReal init_pc, pc_per_cycle, its_per_cycle; /* the solver's shape: start-up PCs, PCs and iterations per cycle */
+} PKMeasured;
+
+typedef struct {
+  PetscReal t_spmv, t_pc, t_vec;    /* s per SpMV, per PC application, s of vector work per iteration */
+  PetscBool vec_modelled;           /* t_vec from the vector streams (PETSc's types on several ranks) */
+  PetscBool pc_modelled;            /* t_pc from the vector streams (a fused diagonal PC) */
+} PKMeasuredTimes;
+
+PETSC_INTERN PetscErrorCode PKModelTimesFromMeasured(const PKMeasured *, PKMeasuredTimes *);
+PETSC_INTERN PetscReal      PKModelHaloHiddenShare(PetscReal halo_total, PetscReal wait, PetscReal t_spmv);
+
+/* ============================================================================================================ */
+/* Slow ranks (slowranks.c)                                                                                     */
+
+#define PK_SLOW_ALPHA 1e-4 /* level of the one-sided KS test */
+#define PK_SLOW_REL   0.05 /* slower means more than 5% above the reference */
+#define PK_SLOW_MAX   8    /* slow ranks named at most */
+/* a rank's summary of its busy times (PKSlowRankSummary) */
+enum { PK_SLOW_MEDIAN, PK_SLOW_MAD2, PK_SLOW_Q25, PK_SLOW_Q75, PK_SLOW_MEAN, PK_SLOW_VAR, PK_SLOW_NSUM };
+
+typedef struct {
+  PetscInt    nfound;                    /* ranks found slow */
+  PetscInt    n;                         /* of them named, the slowest first */
+  PetscMPIInt rank[PK_SLOW_MAX];
+  PetscReal   mean[PK_SLOW_MAX];         /* mean busy time per iteration */
+  PetscReal   D[PK_SLOW_MAX];            /* one-sided KS D+ against the reference */
+  PetscReal   cost[PK_SLOW_MAX];         /* s over the solve */
+  PetscReal   Ewithout[PK_SLOW_MAX];     /* expected time per iteration were it like the others */
+  PetscReal   rest_mean, rest_sd, Ewith; /* the others' mean and spread; expected time per iteration as measured */
+} PKSlowRanks;
+
+PETSC_INTERN PetscErrorCode PKSlowRankSummary(PetscInt K, PetscReal busy[], PetscReal work[], PetscReal s[PK_SLOW_NSUM]);
+PETSC_INTERN PetscErrorCode PKSlowReference(PetscMPIInt P, const PetscReal median[], PetscMPIInt *ref);
+PETSC_INTERN PetscErrorCode PKSlowRanksFind(PetscMPIInt P, PetscInt K, PetscInt Kref, PetscMPIInt ref, const PetscReal Dp[], const PetscReal mean[], const PetscReal var[], PetscBool nonblocking, PKSlowRanks *, PetscBool isslow[]);
 
 #endif

@@ -68,6 +68,20 @@ PETSC_INTERN PetscErrorCode PKMachineHostName(char host[], size_t len);
 PETSC_INTERN PetscErrorCode PKMachineCachePath(char path[], size_t len, char dir[], size_t dirlen);
 PETSC_INTERN PetscErrorCode PKMachineLoadForHost(MPI_Comm, PKMachine *, PetscBool *cached, char cachepath[], size_t len);
 PETSC_INTERN PetscErrorCode PKCalibrateCommand(PetscInt ppn, char cmd[], size_t len);
+/* The profile of a model: the file given, else this host's cached one (or another host's with this processor), else
+   the embedded default (machine_cache.c); every report and example chooses so */
+typedef enum {
+  PK_MACHINE_FILE,       /* the file given */
+  PK_MACHINE_HOST,       /* this host's cached profile */
+  PK_MACHINE_OTHER_HOST, /* the cached profile of another host with this processor */
+  PK_MACHINE_DEFAULT     /* the embedded default */
+} PKMachineWhere;
+typedef struct {
+  PKMachineWhere where;
+  char           cache[PETSC_MAX_PATH_LEN]; /* this host's cache file looked for ("": no cache directory) */
+  char           file[PETSC_MAX_PATH_LEN];  /* the file read ("": the embedded default) */
+} PKMachineChoice;
+PETSC_INTERN PetscErrorCode PKMachineChoose(MPI_Comm, const char path[], PKMachine *, PKMachineChoice *);
 /* The sane range of a field's value (checked when a profile is read, after the sign rules above) */
 PETSC_INTERN void PKMachineFieldRange(PetscInt i, PetscReal *lo, PetscReal *hi);
 

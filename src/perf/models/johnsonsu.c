@@ -8,6 +8,7 @@
    2-D minimisation is PETSc TAO's Nelder-Mead (TAONM) on PETSC_COMM_SELF, started from Slifker-Shapiro, in
    coordinates scaled so that TAONM's unit initial simplex step is (0.1 lambda0, 0.1) in (xi, log lambda).
 */
+#include <stdlib.h>
 #include <petsctao.h>
 #include <pipekrylov/private/pkmodel.h>
 
@@ -96,6 +97,21 @@ PetscReal PKQuantileSorted(PetscInt n, const PetscReal x[], PetscReal p)
   i = (PetscInt)h;
   if (i >= n - 1) return x[n - 1];
   return x[i] + (h - i) * (x[i + 1] - x[i]);
+}
+
+static int PKCmpReal(const void *a, const void *b)
+{
+  PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
+  return (x > y) - (x < y);
+}
+
+/* The median of x[0..n) (0 when n <= 0), x sorted in place: the one median of the tools, the examples and the report
+   (the mean of the two middle values when n is even) */
+PetscReal PKMedian(PetscInt n, PetscReal x[])
+{
+  if (n <= 0) return 0;
+  qsort(x, (size_t)n, sizeof(PetscReal), PKCmpReal);
+  return PKQuantileSorted(n, x, 0.5);
 }
 
 /* Slifker & Shapiro (1980): the Johnson family and its parameters from four percentiles at +-z, +-3z */

@@ -47,7 +47,7 @@ PetscErrorCode PKKSTwoSample(PetscInt n, const PetscReal x[], PetscInt m, const 
 
 /* One-sided, scaled: D+ = sup_t (G(t) - F(t)), F the empirical law of x, G that of s y (y scaled by s). Large when x
    is stochastically larger than s y: with s = 1.05, when a sizeable share of x's values lie more than 5% above
-   what y's would be (report_noise.c: a rank slower than the reference rank in a fraction of its iterations, as a
+   what y's would be (the report's noise section, slowranks.c: a rank slower than the reference rank in a fraction of its iterations, as a
    rank with detours is). A few spikes in x move D+ by their share only, so a descheduled rank is not named for
    them. Compare with PKKSOneSidedCritical. */
 PetscErrorCode PKKSOneSidedScaled(PetscInt n, const PetscReal x[], PetscInt m, const PetscReal y[], PetscReal s, PetscReal *Dp)

@@ -477,3 +477,81 @@ PetscErrorCode PKMachineView(const PKMachine *m, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }
+
+/*@C
+   PKMachineEffective - the parameters the models use: the profile with what it lacks filled in, and what was filled
+
+   Not Collective
+
+   Input Parameter:
+.  m - the profile
+
+   Output Parameters:
++  eff  - its parameters, completed
+-  gaps - what was filled in, for the report to say (may be NULL)
+
+   Notes:
+   A profile measured on one node has no off-node parameters: a run with off-node messages then uses the on-node
+   ones, protocol by protocol (alpha and beta), and so for the eager and rendezvous limits, R_b and the allreduce's
+   alpha and beta; without R_N there is no injection cap. A profile calibrated on one rank has no on-node
+   communication either: the embedded default's values, never a free communication.
+
+   Level: developer
+
+.seealso: PKMachineDefault()
+@*/
+PetscErrorCode PKMachineEffective(const PKMachine *m, PKMachineParams *eff, PKMachineGaps *gaps)
+{
+  PKMachineGaps g;
+  PKMachine     def;
+  PetscInt      i, j;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&g, sizeof(g)));
+  *eff = m->p;
+  PetscCall(PKMachineDefault(&def));
+  for (i = 0; i < PKMachineNFields; i++) {
+    const char *key = PKMachineFields[i].key;
+    size_t      off = PKMachineFields[i].offset, l;
+    if (m->src[i] != PK_SRC_NONE || def.src[i] == PK_SRC_NONE || PKMachineFields[i].kind == PK_FIELD_COUNT) continue;
+    if (!strstr(key, "_on") || strstr(key, "_off")) continue; /* on-node fields: alpha_on_*, beta_on_*, *_limit_on, Rb_on, allreduce_*_on */
+    *(PetscReal *)((char *)eff + off) = *(const PetscReal *)((const char *)&def.p + off);
+    l = strlen(g.onnode_default);
+    PetscCall(PetscSNPrintf(g.onnode_default + l, sizeof(g.onnode_default) - l, "%s%s", l ? ", " : "", key));
+  }
+  for (int k = 0; k < PK_NPROTO; k++) {
+    PetscCall(PKMachineFieldIndexOf(m, &m->p.alpha[PK_OFF_NODE][k], &i));
+    PetscCall(PKMachineFieldIndexOf(m, &m->p.beta[PK_OFF_NODE][k], &j));
+    if (m->src[i] == PK_SRC_NONE || m->src[j] == PK_SRC_NONE) {
+      size_t l = strlen(g.offnode_missing);
+      PetscCall(PetscSNPrintf(g.offnode_missing + l, sizeof(g.offnode_missing) - l, "%s%s", l ? ", " : "", k == PK_PROTO_SHORT ? "short" : k == PK_PROTO_EAGER ? "eager" : "rendezvous"));
+      eff->alpha[PK_OFF_NODE][k] = eff->alpha[PK_ON_NODE][k];
+      eff->beta[PK_OFF_NODE][k]  = eff->beta[PK_ON_NODE][k];
+      g.offnode_substituted      = PETSC_TRUE;
+    }
+  }
+  /* the rest of what off-node messages need; each one filled in from its on-node value is named */
+#define PK_FILL_OFF(field) \
+  do { \
+    PetscCall(PKMachineFieldIndexOf(m, &m->p.field[PK_OFF_NODE], &i)); \
+    if (m->src[i] == PK_SRC_NONE) { \
+      size_t l = strlen(g.offnode_filled); \
+      eff->field[PK_OFF_NODE] = eff->field[PK_ON_NODE]; \
+      PetscCall(PetscSNPrintf(g.offnode_filled + l, sizeof(g.offnode_filled) - l, "%s%s", l ? ", " : "", PKMachineFields[i].key)); \
+    } \
+  } while (0)
+  PK_FILL_OFF(eager_limit);
+  PK_FILL_OFF(rendezvous_limit);
+  PK_FILL_OFF(Rb);
+  PK_FILL_OFF(allreduce_alpha);
+  PK_FILL_OFF(allreduce_beta);
+#undef PK_FILL_OFF
+  PetscCall(PKMachineFieldIndexOf(m, &m->p.RN, &i));
+  if (m->src[i] == PK_SRC_NONE || eff->RN <= 0) { /* no node injection cap known */
+    size_t l = strlen(g.offnode_filled);
+    eff->RN = PETSC_MAX_REAL;
+    PetscCall(PetscSNPrintf(g.offnode_filled + l, sizeof(g.offnode_filled) - l, "%sRN (no injection cap)", l ? ", " : ""));
+  }
+  if (gaps) *gaps = g;
+  PetscFunctionReturn(0);
+}

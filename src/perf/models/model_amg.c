@@ -15,6 +15,7 @@
    ones. The cycle is split so that comp + comm + distance + bandwidth + contention = total.
 */
 #include <pipekrylov/private/pkmodel.h>
+#include <pipekrylov/private/pkprofile.h>
 
 typedef struct {
   PetscReal base, distance, bandwidth, contention;
@@ -107,4 +108,21 @@ PetscErrorCode PKModelAMGFlopTime(const PKMachineParams *m, const PKAMGInput *in
   if (r.comp > 0 && measured > r.total - r.comp) *t = (measured - (r.total - r.comp)) / r.comp;
   PetscCall(PetscFree(lev));
   PetscFunctionReturn(0);
+}
+
+/*
+   PKAMGLevelsFlopTime - the time per model flop t_i of every level: the profile's amg_flop_time when it has one (a
+   BoomerAMG cycle calibrated by pipekrylov-calibrate: a Gauss-Seidel sweep costs more per flop than an SpMV), else
+   t_i stays <= 0 and the cycle model takes the SpMV's flop_time. Returns whether amg_flop_time was used.
+
+   Level: developer
+*/
+PetscBool PKAMGLevelsFlopTime(const PKMachine *m, PetscInt L, PKAMGLevel lev[])
+{
+  PetscInt i;
+
+  if (PKMachineFieldIndexOf(m, &m->p.amg_flop_time, &i) || i < 0) return PETSC_FALSE;
+  if (m->src[i] == PK_SRC_NONE || m->p.amg_flop_time <= 0) return PETSC_FALSE;
+  for (PetscInt l = 0; l < L; l++) lev[l].t = m->p.amg_flop_time;
+  return PETSC_TRUE;
 }

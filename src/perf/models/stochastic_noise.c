@@ -16,7 +16,7 @@
    Slowdown = E with noise / E without (the same formula with Pn = 0, from the same sample), so the ratio does not
    depend on the sample's absolute calibration.
 
-   PKEMaxNormalGroups: E[max] of independent normals, in groups of equal ranks (slow ranks' cost, report_noise.c).
+   PKEMaxNormalGroups: E[max] of independent normals, in groups of equal ranks (slow ranks' cost, slowranks.c).
 */
 #include <pipekrylov/private/pkmodel.h>
 

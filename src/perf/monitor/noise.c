@@ -16,7 +16,8 @@
    time inside them; by phase (act: what the rank was doing) and how many fell in a non-blocking reduction's
    overlap window (compute while the reduction is in flight: where the pipelined solvers can hide it).
 */
-#include <pipekrylov/private/pkperfimpl.h>
+#include <pipekrylov/private/pkmonitor.h>
+#include <pipekrylov/private/pkmodel.h>
 #include <petsc/private/kspimpl.h>
 #include <time.h>
 
@@ -148,7 +149,7 @@ void PKNoiseBlockingEnd(PKMonitorCtx *c)
    ever); a duty cycle, detour time per unit of compute time, below 1; the seed an integer of PetscInt's range */
 #define PK_NOISE_MAX_US 1e6
 #define PK_NOISE_MAX_HZ 1e6
-static PetscErrorCode PKNoiseCheckValues(MPI_Comm comm, const char *what, PetscReal us, PetscReal hz, PetscReal seed)
+PetscErrorCode PKNoiseCheckValues(MPI_Comm comm, const char *what, PetscReal us, PetscReal hz, PetscReal seed)
 {
   PetscFunctionBegin;
   PetscCheck(!PetscIsInfOrNanReal(us) && !PetscIsInfOrNanReal(hz) && !PetscIsInfOrNanReal(seed), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: the values must be finite numbers (got %g us, %g Hz, seed %g)", what, (double)us, (double)hz, (double)seed);
@@ -159,7 +160,7 @@ static PetscErrorCode PKNoiseCheckValues(MPI_Comm comm, const char *what, PetscR
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PKNoiseSetHere(KSP ksp, PKNoise *nz)
+PetscErrorCode PKNoiseSetHere(KSP ksp, PKNoise *nz)
 {
   PetscMPIInt rank, size;
 
@@ -264,8 +265,7 @@ PetscErrorCode PKNoiseSolveEnd(KSP ksp, PKMonitorCtx *c)
     PetscReal h[PK_QUIET_HIST];
     PetscInt  n = PetscMin(c->quiet_nhist, PK_QUIET_HIST);
     PetscCall(PetscArraycpy(h, c->quiet_hist, n));
-    PetscCall(PetscSortReal(n, h));
-    c->quiet_per_it = n % 2 ? h[n / 2] : 0.5 * (h[n / 2 - 1] + h[n / 2]);
+    c->quiet_per_it = PKMedian(n, h);
   }
   PetscCall(PetscFree(c->quiet_pooled));
   c->quiet_npooled = S->pooled ? S->npooled : 0;
@@ -354,124 +354,5 @@ PetscErrorCode PKNoiseFinalize(void)
   PetscFunctionBegin;
   PetscCall(PetscFree(pk_quiet_last.pooled));
   PetscCall(PetscMemzero(&pk_quiet_last, sizeof(pk_quiet_last)));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   KSPPerfNoiseSet - Injects noise into the compute phases of every following KSPSolve() of a KSP: detours (busy
-   waits) of a given length with Poisson arrivals at a given mean rate, independent per rank, for noise studies of
-   the stochastic model (paper 001, docs/algorithms.md §9)
-
-   Logically Collective
-
-   Input Parameters:
-+  ksp         - the Krylov solver (any type)
-.  duration_us - length of each detour in microseconds (0: no noise)
-.  freq_hz     - mean number of detours per second on each rank (0: no noise)
--  seed        - each rank seeds its generator with seed + rank: the same seed gives the same gaps
-
-   Options Database Keys:
-+  -ksp_perf_noise <duration_us>,<frequency_hz>[,<seed>] - the same from the options (seed 1 by default)
-.  -ksp_perf_noise_ranks <r0,r1,...> - only these ranks inject (default: every rank)
-.  -ksp_perf_noise_skip <k> - the first k solves of the KSP run without noise: an application that solves several
-                              times (-nsolves) gets its noise-free reference in the same run
--  -ksp_perf_noise_alternate - after those, noisy and noise-free solves alternate (noisy first), so that the reference
-                               of each noisy solve (the median of the last 5 noise-free ones) is measured beside it
-
-   Notes:
-   Arrivals are Poisson in each rank's compute time: the arrival clock stops while a detour runs and while the rank
-   waits in MPI (halo and reduction waits; for PETSc's types also their blocking reductions inside VecDot, VecNorm,
-   VecMDot ...), so that waiting for another rank's detour never makes more detours. Detours are served at the entry
-   of compute phases only (SpMV, PC, vector work; for PETSc's types at the begin and end of MatMult and PCApply),
-   never inside an MPI call. Bounds: duration_us in [0, 1e6], freq_hz in [0, 1e6], the duty cycle
-   duration_us x freq_hz x 1e-6 below 1, finite values, a seed in [0, PETSC_MAX_INT]. Noise turns the performance monitor on; the report
-   (-ksp_perfmodel_view) then shows the injected time per rank, the measured slowdown against the last noise-free
-   solve and the stochastic model's predicted slowdown. Iterations and solution are bit-for-bit those without
-   noise. A call overrides -ksp_perf_noise.
-
-   Level: advanced
-
-.seealso: `KSPPerfNoiseSetRanks()`, `KSPPerfNoiseGetCounts()`, `KSPPerfMonitorSet()`
-@*/
-PetscErrorCode KSPPerfNoiseSet(KSP ksp, PetscReal duration_us, PetscReal freq_hz, PetscInt seed)
-{
-  PKPerfCtx *c;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscCall(PKNoiseCheckValues(PetscObjectComm((PetscObject)ksp), "KSPPerfNoiseSet", duration_us, freq_hz, (PetscReal)seed));
-  PetscCall(PKPerfCtxGet(ksp, PETSC_TRUE, &c));
-  c->mon.noise.code_set = PETSC_TRUE;
-  c->mon.noise.duration = duration_us * 1e-6;
-  c->mon.noise.freq     = freq_hz;
-  c->mon.noise.seed     = seed;
-  c->mon.noise.on       = (PetscBool)(duration_us > 0 && freq_hz > 0);
-  PetscCall(PKNoiseSetHere(ksp, &c->mon.noise));
-  if (c->mon.noise.on) PetscCall(PKPerfHooksInstall());
-  PetscFunctionReturn(0);
-}
-
-/*@
-   KSPPerfNoiseSetRanks - Restricts noise injection to some ranks of the KSP's communicator
-
-   Logically Collective
-
-   Input Parameters:
-+  ksp   - the Krylov solver
-.  n     - how many ranks (0: every rank injects)
--  ranks - the ranks
-
-   Options Database Key:
-.  -ksp_perf_noise_ranks <r0,r1,...> - the same
-
-   Level: advanced
-
-.seealso: `KSPPerfNoiseSet()`
-@*/
-PetscErrorCode KSPPerfNoiseSetRanks(KSP ksp, PetscInt n, const PetscInt ranks[])
-{
-  PKPerfCtx *c;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscCheck(n >= 0 && n <= PK_NOISE_MAXRANKS, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Between 0 and %d ranks, not %" PetscInt_FMT, PK_NOISE_MAXRANKS, n);
-  PetscCall(PKPerfCtxGet(ksp, PETSC_TRUE, &c));
-  c->mon.noise.nranks = n;
-  for (PetscInt i = 0; i < n; i++) c->mon.noise.ranks[i] = ranks[i];
-  PetscCall(PKNoiseSetHere(ksp, &c->mon.noise));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   KSPPerfNoiseGetCounts - This rank's injected noise in the last (or current) solve of a KSP, as the injector
-   counted it
-
-   Not Collective
-
-   Input Parameter:
-.  ksp - the Krylov solver
-
-   Output Parameters:
-+  n    - detours served (may be NULL)
-.  wall - wall-clock time inside them, by the injector's own clock, in seconds (may be NULL)
-.  cpu  - this thread's CPU time inside them, in seconds (may be NULL; less than wall when the process was
-          descheduled during a detour)
--  nmpi - detours served while the rank was in a halo or reduction wait (always 0; may be NULL)
-
-   Level: advanced
-
-.seealso: `KSPPerfNoiseSet()`
-@*/
-PetscErrorCode KSPPerfNoiseGetCounts(KSP ksp, PetscInt *n, PetscReal *wall, PetscReal *cpu, PetscInt *nmpi)
-{
-  PKPerfCtx *c;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
-  if (n) *n = c ? c->mon.noise.n : 0;
-  if (wall) *wall = c ? c->mon.noise.wall : 0;
-  if (cpu) *cpu = c ? c->mon.noise.cpu : 0;
-  if (nmpi) *nmpi = c ? c->mon.noise.nphase[PK_PHASE_HALO] + c->mon.noise.nphase[PK_PHASE_REDUCE] : 0;
   PetscFunctionReturn(0);
 }

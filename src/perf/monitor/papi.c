@@ -17,7 +17,7 @@
    kernels of a solve one PAPI_read of perf::TASK-CLOCK took 7.4 us on an Intel Xeon VM (0.37 us in a tight loop),
    4% of a 300 us iteration, twice the monitor's 2% budget. So they are recorded only when asked for by name.
 */
-#include <pipekrylov/private/pkperfimpl.h>
+#include <pipekrylov/private/pkmonitor.h>
 #include <papi.h>
 
 static const char *const pk_papi_hw[] = {"PAPI_TOT_CYC", "PAPI_TOT_INS"};

@@ -9,7 +9,7 @@
    Rows are allocated before the solve (size of the previous solve, or a guess) and doubled when full: the only
    allocation inside the iteration loop. Nothing here communicates or does I/O.
 */
-#include <pipekrylov/private/pkperfimpl.h>
+#include <pipekrylov/private/pkmonitor.h>
 #include <petsc/private/kspimpl.h>
 #include <time.h>
 
@@ -192,6 +192,8 @@ PetscErrorCode PKRecFree(PKMonitorCtx *c)
   PetscFunctionBegin;
   PetscCall(PetscFree(c->rows));
   PetscCall(PetscFree(c->ctr));
+  PetscCall(PetscFree(c->busy));
+  c->nbusy = 0;
   c->n = c->nalloc = 0;
   PetscFunctionReturn(0);
 }

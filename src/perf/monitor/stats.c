@@ -13,7 +13,7 @@
    together with one MPI_Ialltoallv, then one MPI_Igatherv completed after up to three messages (the selected
    ranks' series) to rank 0: two synchronisations at the end of each recorded solve, since each one costs.
 */
-#include <pipekrylov/private/pkperfimpl.h>
+#include <pipekrylov/private/pkmonitor.h>
 
 #define NR (8 + 2 * PK_STATS_NQ) /* per iteration: tmin tmax tmean tvar tq[NQ] cmin cmax cmean cmedian pooled[NQ] */
 /* a record: t, compute, phases, counters, then reductions (count, MPI_Test calls, early mask as two 32-bit halves) */

@@ -28,7 +28,7 @@
    it, rank 0 creates it with O_EXCL|O_NOFOLLOW or checks the existing one (no symbolic link, a regular file, the
    caller's own), so that a link planted in a shared directory is never written through.
 */
-#include <pipekrylov/private/pkperfimpl.h>
+#include <pipekrylov/private/pkmonitor.h>
 #include <pipekrylov/private/pkfiles.h>
 #include <ctype.h>
 #include <fcntl.h>
@@ -220,107 +220,96 @@ static PetscErrorCode PKTraceFail(MPI_Comm comm, PKMonitorCtx *c, const char nam
   PetscFunctionReturn(0);
 }
 
-/* Why a write came up short, as far as the file system says (MPI-IO does not pass errno on) */
-static void PKTraceShortWhy(const char name[], char why[], size_t len)
+/* Why a write came up short or failed, as far as the file system says (MPI-IO does not pass errno on: Open MPI 4
+   reports success and a short count for a /proc file, Open MPI 5 MPI_ERR_OTHER); deflt when it says nothing */
+static void PKTraceShortWhy(const char name[], const char deflt[], char why[], size_t len)
 {
   struct statfs sf;
 
-  snprintf(why, len, "the file system took only part of it (full, over a quota, or an I/O error)");
+  snprintf(why, len, "%s", deflt);
   if (statfs(name, &sf)) return;
   if (sf.f_type == 0x9fa0 /* PROC_SUPER_MAGIC */ || sf.f_type == 0x62656572 /* SYSFS_MAGIC */) snprintf(why, len, "it is a /proc or /sys file, which takes no data");
   else if (sf.f_bavail == 0) snprintf(why, len, "no space left on its file system");
 }
 
-PetscErrorCode PKTraceWrite(MPI_Comm comm, PKMonitorCtx *c)
+/* The trace file opened on first use in this run (truncated, kept open; rank 0 makes or checks it first, see the
+   top): *file NULL when it could not be opened (reported; the KSP writes no further trace) */
+static PetscErrorCode PKTraceOpen(MPI_Comm comm, PKMonitorCtx *c, const char name[], PKTraceFile *file)
 {
-  char        name[PETSC_MAX_PATH_LEN], *buf;
-  PKTraceFile file;
+  char        mpiname[PETSC_MAX_PATH_LEN];
+  int         dirfd, rc, bad, worst;
+  PetscBool   ok;
   PetscMPIInt rank;
-  PetscInt    K = c->n, np = c->nctr;
-  size_t      cap, n = 0;
-  long long   len, off = 0, total = 0;
   MPI_File    fh;
-  int         rc, bad, worst, kspid;
-  PetscBool   fresh = PETSC_FALSE;
-  PKTraceState state;
+  struct {
+    int  err;
+    char why[PETSC_MAX_PATH_LEN + 128];
+  } chk = {0, ""};
 
   PetscFunctionBegin;
+  *file = NULL;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(PKTraceName(comm, c->trace, name, sizeof(name)));
-  PetscCall(PKTraceGetState(comm, name, &file, &state));
-  if (state == PK_TRACE_REFUSE) {
-    PetscCall(PKTraceRefuse(comm, c, name));
-    PetscFunctionReturn(0);
-  }
-  if (state == PK_TRACE_OPEN) { /* first use in this run: open, truncate, keep */
-    char      mpiname[PETSC_MAX_PATH_LEN];
-    int       dirfd;
-    PetscBool ok;
-
-    PetscCall(PKTraceMPIName(name, mpiname, sizeof(mpiname), &dirfd, &ok));
-    bad = !ok;
-    PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
-    if (worst) {
-      if (dirfd >= 0) close(dirfd);
-      PetscCall(PetscFPrintf(comm, PETSC_STDERR, "ERROR pipekrylov: cannot open the trace file %s (-ksp_perf_trace): its directory does not exist or its name is longer than %d characters. The solve is not affected; no further trace is written for this KSP.\n", name, PK_TRACE_MPIIO_PATH_MAX - 32));
-      c->trace_failed = PETSC_TRUE;
-      PetscFunctionReturn(0);
-    }
-    { /* rank 0 makes the file, or checks the one there, before MPI-IO opens it by name (see the top) */
-      struct {
-        int  err;
-        char why[PETSC_MAX_PATH_LEN + 128];
-      } chk = {0, ""};
-      int created = 0;
-
-      if (!rank) chk.err = PKFileCheckOutput(name, &created, chk.why, sizeof(chk.why));
-      PetscCallMPI(MPI_Bcast(&chk, (PetscMPIInt)sizeof(chk), MPI_BYTE, 0, comm));
-      if (chk.err) {
-        if (dirfd >= 0) close(dirfd);
-        PetscCall(PetscFPrintf(comm, PETSC_STDERR, "ERROR pipekrylov: cannot open the trace file %s (-ksp_perf_trace): %s. The solve is not affected; no trace is written for this KSP.\n", name, chk.why));
-        c->trace_failed = PETSC_TRUE;
-        PetscFunctionReturn(0);
-      }
-    }
-    rc  = MPI_File_open(comm, mpiname, MPI_MODE_WRONLY | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
-    bad = rc != MPI_SUCCESS;
-    PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
-    if (!worst) {
-      rc  = MPI_File_set_size(fh, 0);
-      bad = rc != MPI_SUCCESS;
-      PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
-      if (worst) MPI_File_close(&fh);
-    } else if (!bad) MPI_File_close(&fh);
-    if (worst) {
-      if (dirfd >= 0) close(dirfd);
-      PetscCall(PKTraceFail(comm, c, name, "open", bad ? rc : -1));
-      PetscFunctionReturn(0);
-    }
-    PetscCall(PetscNew(&file));
-    PetscCall(PetscStrallocpy(name, &file->name));
-    file->fh       = fh;
-    file->dirfd    = dirfd;
-    {
-      struct stat st;
-      if (!stat(name, &st)) {
-        file->dev = st.st_dev;
-        file->ino = st.st_ino;
-      }
-    }
-    PetscCallMPI(MPI_Comm_group(comm, &file->group));
-    file->next     = pk_trace_files;
-    pk_trace_files = file;
-    fresh          = PETSC_TRUE;
-  }
-  if (file->failed) { /* another KSP's write to it failed and was reported: this one would fail alike */
+  PetscCall(PKTraceMPIName(name, mpiname, sizeof(mpiname), &dirfd, &ok));
+  bad = !ok;
+  PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
+  if (worst) {
+    if (dirfd >= 0) close(dirfd);
+    PetscCall(PetscFPrintf(comm, PETSC_STDERR, "ERROR pipekrylov: cannot open the trace file %s (-ksp_perf_trace): its directory does not exist or its name is longer than %d characters. The solve is not affected; no further trace is written for this KSP.\n", name, PK_TRACE_MPIIO_PATH_MAX - 32));
     c->trace_failed = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
-  /* which KSP writes: a context keeps its id (its serial number is never reused, as its address may be); the order
-     of first writes is the same on every rank, so are the ids */
+  if (!rank) {
+    int created = 0;
+    chk.err     = PKFileCheckOutput(name, &created, chk.why, sizeof(chk.why));
+  }
+  PetscCallMPI(MPI_Bcast(&chk, (PetscMPIInt)sizeof(chk), MPI_BYTE, 0, comm));
+  if (chk.err) {
+    if (dirfd >= 0) close(dirfd);
+    PetscCall(PetscFPrintf(comm, PETSC_STDERR, "ERROR pipekrylov: cannot open the trace file %s (-ksp_perf_trace): %s. The solve is not affected; no trace is written for this KSP.\n", name, chk.why));
+    c->trace_failed = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  rc  = MPI_File_open(comm, mpiname, MPI_MODE_WRONLY | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
+  bad = rc != MPI_SUCCESS;
+  PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
+  if (!worst) {
+    rc  = MPI_File_set_size(fh, 0);
+    bad = rc != MPI_SUCCESS;
+    PetscCallMPI(MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm));
+    if (worst) MPI_File_close(&fh);
+  } else if (!bad) MPI_File_close(&fh);
+  if (worst) {
+    if (dirfd >= 0) close(dirfd);
+    PetscCall(PKTraceFail(comm, c, name, "open", bad ? rc : -1));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscNew(file));
+  PetscCall(PetscStrallocpy(name, &(*file)->name));
+  (*file)->fh    = fh;
+  (*file)->dirfd = dirfd;
+  {
+    struct stat st;
+    if (!stat(name, &st)) {
+      (*file)->dev = st.st_dev;
+      (*file)->ino = st.st_ino;
+    }
+  }
+  PetscCallMPI(MPI_Comm_group(comm, &(*file)->group));
+  (*file)->next  = pk_trace_files;
+  pk_trace_files = *file;
+  PetscFunctionReturn(0);
+}
+
+/* Which KSP writes: a context keeps its id (its serial number is never reused, as its address may be); the order of
+   first writes is the same on every rank, so are the ids */
+static PetscErrorCode PKTraceKSPId(PKTraceFile file, PKMonitorCtx *c, int *kspid)
+{
+  int id;
+
+  PetscFunctionBegin;
   if (!c->trace_serial) c->trace_serial = ++pk_trace_serial;
-  for (kspid = 0; kspid < file->nowner && file->owner[kspid] != c->trace_serial; kspid++) { }
-  if (kspid == file->nowner) {
+  for (id = 0; id < file->nowner && file->owner[id] != c->trace_serial; id++) { }
+  if (id == file->nowner) {
     if (file->nowner == file->maxowner) {
       PetscInt64 *o;
       file->maxowner = PetscMax(16, 2 * file->maxowner);
@@ -331,49 +320,94 @@ PetscErrorCode PKTraceWrite(MPI_Comm comm, PKMonitorCtx *c)
     }
     file->owner[file->nowner++] = c->trace_serial;
   }
+  *kspid = id;
+  PetscFunctionReturn(0);
+}
 
-  cap = (size_t)(K + 1) * (size_t)(32 * (24 + np)) + 4096;
-  PetscCall(PetscMalloc1(cap, &buf));
-  if (fresh && !rank) n += PKTraceHeader(buf, cap, np, PKPapiNames());
+/* This rank's rows as CSV lines (with the header first on rank 0 of a fresh file), in *buf of *n bytes */
+static PetscErrorCode PKTraceFormat(PKMonitorCtx *c, PetscMPIInt rank, int kspid, PetscBool header, char **buf, size_t *n)
+{
+  PetscInt K = c->n, np = c->nctr;
+  size_t   cap = (size_t)(K + 1) * (size_t)(32 * (24 + np)) + 4096, m = 0;
+  char    *b;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(cap, &b));
+  if (header) m += PKTraceHeader(b, cap, np, PKPapiNames());
   for (PetscInt k = 0; k < K; k++) {
     const PKRow   *row = &c->rows[k];
     PetscLogDouble t0  = PKRowStart(c, k);
     int            ne  = PKEarlyCount(row->red_mask, row->red_n);
 
-    n += (size_t)snprintf(buf + n, cap - n, "%" PetscInt_FMT ",%d,%d,%" PetscInt_FMT ",%" PetscInt_FMT ",%.9g,%.9g,%.9g", c->solve, kspid, rank, c->node, k + 1, t0 - c->tbegin, row->t1 - c->tbegin, row->t1 - t0);
-    for (int j = 0; j < PK_PHASE_N; j++) n += (size_t)snprintf(buf + n, cap - n, ",%.9g", row->ph[j]);
-    n += (size_t)snprintf(buf + n, cap - n, ",%d,%d,%d,%.9g,%.9g", row->red_n, ne, row->red_tests, c->tend - c->tbegin, c->t_enter);
-    for (PetscInt j = 0; j < np; j++) n += (size_t)snprintf(buf + n, cap - n, ",%lld", PKRowCounter(c, k, j));
-    n += (size_t)snprintf(buf + n, cap - n, "\n");
+    m += (size_t)snprintf(b + m, cap - m, "%" PetscInt_FMT ",%d,%d,%" PetscInt_FMT ",%" PetscInt_FMT ",%.9g,%.9g,%.9g", c->solve, kspid, rank, c->node, k + 1, t0 - c->tbegin, row->t1 - c->tbegin, row->t1 - t0);
+    for (int j = 0; j < PK_PHASE_N; j++) m += (size_t)snprintf(b + m, cap - m, ",%.9g", row->ph[j]);
+    m += (size_t)snprintf(b + m, cap - m, ",%d,%d,%d,%.9g,%.9g", row->red_n, ne, row->red_tests, c->tend - c->tbegin, c->t_enter);
+    for (PetscInt j = 0; j < np; j++) m += (size_t)snprintf(b + m, cap - m, ",%lld", PKRowCounter(c, k, j));
+    m += (size_t)snprintf(b + m, cap - m, "\n");
   }
-  PetscCheck(n < cap && n < (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Trace buffer overflow (%zu bytes)", n);
+  PetscCheck(m < cap && m < (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Trace buffer overflow (%zu bytes)", m);
+  *buf = b;
+  *n   = m;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKTraceWrite(MPI_Comm comm, PKMonitorCtx *c)
+{
+  char         name[PETSC_MAX_PATH_LEN], *buf = NULL;
+  PKTraceFile  file;
+  PetscMPIInt  rank;
+  size_t       n = 0;
+  long long    len, off = 0, total = 0, wrote[2], sum[2];
+  int          rc, bad, kspid = 0, cnt = 0;
+  PetscBool    fresh = PETSC_FALSE;
+  PKTraceState state;
+  MPI_Status   mst;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PKTraceName(comm, c->trace, name, sizeof(name)));
+  PetscCall(PKTraceGetState(comm, name, &file, &state));
+  if (state == PK_TRACE_REFUSE) {
+    PetscCall(PKTraceRefuse(comm, c, name));
+    PetscFunctionReturn(0);
+  }
+  if (state == PK_TRACE_OPEN) { /* first use in this run */
+    PetscCall(PKTraceOpen(comm, c, name, &file));
+    if (!file) PetscFunctionReturn(0);
+    fresh = PETSC_TRUE;
+  }
+  if (file->failed) { /* another KSP's write to it failed and was reported: this one would fail alike */
+    c->trace_failed = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PKTraceKSPId(file, c, &kspid));
+  PetscCall(PKTraceFormat(c, rank, kspid, (PetscBool)(fresh && !rank), &buf, &n));
   len = (long long)n;
   PetscCallMPI(MPI_Exscan(&len, &off, 1, MPI_LONG_LONG, MPI_SUM, comm));
   if (!rank) off = 0;
   PetscCallMPI(MPI_Allreduce(&len, &total, 1, MPI_LONG_LONG, MPI_SUM, comm));
-  {
-    MPI_Status mst;
-    int        cnt = 0;
-    long long  wrote[2], sum[2];
-
-    rc = MPI_File_write_at_all(file->fh, file->end + (MPI_Offset)off, buf, (int)n, MPI_CHAR, &mst);
-    if (rc == MPI_SUCCESS && MPI_Get_count(&mst, MPI_CHAR, &cnt) != MPI_SUCCESS) cnt = 0;
-    file->end += (MPI_Offset)total;
-    PetscCall(PetscFree(buf));
-    bad      = rc != MPI_SUCCESS;
-    wrote[0] = bad ? 0 : cnt;
-    wrote[1] = bad; /* ranks whose write returned an error */
-    PetscCallMPI(MPI_Allreduce(wrote, sum, 2, MPI_LONG_LONG, MPI_SUM, comm));
-    if (sum[1]) {
-      PetscCall(PKTraceFail(comm, c, name, "write", bad ? rc : -1));
-      file->failed = PETSC_TRUE;
-    } else if (sum[0] != total) { /* MPI_SUCCESS, and yet bytes are missing (see the top) */
-      char why[256];
-      if (!rank) PKTraceShortWhy(name, why, sizeof(why));
-      PetscCall(PetscFPrintf(comm, PETSC_STDERR, "ERROR pipekrylov: cannot write the trace file %s (-ksp_perf_trace): %lld of %lld bytes of solve %" PetscInt_FMT " written: %s. The solve is not affected; no further trace is written for this KSP.\n", name, sum[0], total, c->solve, why));
-      c->trace_failed = PETSC_TRUE;
-      file->failed    = PETSC_TRUE;
-    }
+  rc = MPI_File_write_at_all(file->fh, file->end + (MPI_Offset)off, buf, (int)n, MPI_CHAR, &mst);
+  if (rc == MPI_SUCCESS && MPI_Get_count(&mst, MPI_CHAR, &cnt) != MPI_SUCCESS) cnt = 0;
+  file->end += (MPI_Offset)total;
+  PetscCall(PetscFree(buf));
+  bad      = rc != MPI_SUCCESS;
+  wrote[0] = bad ? 0 : cnt;
+  wrote[1] = bad; /* ranks whose write returned an error */
+  PetscCallMPI(MPI_Allreduce(wrote, sum, 2, MPI_LONG_LONG, MPI_SUM, comm));
+  if (sum[1]) {
+    char why[MPI_MAX_ERROR_STRING + 256], msg[MPI_MAX_ERROR_STRING] = "it failed on another rank";
+    int  mlen;
+    if (bad) MPI_Error_string(rc, msg, &mlen);
+    PKTraceShortWhy(name, msg, why, sizeof(why));
+    PetscCall(PetscFPrintf(comm, PETSC_STDERR, "ERROR pipekrylov: cannot write the trace file %s (-ksp_perf_trace): %s. The solve is not affected; no further trace is written for this KSP.\n", name, why));
+    c->trace_failed = PETSC_TRUE;
+    file->failed    = PETSC_TRUE;
+  } else if (sum[0] != total) { /* MPI_SUCCESS, and yet bytes are missing (see the top) */
+    char why[256];
+    if (!rank) PKTraceShortWhy(name, "the file system took only part of it (full, over a quota, or an I/O error)", why, sizeof(why));
+    PetscCall(PetscFPrintf(comm, PETSC_STDERR, "ERROR pipekrylov: cannot write the trace file %s (-ksp_perf_trace): %lld of %lld bytes of solve %" PetscInt_FMT " written: %s. The solve is not affected; no further trace is written for this KSP.\n", name, sum[0], total, c->solve, why));
+    c->trace_failed = PETSC_TRUE;
+    file->failed    = PETSC_TRUE;
   }
   PetscFunctionReturn(0);
 }

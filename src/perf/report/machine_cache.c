@@ -304,3 +304,49 @@ PetscErrorCode PKCalibrateCommand(PetscInt ppn, char cmd[], size_t len)
   PetscCall(PetscSNPrintf(cmd, len, "mpiexec -n %" PetscInt_FMT " %s", PetscMax(ppn, 2), tool));
   PetscFunctionReturn(0);
 }
+
+/*@C
+   PKMachineChoose - the profile of a model, chosen as every report and example chooses it: the file given, else this
+   host's cached profile, else (the nodes of a cluster share the home directory and the processor) the newest cached
+   profile of another host with this processor, else the embedded default. m->origin says which.
+
+   Collective (PKMachineLoad, PKMachineLoadForHost)
+
+   Input Parameters:
++  comm - the communicator
+-  path - the file asked for (-ksp_perfmodel_machine, an example's -machine); "" or NULL: none
+
+   Output Parameters:
++  m   - the profile
+-  how - which it is and the cache file looked for (may be NULL)
+
+   Level: developer
+
+.seealso: PKMachineLoadForHost(), PKMachineLoad()
+@*/
+PetscErrorCode PKMachineChoose(MPI_Comm comm, const char path[], PKMachine *m, PKMachineChoice *how)
+{
+  PKMachineChoice c;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&c, sizeof(c)));
+  if (path && path[0]) {
+    PetscCall(PKMachineLoad(comm, path, m));
+    c.where = PK_MACHINE_FILE;
+    PetscCall(PetscStrncpy(c.file, path, sizeof(c.file)));
+  } else {
+    PetscBool cached, self;
+    PetscCall(PKMachineLoadForHost(comm, m, &cached, c.cache, sizeof(c.cache)));
+    c.where = PK_MACHINE_DEFAULT;
+    if (cached) {
+      char o[PETSC_MAX_PATH_LEN + 64];
+      PetscCall(PetscStrcmp(c.cache, m->origin, &self));
+      c.where = self ? PK_MACHINE_HOST : PK_MACHINE_OTHER_HOST;
+      PetscCall(PetscStrncpy(c.file, m->origin, sizeof(c.file)));
+      PetscCall(PetscSNPrintf(o, sizeof(o), "%s %s", self ? "this host's profile" : "the profile of another host with this processor,", m->origin));
+      PetscCall(PetscStrncpy(m->origin, o, sizeof(m->origin)));
+    }
+  }
+  if (how) *how = c;
+  PetscFunctionReturn(0);
+}

@@ -12,7 +12,7 @@
      - kept while the option says the same, so that a KSPSetFromOptions again does not truncate the reports so far.
    Standard output (no value, ::format, or the names stdout and stderr) is left to PETSc's viewer creation (hooks.c).
 */
-#include <pipekrylov/private/pkperfimpl.h>
+#include <pipekrylov/private/pkreport.h>
 #include <pipekrylov/private/pkfiles.h>
 #include <petsc/private/petscimpl.h> /* the KSP's options database */
 

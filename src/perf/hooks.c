@@ -85,7 +85,7 @@ static PetscErrorCode PKPerfCtxDestroy(void *p)
   if (pk_hook_top == c) pk_hook_top = (PKPerfCtx *)c->mon.hook_prev; /* destroyed inside its solve, after an error */
   PetscCall(PKRecFree(&c->mon));
   PetscCall(PKStatsDestroy(&c->mon.stats));
-  PetscCall(PKReportFree(c));
+  PetscCall(PKReportFree(&c->report));
   PetscCall(PetscFree(c->mon.rank_node));
   PetscCall(PetscFree(c->mon.quiet_pooled));
   PetscCall(PetscViewerDestroy(&c->report.viewer));
@@ -324,8 +324,10 @@ static PetscErrorCode PKPerfSolveEnd(KSP ksp, PKPerfCtx *c)
   PetscCall(PKStatsCompute(comm, &c->mon));
   PetscCall(PKNoiseSolveEnd(ksp, &c->mon));
   if (c->mon.opt_trace && !c->mon.trace_failed) PetscCall(PKTraceWrite(comm, &c->mon));
-  if (c->report.viewer) {
-    PetscCall(PKPerfReport(ksp, c));
+  if (c->report.viewer) { /* the monitor's record of the solve to the report: the one way between them */
+    PKSolveRecord rec;
+    PetscCall(PKMonitorRecord(ksp, &c->mon, &rec));
+    PetscCall(PKPerfReport(ksp, &rec, &c->model, &c->report));
     /* rank 0 evaluates the models alone: the other ranks must not start the next solve meanwhile, or its time
        would include waiting for rank 0 */
     PetscCallMPI(MPI_Barrier(comm));

@@ -1,0 +1,45 @@
+/*
+   The report (src/perf/report, -ksp_perfmodel_view): what the package needs of it. The report is a sequence of
+   sections (src/perf/report/report.h); it reads the solve's record (pkrecord.h) and the models (pkmodel.h), never
+   the monitor (tests/layers.sh).
+*/
+#ifndef PKREPORT_H
+#define PKREPORT_H
+
+#include <pipekrylov.h>
+#include <pipekrylov/private/pkcore.h>
+#include <pipekrylov/private/pkrecord.h>
+#include <pipekrylov/private/pkmodel.h>
+#include <pipekrylov/private/pkcompat.h>
+
+/* What the model needs beyond the run (src/perf/models): the machine profile (-ksp_perfmodel_machine, else this
+   host's cached one, else the embedded default), loaded at KSPSetFromOptions or the first report */
+typedef struct {
+  char      machine_path[PETSC_MAX_PATH_LEN];
+  PetscBool machine_loaded;
+  PetscBool machine_from_host; /* loaded without a path (host cache or default): a path given later replaces it */
+  PKMachine machine;
+} PKModelCtx;
+
+/* The report (src/perf/report, -ksp_perfmodel_view): where it prints, and what it built to read the halo */
+typedef struct {
+  PetscViewer       viewer; /* -ksp_perfmodel_view */
+  PetscViewerFormat format;
+  char              spec[PETSC_MAX_PATH_LEN + 32]; /* the file, mode and format it was opened for ("": standard output) */
+  PKSpMV            spmv; /* chunked-SpMV structure of a PETSc type's operator, for its halo (sec_halo.c) */
+  Mat               mat;  /* the operator it was built for */
+} PKReportCtx;
+
+/* The end-of-solve report to rep's viewer, from the record of the solve that just ended (report.c); collective */
+PETSC_INTERN PetscErrorCode PKPerfReport(KSP, const PKSolveRecord *, PKModelCtx *, PKReportCtx *);
+/* The model's machine profile, loaded once (sec_run.c); collective */
+PETSC_INTERN PetscErrorCode PKReportLoadMachine(MPI_Comm, PKModelCtx *);
+/* -ksp_perfmodel_view's viewer when it names a file (report_viewer.c) */
+PETSC_INTERN PetscErrorCode PKReportViewerOpen(KSP, PKReportCtx *, PetscBool *);
+/* What the report built for a KSP (its operator's structure), with the KSP's perf context */
+PETSC_INTERN PetscErrorCode PKReportFree(PKReportCtx *);
+/* collective pieces of the report that the examples modelling other libraries (examples/hypre_pcg.c) share */
+PETSC_INTERN PetscErrorCode PKReportRanksPerCore(MPI_Comm, PetscReal *);
+PETSC_INTERN PetscErrorCode PKReportHaloSlowest(MPI_Comm, const PKMachineParams *, const PKHaloPattern *, PKCommCost *, PKCommCost *);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+   From what a run measured to what the analytic model takes (docs/models.md): the per-application SpMV and PC times,
+   the vector time per iteration, and the share of the SpMV's compute that hides its halo exchange. Plain functions
+   of their inputs (the report gathers the inputs across ranks: src/perf/report/sec_analytic.c).
+*/
+#include <pipekrylov/private/pkmodel.h>
+
+/*
+   PKModelTimesFromMeasured - the model's t_spmv, t_pc and t_vec from the time by activity of a solve.
+
+   t_spmv and t_pc are the activity's time over its applications. t_vec is the vector time over the iterations,
+   except for PETSc's own types on several ranks: their VecDot and VecNorm hold the MPI_Allreduce (PETSc does not log
+   it apart), so their vector time is modelled from the solver's vector streams at the bandwidth this run's SpMV
+   reached (same cache regime; STREAM runs out of cache): the SpMV moves 12 bytes per nonzero (value and column) and
+   20 per row (row pointer, x and y); without an SpMV time, at the profile's memory bandwidth. A diagonal PC applied
+   inside the fused vector pass (pipecg, pipe2cg) leaves too few applications outside it to time one (pipecg: the
+   start-up's two, the first one slow): the other solvers' PCApply is then a pass over the vectors at this run's time
+   per vector stream (jacobi: read x and the diagonal, write y; none: a copy).
+
+   Level: developer
+*/
+PetscErrorCode PKModelTimesFromMeasured(const PKMeasured *m, PKMeasuredTimes *t)
+{
+  PetscFunctionBegin;
+  PetscCheck(m->K >= 0 && m->nspmv >= 0 && m->npc >= 0 && m->nranks >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PKModelTimesFromMeasured: negative counts or no rank");
+  PetscCall(PetscMemzero(t, sizeof(*t)));
+  t->t_spmv = m->nspmv ? m->work[PK_PHASE_SPMV] / m->nspmv : 0;
+  t->t_pc   = m->npc ? m->work[PK_PHASE_PC] / m->npc : 0;
+  if (m->vec_measured || m->nranks == 1) t->t_vec = m->K ? m->work[PK_PHASE_VEC] / m->K : 0;
+  else {
+    if (t->t_spmv > 0 && m->nnz_sum > 0) t->t_vec = t->t_spmv * m->streams * m->scalar_bytes * m->rows_sum / (12.0 * m->nnz_sum + 20.0 * m->rows_sum);
+    else t->t_vec = m->mem_bw > 0 ? m->streams * m->rows_local * m->scalar_bytes / m->mem_bw : 0;
+    t->vec_modelled = PETSC_TRUE;
+  }
+  if (m->pc_fused && (PetscReal)m->npc < m->init_pc + 4 + 0.25 * m->K * m->pc_per_cycle / PetscMax(m->its_per_cycle, 1) && m->streams > 0) {
+    t->t_pc        = (m->pc_is_jacobi ? 3.0 : 2.0) * t->t_vec / m->streams;
+    t->pc_modelled = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+   PKModelHaloHiddenShare - the share of the SpMV's compute that hid its halo exchange, as measured.
+
+   Both pipekrylov's chunked SpMV and PETSc's MatMult post the exchange, multiply the rows they own and only then wait
+   for the ghost values. The wait measured on the rank that waited longest is what was exposed; the rest of the
+   modelled exchange was hidden, expressed as a fraction of the SpMV's compute (the capacity that carries over to
+   another solver, which uses the same SpMV, and to larger runs, whose halo is modelled). In [0, 1]; 0 without an
+   exchange or an SpMV time.
+
+   Level: developer
+*/
+PetscReal PKModelHaloHiddenShare(PetscReal halo_total, PetscReal wait, PetscReal t_spmv)
+{
+  if (halo_total <= 0 || t_spmv <= 0) return 0;
+  return PetscMax(0, PetscMin(1, (halo_total - PetscMin(halo_total, wait)) / t_spmv));
+}

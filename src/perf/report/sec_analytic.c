@@ -1,0 +1,147 @@
+/*
+   Section "analytic model" of the report (000 section 5, 004): its inputs from what the run measured
+   (models/measured.c: the per-application SpMV and PC times, the vector time, the share of the SpMV that hid its
+   halo exchange), the synchronization gap from the per-iteration compute times, the overlap from the reductions
+   complete before their wait; the model evaluated on rank 0 and printed term by term with its source and status.
+*/
+#include "report.h"
+#include <petsc/private/kspimpl.h>
+
+/* The synchronization gap per iteration, by the blocking rule (median) and the non-blocking one (first quartile).
+   PETSc's types: their vector phase holds the waits of the blocking allreduces inside VecDot/VecNorm, which would
+   count as compute imbalance: the SpMV and PC phases alone (max and mean over ranks per iteration) */
+static PetscErrorCode PKSecAnalyticSync(const PKStats *S, PetscBool vec_modelled, PetscReal raw[2])
+{
+  PetscInt K = S->nits;
+
+  PetscFunctionBegin;
+  raw[0] = raw[1] = 0;
+  if (K <= 0) PetscFunctionReturn(0);
+  if (vec_modelled) {
+    PetscReal *cmx, *cmd;
+    PetscCall(PetscMalloc2(K, &cmx, K, &cmd));
+    for (PetscInt k = 0; k < K; k++) {
+      cmx[k] = S->phase_max[k * PK_PHASE_N + PK_PHASE_SPMV] + S->phase_max[k * PK_PHASE_N + PK_PHASE_PC];
+      cmd[k] = S->phase_mean[k * PK_PHASE_N + PK_PHASE_SPMV] + S->phase_mean[k * PK_PHASE_N + PK_PHASE_PC];
+    }
+    PetscCall(PKModelSyncPenalty(K, cmx, K, cmd, PETSC_FALSE, &raw[0]));
+    PetscCall(PKModelSyncPenalty(K, cmx, K, cmd, PETSC_TRUE, &raw[1]));
+    PetscCall(PetscFree2(cmx, cmd));
+  } else {
+    PetscCall(PKModelSyncPenalty(K, S->cmax, K, S->cmedian, PETSC_FALSE, &raw[0]));
+    PetscCall(PKModelSyncPenalty(K, S->cmax, K, S->cmedian, PETSC_TRUE, &raw[1]));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Rank 0: the model's inputs from the measurements, and the model */
+PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run, const PKSecHalo *halo, PKSecAnalytic *a)
+{
+  const PKStats  *S  = rec->stats;
+  PKSolveInput   *in = &a->in;
+  PKMeasured      m;
+  PKMeasuredTimes t;
+  PKSolverShape   sh;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(a, sizeof(*a)));
+  in->solver       = run->config;
+  in->K            = S->nits;
+  in->layout.P     = S->nranks;
+  in->layout.nodes = S->nnodes;
+  in->layout.ppn   = S->ppn;
+  /* measured times per application, the vector time per iteration */
+  PetscCall(PetscMemzero(&m, sizeof(m)));
+  PetscCall(PKSolverShapeGet(&run->config, 0, &sh));
+  m.K             = S->nits;
+  m.nspmv         = run->nspmv;
+  m.npc           = run->npc;
+  m.nranks        = S->nranks;
+  m.vec_measured  = run->ours;
+  m.rows_local    = run->rows_local;
+  m.rows_sum      = run->rows_sum;
+  m.nnz_sum       = run->nnz_global >= 0 ? run->nnz_sum : 0;
+  m.streams       = PKSolverStreams(&run->config);
+  m.scalar_bytes  = sizeof(PetscScalar);
+  m.mem_bw        = run->eff.mem_bw;
+  m.pc_fused      = run->config.pc_fused;
+  m.pc_is_jacobi  = run->pc_is_jacobi;
+  m.init_pc       = sh.init_pc;
+  m.pc_per_cycle  = sh.npc;
+  m.its_per_cycle = sh.its;
+  for (int j = 0; j < PK_PHASE_N; j++) m.work[j] = run->work[j];
+  PetscCall(PKModelTimesFromMeasured(&m, &t));
+  in->t_spmv          = t.t_spmv;
+  in->t_pc            = t.t_pc;
+  in->t_vec           = t.t_vec;
+  a->vec_modelled     = t.vec_modelled;
+  a->pc_time_modelled = t.pc_modelled;
+  in->t_init          = -1; /* modelled from the solver's start-up shape */
+  PKNetStateUnknown(&in->net);
+  in->ranks_per_core = run->ranks_per_core;
+  in->t_cpu          = run->t_cpu;
+  in->theta          = run->theta_counts;
+  /* the halo: the slowest rank's exchange, and how much of it the SpMV's own rows hid (the rest was waited for) */
+  in->halo       = halo->cost;
+  in->halo_theta = halo->have ? PKModelHaloHiddenShare(in->halo.total, halo->wait, in->t_spmv) : 0;
+  PetscCall(PKSecAnalyticSync(S, a->vec_modelled, a->sync_raw));
+  in->sync[0] = S->nits > 0 ? a->sync_raw[0] : -1; /* -1: no iteration, no gap measured */
+  in->sync[1] = S->nits > 0 ? a->sync_raw[1] : -1;
+  PetscCall(PKModelSolve(&run->eff, in, &a->model));
+  if (in->halo_theta > 0) a->model.status[PK_TERM_HALO_OVERLAP] = PK_TERM_MEASURED; /* from the measured halo wait */
+  PetscFunctionReturn(0);
+}
+
+/* The analytic model, term by term, with the halo's lines */
+PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const PKSecRun *run, const PKSecHalo *halo, const PKSecAnalytic *a)
+{
+  const PKSolveInput  *in = &a->in;
+  const PKModelResult *m  = &a->model;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(v, PK_RULE));
+  PetscCall(PetscViewerASCIIPrintf(v, "  analytic model (%-7s pattern)                     seconds        %%  source         status\n", PKSolverKindNames[run->config.kind]));
+  for (int t = 0; t < PK_TERM_N; t++) {
+    if (m->status[t] == PK_TERM_NOT_APPLICABLE && m->t[t] == 0) continue;
+    PetscCall(PetscViewerASCIIPrintf(v, "    %-45s %9.2e %6.1f%% %-14s %s\n", PKTermInfos[t].label, (double)m->t[t], (double)PKPct(m->t[t], m->total), PKTermInfos[t].source, PKTermStatusNames[m->status[t]]));
+  }
+  PetscCall(PetscViewerASCIIPrintf(v, "    %-45s %9.2e %6.1f%%\n", "total", (double)m->total, 100.0));
+  PetscCall(PetscViewerASCIIPrintf(v, "    gap to the measured KSPSolve: %+.1f%% (model %.4e s, measured %.4e s)\n", (double)PKGap(m->total, run->measured), (double)m->total, (double)run->measured));
+  PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)in->t_spmv, (double)(S->nits ? (PetscReal)run->nspmv / S->nits : 0), (double)in->t_pc, (double)(S->nits ? (PetscReal)run->npc / S->nits : 0), (double)in->t_vec, a->vec_modelled ? " (modelled)" : ""));
+  if (a->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc's vector time includes its allreduces: modelled from its streams at the SpMV bandwidth)\n"));
+  if (run->config.pc_fused) {
+    PC          pc;
+    const char *pctype;
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PetscObjectGetType((PetscObject)pc, &pctype));
+    PetscCall(PetscViewerASCIIPrintf(v, "    the %s preconditioner is applied inside the fused vector pass: its cost is in the vector work;\n      only the %" PetscInt_FMT " applications outside it are charged as PC%s\n", pctype, run->npc, a->pc_time_modelled ? " (other solvers' PCApply modelled as vector streams)" : ""));
+  }
+  PetscCall(PKSecHaloView(v, S, halo, in));
+  {
+    PKSolverShape shape;
+    PetscCall(PKSolverShapeGet(&run->config, 1, &shape));
+    PetscCall(PetscViewerASCIIPrintf(v, "    synchronization gap %.2e s per iteration = %s_k(max_p C_pk) - median_pk(C_pk) (000 5.8)\n", (double)(shape.nonblocking ? a->sync_raw[1] : a->sync_raw[0]), shape.nonblocking ? "Q1" : "median"));
+    if (a->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "      (C = SpMV + PC time: PETSc's vector phase holds its allreduce waits)\n"));
+  }
+  if (in->theta >= 0) PetscCall(PetscViewerASCIIPrintf(v, "    overlap theta %.2f (the fraction of reductions complete before their wait)\n", (double)in->theta));
+  if (in->ranks_per_core > 1) PetscCall(PetscViewerASCIIPrintf(v, "    %.3g ranks share each core: every iteration's compute runs %.3g times on a core\n", (double)in->ranks_per_core, (double)in->ranks_per_core));
+  PetscFunctionReturn(0);
+}
+
+/* ::ascii_info: the model's total and gap, and the stochastic model's E[T], E[T'] */
+PetscErrorCode PKSecAnalyticViewShort(PetscViewer v, const PKSecRun *run, const PKSecAnalytic *a, const PKSecStoch *st)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(v, "  analytic model %.4e s (gap %+.1f%%)", (double)a->model.total, (double)PKGap(a->model.total, run->measured)));
+  if (st->have) PetscCall(PetscViewerASCIIPrintf(v, "; stochastic E[T] %.4e s, E[T'] %.4e s (iterations)", (double)st->r.ET, (double)st->r.ETp));
+  PetscCall(PetscViewerASCIIPrintf(v, "\n"));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PKSecAnalyticCSV(PetscViewer v, const PKSecRun *run, const PKSecAnalytic *a)
+{
+  PetscFunctionBegin;
+  for (int t = 0; t < PK_TERM_N; t++) PetscCall(PetscViewerASCIIPrintf(v, "analytic,%s,%.9e,s,%s\n", PKTermInfos[t].name, (double)a->model.t[t], PKTermStatusNames[a->model.status[t]]));
+  PetscCall(PetscViewerASCIIPrintf(v, "analytic,total,%.9e,s,modelled\nanalytic,gap,%.4f,%%,\n", (double)a->model.total, (double)PKGap(a->model.total, run->measured)));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,344 @@
+/*
+   Section "halo" of the report: the halo exchange of one SpMV, read from the operator's actual scatter (every rank's
+   messages classified on or off node), the slowest rank's modelled exchange (000 5.1-5.7), the measured wait for the
+   ghost values; the halo of larger runs for the what-if; and a node-aware layout of the operator's DMDA (src/dm)
+   that would cut off-node bytes, with the commands that make it.
+*/
+#include "report.h"
+#include <petsc/private/kspimpl.h>
+#include <petscsf.h>
+
+/* The operator's chunked-SpMV structure (src/core): the solver's own for our types (asked through the composed
+   "KSPPipeGetSpMV_C"), one built for the report otherwise */
+static PetscErrorCode PKSecHaloSpMV(KSP ksp, PKReportCtx *rep, PKSpMV *s)
+{
+  Mat A;
+  PetscErrorCode (*getspmv)(KSP, PKSpMV *);
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  *s = NULL;
+  PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetSpMV_C", &getspmv));
+  if (getspmv) PetscCall((*getspmv)(ksp, s));
+  if (*s) PetscFunctionReturn(0);
+  if (rep->mat != A) {
+    PetscCall(PKSpMVDestroy(&rep->spmv));
+    PetscCall(PKSpMVCreate(A, &rep->spmv));
+    rep->mat = A;
+  }
+  *s = rep->spmv;
+  PetscFunctionReturn(0);
+}
+
+/* The report's own operator structure, with the perf context */
+PetscErrorCode PKReportFree(PKReportCtx *rep)
+{
+  PetscFunctionBegin;
+  PetscCall(PKSpMVDestroy(&rep->spmv));
+  rep->mat = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* This rank's modelled halo exchange (mine) and the slowest rank's (slowest, the same on every rank): the model of
+   a whole exchange is its slowest rank's */
+PetscErrorCode PKReportHaloSlowest(MPI_Comm comm, const PKMachineParams *eff, const PKHaloPattern *pat, PKCommCost *mine, PKCommCost *slowest)
+{
+  PKNetState  net;
+  PetscMPIInt rank;
+  struct {
+    double v;
+    int    r;
+  } in, out;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PKNetStateUnknown(&net);
+  PetscCall(PKModelHalo(eff, pat, &net, mine));
+  in.v = (double)mine->total;
+  in.r = rank;
+  PetscCallMPI(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
+  *slowest = *mine;
+  PetscCallMPI(MPI_Bcast(slowest, sizeof(PKCommCost), MPI_BYTE, out.r, comm));
+  PetscFunctionReturn(0);
+}
+
+/* The ranks this rank sends to in one SpMV, as ranks of the KSP's communicator: the scatter's ranks are ranks of the
+   operator's communicator, the nodes are known by rank of the KSP's; the two differ when the operator lives on a
+   reordered copy (a node-aware DMDA) */
+static PetscErrorCode PKSecHaloTargets(MPI_Comm comm, VecScatter sf, PetscInt nir, const PetscMPIInt iranks[], PetscMPIInt kranks[])
+{
+  MPI_Comm  mcomm = PetscObjectComm((PetscObject)sf);
+  MPI_Group mg, kg;
+  int       cmp;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_compare(mcomm, comm, &cmp));
+  if (cmp == MPI_IDENT || cmp == MPI_CONGRUENT) {
+    for (PetscInt i = 0; i < nir; i++) kranks[i] = iranks[i];
+  } else {
+    PetscCallMPI(MPI_Comm_group(mcomm, &mg));
+    PetscCallMPI(MPI_Comm_group(comm, &kg));
+    PetscCallMPI(MPI_Group_translate_ranks(mg, (PetscMPIInt)nir, iranks, kg, kranks));
+    PetscCallMPI(MPI_Group_free(&mg));
+    PetscCallMPI(MPI_Group_free(&kg));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Every rank models its own halo exchange from the messages it sends; the slowest rank's terms go to the model.
+   Collective. */
+PetscErrorCode PKSecHaloGather(KSP ksp, const PKSolveRecord *rec, const PKSecRun *run, PKReportCtx *rep, PKSecHalo *h)
+{
+  MPI_Comm           comm = PetscObjectComm((PetscObject)ksp);
+  PetscMPIInt        rank, size;
+  PKSpMV             s  = NULL;
+  VecScatter         sf = NULL;
+  PetscInt           nir = 0, n = 0, flag, gflag;
+  const PetscInt    *ioff = NULL, *iloc;
+  const PetscMPIInt *iranks = NULL;
+  PetscMPIInt       *kranks = NULL;
+  PetscReal         *bytes  = NULL;
+  PKLocality        *loc    = NULL;
+  PKHaloPattern      pat;
+  PKCommCost         mine;
+  PetscReal          sums[1 + 2 * PK_NLOC], gsums[1 + 2 * PK_NLOC], hw = rec->work[PK_PHASE_HALO], hmax;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(h, sizeof(*h)));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  /* the wait for the ghost values per SpMV, on the rank that waited longest: what the exchange exposed */
+  PetscCallMPI(MPI_Allreduce(&hw, &hmax, 1, MPIU_REAL, MPI_MAX, comm));
+  h->wait = run->nspmv > 0 ? hmax / run->nspmv : 0;
+  if (size == 1) {
+    h->have = PETSC_TRUE; /* no halo at all */
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PKSecHaloSpMV(ksp, rep, &s));
+  PetscCall(PKSpMVGetHalo(s, &sf));
+  flag = sf ? 1 : 0;
+  PetscCallMPI(MPI_Allreduce(&flag, &gflag, 1, MPIU_INT, MPI_MIN, comm));
+  if (!gflag) {
+    PetscCall(PetscSNPrintf(h->why, sizeof(h->why), "the operator is not MPIAIJ: its halo is not known"));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscSFSetUp(sf));
+  PetscCall(PetscSFGetLeafRanks(sf, &nir, &iranks, &ioff, &iloc)); /* the ranks this rank sends to */
+  PetscCall(PetscMalloc3(nir, &bytes, nir, &loc, nir, &kranks));
+  PetscCall(PKSecHaloTargets(comm, sf, nir, iranks, kranks));
+  for (PetscInt i = 0; i < nir; i++) {
+    if (kranks[i] == rank || kranks[i] == MPI_UNDEFINED) continue;
+    bytes[n] = (PetscReal)(ioff[i + 1] - ioff[i]) * sizeof(PetscScalar);
+    loc[n++] = rec->rank_node[kranks[i]] == rec->rank_node[rank] ? PK_ON_NODE : PK_OFF_NODE;
+  }
+  pat.n         = n;
+  pat.bytes     = bytes;
+  pat.loc       = loc;
+  pat.ppn       = rec->ppn;
+  pat.ppn_off   = 0;
+  pat.pipelined = PETSC_TRUE;
+  /* the slowest rank's terms and message counts; the average rank's counts */
+  PetscCall(PKReportHaloSlowest(comm, &run->eff, &pat, &mine, &h->cost));
+  PetscCall(PetscFree3(bytes, loc, kranks));
+  sums[0] = mine.total;
+  for (int l = 0; l < PK_NLOC; l++) {
+    sums[1 + l]           = 0;
+    sums[1 + PK_NLOC + l] = mine.bytes[l];
+    for (int p = 0; p < PK_NPROTO; p++) sums[1 + l] += mine.nmsg[l][p];
+  }
+  PetscCallMPI(MPI_Allreduce(sums, gsums, 1 + 2 * PK_NLOC, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(&n, &h->max_posted, 1, MPIU_INT, MPI_MAX, comm));
+  h->avg_total = gsums[0] / size;
+  for (int l = 0; l < PK_NLOC; l++) {
+    h->total_msgs[l]  = gsums[1 + l];
+    h->total_bytes[l] = gsums[1 + PK_NLOC + l];
+    h->msgs[0][l]     = gsums[1 + l] / size;
+    h->bytes[0][l]    = gsums[1 + PK_NLOC + l] / size;
+    h->msgs[1][l]     = 0;
+    for (int p = 0; p < PK_NPROTO; p++) h->msgs[1][l] += h->cost.nmsg[l][p];
+    h->bytes[1][l] = h->cost.bytes[l];
+  }
+  h->have = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* Node blocks of PETSc's default layout (ranks x-fastest, ppn consecutive ranks per node) when they are boxes */
+static PetscBool PKDefaultNodeBlock(const PetscInt procs[3], PetscInt ppn, PetscInt q[3])
+{
+  q[0] = q[1] = q[2] = 1;
+  if (procs[0] % ppn == 0) q[0] = ppn;
+  else if (ppn % procs[0] == 0 && procs[1] % (ppn / procs[0]) == 0) {
+    q[0] = procs[0];
+    q[1] = ppn / procs[0];
+  } else if (ppn % (procs[0] * procs[1]) == 0 && procs[2] % (ppn / (procs[0] * procs[1])) == 0) {
+    q[0] = procs[0];
+    q[1] = procs[1];
+    q[2] = ppn / (procs[0] * procs[1]);
+  } else return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* The slowest rank's halo exchange in a weak-scaled run of P ranks (this run's rows per rank and ranks per node):
+   for an operator of a DMDA, the grid model (000 5.3) of PETSc's default layout of P ranks, each with this run's
+   subdomain; for any other operator an upper bound, the slowest rank's messages of this run (their count and mean
+   size) all off node. `how` says which. Rank 0, no communication. */
+PetscErrorCode PKSecHaloAtP(KSP ksp, const PKStats *S, const PKSecRun *run, const PKSolveInput *in, PetscInt P, PKCommCost *h, const char **how)
+{
+  Mat             A;
+  DM              dm = NULL;
+  PetscBool       isda = PETSC_FALSE;
+  PetscInt        dim, M[3], procs[3], dof, sw, pP[3], q[3];
+  DMDAStencilType st;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(MatGetDM(A, &dm));
+  if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (isda) {
+    PetscCall(DMDAGetInfo(dm, &dim, &M[0], &M[1], &M[2], &procs[0], &procs[1], &procs[2], &dof, &sw, NULL, NULL, NULL, &st));
+    PetscCall(PKModelDimsCreate(P, dim, pP));
+    for (PetscInt j = dim; j < 3; j++) pP[j] = 1;
+    if (PKDefaultNodeBlock(pP, PetscMin(S->ppn, P), q)) {
+      PKGrid3d   g;
+      PKCommCost avg;
+
+      PetscCall(PetscMemzero(&g, sizeof(g)));
+      g.dof          = dof * sw;
+      g.stencil      = st == DMDA_STENCIL_BOX ? 27 : 7;
+      g.scalar_bytes = sizeof(PetscScalar);
+      g.pipelined    = PETSC_TRUE;
+      for (int j = 0; j < 3; j++) {
+        g.pgrid[j] = pP[j];
+        g.qnode[j] = q[j];
+        g.m[j]     = j < dim ? PetscMax(1, M[j] / procs[j]) : 1;
+      }
+      PetscCall(PKModelHaloGrid3d(&run->eff, &g, &in->net, &avg, h));
+      *how = "the DMDA's grid in PETSc's default layout at each size (000 5.3)";
+      PetscFunctionReturn(0);
+    }
+  }
+  {
+    PetscInt      n = 0;
+    PetscReal     bytes = 0, *b;
+    PKLocality   *loc;
+    PKHaloPattern pat;
+
+    for (int l = 0; l < PK_NLOC; l++) {
+      for (int p = 0; p < PK_NPROTO; p++) n += (PetscInt)(in->halo.nmsg[l][p] + 0.5);
+      bytes += in->halo.bytes[l];
+    }
+    PetscCall(PetscMalloc2(PetscMax(n, 1), &b, PetscMax(n, 1), &loc));
+    for (PetscInt i = 0; i < n; i++) {
+      b[i]   = bytes / n;
+      loc[i] = PK_OFF_NODE;
+    }
+    pat.n         = n;
+    pat.bytes     = b;
+    pat.loc       = loc;
+    pat.ppn       = S->ppn;
+    pat.ppn_off   = 0;
+    pat.pipelined = PETSC_TRUE;
+    PetscCall(PKModelHalo(&run->eff, &pat, &in->net, h));
+    PetscCall(PetscFree2(b, loc));
+    *how = "an upper bound: every halo message of the slowest rank off node (the operator has no DMDA grid)";
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The commands that make the node-aware layout: bin/pipekrylov-place's and the rankfile option of the Open MPI in use */
+static PetscErrorCode PKSecHaloPlaceCommand(PetscInt dim, const PetscInt M[3], DMDAStencilType st, PetscInt sw, PetscInt dof, const PKStats *S, const PKPlacement *pl, char cmd[], size_t len)
+{
+  char grid[64], opts[96], extra[96] = "", rfopt[64];
+
+  PetscFunctionBegin;
+  if (dim == 3) {
+    PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT, M[0], M[1], M[2]));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-da_processors_x %" PetscInt_FMT " -da_processors_y %" PetscInt_FMT " -da_processors_z %" PetscInt_FMT, pl->procs[0], pl->procs[1], pl->procs[2]));
+  } else if (dim == 2) {
+    PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT "x%" PetscInt_FMT, M[0], M[1]));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-da_processors_x %" PetscInt_FMT " -da_processors_y %" PetscInt_FMT, pl->procs[0], pl->procs[1]));
+  } else {
+    PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT, M[0]));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-da_processors_x %" PetscInt_FMT, pl->procs[0]));
+  }
+  /* what differs from bin/pipekrylov-place's defaults (star, width 1, dof 1) */
+  PetscCall(PetscSNPrintf(extra, sizeof(extra), "%s", st == DMDA_STENCIL_BOX ? " --stencil box" : ""));
+  if (sw != 1) PetscCall(PetscSNPrintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " --width %" PetscInt_FMT, sw));
+  if (dof != 1) PetscCall(PetscSNPrintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " --dof %" PetscInt_FMT, dof));
+  PetscCall(PKMPIRankfileOption("ranks.txt", rfopt, sizeof(rfopt)));
+  PetscCall(PetscSNPrintf(cmd, len, "bin/pipekrylov-place --nodes %" PetscInt_FMT " --ppn %" PetscInt_FMT " --grid %s%s --rankfile ranks.txt\n      then: mpiexec -n %d %s <your application and its options> %s\n      (or DMDACreateNodeAware in the code)", S->nnodes, S->ppn, grid, extra, S->nranks, rfopt, opts));
+  PetscFunctionReturn(0);
+}
+
+/* When the operator comes from a DMDA laid out as PETSc does by default and the nodes are equal, the node-aware
+   layout of src/dm, and what it would save: the halo of both layouts by the grid model (000 5.3), the difference
+   per SpMV on the slowest rank. Rank 0, no communication. */
+PetscErrorCode PKSecHaloPlacement(KSP ksp, const PKSolveRecord *rec, const PKSecRun *run, const PKSolveInput *in, PKSecHalo *h)
+{
+  const PKStats  *S = rec->stats;
+  Mat             A;
+  DM              dm;
+  PetscBool       isda;
+  PetscInt        dim, M[3], procs[3], dof, sw, q[3];
+  DMDAStencilType st;
+  PKPlacement     pl;
+  PKGrid3d        g;
+  PKCommCost      avg, slow[2];
+
+  PetscFunctionBegin;
+  h->have_place = PETSC_FALSE;
+  if (!h->have || S->nnodes < 2 || S->ppn * S->nnodes != S->nranks || h->total_bytes[PK_OFF_NODE] <= 0) PetscFunctionReturn(0);
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(MatGetDM(A, &dm));
+  if (!dm) PetscFunctionReturn(0);
+  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (!isda) PetscFunctionReturn(0);
+  PetscCall(DMDAGetInfo(dm, &dim, &M[0], &M[1], &M[2], &procs[0], &procs[1], &procs[2], &dof, &sw, NULL, NULL, NULL, &st));
+  PetscCall(PKDMDAPlacementCompute(dim, M, st, sw, dof, S->nnodes, S->ppn, NULL, &pl));
+  /* only a layout this run does not already have, that cuts what this run measured */
+  if (!pl.placed || pl.bytes_off >= 0.99 * h->total_bytes[PK_OFF_NODE]) PetscFunctionReturn(0);
+  if (procs[0] != pl.def_procs[0] || procs[1] != pl.def_procs[1] || procs[2] != pl.def_procs[2] || !PKDefaultNodeBlock(procs, S->ppn, q)) PetscFunctionReturn(0);
+  PetscCall(PetscMemzero(&g, sizeof(g)));
+  g.dof          = dof * sw; /* a halo of width w carries w layers */
+  g.stencil      = st == DMDA_STENCIL_BOX ? 27 : 7;
+  g.scalar_bytes = sizeof(PetscScalar);
+  g.pipelined    = PETSC_TRUE;
+  for (int k = 0; k < 2; k++) {
+    const PetscInt *pg = k ? pl.procs : procs, *qn = k ? pl.block : q;
+    for (int j = 0; j < 3; j++) {
+      g.pgrid[j] = j < dim ? pg[j] : 1;
+      g.qnode[j] = j < dim ? qn[j] : 1;
+      g.m[j]     = j < dim ? PetscMax(1, M[j] / g.pgrid[j]) : 1;
+    }
+    PetscCall(PKModelHaloGrid3d(&run->eff, &g, &in->net, &avg, &slow[k]));
+  }
+  /* suggested wherever it cuts off-node bytes; the predicted time is the slowest rank's halo in both layouts, which
+     can stay the same (16 ranks on 4 nodes in 2-D: a rank at a corner of a 2 x 2 block has as many off-node
+     neighbours as one in a 4 x 1 row); the report then says what the cut is for */
+  h->have_place         = PETSC_TRUE;
+  h->place_saving       = PetscMax(0, slow[0].total - slow[1].total);
+  h->place_bytes_off[0] = h->total_bytes[PK_OFF_NODE];
+  h->place_bytes_off[1] = (PetscReal)pl.bytes_off;
+  PetscCall(PetscSNPrintf(h->place_what, sizeof(h->place_what), "node-aware DMDA (off-node bytes %.0f->%.0f)", (double)h->place_bytes_off[0], (double)h->place_bytes_off[1]));
+  PetscCall(PKSecHaloPlaceCommand(dim, M, st, sw, dof, S, &pl, h->place_cmd, sizeof(h->place_cmd)));
+  PetscFunctionReturn(0);
+}
+
+/* The halo's lines of the text report (inside the analytic model's part) */
+PetscErrorCode PKSecHaloView(PetscViewer v, const PKStats *S, const PKSecHalo *h, const PKSolveInput *in)
+{
+  PetscFunctionBegin;
+  if (h->have && S->nranks > 1)
+    PetscCall(PetscViewerASCIIPrintf(v, "    halo per SpMV, slowest rank: %.0f on-node + %.0f off-node messages, %.0f + %.0f bytes\n      (average rank %.1f + %.1f messages; all ranks %.0f + %.0f messages, %.0f + %.0f bytes;\n      at most %" PetscInt_FMT " messages posted by one rank)\n", (double)h->msgs[1][PK_ON_NODE], (double)h->msgs[1][PK_OFF_NODE], (double)h->bytes[1][PK_ON_NODE], (double)h->bytes[1][PK_OFF_NODE], (double)h->msgs[0][PK_ON_NODE], (double)h->msgs[0][PK_OFF_NODE], (double)h->total_msgs[PK_ON_NODE], (double)h->total_msgs[PK_OFF_NODE], (double)h->total_bytes[PK_ON_NODE], (double)h->total_bytes[PK_OFF_NODE], h->max_posted));
+  else if (!h->have) PetscCall(PetscViewerASCIIPrintf(v, "    halo: %s\n", h->why));
+  if (h->have && in->halo.total > 0) PetscCall(PetscViewerASCIIPrintf(v, "    halo exchange per SpMV: modelled %.2e s, measured wait %.2e s (the longest); the rest\n      is hidden behind the SpMV's own rows, %.0f%% of its compute (halo.overlap)\n", (double)in->halo.total, (double)h->wait, 100.0 * (double)in->halo_theta));
+  PetscFunctionReturn(0);
+}
+
+/* The operator's actual scatter, one SpMV: sums over ranks, and the most one rank posts */
+PetscErrorCode PKSecHaloCSV(PetscViewer v, const PKSecHalo *h)
+{
+  PetscFunctionBegin;
+  if (h->have) PetscCall(PetscViewerASCIIPrintf(v, "halo,onnode_msgs_total,%.0f,messages,measured\nhalo,offnode_msgs_total,%.0f,messages,measured\nhalo,onnode_bytes_total,%.0f,bytes,measured\nhalo,offnode_bytes_total,%.0f,bytes,measured\nhalo,max_msgs_per_rank,%" PetscInt_FMT ",messages,measured\n", (double)h->total_msgs[PK_ON_NODE], (double)h->total_msgs[PK_OFF_NODE], (double)h->total_bytes[PK_ON_NODE], (double)h->total_bytes[PK_OFF_NODE], h->max_posted));
+  PetscFunctionReturn(0);
+}

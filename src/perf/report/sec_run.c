@@ -1,0 +1,283 @@
+/*
+   Section "run and machine" of the report: the solver and its description, the operator, the measured KSPSolve time
+   and its phases, and the machine profile the models use, with what it lacks filled in and where every parameter
+   came from. Gathered collectively (means over ranks of the time by activity and the CPU time, the ranks sharing a
+   core, the operator's size); printed first (the run) and last (the machine).
+*/
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include "report.h"
+#include <petsc/private/kspimpl.h>
+#include <petsc/private/matimpl.h> /* ops->getinfo: whether the operator can count its nonzeros */
+#include <sched.h>
+#include <unistd.h>
+
+/* The model's profile, loaded once: -ksp_perfmodel_machine > this host's profile in the user's cache > the embedded
+   default. Called at KSPSetFromOptions when a report is asked for (the package's hooks), so that a broken profile,
+   the cached one included, stops the run before its solve with its own error, and at the first report otherwise.
+   Collective. */
+PetscErrorCode PKReportLoadMachine(MPI_Comm comm, PKModelCtx *model)
+{
+  PetscFunctionBegin;
+  if (model->machine_loaded && (!model->machine_path[0] || !model->machine_from_host)) PetscFunctionReturn(0);
+  PetscCall(PKMachineChoose(comm, model->machine_path, &model->machine, NULL));
+  model->machine_from_host = (PetscBool)!model->machine_path[0];
+  model->machine_loaded    = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* Ranks per core on the busiest host: the ranks of this host (MPI_COMM_TYPE_SHARED, whatever -ksp_perf_node_size
+   says: this is about real cores) over the cores they may run on together, the union of their affinity masks.
+   Each rank's own mask is not enough: mpiexec binds each rank to its own core by default, and nhost ranks over one
+   core each would read as "nhost ranks share each core". */
+PetscErrorCode PKReportRanksPerCore(MPI_Comm comm, PetscReal *rpc)
+{
+  MPI_Comm    host;
+  PetscMPIInt nhost;
+  PetscReal   mine, cores = 0;
+  cpu_set_t   set, all;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host));
+  PetscCallMPI(MPI_Comm_size(host, &nhost));
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set)) CPU_ZERO(&set);
+  PetscCallMPI(MPI_Allreduce(&set, &all, (PetscMPIInt)sizeof(set), MPI_BYTE, MPI_BOR, host));
+  PetscCallMPI(MPI_Comm_free(&host));
+  cores = CPU_COUNT(&all);
+  if (cores <= 0) cores = (PetscReal)sysconf(_SC_NPROCESSORS_ONLN);
+  mine = cores > 0 ? PetscMax(1.0, nhost / cores) : 1;
+  PetscCallMPI(MPI_Allreduce(&mine, rpc, 1, MPIU_REAL, MPIU_MAX, comm));
+  PetscFunctionReturn(0);
+}
+
+/* The solver's description: one of ours describes itself with its live settings, PETSc's types come from the
+   model's table */
+static PetscErrorCode PKSecRunConfig(KSP ksp, PKSecRun *r)
+{
+  PetscErrorCode (*getcost)(KSP, PKSolverCost *);
+  PetscErrorCode (*restart)(KSP, PetscInt *);
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetCost_C", &getcost));
+  if (getcost) {
+    PKSolverCost cost;
+    PetscCall((*getcost)(ksp, &cost));
+    PetscCall(PKSolverConfigFromCost(&cost, &r->config));
+  } else {
+    PetscCall(PKSolverKindFromType(r->type, &r->config.kind));
+    PKSolverConfigDefault(r->config.kind, &r->config);
+    PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPGMRESGetRestart_C", &restart));
+    if (restart) PetscCall((*restart)(ksp, &r->config.restart));
+    if (r->config.kind == PK_SOLVER_PETSC_CG) r->config.norm_separate = (PetscBool)(ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+  }
+  r->model = (PetscBool)(r->config.kind != PK_SOLVER_UNKNOWN);
+  PetscFunctionReturn(0);
+}
+
+/* Collective */
+PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *model, PKSecRun *r)
+{
+  MPI_Comm       comm = PetscObjectComm((PetscObject)ksp);
+  const PKStats *S    = rec->stats;
+  PetscMPIInt    size;
+  PetscErrorCode (*ours)(KSP, PetscInt *);
+  PetscReal      w[2 * PK_PHASE_N + 4], wsum[2 * PK_PHASE_N + 4];
+  Mat            A;
+  MatInfo        info;
+  PetscInt       nloc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(KSPGetType(ksp, &r->type));
+  PetscCall(KSPGetConvergedReason(ksp, &r->reason));
+  PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetChunks_C", &ours));
+  r->ours = ours ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PKSecRunConfig(ksp, r));
+  /* the machine, with what it lacks filled in (and said) */
+  PetscCall(PKReportLoadMachine(comm, model));
+  r->machine            = &model->machine;
+  r->machine_is_default = (PetscBool)(!model->machine_path[0] && !strncmp(model->machine.origin, "embedded default", 16));
+  {
+    PKMachineGaps gaps;
+    PetscCall(PKMachineEffective(&model->machine, &r->eff, &gaps));
+    r->offnode_substituted = gaps.offnode_substituted;
+    PetscCall(PetscStrncpy(r->offnode_missing, gaps.offnode_missing, sizeof(r->offnode_missing)));
+    PetscCall(PetscStrncpy(r->offnode_filled, gaps.offnode_filled, sizeof(r->offnode_filled)));
+    PetscCall(PetscStrncpy(r->onnode_default, gaps.onnode_default, sizeof(r->onnode_default)));
+  }
+  /* the operator */
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(MatGetSize(A, &r->nrows_global, NULL));
+  PetscCall(MatGetLocalSize(A, &nloc, NULL));
+  r->rows_local = (PetscReal)nloc;
+  r->nnz_global = -1; /* a matrix-free operator (MATMFFD, MATSHELL) has no nonzero count: the report says so */
+  /* means over ranks of the time by activity (inside the windows too) and of the CPU time; sums of the local rows and
+     nonzeros */
+  for (int j = 0; j < PK_PHASE_N; j++) {
+    w[j]              = rec->work[j];
+    w[PK_PHASE_N + j] = rec->win[j];
+  }
+  w[2 * PK_PHASE_N]     = rec->cpu;
+  w[2 * PK_PHASE_N + 1] = (PetscReal)nloc;
+  w[2 * PK_PHASE_N + 2] = 0;
+  w[2 * PK_PHASE_N + 3] = 0;
+  if (A->ops->getinfo) {
+    PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
+    w[2 * PK_PHASE_N + 2] = (PetscReal)info.nz_used;
+  }
+  PetscCallMPI(MPI_Allreduce(w, wsum, 2 * PK_PHASE_N + 4, MPIU_REAL, MPIU_SUM, comm));
+  for (int j = 0; j < PK_PHASE_N; j++) {
+    r->work[j] = wsum[j] / size;
+    r->win[j]  = wsum[PK_PHASE_N + j] / size;
+  }
+  r->t_cpu    = wsum[2 * PK_PHASE_N] / size;
+  r->rows_sum = wsum[2 * PK_PHASE_N + 1];
+  r->nnz_sum  = wsum[2 * PK_PHASE_N + 2];
+  if (A->ops->getinfo) r->nnz_global = (PetscInt)r->nnz_sum;
+  r->nspmv    = rec->nspmv;
+  r->npc      = rec->npc;
+  r->measured = S->solve_time;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp->pc, &r->pc_diagonal, PCJACOBI, PCNONE, ""));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &r->pc_is_jacobi));
+  if (r->config.have_cost && r->config.cost.fused_last) r->config.pc_fused = PETSC_TRUE;
+  PetscCall(PKReportRanksPerCore(comm, &r->ranks_per_core));
+  r->theta_counts     = S->nreductions ? PKModelThetaFromCounts(S->nearly, S->nreductions) : -1;
+  r->papi_unavailable = rec->papi_unavailable;
+  r->papi_reason      = rec->papi_reason;
+  /* rank 0: the iterations' elapsed time (the sum of per-iteration maxima would overstate it when the slowest rank
+     changes from iteration to iteration) and the phases */
+  r->rows_time = PetscMax(0, S->solve_time - S->setup_time - S->finish_time);
+  if (S->phase_mean)
+    for (PetscInt k = 0; k < S->nits; k++)
+      for (int j = 0; j < PK_PHASE_N; j++) r->phase[j] += S->phase_mean[k * PK_PHASE_N + j];
+  PetscFunctionReturn(0);
+}
+
+/* The run's part of the text report: the title, the machine profile's warning, the operator and the measurement */
+PetscErrorCode PKSecRunView(PetscViewer v, PetscViewerFormat fmt, const PKSolveRecord *rec, const PKSecRun *r)
+{
+  const PKStats *S       = rec->stats;
+  char           nnz[32] = "unknown";
+
+  PetscFunctionBegin;
+  (void)fmt;
+  PetscCall(PetscViewerASCIIPrintf(v, "pipekrylov performance report: KSP %s (%s), solve %" PetscInt_FMT "\n", r->type, r->ours ? "pipekrylov" : "PETSc", S->solve));
+  if (r->machine_is_default) {
+    char host[256], path[PETSC_MAX_PATH_LEN], cmd[PETSC_MAX_PATH_LEN + 64];
+    PetscCall(PKMachineHostName(host, sizeof(host)));
+    PetscCall(PKMachineCachePath(path, sizeof(path), NULL, 0));
+    PetscCall(PKCalibrateCommand(S->ppn, cmd, sizeof(cmd)));
+    /* the host name (node and processor) is as long as the processor's name: it goes on a line of its own, so
+       that the fixed text stays within 100 columns whatever the machine */
+    PetscCall(PetscViewerASCIIPrintf(v, "  NO MACHINE PROFILE FOR THIS HOST: the model uses the embedded default, measured on another\n"));
+    PetscCall(PetscViewerASCIIPrintf(v, "  machine. Make this host's profile (about 20 s, or 3 s with -quick; reports then use it):\n    %s\n", cmd));
+    PetscCall(PetscViewerASCIIPrintf(v, "  (profiles are per host and processor; this one is %s)\n", host));
+    if (!path[0]) PetscCall(PetscViewerASCIIPrintf(v, "  (neither XDG_CACHE_HOME nor HOME is set: write it with -o file and use -ksp_perfmodel_machine file)\n"));
+  }
+  if (r->nnz_global < 0) PetscCall(PetscViewerASCIIPrintf(v, "  the operator is matrix-free: its nonzeros and halo are unknown, so are the terms built on them\n"));
+  if (r->nnz_global >= 0) PetscCall(PetscSNPrintf(nnz, sizeof(nnz), "%" PetscInt_FMT, r->nnz_global));
+  PetscCall(PetscViewerASCIIPrintf(v, "  %" PetscInt_FMT " rows, %s nonzeros; %d ranks on %" PetscInt_FMT " node(s), up to %" PetscInt_FMT " per node; %" PetscInt_FMT " iterations, %s\n", r->nrows_global, nnz, S->nranks, S->nnodes, S->ppn, S->nits, KSPConvergedReasons[r->reason]));
+  if (r->papi_unavailable && r->papi_unavailable[0]) PetscCall(PetscViewerASCIIPrintf(v, "  no PAPI counters on this machine: %.60s (-ksp_view lists them)\n", r->papi_reason));
+  PetscCall(PetscViewerASCIIPrintf(v, "  measured KSPSolve %.4e s (slowest rank): set-up %.2e s,\n    iterations %.4e s, finish %.2e s\n", (double)r->measured, (double)S->setup_time, (double)r->rows_time, (double)S->finish_time));
+  {
+    PetscReal tot = 0;
+    for (int j = 0; j < PK_PHASE_N; j++) tot += r->phase[j];
+    PetscCall(PetscViewerASCIIPrintf(v, "    phases (mean over ranks):"));
+    for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, " %s %.0f%%", PKPhaseNames[j], (double)PKPct(r->phase[j], tot)));
+    PetscCall(PetscViewerASCIIPrintf(v, "\n"));
+    if (r->phase[PK_PHASE_OVERLAP] > 0) { /* the overlap window hides what was done in it: show that too */
+      tot = 0;
+      for (int j = 0; j < PK_PHASE_N; j++) tot += r->work[j];
+      PetscCall(PetscViewerASCIIPrintf(v, "    by activity, in overlap too:"));
+      for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, " %s %.0f%%", j == PK_PHASE_OVERLAP ? "MPI-calls" : PKPhaseNames[j], (double)PKPct(r->work[j], tot)));
+      PetscCall(PetscViewerASCIIPrintf(v, "\n"));
+      tot = 0;
+      for (int j = 0; j < PK_PHASE_N; j++) tot += r->win[j];
+      PetscCall(PetscViewerASCIIPrintf(v, "    inside the overlap windows:"));
+      for (int j = 0; j < PK_PHASE_N; j++)
+        if (j != PK_PHASE_REDUCE) PetscCall(PetscViewerASCIIPrintf(v, " %s %.0f%%", j == PK_PHASE_OVERLAP ? "MPI-calls" : PKPhaseNames[j], (double)PKPct(r->win[j], tot)));
+      PetscCall(PetscViewerASCIIPrintf(v, "\n"));
+    }
+  }
+  if (S->nreductions) PetscCall(PetscViewerASCIIPrintf(v, "    measured overlap: %" PetscInt_FMT " of %" PetscInt_FMT " reductions complete before their wait (%.0f%%), %" PetscInt_FMT " MPI_Test calls\n", S->nearly, S->nreductions, (double)PKPct(S->nearly, S->nreductions), S->ntests));
+  else if (r->model && r->theta_counts < 0 && (r->config.kind == PK_SOLVER_PETSC_GROPPCG || r->config.kind == PK_SOLVER_PETSC_PIPECG || r->config.kind == PK_SOLVER_PETSC_PGMRES)) PetscCall(PetscViewerASCIIPrintf(v, "    overlap of PETSc's split reductions is not measured (no MPI_Test accounting): assumed none\n"));
+  PetscFunctionReturn(0);
+}
+
+/* The machine's rows of the CSV report and the run's */
+PetscErrorCode PKSecRunCSV(PetscViewer v, const PKSolveRecord *rec, const PKSecRun *r)
+{
+  const PKStats *S = rec->stats;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(v, "machine,profile,%s,,%s\n", r->machine_is_default ? "embedded default" : "file", r->machine_is_default ? "no profile for this host: run pipekrylov-calibrate" : "profile"));
+  if (r->onnode_default[0]) PetscCall(PetscViewerASCIIPrintf(v, "machine,onnode_communication,embedded default,,not in the profile\n"));
+  PetscCall(PetscViewerASCIIPrintf(v, "run,type,%s,,%s\nrun,solve,%" PetscInt_FMT ",,\nrun,ranks,%d,,\nrun,nodes,%" PetscInt_FMT ",,\nrun,iterations,%" PetscInt_FMT ",,\n", r->type, r->ours ? "pipekrylov" : "petsc", S->solve, S->nranks, S->nnodes, S->nits));
+  PetscFunctionReturn(0);
+}
+
+/* The measured rows of the CSV report */
+PetscErrorCode PKSecMeasuredCSV(PetscViewer v, const PKSolveRecord *rec, const PKSecRun *r)
+{
+  const PKStats *S = rec->stats;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(v, "measured,ksp_solve,%.9e,s,measured\nmeasured,setup,%.9e,s,measured\nmeasured,finish,%.9e,s,measured\n", (double)r->measured, (double)S->setup_time, (double)S->finish_time));
+  for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, "measured,phase.%s,%.9e,s,measured\n", PKPhaseNames[j], (double)r->phase[j]));
+  /* time by activity, work done inside the overlap windows included (its MPI_Test calls under "overlap"): what the
+     windows were filled with (bin/pipekrylov-plot --figure overlap draws it) */
+  for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, "measured,work.%s,%.9e,s,measured\n", PKPhaseNames[j], (double)r->work[j]));
+  /* the part of it done inside the windows, measured at the marks (their sum is the time charged to the windows, set-up
+     and finish included) */
+  for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, "measured,window.%s,%.9e,s,measured\n", PKPhaseNames[j], (double)r->win[j]));
+  PetscCall(PetscViewerASCIIPrintf(v, "measured,reductions.nonblocking,%" PetscInt_FMT ",,measured\nmeasured,reductions.early,%" PetscInt_FMT ",,measured\n", S->nreductions, S->nearly));
+  PetscFunctionReturn(0);
+}
+
+/* Where every machine parameter came from, last in the text report */
+PetscErrorCode PKSecMachineView(PetscViewer v, PetscViewerFormat fmt, const PKSecRun *r)
+{
+  const PKMachine *m = r->machine;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(v, PK_RULE));
+  {
+    /* the origin can be long (the default says where it was measured): wrap it at 96 columns */
+    const char *s = m->origin;
+    size_t      len = strlen(s), first = 1;
+    while (len) {
+      size_t n = len;
+      if (n > (first ? 78 : 92)) {
+        n = first ? 78 : 92;
+        while (n > 20 && s[n] != ' ') n--;
+      }
+      PetscCall(PetscViewerASCIIPrintf(v, "%s%.*s\n", first ? "  machine profile: " : "    ", (int)n, s));
+      s += n;
+      len -= n;
+      while (len && *s == ' ') s++, len--;
+      first = 0;
+    }
+  }
+  if (r->onnode_default[0]) PetscCall(PetscViewerASCIIPrintf(v, "    NO ON-NODE COMMUNICATION PARAMETERS IN THE PROFILE (calibrated on one rank?): the embedded default's used:\n      %s\n", r->onnode_default));
+  if (r->offnode_substituted) PetscCall(PetscViewerASCIIPrintf(v, "    no off-node parameters in the profile: on-node values used for off-node messages\n"));
+  else if (r->offnode_filled[0]) PetscCall(PetscViewerASCIIPrintf(v, "    not in the profile, the on-node value used off node: %s\n", r->offnode_filled));
+  PetscCall(PetscViewerASCIIPrintf(v, "    topology unknown (hops penalty 0); no congestion counters (congestion penalty not measured)\n"));
+  if (fmt == PETSC_VIEWER_ASCII_INFO_DETAIL) {
+    PetscCall(PKMachineView(m, v));
+  } else {
+    /* the parameters this report used most, with their provenance */
+    static const char *keys[] = {"alpha_on_short", "beta_on_short", "alpha_off_short", "beta_off_short", "Rb_off", "RN", "gamma", "delta", "allreduce_alpha_on", "allreduce_alpha_off", "mem_bw", NULL};
+    for (PetscInt k = 0; keys[k]; k++) {
+      PetscInt      i;
+      const char   *key;
+      PetscReal     val;
+      PKParamSource src;
+      if (PKMachineFieldIndex(keys[k], &i) || i < 0) continue;
+      PetscCall(PKMachineGetField(m, i, &key, &val, &src));
+      PetscCall(PetscViewerASCIIPrintf(v, "    %-22s %-12.4g %-8s [%s]\n", key, (double)val, PKMachineFields[i].unit, PKMachineSourceName(src)));
+    }
+    PetscCall(PetscViewerASCIIPrintf(v, "    (-ksp_perfmodel_view ::ascii_info_detail lists every parameter)\n"));
+  }
+  PetscFunctionReturn(0);
+}
