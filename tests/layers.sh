@@ -48,7 +48,7 @@ if [ -n "$s" ]; then echo "src/perf/models uses MPI, KSP or files: $s"; bad=1; e
 root=$(cd "$(dirname "$0")/.." && pwd)
 hcore="pkcore.h pkrecimpl.h pkcost.h pkcompat.h"
 hksp="pkkspimpl.h pkcgimpl.h pksimd.h"
-hperf="pkperfimpl.h pkstats.h pklog.h pkmodel.h pkmachine.h pkprofile.h pkamg.h pknoise.h"
+hperf="pkperfimpl.h pkstats.h pklog.h pkmodel.h pkmachine.h pkprofile.h pkamg.h pknoise.h pktopo.h"
 includes() { # includes DIR ALLOWED...: the private headers included under src/<DIR> but not ALLOWED
   local d=$1 f h; shift
   for f in $(find "$root/src/$d" -name '*.[ch]'); do
