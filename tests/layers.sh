@@ -39,9 +39,9 @@ nm -u "$obj/perf/monitor/recorder.o" | awk 'NF >= 2 {print $NF}' | sort -u >"$tm
 check perf_monitor_recorder perf_monitor_hooks
 check perf_report perf_monitor_hooks
 # the models are plain functions of their inputs: no MPI, no KSP, no files (profiles are read and written by the
-# report's profile_io.c and machine_cache.c). PETSc's error macros name PETSC_COMM_SELF (ompi_mpi_comm_self): not a
-# call into MPI
-s=$(grep -E '^(MPI_|PMPI_|ompi_|KSP[A-Z]|fopen|fread|fwrite)' "$tmp/und_perf_models" | grep -v '^ompi_mpi_comm_self$' | tr '\n' ' ')
+# report's profile_io.c and machine_cache.c, network counters read by its netcounters.c). PETSc's error macros name
+# PETSC_COMM_SELF (ompi_mpi_comm_self): not a call into MPI
+s=$(grep -E '^(MPI_|PMPI_|ompi_|KSP[A-Z]|fopen|fread|fwrite|fgets|getline|open|read|scandir|stat|fstat)' "$tmp/und_perf_models" | grep -v '^ompi_mpi_comm_self$' | tr '\n' ' ')
 if [ -n "$s" ]; then echo "src/perf/models uses MPI, KSP or files: $s"; bad=1; else echo "src/perf/models uses no MPI, no KSP and no files"; fi
 # The same on the sources: a layer includes only its own private headers and those of the core (the core only its
 # own), so that no layer compiles against the data structures of one beside or above it

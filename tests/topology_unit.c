@@ -1,9 +1,11 @@
-static const char help[] = "Unit tests of the network topology (src/perf/models/hostlist.c, topology.c, netload.c; the congestion functions with the counter reader).\n"
+static const char help[] = "Unit tests of the network topology (src/perf/models/hostlist.c, topology.c, netload.c; src/perf/report/netcounters.c).\n"
                            "Single rank, no KSP. Every check states its hand computation. Exit status 1 if any check fails.\n"
-                           "  -section <names>  run these sections only, comma-separated (hostlist parse routes badfile loads)\n"
+                           "  -section <names>  run these sections only, comma-separated (hostlist parse routes badfile loads counters)\n"
                            "  -v                print every check, not only failures\n"
-                           "  -bad <twice|hostlist|cycle>   an invalid input, with PETSc's own error output (must fail clearly)\n\n";
+                           "  -bad <twice|hostlist|cycle|device>   an invalid input, with PETSc's own error output (must fail clearly)\n\n";
 
+#include <sys/stat.h>
+#include <unistd.h>
 #include <pipekrylov/private/pktopo.h>
 
 static PetscInt  npass, nfail;
@@ -537,6 +539,114 @@ static PetscErrorCode TestLoads(void)
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
+/* Network counters from a directory in sysfs's layout, and the congestion penalty (000 5.7) */
+
+static PetscErrorCode WriteFile(const char dir[], const char rel[], const char text[])
+{
+  char  path[PETSC_MAX_PATH_LEN], *p;
+  FILE *f;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", dir, rel));
+  for (p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) { /* mkdir -p of the parent */
+    *p = 0;
+    (void)mkdir(path, 0700);
+    *p = '/';
+  }
+  f = fopen(path, "w");
+  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s", path);
+  fputs(text, f);
+  fclose(f);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestCounters(void)
+{
+  char          root[] = "/tmp/pktopo-XXXXXX", cmd[PETSC_MAX_PATH_LEN + 16];
+  const char   *ib = "class/infiniband/mlx5_0/ports/1/";
+  char          path[PETSC_MAX_PATH_LEN];
+  PKNetPort     port;
+  PKNetCounters before, after, d;
+  PetscBool     found, measured;
+  PetscReal     tc;
+
+  PetscFunctionBegin;
+  PetscCheck(mkdtemp(root), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot make a temporary directory");
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%sstate", ib));
+  PetscCall(WriteFile(root, path, "4: ACTIVE\n"));
+  PetscCall(WriteFile(root, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_wait", "1000\n"));
+  PetscCall(WriteFile(root, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_data", "1000000\n"));
+  PetscCall(WriteFile(root, "class/infiniband/mlx5_0/ports/1/counters/port_rcv_data", "500\n"));
+  PetscCall(WriteFile(root, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_discards", "0\n"));
+  PetscCall(WriteFile(root, "class/net/lo/operstate", "unknown\n"));
+  PetscCall(WriteFile(root, "class/net/eth0/operstate", "up\n"));
+  PetscCall(WriteFile(root, "class/net/eth0/statistics/tx_bytes", "5000\n"));
+  PetscCall(WriteFile(root, "class/net/eth0/statistics/rx_bytes", "7000\n"));
+  PetscCall(WriteFile(root, "class/net/eth0/statistics/tx_dropped", "3\n"));
+
+  PetscCall(PKNetPortFind(root, &port, &found));
+  Count("the active InfiniBand port is found", found && port.infiniband && port.port == 1 ? PETSC_TRUE : PETSC_FALSE, port.name, "mlx5_0 port 1");
+  PetscCall(PKNetCountersRead(root, &port, &before));
+  /* the solve: 2,000,000 stall ticks while 250,000 4-byte words (1,000,000 bytes) were sent */
+  PetscCall(WriteFile(root, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_wait", "2001000\n"));
+  PetscCall(WriteFile(root, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_data", "1250000\n"));
+  PetscCall(WriteFile(root, "class/infiniband/mlx5_0/ports/1/counters/port_rcv_data", "750\n"));
+  PetscCall(PKNetCountersRead(root, &port, &after));
+  PetscCall(PKNetCountersDelta(&before, &after, &d));
+  Check("stall ticks during the solve", d.value[PK_NETCTR_STALLS], 2e6, 0);
+  Check("bytes sent: 4 x 250000 words", d.value[PK_NETCTR_XMIT_BYTES], 1e6, 0);
+  Check("bytes received: 4 x 250 words", d.value[PK_NETCTR_RCV_BYTES], 1000, 0);
+  CheckStr("nothing missing", d.missing, "");
+  /* 000 5.7: (2e6 / 1e6 stalls per byte) x 4096 B x 16 cores x 0.120 ns = 1.572864e-5 s, x 4 hops = 6.291456e-5 s */
+  PetscCall(PKModelCongestionCounters(&d, 4096, 16, 0.120e-9, 0, &tc, &measured));
+  Check("congestion penalty, hops unknown", tc, 1.572864e-5, 1e-12);
+  Count("congestion measured", measured, measured ? "yes" : "no", "yes");
+  PetscCall(PKModelCongestionCounters(&d, 4096, 16, 0.120e-9, 4, &tc, &measured));
+  Check("congestion penalty x 4 hops", tc, 6.291456e-5, 1e-12);
+  /* a counter reset between the readings */
+  PetscCall(PKNetCountersDelta(&after, &before, &d));
+  Count("a counter that went down is not used", d.have[PK_NETCTR_STALLS] ? PETSC_FALSE : PETSC_TRUE, d.missing, "counter stalls went down");
+  Count("... and says so", strstr(d.missing, "counter stalls went down from 2001000 to 1000") ? PETSC_TRUE : PETSC_FALSE, d.missing, "counter stalls went down from 2001000 to 1000");
+
+  /* what is missing, and why */
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%scounters/port_xmit_wait", root, ib));
+  (void)unlink(path);
+  PetscCall(PKNetCountersRead(root, &port, &after));
+  Count("no port_xmit_wait: says which file it looked for", after.have[PK_NETCTR_STALLS] == PETSC_FALSE && strstr(after.missing, "looked for") && strstr(after.missing, "counters/port_xmit_wait: No such file") ? PETSC_TRUE : PETSC_FALSE, after.missing, "looked for .../counters/port_xmit_wait: No such file or directory");
+  PetscCall(PKNetCountersDelta(&before, &after, &d));
+  PetscCall(PKModelCongestionCounters(&d, 4096, 16, 0.120e-9, 4, &tc, &measured));
+  Count("... and the penalty is not measured", !measured && tc == 0 ? PETSC_TRUE : PETSC_FALSE, measured ? "measured" : "not measured", "not measured");
+  (void)mkdir(path, 0700);
+  PetscCall(PKNetCountersRead(root, &port, &after));
+  Count("a directory is not a counter", strstr(after.missing, "is not a regular file") ? PETSC_TRUE : PETSC_FALSE, after.missing, "... is not a regular file");
+  (void)rmdir(path);
+  PetscCall(WriteFile(root, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_wait", "lots\n"));
+  PetscCall(PKNetCountersRead(root, &port, &after));
+  Count("text that is no number", strstr(after.missing, "does not hold a counter ('lots") ? PETSC_TRUE : PETSC_FALSE, after.missing, "... does not hold a counter ('lots')");
+  PetscCall(WriteFile(root, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_wait", "4294967295\n"));
+  PetscCall(PKNetCountersRead(root, &port, &after));
+  Count("a saturated 32-bit counter", strstr(after.missing, "saturated at 2^32 - 1") ? PETSC_TRUE : PETSC_FALSE, after.missing, "... saturated at 2^32 - 1");
+
+  /* no active InfiniBand port: the Linux interface that is up (not lo), which has no stall counter */
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%sstate", ib));
+  PetscCall(WriteFile(root, path, "1: DOWN\n"));
+  PetscCall(PKNetPortFind(root, &port, &found));
+  Count("no active port: the interface eth0", found && !port.infiniband && !strcmp(port.name, "eth0") ? PETSC_TRUE : PETSC_FALSE, port.name, "eth0");
+  PetscCall(PKNetCountersRead(root, &port, &after));
+  Check("eth0 tx_bytes", after.value[PK_NETCTR_XMIT_BYTES], 5000, 0);
+  Check("eth0 tx_dropped", after.value[PK_NETCTR_DROPS], 3, 0);
+  Count("eth0 has no stall counter, and says so", !after.have[PK_NETCTR_STALLS] && strstr(after.missing, "no stall counter: interface eth0 has only Linux statistics") ? PETSC_TRUE : PETSC_FALSE, after.missing, "no stall counter: interface eth0 has only Linux statistics ...");
+  PetscCall(PetscStrncpy(port.name, "../x", sizeof(port.name)));
+  EXPECT_ERROR("a device name with '/'", PKNetCountersRead(root, &port, &after), "Network device name '../x': only letters, digits and _ . : - (no '/')");
+  PetscCall(PKNetPortFind("/nonexistent-pktopo", &port, &found));
+  Count("no sysfs: nothing found", found ? PETSC_FALSE : PETSC_TRUE, found ? "found" : "not found", "not found");
+
+  PetscCall(PetscSNPrintf(cmd, sizeof(cmd), "rm -rf %s", root));
+  PetscCheck(system(cmd) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "%s failed", cmd);
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
 
 static PetscErrorCode TestBad(const char which[])
 {
@@ -550,6 +660,12 @@ static PetscErrorCode TestBad(const char which[])
   if (eq) PetscCall(TopoFromText("# a leaf\nSwitchName=s0 Nodes=node[01-04,\n", &t));
   PetscCall(PetscStrcmp(which, "cycle", &eq));
   if (eq) PetscCall(TopoFromText("SwitchName=l Nodes=n1\nSwitchName=a Switches=l,b\nSwitchName=b Switches=a\n", &t));
+  PetscCall(PetscStrcmp(which, "device", &eq));
+  if (eq) {
+    PKNetPort     port = {PETSC_TRUE, "../mlx5_0", 1};
+    PKNetCounters c;
+    PetscCall(PKNetCountersRead(NULL, &port, &c));
+  }
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "No bad case '%s'", which);
 }
 
@@ -575,6 +691,7 @@ int main(int argc, char **argv)
   RUN("routes", TestRoutes);
   RUN("badfile", TestBadFile);
   RUN("loads", TestLoads);
+  RUN("counters", TestCounters);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "topology_unit: %" PetscInt_FMT " checks passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());
   return nfail ? 1 : 0;

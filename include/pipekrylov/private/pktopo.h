@@ -115,6 +115,17 @@ typedef struct {
   char      missing[PETSC_MAX_PATH_LEN]; /* the counter looked for and not read, and why ("" if none) */
 } PKNetCounters;
 
+/* A network port: an InfiniBand/RoCE device's port, or a Linux interface */
+typedef struct {
+  PetscBool infiniband;
+  char      name[64]; /* device (mlx5_0) or interface (eth0) */
+  PetscInt  port;     /* InfiniBand port number, from 1 */
+} PKNetPort;
+
+/* Reading them is the report's (src/perf/report/netcounters.c); root NULL or "" is /sys */
+PETSC_INTERN PetscErrorCode PKNetPortFind(const char root[], PKNetPort *, PetscBool *found);
+PETSC_INTERN PetscErrorCode PKNetCountersRead(const char root[], const PKNetPort *, PKNetCounters *);
+
 /* Differencing them and the congestion penalty are plain functions (src/perf/models/netload.c) */
 PETSC_INTERN PetscErrorCode PKNetCountersDelta(const PKNetCounters *before, const PKNetCounters *after, PKNetCounters *delta);
 PETSC_INTERN PetscErrorCode PKNetStateFromCounters(const PKNetCounters *delta, PetscReal t_stall, PetscReal hops, PKNetState *);
