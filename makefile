@@ -41,7 +41,7 @@ HYPRE_SYSINC  = $(patsubst -I%,-isystem %,$(HYPRE_INCLUDE))
 CFLAGS_ALL    = $(OPTFLAGS) -fPIC -std=gnu11 -Wall -Wextra \
                 -Iinclude $(PETSC_SYSINC) $(HYPRE_SYSINC) $(CFLAGS)
 RPATH         = -Wl,-rpath,$(PETSC_LIBDIR)
-LIBS_ALL      = $(PETSC_LIBS) $(HYPRE_LIB) $(BLASLAPACK_LIB) $(RPATH) -lpapi -lm
+LIBS_ALL      = $(PETSC_LIBS) $(HYPRE_LIB) $(BLASLAPACK_LIB) $(RPATH) -lpapi -lhwloc -lm
 # LIB and BUILD may be given elsewhere (make check-variants builds each Debian PETSc variant in build/variants/)
 LIB          ?= lib/libpipekrylov.so
 BUILD        ?= build

@@ -49,6 +49,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 hcore="pkcore.h pkrecimpl.h pkcost.h pkcompat.h"
 hksp="pkkspimpl.h pkcgimpl.h pksimd.h"
 hperf="pkperfimpl.h pkstats.h pklog.h pkmodel.h pkmachine.h pkprofile.h pkamg.h pknoise.h pktopo.h"
+# src/dm's own header, which the report may include too (include/pipekrylov/private/pklocality.h says why)
+hdm="pklocality.h"
 includes() { # includes DIR ALLOWED...: the private headers included under src/<DIR> but not ALLOWED
   local d=$1 f h; shift
   for f in $(find "$root/src/$d" -name '*.[ch]'); do
@@ -58,7 +60,7 @@ includes() { # includes DIR ALLOWED...: the private headers included under src/<
   done
 }
 for l in core ksp perf dm; do
-  case $l in core | dm) allowed=$hcore ;; ksp) allowed="$hcore $hksp" ;; perf) allowed="$hcore $hperf" ;; esac
+  case $l in core) allowed=$hcore ;; dm) allowed="$hcore $hdm" ;; ksp) allowed="$hcore $hksp" ;; perf) allowed="$hcore $hperf $hdm" ;; esac
   # shellcheck disable=SC2086
   s=$(includes "$l" $allowed)
   if [ -n "$s" ]; then echo "$s"; bad=1; else echo "src/$l includes only its own and the core's private headers"; fi

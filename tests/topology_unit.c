@@ -1,12 +1,14 @@
-static const char help[] = "Unit tests of the network topology (src/perf/models/hostlist.c, topology.c, netload.c; src/perf/report/netcounters.c).\n"
+static const char help[] = "Unit tests of the network topology (src/perf/models/hostlist.c, topology.c, netload.c; src/perf/report/netcounters.c; src/dm/locality.c).\n"
                            "Single rank, no KSP. Every check states its hand computation. Exit status 1 if any check fails.\n"
-                           "  -section <names>  run these sections only, comma-separated (hostlist parse routes badfile loads counters)\n"
+                           "  -section <names>  run these sections only, comma-separated (hostlist parse routes badfile loads counters hwloc)\n"
                            "  -v                print every check, not only failures\n"
-                           "  -bad <twice|hostlist|cycle|device>   an invalid input, with PETSc's own error output (must fail clearly)\n\n";
+                           "  -bad <twice|hostlist|cycle|device|cpumask>   an invalid input, with PETSc's own error output (must fail clearly)\n\n";
 
+#include <hwloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <pipekrylov/private/pktopo.h>
+#include <pipekrylov/private/pklocality.h>
 
 static PetscInt  npass, nfail;
 static PetscBool verbose;
@@ -647,6 +649,79 @@ static PetscErrorCode TestCounters(void)
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
+/* Sockets and NUMA nodes with hwloc's synthetic and XML topologies */
+
+static PetscErrorCode TestHwloc(void)
+{
+  PKNodeTopo       nt;
+  PetscInt         np, nn, npu, pk[6], nu[6];
+  const char      *masks[] = {"0", "3", "4", "0-7", "2-3", "3-4"};
+  const char      *masks4[] = {"0-3", "4", "0-7", "8-15", "6-9"};
+  char             xml[] = "/tmp/pktopo-XXXXXX", spec[64], bind[PK_CPULIST_MAX];
+  hwloc_topology_t h;
+  int              fd;
+
+  PetscFunctionBegin;
+  /* 2 packages of 4 cores, 1 PU each: PUs 0-3 in package 0, 4-7 in package 1; hwloc adds one NUMA node */
+  PetscCall(PKNodeTopoCreate("synthetic:pack:2 core:4 pu:1", &nt));
+  PetscCall(PKNodeTopoGetSizes(nt, &np, &nn, &npu));
+  Check("pack:2 core:4 pu:1: 2 packages", np, 2, 0);
+  Check("pack:2 core:4 pu:1: 8 PUs", npu, 8, 0);
+  PetscCall(PKNodeTopoPlace(nt, 6, masks, pk, nu));
+  Check("CPU 0 in package 0", pk[0], 0, 0);
+  Check("CPU 3 in package 0", pk[1], 0, 0);
+  Check("CPU 4 in package 1", pk[2], 1, 0);
+  Check("CPUs 0-7 span both: -1", pk[3], -1, 0);
+  Check("CPUs 2-3 in package 0", pk[4], 0, 0);
+  Check("CPUs 3-4 span both: -1", pk[5], -1, 0);
+  Check("CPUs 0-7 in the one NUMA node", nu[3], 0, 0);
+  Count("ranks on CPUs 0 and 3: same socket", PKLevelOf(0, pk[0], 0, pk[1]) == PK_LEVEL_SAME_SOCKET ? PETSC_TRUE : PETSC_FALSE, PKLevelNames[PKLevelOf(0, pk[0], 0, pk[1])], "same socket");
+  Count("ranks on CPUs 0 and 4: other socket", PKLevelOf(0, pk[0], 0, pk[2]) == PK_LEVEL_OTHER_SOCKET ? PETSC_TRUE : PETSC_FALSE, PKLevelNames[PKLevelOf(0, pk[0], 0, pk[2])], "other socket");
+  Count("a rank on CPUs 0-7 and one on CPU 0: same node, socket unknown", PKLevelOf(0, pk[3], 0, pk[0]) == PK_LEVEL_SAME_NODE ? PETSC_TRUE : PETSC_FALSE, PKLevelNames[PKLevelOf(0, pk[3], 0, pk[0])], "same node (socket unknown)");
+  Count("CPU 0 of node 0 and CPU 0 of node 1: other node", PKLevelOf(0, pk[0], 1, pk[0]) == PK_LEVEL_OTHER_NODE ? PETSC_TRUE : PETSC_FALSE, PKLevelNames[PKLevelOf(0, pk[0], 1, pk[0])], "other node");
+  EXPECT_ERROR("CPUs the topology does not have", PKNodeTopoPlace(nt, 1, (const char *[]){"0-8"}, pk, nu), "CPU mask 0 '0-8': CPUs this topology does not have (it has 0-7)");
+  EXPECT_ERROR("not a CPU list", PKNodeTopoPlace(nt, 1, (const char *[]){"zero"}, pk, nu), "not a CPU list");
+  EXPECT_ERROR("an empty mask", PKNodeTopoPlace(nt, 1, (const char *[]){""}, pk, nu), "CPU mask 0: 0 characters, not 1 to 16384");
+  PetscCall(PKNodeTopoDestroy(&nt));
+
+  /* 2 packages x 2 NUMA nodes x 2 cores x 2 PUs: NUMA node k holds PUs 4k..4k+3, package p PUs 8p..8p+7 */
+  PetscCall(PKNodeTopoCreate("synthetic:pack:2 numa:2 core:2 pu:2", &nt));
+  PetscCall(PKNodeTopoGetSizes(nt, &np, &nn, &npu));
+  Check("pack:2 numa:2 core:2 pu:2: 4 NUMA nodes", nn, 4, 0);
+  PetscCall(PKNodeTopoPlace(nt, 5, masks4, pk, nu));
+  Check("0-3: NUMA 0", nu[0], 0, 0);
+  Check("4: NUMA 1", nu[1], 1, 0);
+  Check("0-7: NUMA -1 (two), package 0", nu[2] * 10 + pk[2], -10, 0);
+  Check("8-15: package 1, NUMA -1", pk[3] * 10 + nu[3], 9, 0);
+  Check("6-9: package -1", pk[4], -1, 0);
+  /* the same topology through an XML export */
+  PetscCheck(!hwloc_topology_init(&h) && !hwloc_topology_set_synthetic(h, "pack:2 numa:2 core:2 pu:2") && !hwloc_topology_load(h), PETSC_COMM_SELF, PETSC_ERR_LIB, "hwloc synthetic topology");
+  fd = mkstemp(xml);
+  PetscCheck(fd >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot make a temporary file");
+  (void)close(fd);
+  PetscCheck(!hwloc_topology_export_xml(h, xml, 0), PETSC_COMM_SELF, PETSC_ERR_LIB, "hwloc XML export to %s", xml);
+  hwloc_topology_destroy(h);
+  PetscCall(PKNodeTopoDestroy(&nt));
+  PetscCall(PetscSNPrintf(spec, sizeof(spec), "xml:%s", xml));
+  PetscCall(PKNodeTopoCreate(spec, &nt));
+  PetscCall(PKNodeTopoPlace(nt, 5, masks4, pk, nu));
+  Check("XML: 4: NUMA 1", nu[1], 1, 0);
+  Check("XML: 8-15: package 1", pk[3], 1, 0);
+  PetscCall(PKNodeTopoDestroy(&nt));
+  (void)unlink(xml);
+  EXPECT_ERROR("a synthetic description hwloc refuses", PKNodeTopoCreate("synthetic:pack:2 banana:3", &nt), "hwloc could not load the topology 'synthetic:pack:2 banana:3'");
+  EXPECT_ERROR("neither synthetic: nor xml:", PKNodeTopoCreate("pack:2", &nt), "give synthetic:<description>, xml:<file>, or nothing for this machine");
+
+  /* this machine: this process's binding is a CPU list of it */
+  PetscCall(PKNodeTopoCreate(NULL, &nt));
+  PetscCall(PKNodeTopoGetBinding(nt, bind, sizeof(bind)));
+  PetscCall(PKNodeTopoPlace(nt, 1, (const char *[]){bind}, pk, nu));
+  Count("this process's binding is placed", pk[0] >= -1 ? PETSC_TRUE : PETSC_FALSE, bind, "a CPU list of this machine");
+  PetscCall(PKNodeTopoDestroy(&nt));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
 
 static PetscErrorCode TestBad(const char which[])
 {
@@ -665,6 +740,13 @@ static PetscErrorCode TestBad(const char which[])
     PKNetPort     port = {PETSC_TRUE, "../mlx5_0", 1};
     PKNetCounters c;
     PetscCall(PKNetCountersRead(NULL, &port, &c));
+  }
+  PetscCall(PetscStrcmp(which, "cpumask", &eq));
+  if (eq) {
+    PKNodeTopo nt;
+    PetscInt   pk;
+    PetscCall(PKNodeTopoCreate("synthetic:pack:2 core:4 pu:1", &nt));
+    PetscCall(PKNodeTopoPlace(nt, 1, (const char *[]){"0-15"}, &pk, NULL));
   }
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "No bad case '%s'", which);
 }
@@ -692,6 +774,7 @@ int main(int argc, char **argv)
   RUN("badfile", TestBadFile);
   RUN("loads", TestLoads);
   RUN("counters", TestCounters);
+  RUN("hwloc", TestHwloc);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "topology_unit: %" PetscInt_FMT " checks passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());
   return nfail ? 1 : 0;
