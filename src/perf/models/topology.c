@@ -3,7 +3,7 @@
    that use them are in docs/models.md §7). The file's text is handed in as a buffer: reading it is the
    report's business (no I/O in src/perf/models).
 
-   The syntax is Slurm's configuration syntax (src/common/parse_config.c), applied to a buffer:
+   The syntax is Slurm's configuration syntax (its parse_config.c), applied to a buffer:
      - '#' starts a comment unless escaped as '\#'; a line whose last non-blank characters are an odd number of
        backslashes continues on the next line; then "\x" stands for "x";
      - a line is Key=Value pairs separated by white space, keys case-insensitive, white space allowed around '=',
