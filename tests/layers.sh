@@ -47,7 +47,7 @@ check perf_report perf_monitor
 check perf_monitor perf_pkg
 check perf_report perf_pkg
 # the models are plain functions of their inputs: no MPI, no KSP, no files (profiles are read and written by the
-# report's profile_io.c and machine_cache.c, network counters read by its netcounters.c). PETSc's error macros name
+# report's profile_io.c and machine_cache.c, network counters read by the monitor's netcounters.c). PETSc's error macros name
 # PETSC_COMM_SELF (ompi_mpi_comm_self): not a call into MPI
 s=$(grep -E '^(MPI_|PMPI_|ompi_|KSP[A-Z]|fopen|fread|fwrite|fgets|getline|open|read|scandir|stat|fstat)' "$tmp/und_perf_models" | grep -v '^ompi_mpi_comm_self$' | tr '\n' ' ')
 if [ -n "$s" ]; then echo "src/perf/models uses MPI, KSP or files: $s"; bad=1; else echo "src/perf/models uses no MPI, no KSP and no files"; fi
@@ -56,9 +56,9 @@ if [ -n "$s" ]; then echo "src/perf/models uses MPI, KSP or files: $s"; bad=1; e
 root=$(cd "$(dirname "$0")/.." && pwd)
 hcore="pkcore.h pkrecimpl.h pkcost.h pkcompat.h pkfiles.h"
 hksp="pkkspimpl.h pkcgimpl.h pksimd.h"
-hperf="pkperfimpl.h pkstats.h pklog.h pkmodel.h pkmachine.h pkprofile.h pkamg.h pknoise.h pkmonitor.h pkrecord.h pkreport.h pktopo.h"
+hperf="pkperfimpl.h pkstats.h pklog.h pkmodel.h pkmachine.h pkprofile.h pkamg.h pknoise.h pkmonitor.h pkrecord.h pkreport.h pknet.h"
 # src/dm's own header, which the report may include too (include/pipekrylov/private/pklocality.h says why)
-hdm="pklocality.h"
+hdm="pklocality.h pktopo.h"
 includes() { # includes DIR ALLOWED...: the private headers included under src/<DIR> but not ALLOWED
   local d=$1 f h; shift
   for f in $(find "$root/src/$d" -name '*.[ch]'); do
@@ -75,11 +75,11 @@ for l in core ksp perf dm; do
 done
 # inside src/perf: the models include only the models' headers; the monitor and the report not each other's nor the
 # package's (pkperfimpl.h)
-hmodels="pkmodel.h pkmachine.h pkprofile.h pktopo.h"
+hmodels="pkmodel.h pkmachine.h pkprofile.h pknet.h"
 for l in perf/models perf/monitor perf/report; do
   case $l in
     perf/models) allowed="$hcore $hmodels" ;;
-    perf/monitor) allowed="$hcore $hmodels pkmonitor.h pkrecord.h pkstats.h pklog.h pknoise.h" ;;
+    perf/monitor) allowed="$hcore $hmodels $hdm pkmonitor.h pkrecord.h pkstats.h pklog.h pknoise.h" ;;
     perf/report) allowed="$hcore $hmodels $hdm pkreport.h pkrecord.h pkamg.h" ;;
   esac
   # shellcheck disable=SC2086

@@ -1,10 +1,10 @@
 /*
-   The cluster's network as the models see it (issue 21): a switch tree read from Slurm's topology.conf (the
-   topology/tree plugin's file), hop counts and routes between nodes, the bytes a message list puts on each link,
-   and the congestion penalty of 000 section 5.7 from network counter deltas. Plain functions of their inputs, in
-   src/perf/models (hostlist.c, topology.c): no MPI and no files. The text of topology.conf is handed in as a
-   buffer; the counters are read by src/perf/report/netcounters.c. docs/models.md §7 says where each
-   input comes from.
+   The cluster's network (issue 21): a switch tree read from Slurm's topology.conf (the topology/tree plugin's
+   file), hop counts and routes between nodes, the bytes a message list puts on each link. Plain functions of their
+   inputs, in src/dm (hostlist.c, topology.c, linkload.c): no MPI and no files; the text of topology.conf is handed
+   in as a buffer. In src/dm, beside the core, because the placement (src/dm/placement.c, bin/pipekrylov-place) and
+   the report both use them. The network terms they feed and the counters are pknet.h's. docs/models.md §7 says
+   where each input comes from.
 
    The tree. Switch s has at most one parent; a switch's uplink is link s (roots have none), node n's host link is
    link nswitches + n. A link carries two directions: PK_TOPO_UP (towards the root; for a host link: from the node
@@ -20,7 +20,6 @@
 #define PKTOPO_H
 
 #include <petscsys.h>
-#include <pipekrylov/private/pkmodel.h>
 
 #define PK_TOPO_MAX_TEXT     (4 << 20) /* bytes of a topology.conf buffer */
 #define PK_TOPO_MAX_LINE     65536     /* characters of one logical line, continuation lines joined */
@@ -92,43 +91,5 @@ PETSC_INTERN PetscErrorCode PKTopoLoadsCreate(PKTopo, PKTopoLoads *);
 PETSC_INTERN PetscErrorCode PKTopoLoadsAdd(PKTopo, PetscInt n, const PetscInt src[], const PetscInt dst[], const PetscReal bytes[], PKTopoLoads *);
 PETSC_INTERN PetscErrorCode PKTopoLoadsSummarize(PKTopo, PKTopoLoads *);
 PETSC_INTERN PetscErrorCode PKTopoLoadsDestroy(PKTopoLoads *);
-PETSC_INTERN PetscReal      PKModelContentionLoad(const PKMachineParams *, PetscReal link_bytes);
-
-/*
-   Network counters of one port (InfiniBand: port_xmit_wait, port_xmit_data and port_rcv_data in 4-byte units,
-   port_xmit_discards; a Linux interface: statistics/tx_bytes, rx_bytes, tx_dropped). Read by
-   src/perf/report/netcounters.c; differenced and turned into the congestion penalty here.
-*/
-typedef enum {
-  PK_NETCTR_STALLS,     /* ticks with data queued and no credit (port_xmit_wait); Linux interfaces have none */
-  PK_NETCTR_XMIT_BYTES, /* bytes sent (4 x port_xmit_data; tx_bytes) */
-  PK_NETCTR_RCV_BYTES,  /* bytes received (4 x port_rcv_data; rx_bytes) */
-  PK_NETCTR_DROPS,      /* packets discarded on send (port_xmit_discards; tx_dropped) */
-  PK_NETCTR_N
-} PKNetCounterId;
-
-PETSC_INTERN const char *const PKNetCounterNames[];
-
-typedef struct {
-  PetscBool have[PK_NETCTR_N];
-  PetscReal value[PK_NETCTR_N];
-  char      missing[PETSC_MAX_PATH_LEN]; /* the counter looked for and not read, and why ("" if none) */
-} PKNetCounters;
-
-/* A network port: an InfiniBand/RoCE device's port, or a Linux interface */
-typedef struct {
-  PetscBool infiniband;
-  char      name[64]; /* device (mlx5_0) or interface (eth0) */
-  PetscInt  port;     /* InfiniBand port number, from 1 */
-} PKNetPort;
-
-/* Reading them is the report's (src/perf/report/netcounters.c); root NULL or "" is /sys */
-PETSC_INTERN PetscErrorCode PKNetPortFind(const char root[], PKNetPort *, PetscBool *found);
-PETSC_INTERN PetscErrorCode PKNetCountersRead(const char root[], const PKNetPort *, PKNetCounters *);
-
-/* Differencing them and the congestion penalty are plain functions (src/perf/models/netload.c) */
-PETSC_INTERN PetscErrorCode PKNetCountersDelta(const PKNetCounters *before, const PKNetCounters *after, PKNetCounters *delta);
-PETSC_INTERN PetscErrorCode PKNetStateFromCounters(const PKNetCounters *delta, PetscReal t_stall, PetscReal hops, PKNetState *);
-PETSC_INTERN PetscErrorCode PKModelCongestionCounters(const PKNetCounters *delta, PetscReal n, PetscReal ncores, PetscReal t_stall, PetscReal hops, PetscReal *t, PetscBool *measured);
 
 #endif

@@ -447,7 +447,7 @@ static PetscErrorCode TopoBuild(PKTopo t)
 
    Notes:
    The syntax accepted, how duplicates, cycles, several roots and nodes not listed are handled, and the bounds are
-   described at the top of src/perf/models/topology.c and in include/pipekrylov/private/pktopo.h. An error names
+   described at the top of src/dm/topology.c and in include/pipekrylov/private/pktopo.h. An error names
    the line ("topology.conf line 3: ...") and what is wrong; nothing is left allocated after an error, so a caller
    may report it and go on without a topology. Nodes and switches are numbered in the order the file first names
    them.

@@ -25,7 +25,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <pipekrylov/private/pktopo.h>
+#include <pipekrylov/private/pknet.h>
 
 #define PK_NETCTR_MAX_READ 64
 
@@ -120,7 +120,7 @@ static PetscErrorCode RootOf(const char root[], const char **r)
 
    Notes:
    A counter that cannot be read is marked, never an error (a missing counter must not stop a solve). Files are
-   read as described at the top of src/perf/report/netcounters.c.
+   read as described at the top of src/perf/monitor/netcounters.c.
 
    Level: developer
 
