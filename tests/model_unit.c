@@ -1179,6 +1179,8 @@ static PetscErrorCode TestEffective(void)
   Check("off-node eager alpha kept", eff.alpha[PK_OFF_NODE][PK_PROTO_EAGER], m.p.alpha[PK_OFF_NODE][PK_PROTO_EAGER], 0, 0);
   Check("eager_limit_off: the on-node one", eff.eager_limit[PK_OFF_NODE], 4096, 0, 0);
   Check("no RN: no injection cap", eff.RN, PETSC_MAX_REAL, 0, 0);
+  Check("no cross-socket eager alpha (the default's): the on-node one", eff.alpha_xs[PK_PROTO_EAGER], m.p.alpha[PK_ON_NODE][PK_PROTO_EAGER], 0, 0);
+  Check("no cross-socket short beta: the on-node one", eff.beta_xs[PK_PROTO_SHORT], 3e-10, 0, 0);
   PetscCall(PetscStrcmp(g.offnode_missing, "short", &has));
   CheckTrue("gaps: the short protocol named", (PetscBool)(has && g.offnode_substituted));
   CheckTrue("gaps: eager_limit_off and RN named", (PetscBool)(strstr(g.offnode_filled, "eager_limit_off") && strstr(g.offnode_filled, "RN (no injection cap)")));

@@ -32,6 +32,12 @@ const PKMachineField PKMachineFields[] = {
   PKF("Rb_on", "bytes/s", "on-node rate of one process pair (1/beta_on_rendezvous)", Rb[PK_ON_NODE], POS),
   PKF("allreduce_alpha_on", "s", "on-node allreduce: latency per recursive-doubling round", allreduce_alpha[PK_ON_NODE], POS),
   PKF("allreduce_beta_on", "s/byte", "on-node allreduce: time per byte per round", allreduce_beta[PK_ON_NODE], POS),
+  PKF("alpha_xs_short", "s", "latency between the sockets of a node, short protocol", alpha_xs[PK_PROTO_SHORT], POS),
+  PKF("beta_xs_short", "s/byte", "time per byte between the sockets of a node, short protocol", beta_xs[PK_PROTO_SHORT], POS),
+  PKF("alpha_xs_eager", "s", "latency between the sockets of a node, eager protocol", alpha_xs[PK_PROTO_EAGER], POS),
+  PKF("beta_xs_eager", "s/byte", "time per byte between the sockets of a node, eager protocol", beta_xs[PK_PROTO_EAGER], POS),
+  PKF("alpha_xs_rendezvous", "s", "latency between the sockets of a node, rendezvous protocol", alpha_xs[PK_PROTO_RENDEZVOUS], POS),
+  PKF("beta_xs_rendezvous", "s/byte", "time per byte between the sockets of a node, rendezvous protocol", beta_xs[PK_PROTO_RENDEZVOUS], POS),
   PKF("alpha_off_short", "s", "off-node latency, short protocol", alpha[PK_OFF_NODE][PK_PROTO_SHORT], POS),
   PKF("beta_off_short", "s/byte", "off-node time per byte, short protocol", beta[PK_OFF_NODE][PK_PROTO_SHORT], POS),
   PKF("alpha_off_eager", "s", "off-node latency, eager protocol", alpha[PK_OFF_NODE][PK_PROTO_EAGER], POS),
@@ -47,6 +53,7 @@ const PKMachineField PKMachineFields[] = {
   PKF("gamma", "s", "queue search: T_q = gamma n^2 for n messages posted out of order (004)", gamma, NNEG),
   PKF("delta", "s/byte", "contention: T_c = delta l, l = bytes crossing the busiest link (004)", delta, NNEG),
   PKF("hop_latency", "s", "per extra network hop (0: topology unknown)", hop_latency, NNEG),
+  PKF("stall_time", "s", "congestion: time per tick of the network port's stall counter (000 5.7's T_stall)", stall_time, POS),
   PKF("mem_bw", "bytes/s", "STREAM triad bandwidth of one rank while every rank runs it", mem_bw, POS),
   PKF("spmv_per_nnz", "s", "AIJ MatMult time per stored nonzero (27-point stencil, all ranks at once)", spmv_per_nnz, POS),
   PKF("flop_time", "s", "time per flop of a memory-bound sweep (SpMV: 2 flops per nonzero; AMG t_i)", flop_time, POS),
@@ -64,8 +71,9 @@ static const struct {
   const char *key, *title;
 } PKSections[] = {
   {"alpha_on_short",  "Point-to-point between two ranks of one node: postal model T = alpha + beta * bytes per MPI protocol (000 section 5.1-5.2)"},
+  {"alpha_xs_short",  "Point-to-point between the two sockets of one node (004 section 3; none: one socket, the on-node values are used)"          },
   {"alpha_off_short", "Point-to-point between nodes (none: no off-node pair at calibration)"                                                         },
-  {"RN",              "Network penalties: max-rate (Gropp, Olson, Samfass), queue search and contention (004), hops (000 section 5.6)"             },
+  {"RN",              "Network penalties: max-rate (Gropp, Olson, Samfass), queue search and contention (004), hops and congestion (000 5.6-5.7)"  },
   {"mem_bw",          "Node-local compute"                                                                                                          },
   {"noise_rate",      "Noise: detours seen by fixed-work quanta on every core at once"                                                              },
   {"ppn",             "The run that measured this profile"                                                                                          },
@@ -111,7 +119,7 @@ static const PKMachineParams PKDefaultParams = {
   .nodes            = 1,
 };
 /* Fields the default could not measure: nothing off-node exists on one machine */
-static const char *const PKDefaultUnavailable[] = {"amg_flop_time", "alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "RN", "delta", NULL};
+static const char *const PKDefaultUnavailable[] = {"amg_flop_time", "alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "RN", "delta", "alpha_xs_short", "beta_xs_short", "alpha_xs_eager", "beta_xs_eager", "alpha_xs_rendezvous", "beta_xs_rendezvous", "stall_time", NULL};
 
 static PetscReal *FieldReal(PKMachineParams *p, PetscInt i)
 {
@@ -528,6 +536,15 @@ PetscErrorCode PKMachineEffective(const PKMachine *m, PKMachineParams *eff, PKMa
       eff->alpha[PK_OFF_NODE][k] = eff->alpha[PK_ON_NODE][k];
       eff->beta[PK_OFF_NODE][k]  = eff->beta[PK_ON_NODE][k];
       g.offnode_substituted      = PETSC_TRUE;
+    }
+  }
+  /* between sockets: the on-node values where the profile has none (a one-socket machine has no such pair) */
+  for (int k = 0; k < PK_NPROTO; k++) {
+    PetscCall(PKMachineFieldIndexOf(m, &m->p.alpha_xs[k], &i));
+    PetscCall(PKMachineFieldIndexOf(m, &m->p.beta_xs[k], &j));
+    if (m->src[i] == PK_SRC_NONE || m->src[j] == PK_SRC_NONE) {
+      eff->alpha_xs[k] = eff->alpha[PK_ON_NODE][k];
+      eff->beta_xs[k]  = eff->beta[PK_ON_NODE][k];
     }
   }
   /* the rest of what off-node messages need; each one filled in from its on-node value is named */
