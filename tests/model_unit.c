@@ -1160,16 +1160,27 @@ static PetscErrorCode TestEffective(void)
   m = def;
   PetscCall(PKMachineSetAllSources(&m, PK_SRC_PROFILE));
   m.p.RN = 5e9;
+  for (int k = 0; k < PK_NPROTO; k++) {
+    m.p.alpha_xs[k] = 2e-6;
+    m.p.beta_xs[k]  = 5e-10;
+  }
   PetscCall(PKMachineEffective(&m, &eff, &g));
   CheckTrue("a complete profile: nothing filled in", (PetscBool)(!g.offnode_substituted && !g.offnode_missing[0] && !g.offnode_filled[0] && !g.onnode_default[0]));
   Check("a complete profile: RN kept", eff.RN, 5e9, 0, 0);
+  Check("a complete profile: cross-socket alpha kept", eff.alpha_xs[PK_PROTO_SHORT], 2e-6, 0, 0);
   /* no off-node short protocol, no RN, no eager_limit_off */
   PetscCall(PKMachineFieldIndexOf(&m, &m.p.alpha[PK_OFF_NODE][PK_PROTO_SHORT], &i));
   m.src[i] = PK_SRC_NONE;
   PetscCall(PKMachineFieldIndexOf(&m, &m.p.RN, &i));
   m.src[i] = PK_SRC_NONE;
   PetscCall(PKMachineFieldIndexOf(&m, &m.p.eager_limit[PK_OFF_NODE], &i));
-  m.src[i]                                  = PK_SRC_NONE;
+  m.src[i] = PK_SRC_NONE;
+  for (int k = 0; k < PK_NPROTO; k++) { /* no second socket */
+    PetscCall(PKMachineFieldIndexOf(&m, &m.p.alpha_xs[k], &i));
+    m.src[i] = PK_SRC_NONE;
+    PetscCall(PKMachineFieldIndexOf(&m, &m.p.beta_xs[k], &i));
+    m.src[i] = PK_SRC_NONE;
+  }
   m.p.alpha[PK_ON_NODE][PK_PROTO_SHORT]     = 1.5e-6;
   m.p.beta[PK_ON_NODE][PK_PROTO_SHORT]      = 3e-10;
   m.p.eager_limit[PK_ON_NODE]               = 4096;
