@@ -226,6 +226,7 @@ static PetscErrorCode HypreLayoutHalo(MPI_Comm comm, HYPRE_ParCSRMatrix A, const
   me = rank;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &me, 1, MPI_INT, MPI_MIN, node)); /* the node's id: its lowest rank */
   PetscCallMPI(MPI_Comm_free(&node));
+  PetscCall(PetscMemzero(&pat, sizeof(pat)));
   PetscCall(PKReportRanksPerCore(comm, rpc));
   PetscCall(PetscMalloc1(size, &nid));
   PetscCallMPI(MPI_Allgather(&me, 1, MPI_INT, nid, 1, MPI_INT, comm));

@@ -1,6 +1,6 @@
 static const char help[] = "Unit tests of the performance models (src/perf/models/model_*.c, johnsonsu.c, stochastic.c, kstest.c, measured.c, slowranks.c, machine.c).\n"
                            "Single rank, no KSP. Every check states its hand computation. Exit status 1 if any check fails.\n"
-                           "  -section <name>   run one section only (comm halo allreduce solvers fusedpc cross amg normal jsu emax ks stoch table3 fit measured slow effective)\n"
+                           "  -section <name>   run one section only (comm halo topohalo allreduce solvers fusedpc cross amg normal jsu emax ks stoch table3 fit measured slow effective)\n"
                            "  -v                print every check, not only failures\n"
                            "  -bad <grid|layout|compute|solver|message|amg>   call a model with an invalid input (must fail clearly)\n\n";
 
@@ -119,6 +119,7 @@ static PetscErrorCode TestHalo(void)
   PetscFunctionBegin;
   HandMachine(&m);
   PKNetStateUnknown(&net);
+  PetscCall(PetscMemzero(&h, sizeof(h)));
   h.n         = 3;
   h.bytes     = bytes;
   h.loc       = loc;
@@ -199,6 +200,54 @@ static PetscErrorCode TestHalo(void)
   CheckTrue("dims 64 = 4x4x4", (dims[0] == 4 && dims[1] == 4 && dims[2] == 4) ? PETSC_TRUE : PETSC_FALSE);
   PetscCall(PKModelDimsCreate(7, 3, dims));
   CheckTrue("dims 7 = 7x1x1", (dims[0] == 7 && dims[1] == 1 && dims[2] == 1) ? PETSC_TRUE : PETSC_FALSE);
+  PetscFunctionReturn(0);
+}
+
+/* The topology's inputs to a halo exchange (issue 21): per-message hops, cross-socket messages, l counted */
+static PetscErrorCode TestTopoHalo(void)
+{
+  PKMachineParams m;
+  PKNetState      net;
+  PKHaloPattern   h;
+  PKCommCost      c;
+  PetscReal       bytes[3] = {512, 512, 512}, hops[3] = {1, 3, 0};
+  PKLocality      loc[3]   = {PK_OFF_NODE, PK_OFF_NODE, PK_ON_NODE};
+  PetscBool       xs[3]    = {PETSC_FALSE, PETSC_FALSE, PETSC_TRUE};
+
+  PetscFunctionBegin;
+  HandMachine(&m);
+  for (int k = 0; k < PK_NPROTO; k++) {
+    m.alpha_xs[k] = 3e-6;
+    m.beta_xs[k]  = 1e-9;
+  }
+  PKNetStateUnknown(&net);
+  net.stalls_per_byte = 0.5;
+  net.t_stall         = 1e-9;
+  PetscCall(PetscMemzero(&h, sizeof(h)));
+  h.n       = 3;
+  h.bytes   = bytes;
+  h.loc     = loc;
+  h.ppn     = 2;
+  h.ppn_off = 1;
+  h.hops    = hops;
+  h.xsocket = xs;
+  h.have_l  = PETSC_TRUE;
+  h.l       = 5000;
+  PetscCall(PKModelHalo(&m, &h, &net, &c));
+  /* postal: two short off-node messages 2e-6 + 512*0.4e-9, one cross-socket 3e-6 + 512*1e-9 */
+  Check("topo: postal with a cross-socket message", c.t[PK_CT_POSTAL], 2 * (2e-6 + 512 * 0.4e-9) + 3e-6 + 512e-9, 1e-12, 0);
+  Check("topo: hops once, the farthest message (3 - 1) 1e-7", c.t[PK_CT_HOPS], 2e-7, 1e-12, 0);
+  Check("topo: contention delta l = 1e-10 * 5000", c.t[PK_CT_CONTENTION], 5e-7, 1e-12, 0);
+  Check("topo: congestion 0.5 * 512 * 1e-9 * (1 + 3) hops", c.t[PK_CT_CONGESTION], 0.5 * 512 * 1e-9 * 4, 1e-12, 0);
+  CheckTrue("topo: hops known, l counted, congestion measured", (PetscBool)(c.hops_known && c.contention_counted && c.congestion_measured && c.hops_max == 3));
+  /* no topology: the same pattern without the tree's inputs prices none of it, and the socket is unknown */
+  h.hops    = NULL;
+  h.xsocket = NULL;
+  h.have_l  = PETSC_FALSE;
+  PKNetStateUnknown(&net);
+  PetscCall(PKModelHalo(&m, &h, &net, &c));
+  Check("no topology: on-node postal", c.t[PK_CT_POSTAL], 2 * (2e-6 + 512 * 0.4e-9) + 1e-6 + 512 * 0.8e-9, 1e-12, 0);
+  CheckTrue("no topology: no hops, contention or congestion", (PetscBool)(!c.hops_known && !c.contention_counted && c.t[PK_CT_HOPS] == 0 && c.t[PK_CT_CONTENTION] == 0 && c.t[PK_CT_CONGESTION] == 0));
   PetscFunctionReturn(0);
 }
 
@@ -1243,7 +1292,7 @@ static PetscErrorCode TestBad(const char *which)
   if (eq) {
     PetscReal     b = -8;
     PKLocality    l = PK_OFF_NODE;
-    PKHaloPattern h = {1, &b, &l, 1, 1, PETSC_FALSE};
+    PKHaloPattern h = {.n = 1, .bytes = &b, .loc = &l, .ppn_off = 1, .ppn = 1, .pipelined = PETSC_FALSE};
     PKCommCost    c;
     PetscCall(PKModelHalo(&m, &h, NULL, &c));
   }
@@ -1282,6 +1331,7 @@ int main(int argc, char **argv)
   } while (0)
   RUN("comm", TestComm);
   RUN("halo", TestHalo);
+  RUN("topohalo", TestTopoHalo);
   RUN("allreduce", TestAllreduce);
   RUN("solvers", TestSolvers);
   RUN("fusedpc", TestFusedPC);

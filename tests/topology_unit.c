@@ -1,6 +1,6 @@
 static const char help[] = "Unit tests of the network topology (src/dm/hostlist.c, topology.c, linkload.c, locality.c; src/perf/models/netload.c; src/perf/monitor/netcounters.c).\n"
                            "Single rank, no KSP. Every check states its hand computation. Exit status 1 if any check fails.\n"
-                           "  -section <names>  run these sections only, comma-separated (hostlist parse routes badfile loads counters hwloc)\n"
+                           "  -section <names>  run these sections only, comma-separated (hostlist parse routes badfile loads allreduce counters hwloc)\n"
                            "  -v                print every check, not only failures\n"
                            "  -bad <twice|hostlist|cycle|device|cpumask>   an invalid input, with PETSc's own error output (must fail clearly)\n\n";
 
@@ -752,6 +752,33 @@ static PetscErrorCode TestBad(const char which[])
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "No bad case '%s'", which);
 }
 
+/* An allreduce's off-node rounds on the tree: recursive doubling over the nodes, the farthest pair of each round */
+static PetscErrorCode TestAllreduceHops(void)
+{
+  PKTopo    t;
+  PetscInt  where[8], known;
+  PetscReal mean;
+
+  PetscFunctionBegin;
+  PetscCall(TopoFromText(TwoLeaves, &t));
+  for (PetscInt i = 0; i < 8; i++) where[i] = i; /* node01..node08 in order: s0 holds nodes 0-3, s1 nodes 4-7 */
+  PetscCall(PKTopoRecursiveDoublingHops(t, 8, where, &mean, &known));
+  /* rounds 1 and 2 pair nodes under one leaf (2 links), round 4 across the spine (4): (2 + 2 + 4) / 3 */
+  Check("allreduce over 8 nodes in order: 3 rounds", known, 3, 0);
+  Check("allreduce over 8 nodes in order: mean of the rounds' farthest pairs 8/3", mean, 8.0 / 3.0, 1e-14);
+  where[1] = 4; /* nodes 0 and 1 of the run under different leaves: round 1 crosses the spine */
+  where[4] = 1;
+  PetscCall(PKTopoRecursiveDoublingHops(t, 8, where, &mean, &known));
+  Check("allreduce, two nodes swapped: (4 + 4 + 4) / 3", mean, 4, 1e-14);
+  where[7] = -1; /* a node not in the tree: the rounds it takes part in are left out */
+  PetscCall(PKTopoRecursiveDoublingHops(t, 8, where, &mean, &known));
+  Check("allreduce with a node not in the tree: no round complete", known, 0, 0);
+  PetscCall(PKTopoRecursiveDoublingHops(t, 1, where, &mean, &known));
+  Check("allreduce on one node: no off-node round", known, 0, 0);
+  PetscCall(PKTopoDestroy(&t));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   char      bad[64] = "", section[64] = "";
@@ -774,6 +801,7 @@ int main(int argc, char **argv)
   RUN("routes", TestRoutes);
   RUN("badfile", TestBadFile);
   RUN("loads", TestLoads);
+  RUN("allreduce", TestAllreduceHops);
   RUN("counters", TestCounters);
   RUN("hwloc", TestHwloc);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "topology_unit: %" PetscInt_FMT " checks passed, %" PetscInt_FMT " failed\n", npass, nfail));

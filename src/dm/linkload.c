@@ -173,3 +173,52 @@ PetscErrorCode PKTopoLoadsDestroy(PKTopoLoads *loads)
   loads->nlinks = 0;
   PetscFunctionReturn(0);
 }
+
+/*@C
+   PKTopoRecursiveDoublingHops - The hops of an allreduce's off-node rounds on the tree: recursive doubling over the
+   nodes (000 5.3: one rank per node talks off node), round k pairing node i with node i XOR 2^k; a round waits for
+   its farthest pair.
+
+   Not Collective
+
+   Input Parameters:
++  topo  - the tree
+.  n     - nodes of the run
+-  where - [n] each node's index in the tree (< 0: not in it)
+
+   Output Parameters:
++  mean - the mean over the rounds of the largest hop count of the round's pairs (links, as PKTopoHops); 0 if none
+-  known - rounds whose pairs were all in the tree (the others are left out)
+
+   Level: developer
+
+.seealso: `PKTopoHops()`
+@*/
+PetscErrorCode PKTopoRecursiveDoublingHops(PKTopo topo, PetscInt n, const PetscInt where[], PetscReal *mean, PetscInt *known)
+{
+  PetscReal sum = 0;
+
+  PetscFunctionBegin;
+  *mean  = 0;
+  *known = 0;
+  for (PetscInt bit = 1; bit < n; bit <<= 1) {
+    PetscInt  hmax = 0;
+    PetscBool ok   = PETSC_TRUE;
+    for (PetscInt i = 0; i < n && ok; i++) {
+      PetscInt j = i ^ bit, h;
+      if (j >= n || j < i) continue;
+      if (where[i] < 0 || where[j] < 0) {
+        ok = PETSC_FALSE;
+        break;
+      }
+      PetscCall(PKTopoHops(topo, where[i], where[j], &h));
+      if (h < 0) ok = PETSC_FALSE; /* different roots: no route */
+      else hmax = PetscMax(hmax, h);
+    }
+    if (!ok) continue;
+    sum += hmax;
+    (*known)++;
+  }
+  if (*known) *mean = sum / *known;
+  PetscFunctionReturn(0);
+}

@@ -144,6 +144,7 @@ static PetscErrorCode PKPerfOptionItems(KSP ksp, PetscOptionItems *PetscOptionsO
   PetscCall(PetscOptionsName("-ksp_perfmodel_view", "Print the performance report at the end of each solve: -ksp_perfmodel_view [viewer]", "KSPPerfMonitorSet", &c->mon.opt_report));
   PetscCall(PetscOptionsString("-ksp_perf_papi_events", "PAPI events recorded per iteration: comma list, default, or none", "KSPPerfMonitorSet", c->mon.papi_events, c->mon.papi_events, sizeof(c->mon.papi_events), NULL));
   PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: this host's profile in $XDG_CACHE_HOME/pipekrylov, else the embedded one", "KSPPerfMonitorSet", c->model.machine_path, c->model.machine_path, sizeof(c->model.machine_path), NULL));
+  PetscCall(PetscOptionsString("-ksp_perfmodel_netcounters", "Root of the network port counters the report reads around each solve, in sysfs's layout (%h: the node's name)", "KSPPerfMonitorSet", c->mon.net_root, c->mon.net_root, sizeof(c->mon.net_root), NULL));
   PetscCall(PetscOptionsInt("-ksp_perf_node_size", "Treat every k consecutive ranks as one node (0: nodes from MPI_COMM_TYPE_SHARED)", "KSPPerfMonitorSet", c->mon.node_size, &c->mon.node_size, NULL));
   PetscCall(PKNoiseReadOptions(ksp, &c->mon, PetscOptionsObject));
   PetscFunctionReturn(0);
@@ -176,6 +177,7 @@ static PetscErrorCode PKPerfCheckOptions(KSP ksp, PKPerfCtx *c)
     PetscCheck(c->report.format == PETSC_VIEWER_DEFAULT || c->report.format == PETSC_VIEWER_ASCII_INFO || c->report.format == PETSC_VIEWER_ASCII_INFO_DETAIL || c->report.format == PETSC_VIEWER_ASCII_CSV, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports the formats ascii_info, ascii_info_detail and ascii_csv, not %s", prefix ? prefix : "", PetscViewerFormats[c->report.format]);
   }
   if (!c->mon.opt_report) PetscCall(PetscViewerDestroy(&c->report.viewer));
+  c->mon.net_on = c->mon.opt_report; /* the counters feed the report's congestion penalty only */
   if (c->model.machine_path[0] || c->mon.opt_report) PetscCall(PKReportLoadMachine(comm, &c->model));
   PetscFunctionReturn(0);
 }
@@ -301,7 +303,9 @@ static PetscErrorCode PKPerfSolveBegin(KSP ksp, PKPerfCtx **out)
   }
   PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetChunks_C", &ours));
   c->mon.builtin = ours ? PETSC_FALSE : PETSC_TRUE;
+  if (c->mon.net_on && c->mon.net_state == PK_NET_UNSET) PetscCall(PKNetWatchSetUp(comm, &c->mon));
   PetscCall(PKPerfAttachMonitor(ksp, c));
+  PetscCall(PKNetWatchBegin(&c->mon)); /* before the clock starts */
   PetscCall(PKRecSolveBegin(ksp, &c->mon));
   PetscCall(PKNoiseSolveBegin(ksp, &c->mon));
   c->mon.active = PETSC_TRUE;
@@ -321,6 +325,7 @@ static PetscErrorCode PKPerfSolveEnd(KSP ksp, PKPerfCtx *c)
   c->mon.active = PETSC_FALSE;
   if (c->mon.builtin) pk_hook_top = (PKPerfCtx *)c->mon.hook_prev;
   PetscCall(PKRecSolveEnd(ksp, &c->mon));
+  PetscCall(PKNetWatchEnd(&c->mon));
   PetscCall(PKStatsCompute(comm, &c->mon));
   PetscCall(PKNoiseSolveEnd(ksp, &c->mon));
   if (c->mon.opt_trace && !c->mon.trace_failed) PetscCall(PKTraceWrite(comm, &c->mon));

@@ -60,7 +60,9 @@
 
 /* What the run knows about the network beyond the profile */
 typedef struct {
-  PetscReal hops;            /* average network hops of an off-node message; 0 = topology unknown */
+  PetscReal hops;            /* network hops of an off-node message, in switches traversed (000 5.6's h with h_m = 1:
+                                1 between two nodes of one leaf switch, 3 across a spine; a route of the tree,
+                                pktopo.h, has one link more than it traverses switches); 0 = topology unknown */
   PetscReal stalls_per_byte; /* network stalls per byte from congestion counters (000 5.7); < 0 = not measured */
   PetscReal t_stall;         /* s per stall (000: 5 NIC cycles per 64 bytes; 0.120 ns Gemini, 0.0976 ns Aries) */
 } PKNetState;
@@ -73,6 +75,8 @@ PETSC_INTERN PetscReal  PKModelQueueSearch(const PKMachineParams *, PetscReal nm
 PETSC_INTERN PetscReal  PKModelContention(const PKMachineParams *, PetscReal hops, PetscReal bytes_per_proc, PetscReal ppn);
 PETSC_INTERN PetscReal  PKModelHops(const PKMachineParams *, PetscReal hops);
 PETSC_INTERN PetscReal  PKModelCongestion(const PKNetState *, PetscReal bytes, PetscReal ppn);
+PETSC_INTERN PetscReal  PKModelCongestionHops(const PKNetState *, PetscReal bytes, PetscReal ppn, PetscReal hops);
+PETSC_INTERN PetscReal  PKModelContentionLoad(const PKMachineParams *, PetscReal link_bytes);
 
 /* Terms of one communication (a halo exchange), seconds */
 typedef enum {
@@ -94,6 +98,8 @@ typedef struct {
   PetscReal nmsg[PK_NLOC][PK_NPROTO];  /* messages by locality and protocol (fractional for averages) */
   PetscReal bytes[PK_NLOC];            /* bytes sent */
   PetscBool hops_known, congestion_measured;
+  PetscBool contention_counted;        /* l counted on the switch tree (else 004 eq 7's estimate, or none) */
+  PetscReal hops_max;                  /* switches traversed by the farthest off-node message (0: unknown) */
 } PKCommCost;
 
 /* The messages one rank sends in one halo exchange (from the operator's scatter) */
@@ -104,6 +110,12 @@ typedef struct {
   PetscReal         ppn_off;   /* ranks of the node sending off node at once (max-rate ppn); <= 0: ppn */
   PetscInt          ppn;       /* ranks on the node */
   PetscBool         pipelined; /* blocking exchange of all messages at once: apply 000 5.9 pipelining */
+  /* what the machine's topology says (issue 21; all optional: zero them when unknown) */
+  const PetscReal  *hops;      /* [n] switches each off-node message traverses (PKNetState.hops' unit); NULL: the
+                                  PKNetState's average */
+  const PetscBool  *xsocket;   /* [n] an on-node message between the node's sockets (alpha_xs, beta_xs); NULL: none */
+  PetscBool         have_l;    /* l known: the bytes of the whole exchange on the busiest switch-to-switch link */
+  PetscReal         l;
 } PKHaloPattern;
 
 PETSC_INTERN PetscErrorCode PKModelHalo(const PKMachineParams *, const PKHaloPattern *, const PKNetState *, PKCommCost *);
@@ -270,7 +282,10 @@ typedef enum {
   PK_TERM_MODELLED,      /* computed from the profile and the run's counts */
   PK_TERM_NOT_MEASURED,  /* needs data this run does not have (congestion counters, trace): 0 */
   PK_TERM_NO_TOPOLOGY,   /* needs the network hop distance: 0 */
-  PK_TERM_NOT_APPLICABLE /* does not arise here (overlap of a blocking solver, halo on one rank): 0 */
+  PK_TERM_NOT_APPLICABLE, /* does not arise here (overlap of a blocking solver, halo on one rank or node): 0 */
+  PK_TERM_TREE,          /* counted on the switch tree (-ksp_perfmodel_topology) with the profile's parameter */
+  PK_TERM_COUNTERS,      /* from the network counters read around the solve, with the profile's stall_time */
+  PK_TERM_NOT_CALIBRATED /* the inputs are there, the profile lacks the parameter (hop_latency, delta, stall_time): 0 */
 } PKTermStatus;
 
 typedef struct {

@@ -7,6 +7,7 @@
      trace.c     the CSV trace, written with MPI-IO
      noise.c     noise injection: detours served from the recorder's marks
      record.c    what the monitor hands the report at the end of a solve (pkrecord.h)
+     netcounters.c, netwatch.c   a node's network port counters, read around each solve
      petsclog318.c, petsclog320.c   PETSc's event stream (pklog.h), for the package's hooks
 
    The report never reads this header: it gets a PKSolveRecord (tests/layers.sh checks it).
@@ -20,10 +21,19 @@
 #include <pipekrylov/private/pknoise.h>
 #include <pipekrylov/private/pkrecord.h>
 #include <pipekrylov/private/pkcompat.h>
+#include <pipekrylov/private/pknet.h>
 
 #define PK_QUIET_HIST 5 /* noise-free solves whose median time per iteration is a noisy solve's reference */
 
 #define PK_PAPI_MAX 8 /* PAPI events per run, at most */
+
+/* The network counters' reader (netwatch.c) */
+typedef enum {
+  PK_NET_UNSET,      /* not decided yet */
+  PK_NET_READER,     /* this rank reads its node's port */
+  PK_NET_NOT_READER, /* another rank of the node reads it */
+  PK_NET_NO_PORT     /* this rank would, but found no port */
+} PKNetState_e;
 
 /* One row: one iteration on this rank */
 typedef struct {
@@ -85,6 +95,15 @@ typedef struct {
   PKStats        stats;
   PetscReal     *busy;    /* this rank's busy time per iteration, for the record (record.c) */
   PetscInt       nbusy;   /* its length allocated */
+  /* network counters around each solve (netwatch.c): on with the report; one reader per node */
+  PetscBool     net_on;
+  char          net_root[PETSC_MAX_PATH_LEN];          /* -ksp_perfmodel_netcounters ("": /sys) */
+  char          net_root_expanded[PETSC_MAX_PATH_LEN]; /* with %h replaced (the reader only) */
+  PKNetState_e  net_state;
+  PKNetPort     net_port;
+  char          net_missing[2 * PETSC_MAX_PATH_LEN + 128]; /* the reader found no port: what it looked for */
+  PKNetCounters net_before, net_delta;
+  PetscBool     net_have; /* net_delta is this solve's */
 } PKMonitorCtx;
 
 /* Row k begins where row k - 1 ended (row 0: at trow0); k = n gives the end of the rows */
@@ -144,6 +163,11 @@ PETSC_INTERN PetscErrorCode PKNoiseSolveEnd(KSP, PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKNoiseView(KSP, PKMonitorCtx *, PetscViewer);
 PETSC_INTERN PetscErrorCode PKNoiseQuietReference(KSP, PKMonitorCtx *, PetscReal *, PetscInt *, const PetscReal **, const char **);
 PETSC_INTERN PetscErrorCode PKNoiseFinalize(void);
+
+/* Network counters around each solve (netwatch.c) */
+PETSC_INTERN PetscErrorCode PKNetWatchSetUp(MPI_Comm, PKMonitorCtx *);
+PETSC_INTERN PetscErrorCode PKNetWatchBegin(PKMonitorCtx *);
+PETSC_INTERN PetscErrorCode PKNetWatchEnd(PKMonitorCtx *);
 
 /* The record of the solve that just ended, for the report (record.c): valid until the KSP's next solve */
 PETSC_INTERN PetscErrorCode PKMonitorRecord(KSP, PKMonitorCtx *, PKSolveRecord *);

@@ -1,14 +1,12 @@
 /*
-   The network terms of the model fed by the switch tree and the network counters (issue 21; docs/models.md §7):
-   004's contention term from a link's load, and 000 section 5.7's congestion penalty from counter deltas
-   (src/perf/models/netload.c), and the counters of a node's network port (read by src/perf/monitor/netcounters.c).
+   The network counters of a node's port (read by src/perf/monitor/netcounters.c) and 000 section 5.7's congestion
+   penalty from their deltas (src/perf/models/netload.c; issue 21, docs/models.md §7). The contention term from a
+   link's load is model_comm.c's (PKModelContentionLoad, pkmodel.h).
 */
 #ifndef PKNET_H
 #define PKNET_H
 
 #include <pipekrylov/private/pkmodel.h>
-
-PETSC_INTERN PetscReal PKModelContentionLoad(const PKMachineParams *, PetscReal link_bytes);
 
 /*
    Network counters of one port (InfiniBand: port_xmit_wait, port_xmit_data and port_rcv_data in 4-byte units,

@@ -9,6 +9,7 @@
 
 #include <pipekrylov.h>
 #include <pipekrylov/private/pkrecimpl.h>
+#include <pipekrylov/private/pknet.h>
 
 typedef struct {
   const PKStats *stats;   /* the cross-rank statistics (the per-iteration arrays on rank 0 only) */
@@ -36,6 +37,11 @@ typedef struct {
   PetscInt         quiet_m;
   const PetscReal *quiet_x;
   const char      *quiet_src;
+  /* network counters: this rank read its node's port (net_delta: what they counted over the solve); or it was to and
+     found no port (net_missing says what it looked for); the port's name */
+  PetscBool            net_read;
+  const PKNetCounters *net_delta;
+  const char          *net_missing, *net_port;
   /* PAPI: why the default events are not recorded on this machine ("" when they are), and the library's reason */
   const char *papi_unavailable, *papi_reason;
 } PKSolveRecord;

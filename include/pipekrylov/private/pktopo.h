@@ -50,6 +50,7 @@ typedef struct {
 } PKTopoLink;
 
 PETSC_INTERN PetscErrorCode PKTopoCreateFromString(const char text[], size_t len, PKTopo *);
+PETSC_INTERN PetscErrorCode PKTopoLoad(MPI_Comm, const char path[], PKTopo *); /* topology_io.c: rank 0 reads, all parse */
 PETSC_INTERN PetscErrorCode PKTopoDestroy(PKTopo *);
 PETSC_INTERN PetscErrorCode PKTopoGetSizes(PKTopo, PetscInt *nswitches, PetscInt *nnodes, PetscInt *nroots, PetscInt *depth);
 PETSC_INTERN PetscErrorCode PKTopoFindNode(PKTopo, const char name[], PetscInt *node);
@@ -59,6 +60,7 @@ PETSC_INTERN PetscErrorCode PKTopoGetSwitch(PKTopo, PetscInt sw, const char **na
 PETSC_INTERN PetscErrorCode PKTopoRoute(PKTopo, PetscInt a, PetscInt b, PetscInt *nlinks, PKTopoLink links[]);
 PETSC_INTERN PetscErrorCode PKTopoHops(PKTopo, PetscInt a, PetscInt b, PetscInt *hops);
 PETSC_INTERN PetscErrorCode PKTopoLinkName(PKTopo, PKTopoLink, char buf[], size_t len);
+PETSC_INTERN PetscErrorCode PKTopoRecursiveDoublingHops(PKTopo, PetscInt n, const PetscInt where[], PetscReal *mean, PetscInt *known);
 
 /*
    Link loads of a message list. The accumulators are sums (bytes, nmsg, n_*, hops_sum, hops_bytes) and one

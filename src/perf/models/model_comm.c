@@ -67,8 +67,34 @@ PetscReal PKModelHops(const PKMachineParams *m, PetscReal hops)
 /* 000 5.7: T = (stalls/bytes) n n_cores T_stall, times the hops when known ("congestion on each network tile") */
 PetscReal PKModelCongestion(const PKNetState *net, PetscReal bytes, PetscReal ppn)
 {
+  return PKModelCongestionHops(net, bytes, ppn, net ? net->hops : 0);
+}
+
+/* The same for a message whose own hop count is known (0: unknown, as one) */
+PetscReal PKModelCongestionHops(const PKNetState *net, PetscReal bytes, PetscReal ppn, PetscReal hops)
+{
   if (!net || net->stalls_per_byte < 0) return 0;
-  return net->stalls_per_byte * bytes * ppn * net->t_stall * (net->hops > 0 ? net->hops : 1);
+  return net->stalls_per_byte * bytes * ppn * net->t_stall * (hops > 0 ? hops : 1);
+}
+
+/*@C
+   PKModelContentionLoad - 004's contention term T_c = delta l (eq 5) with l counted on the tree: the bytes on the
+   busiest switch-to-switch link direction (PKTopoLoads busiest_net_bytes), in place of eq 7's estimate
+   2 h^3 b ppn for a torus whose partition is unknown.
+
+   Not Collective
+
+   Input Parameters:
++  m          - the machine profile (delta: s per byte waiting for a link)
+-  link_bytes - l
+
+   Level: developer
+
+.seealso: `PKTopoLoadsSummarize()`, `PKModelContention()`
+@*/
+PetscReal PKModelContentionLoad(const PKMachineParams *m, PetscReal link_bytes)
+{
+  return m->delta * PetscMax(link_bytes, 0);
 }
 
 static void PKCommCostFinish(PKCommCost *c)
@@ -89,17 +115,18 @@ PetscErrorCode PKModelHalo(const PKMachineParams *m, const PKHaloPattern *h, con
     net = &unknown;
   }
   PetscCall(PetscMemzero(c, sizeof(*c)));
-  c->hops_known          = net->hops > 0 ? PETSC_TRUE : PETSC_FALSE;
+  c->hops_known          = (h->hops || net->hops > 0) ? PETSC_TRUE : PETSC_FALSE;
   c->congestion_measured = net->stalls_per_byte >= 0 ? PETSC_TRUE : PETSC_FALSE;
   ppn_off                = h->ppn_off > 0 ? h->ppn_off : (PetscReal)PetscMax(h->ppn, 1);
   for (PetscInt i = 0; i < h->n; i++) {
     PetscReal  s  = h->bytes[i];
     PKLocality lc = h->loc[i];
     PKProtocol pr = PKModelProtocol(m, lc, s);
-    PetscReal  post = PKModelPostal(m, lc, s), mr = 0, cg = 0;
+    PetscReal  post = PKModelPostal(m, lc, s), mr = 0, cg = 0, hops = h->hops ? h->hops[i] : net->hops;
 
     PetscCheck(lc == PK_ON_NODE || lc == PK_OFF_NODE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Message %" PetscInt_FMT ": invalid locality %d", i, (int)lc);
     PetscCheck(s >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Message %" PetscInt_FMT ": negative size %g", i, (double)s);
+    if (lc == PK_ON_NODE && h->xsocket && h->xsocket[i]) post = m->alpha_xs[pr] + m->beta_xs[pr] * s; /* 004 section 3 */
     nmsg += 1;
     c->nmsg[lc][pr] += 1;
     c->bytes[lc] += s;
@@ -107,7 +134,8 @@ PetscErrorCode PKModelHalo(const PKMachineParams *m, const PKHaloPattern *h, con
     if (lc == PK_OFF_NODE) {
       anyoff = PETSC_TRUE;
       mr     = PetscMax(0, PKModelMaxRate(m, lc, s, ppn_off) - post);
-      cg     = PKModelCongestion(net, s, ppn_off);
+      cg     = PKModelCongestionHops(net, s, ppn_off, hops);
+      c->hops_max = PetscMax(c->hops_max, hops);
       c->t[PK_CT_MAXRATE] += mr;
       c->t[PK_CT_CONGESTION] += cg;
     }
@@ -120,8 +148,14 @@ PetscErrorCode PKModelHalo(const PKMachineParams *m, const PKHaloPattern *h, con
   }
   c->t[PK_CT_QUEUE] = PKModelQueueSearch(m, nmsg);
   if (anyoff && c->hops_known) {
-    c->t[PK_CT_HOPS]       = PKModelHops(m, net->hops); /* once: added to the first message of the series */
-    c->t[PK_CT_CONTENTION] = PKModelContention(m, net->hops, c->bytes[PK_OFF_NODE], ppn_off);
+    /* once per exchange (000 5.6: added to the first message of the series): the messages are in flight together,
+       so the exchange waits for its farthest one */
+    c->t[PK_CT_HOPS] = PKModelHops(m, c->hops_max);
+    if (!h->have_l) c->t[PK_CT_CONTENTION] = PKModelContention(m, net->hops > 0 ? net->hops : c->hops_max, c->bytes[PK_OFF_NODE], ppn_off);
+  }
+  if (anyoff && h->have_l) { /* 004 eq 5 with l counted on the tree (docs/models.md §7.4) */
+    c->t[PK_CT_CONTENTION] = PKModelContentionLoad(m, h->l);
+    c->contention_counted  = PETSC_TRUE;
   }
   if (h->pipelined && postal_se > 0) {
     /* 000 5.9: penalties of the short/eager messages run behind the postal cost of all of them but the first
@@ -181,6 +215,7 @@ PetscErrorCode PKModelHaloGrid3d(const PKMachineParams *m, const PKGrid3d *g, co
   ppn_off = (PetscReal)PetscMax(qprod - inner, 1); /* the max-rate ppn: ranks of a node sending off node at once */
   PetscCall(PetscMemzero(&acc, sizeof(acc)));
   PetscCall(PetscMemzero(&worst, sizeof(worst)));
+  PetscCall(PetscMemzero(&hp, sizeof(hp)));
   hp.bytes     = bytes;
   hp.loc       = loc;
   hp.ppn_off   = ppn_off;

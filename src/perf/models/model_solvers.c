@@ -10,7 +10,7 @@
 
 const char *const PKSolverKindNames[] = {"pcg", "sapcg", "nbpcg", "pipecg", "pipe2cg", "pgmres", "cg", "groppcg", "petsc_pipecg", "gmres", "petsc_pgmres", "unknown"};
 
-const char *const PKTermStatusNames[] = {"measured", "modelled", "not measured", "topology unknown", "n/a"};
+const char *const PKTermStatusNames[] = {"measured", "modelled", "not measured", "topology unknown", "n/a", "switch tree", "network counters", "not calibrated"};
 
 const PKTermInfo PKTermInfos[] = {
   {"spmv",            "SpMV local compute (measured)",                 "000 5.3"        },
@@ -429,6 +429,17 @@ static PetscReal PKStreamTime(const PKSolveInput *in)
   return st > 0 ? in->t_vec / st : 0;
 }
 
+/* The network penalties' statuses: where their inputs came from, or what is missing. Hops and contention come from
+   the switch tree (contention may also be 004 eq 7's estimate from the hops, for runs larger than this one: modelled);
+   congestion from the network counters; each needs its profile parameter (hop_latency, delta, stall_time) */
+static void PKNetTermStatus(const PKMachineParams *m, PetscReal t_stall, PetscBool hops, PetscBool l_counted, PetscBool counters, PKTermStatus *sh, PKTermStatus *sc, PKTermStatus *sg)
+{
+  *sh = !hops ? PK_TERM_NO_TOPOLOGY : (m->hop_latency > 0 ? PK_TERM_TREE : PK_TERM_NOT_CALIBRATED);
+  if (l_counted) *sc = m->delta > 0 ? PK_TERM_TREE : PK_TERM_NOT_CALIBRATED;
+  else *sc = hops ? (m->delta > 0 ? PK_TERM_MODELLED : PK_TERM_NOT_CALIBRATED) : PK_TERM_NO_TOPOLOGY;
+  *sg = !counters ? PK_TERM_NOT_MEASURED : (t_stall > 0 ? PK_TERM_COUNTERS : PK_TERM_NOT_CALIBRATED);
+}
+
 static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSolveInput *in, PetscReal t_stream, PetscBool ideal, PKModelResult *res)
 {
   PKSolveCtx    ctx;
@@ -486,13 +497,15 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   /* statuses: say which terms rest on data this run does not have */
   res->status[PK_TERM_SPMV] = res->status[PK_TERM_PC] = res->status[PK_TERM_VEC] = PK_TERM_MEASURED;
   for (PetscInt k = PK_TERM_HALO_POSTAL; k <= PK_TERM_ALLR_CONGESTION; k++) res->status[k] = PK_TERM_MODELLED;
-  if (!in->halo.hops_known) res->status[PK_TERM_HALO_HOPS] = res->status[PK_TERM_HALO_CONTENTION] = PK_TERM_NO_TOPOLOGY;
-  if (!in->halo.congestion_measured) res->status[PK_TERM_HALO_CONGESTION] = PK_TERM_NOT_MEASURED;
+  PKNetTermStatus(m, in->net.t_stall, in->halo.hops_known, in->halo.contention_counted, in->halo.congestion_measured, &res->status[PK_TERM_HALO_HOPS], &res->status[PK_TERM_HALO_CONTENTION], &res->status[PK_TERM_HALO_CONGESTION]);
+  if (in->layout.nodes <= 1) res->status[PK_TERM_HALO_HOPS] = res->status[PK_TERM_HALO_CONTENTION] = res->status[PK_TERM_HALO_CONGESTION] = PK_TERM_NOT_APPLICABLE;
   if (in->halo_theta <= 0) res->status[PK_TERM_HALO_OVERLAP] = PK_TERM_NOT_APPLICABLE;
   if (in->halo.total == 0 && in->layout.P == 1)
     for (PetscInt k = PK_TERM_HALO_POSTAL; k <= PK_TERM_HALO_OVERLAP; k++) res->status[k] = PK_TERM_NOT_APPLICABLE;
-  if (in->net.hops <= 0) res->status[PK_TERM_ALLR_HOPS] = PK_TERM_NO_TOPOLOGY;
-  if (in->net.stalls_per_byte < 0) res->status[PK_TERM_ALLR_CONGESTION] = PK_TERM_NOT_MEASURED;
+  {
+    PKTermStatus unused;
+    PKNetTermStatus(m, in->net.t_stall, (PetscBool)(in->net.hops > 0), PETSC_FALSE, (PetscBool)(in->net.stalls_per_byte >= 0), &res->status[PK_TERM_ALLR_HOPS], &unused, &res->status[PK_TERM_ALLR_CONGESTION]);
+  }
   if (in->layout.nodes <= 1) res->status[PK_TERM_ALLR_HOPS] = res->status[PK_TERM_ALLR_CONGESTION] = PK_TERM_NOT_APPLICABLE;
   if (in->layout.P <= 1) res->status[PK_TERM_ALLR_COMM] = res->status[PK_TERM_ALLR_LOCAL] = PK_TERM_NOT_APPLICABLE;
   res->status[PK_TERM_SYNC] = in->layout.P <= 1 ? PK_TERM_NOT_APPLICABLE : (in->sync[blocking ? 0 : 1] < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MEASURED);

@@ -1,30 +1,8 @@
 /*
-   The network terms of the model that the switch tree and the network counters feed (issue 21; docs/models.md §7):
-   004's contention term from the busiest link's load, and 000 5.7's congestion penalty from network counter deltas.
-   Plain functions of their inputs; the loads come from src/dm/linkload.c, the counters from
-   src/perf/monitor/netcounters.c.
+   000 5.7's congestion penalty from network counter deltas (issue 21; docs/models.md §7). Plain functions of their
+   inputs; the counters come from src/perf/monitor/netcounters.c.
 */
 #include <pipekrylov/private/pknet.h>
-
-/*@C
-   PKModelContentionLoad - 004's contention term T_c = delta l (eq 5) with l counted on the tree: the bytes on the
-   busiest switch-to-switch link direction (PKTopoLoads busiest_net_bytes), in place of eq 7's estimate
-   2 h^3 b ppn for a torus whose partition is unknown.
-
-   Not Collective
-
-   Input Parameters:
-+  m          - the machine profile (delta: s per byte waiting for a link)
--  link_bytes - l
-
-   Level: developer
-
-.seealso: `PKTopoLoadsSummarize()`, `PKModelContention()`
-@*/
-PetscReal PKModelContentionLoad(const PKMachineParams *m, PetscReal link_bytes)
-{
-  return m->delta * PetscMax(link_bytes, 0);
-}
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Congestion from network counters (000 5.7) */

@@ -1,7 +1,7 @@
 /*
    Network counters of this node's port, read from sysfs for 000 5.7's congestion penalty (issue 21). The counters
-   are differenced and turned into the penalty by plain functions (src/perf/models/netload.c); reading files is the
-   report's business, so it is here.
+   are differenced and turned into the penalty by plain functions (src/perf/models/netload.c); reading them around
+   each solve is the monitor's (netwatch.c), so it is here.
 
    Layout read (root is /sys unless given, so that tests and the emulated cluster can point at a directory laid out
    the same way):

@@ -131,6 +131,7 @@ PetscErrorCode PKSecHaloGather(KSP ksp, const PKSolveRecord *rec, const PKSecRun
     bytes[n] = (PetscReal)(ioff[i + 1] - ioff[i]) * sizeof(PetscScalar);
     loc[n++] = rec->rank_node[kranks[i]] == rec->rank_node[rank] ? PK_ON_NODE : PK_OFF_NODE;
   }
+  PetscCall(PetscMemzero(&pat, sizeof(pat)));
   pat.n         = n;
   pat.bytes     = bytes;
   pat.loc       = loc;
@@ -232,6 +233,7 @@ PetscErrorCode PKSecHaloAtP(KSP ksp, const PKStats *S, const PKSecRun *run, cons
       b[i]   = bytes / n;
       loc[i] = PK_OFF_NODE;
     }
+    PetscCall(PetscMemzero(&pat, sizeof(pat)));
     pat.n         = n;
     pat.bytes     = b;
     pat.loc       = loc;
