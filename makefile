@@ -67,7 +67,7 @@ TOOL_BIN     := $(TOOL_SRC:bin/%.c=$(BUILD)/bin/%)
 # The static archive: the same objects; the programs that call what the shared library does not export (the
 # models, the machine profiles, the AMG reader, the phase marks) link it instead of libpipekrylov.so
 ARCHIVE      := $(BUILD)/libpipekrylov.a
-UNIT_TESTS   := amg cost model_unit noise noise_model perfrec profile topology_unit
+UNIT_TESTS   := amg cost model_unit netcounters noise noise_model perfrec profile topology_unit
 UNIT_BIN     := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 # examples that call internal functions (the AMG reader and model, the machine profile): linked with the archive too
 EX_STATIC    := $(filter $(BUILD)/examples/amg $(BUILD)/examples/kernels $(BUILD)/examples/hypre_pcg,$(EX_BIN))

@@ -256,7 +256,7 @@ static PetscErrorCode HypreLayoutHalo(MPI_Comm comm, HYPRE_ParCSRMatrix A, const
     pat.ppn       = nsize;
     pat.ppn_off   = 0;
     pat.pipelined = PETSC_TRUE;
-    PetscCall(PKReportHaloSlowest(comm, eff, &pat, &mine, halo));
+    PetscCall(PKReportHaloSlowest(comm, eff, &pat, NULL, &mine, halo));
     PetscCall(PetscFree2(bytes, loc));
   }
   PetscCall(PetscFree(nid));

@@ -86,6 +86,7 @@ static PetscErrorCode PKPerfCtxDestroy(void *p)
   PetscCall(PKRecFree(&c->mon));
   PetscCall(PKStatsDestroy(&c->mon.stats));
   PetscCall(PKReportFree(&c->report));
+  PetscCall(PKModelFree(&c->model));
   PetscCall(PetscFree(c->mon.rank_node));
   PetscCall(PetscFree(c->mon.quiet_pooled));
   PetscCall(PetscViewerDestroy(&c->report.viewer));
@@ -144,6 +145,7 @@ static PetscErrorCode PKPerfOptionItems(KSP ksp, PetscOptionItems *PetscOptionsO
   PetscCall(PetscOptionsName("-ksp_perfmodel_view", "Print the performance report at the end of each solve: -ksp_perfmodel_view [viewer]", "KSPPerfMonitorSet", &c->mon.opt_report));
   PetscCall(PetscOptionsString("-ksp_perf_papi_events", "PAPI events recorded per iteration: comma list, default, or none", "KSPPerfMonitorSet", c->mon.papi_events, c->mon.papi_events, sizeof(c->mon.papi_events), NULL));
   PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: this host's profile in $XDG_CACHE_HOME/pipekrylov, else the embedded one", "KSPPerfMonitorSet", c->model.machine_path, c->model.machine_path, sizeof(c->model.machine_path), NULL));
+  PetscCall(PetscOptionsString("-ksp_perfmodel_topology", "The cluster's switch tree for the model's hops, contention and placement: a Slurm topology.conf", "KSPPerfMonitorSet", c->model.topology_path, c->model.topology_path, sizeof(c->model.topology_path), NULL));
   PetscCall(PetscOptionsString("-ksp_perfmodel_netcounters", "Root of the network port counters the report reads around each solve, in sysfs's layout (%h: the node's name)", "KSPPerfMonitorSet", c->mon.net_root, c->mon.net_root, sizeof(c->mon.net_root), NULL));
   PetscCall(PetscOptionsInt("-ksp_perf_node_size", "Treat every k consecutive ranks as one node (0: nodes from MPI_COMM_TYPE_SHARED)", "KSPPerfMonitorSet", c->mon.node_size, &c->mon.node_size, NULL));
   PetscCall(PKNoiseReadOptions(ksp, &c->mon, PetscOptionsObject));
@@ -179,6 +181,7 @@ static PetscErrorCode PKPerfCheckOptions(KSP ksp, PKPerfCtx *c)
   if (!c->mon.opt_report) PetscCall(PetscViewerDestroy(&c->report.viewer));
   c->mon.net_on = c->mon.opt_report; /* the counters feed the report's congestion penalty only */
   if (c->model.machine_path[0] || c->mon.opt_report) PetscCall(PKReportLoadMachine(comm, &c->model));
+  PetscCall(PKReportLoadTopology(comm, &c->model)); /* a wrong file is an error now, with or without the report */
   PetscFunctionReturn(0);
 }
 

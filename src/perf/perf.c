@@ -2,8 +2,9 @@
    The perf package (monitor, trace, report): registration.
 
    Zero cost when off: the event hooks are installed only when a perf option is in the options database at
-   registration (any prefix: -ksp_perf_monitor, -ksp_perf_trace, -ksp_perfmodel_view, -ksp_perfmodel_machine (checked even without a report), -ksp_perf_noise; or -help, so that the options
-   are listed) or later by KSPPerfMonitorSet(). They chain in front of -log_view's hooks when it is on, and do not
+   registration (any prefix: -ksp_perf_monitor, -ksp_perf_trace, -ksp_perfmodel_view, -ksp_perfmodel_machine and
+   -ksp_perfmodel_topology (checked even without a report), -ksp_perf_noise; or -help, so that the options are
+   listed) or later by KSPPerfMonitorSet(). They chain in front of -log_view's hooks when it is on, and do not
    turn PETSc's default logging on when it is off (hooks.c).
 */
 #include <pipekrylov/private/pkperfimpl.h>
@@ -18,7 +19,7 @@ PetscErrorCode PKPerfInitializePackage(void)
   PetscFunctionBegin;
   PetscCall(PKObserverSet(&obs)); /* the solvers reach the monitor only through the core's observer */
   PetscCall(PetscOptionsGetAll(NULL, &all));
-  on = (PetscBool)(strstr(all, "ksp_perf_monitor") || strstr(all, "ksp_perf_trace") || strstr(all, "ksp_perfmodel_view") || strstr(all, "ksp_perfmodel_machine") || strstr(all, "ksp_perf_noise"));
+  on = (PetscBool)(strstr(all, "ksp_perf_monitor") || strstr(all, "ksp_perf_trace") || strstr(all, "ksp_perfmodel_view") || strstr(all, "ksp_perfmodel_machine") || strstr(all, "ksp_perfmodel_topology") || strstr(all, "ksp_perf_noise"));
   PetscCall(PetscFree(all));
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (on || help) PetscCall(PKPerfHooksInstall());

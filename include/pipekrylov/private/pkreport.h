@@ -11,6 +11,7 @@
 #include <pipekrylov/private/pkrecord.h>
 #include <pipekrylov/private/pkmodel.h>
 #include <pipekrylov/private/pkcompat.h>
+#include <pipekrylov/private/pktopo.h>
 
 /* What the model needs beyond the run (src/perf/models): the machine profile (-ksp_perfmodel_machine, else this
    host's cached one, else the embedded default), loaded at KSPSetFromOptions or the first report */
@@ -19,6 +20,8 @@ typedef struct {
   PetscBool machine_loaded;
   PetscBool machine_from_host; /* loaded without a path (host cache or default): a path given later replaces it */
   PKMachine machine;
+  char      topology_path[PETSC_MAX_PATH_LEN]; /* -ksp_perfmodel_topology: the cluster's topology.conf */
+  PKTopo    topo;                              /* its switch tree, read once */
 } PKModelCtx;
 
 /* The report (src/perf/report, -ksp_perfmodel_view): where it prints, and what it built to read the halo */
@@ -28,18 +31,27 @@ typedef struct {
   char              spec[PETSC_MAX_PATH_LEN + 32]; /* the file, mode and format it was opened for ("": standard output) */
   PKSpMV            spmv; /* chunked-SpMV structure of a PETSc type's operator, for its halo (sec_halo.c) */
   Mat               mat;  /* the operator it was built for */
+  /* where the KSP's ranks are, found at its first report (sec_net.c) */
+  PetscInt *where;                             /* [P] each rank's node in the switch tree (< 0: not listed) */
+  PetscInt  nmissing;                          /* ranks whose node the tree does not list */
+  char      missing[MPI_MAX_PROCESSOR_NAME + 1]; /* one such node */
+  PetscInt *package;                           /* [P] each rank's socket (< 0: bound to several) */
+  PetscInt  npackages;                         /* sockets of the largest node */
 } PKReportCtx;
 
 /* The end-of-solve report to rep's viewer, from the record of the solve that just ended (report.c); collective */
 PETSC_INTERN PetscErrorCode PKPerfReport(KSP, const PKSolveRecord *, PKModelCtx *, PKReportCtx *);
 /* The model's machine profile, loaded once (sec_run.c); collective */
 PETSC_INTERN PetscErrorCode PKReportLoadMachine(MPI_Comm, PKModelCtx *);
+/* The switch tree of -ksp_perfmodel_topology, read once (sec_net.c); collective. And the model context's end. */
+PETSC_INTERN PetscErrorCode PKReportLoadTopology(MPI_Comm, PKModelCtx *);
+PETSC_INTERN PetscErrorCode PKModelFree(PKModelCtx *);
 /* -ksp_perfmodel_view's viewer when it names a file (report_viewer.c) */
 PETSC_INTERN PetscErrorCode PKReportViewerOpen(KSP, PKReportCtx *, PetscBool *);
 /* What the report built for a KSP (its operator's structure), with the KSP's perf context */
 PETSC_INTERN PetscErrorCode PKReportFree(PKReportCtx *);
 /* collective pieces of the report that the examples modelling other libraries (examples/hypre_pcg.c) share */
 PETSC_INTERN PetscErrorCode PKReportRanksPerCore(MPI_Comm, PetscReal *);
-PETSC_INTERN PetscErrorCode PKReportHaloSlowest(MPI_Comm, const PKMachineParams *, const PKHaloPattern *, PKCommCost *, PKCommCost *);
+PETSC_INTERN PetscErrorCode PKReportHaloSlowest(MPI_Comm, const PKMachineParams *, const PKHaloPattern *, const PKNetState *, PKCommCost *, PKCommCost *);
 
 #endif

@@ -23,12 +23,13 @@ static PetscErrorCode PKReportGather(KSP ksp, const PKSolveRecord *rec, PKModelC
   PetscCall(PKSecRunGather(ksp, rec, model, &d->run));
   PetscCall(PKSecNoiseGather(ksp, rec, &d->run, &d->noise)); /* for every type: noise and slow ranks */
   if (d->run.model) {
-    PetscCall(PKSecHaloGather(ksp, rec, &d->run, rep, &d->halo));
+    PetscCall(PKSecNetGather(ksp, rec, &d->run, model, rep, &d->net));
+    PetscCall(PKSecHaloGather(ksp, rec, &d->run, &d->net, rep, &d->halo));
     PetscCall(PKSecAMGGather(ksp, &d->amg));
   }
   if (rank) PetscFunctionReturn(0);
   if (d->run.model) {
-    PetscCall(PKSecAnalyticModel(rec, &d->run, &d->halo, &d->analytic));
+    PetscCall(PKSecAnalyticModel(rec, &d->run, &d->net, &d->halo, &d->analytic));
     PetscCall(PKSecHaloPlacement(ksp, rec, &d->run, &d->analytic.in, &d->halo));
     PetscCall(PKSecStochModel(S, &d->stoch));
     PetscCall(PKSecAdviceModel(ksp, S, &d->run, &d->halo, &d->analytic, &d->stoch, &d->advice));
@@ -44,6 +45,7 @@ static PetscErrorCode PKReportCSV(PetscViewer v, const PKSolveRecord *rec, const
   PetscCall(PetscViewerASCIIPrintf(v, "section,name,value,unit,status\n"));
   PetscCall(PKSecRunCSV(v, rec, &d->run));
   PetscCall(PKSecHaloCSV(v, &d->halo));
+  PetscCall(PKSecNetCSV(v, &d->net));
   PetscCall(PKSecMeasuredCSV(v, rec, &d->run));
   if (d->run.model) {
     PetscCall(PKSecAnalyticCSV(v, &d->run, &d->analytic));
@@ -73,7 +75,7 @@ static PetscErrorCode PKReportText(PetscViewer v, PetscViewerFormat fmt, KSP ksp
     PetscCall(PKSecAdviceViewShort(v, &d->run, &d->halo, &d->analytic, &d->advice));
     PetscFunctionReturn(0);
   }
-  PetscCall(PKSecAnalyticView(v, ksp, S, &d->run, &d->halo, &d->analytic));
+  PetscCall(PKSecAnalyticView(v, ksp, S, &d->run, &d->net, &d->halo, &d->analytic));
   PetscCall(PKSecStochView(v, S, &d->run, &d->stoch));
   PetscCall(PKSecAMGView(v, fmt, &d->amg));
   PetscCall(PKSecAdviceView(v, S, &d->run, &d->halo, &d->analytic, &d->stoch, &d->advice));

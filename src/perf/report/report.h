@@ -3,6 +3,7 @@
    its gather (collective where it says so, on the KSP's communicator), its model evaluation on rank 0 where it has
    one, its text view and its CSV rows. PKPerfReport (report.c) runs them in order:
 
+     sec_net.c       the network: the switch tree (-ksp_perfmodel_topology), the sockets, the port counters
      sec_run.c       run and machine: the solver, the operator, the measured times and phases; the machine profile
                      with what it lacks filled in, and where every parameter came from
      sec_halo.c      the halo exchange: the operator's messages per SpMV on and off node, the slowest rank's
@@ -65,6 +66,26 @@ typedef struct {
   char               onnode_default[512];  /* on-node communication fields it does not have (embedded default used) */
 } PKSecRun;
 
+/* the network: switch tree, sockets, counters (sec_net.c) */
+typedef struct {
+  PetscBool       have_tree;
+  PKTopo          topo;          /* the model context's */
+  const char     *tree_file;
+  const PetscInt *where;         /* [P] each rank's node in the tree (< 0: not listed); the report context's */
+  PetscInt        nmissing;      /* ranks whose node the tree does not list */
+  const char     *missing;       /* one such node */
+  PetscReal       allr_links;    /* the allreduce's off-node rounds: mean of each round's farthest pair's hops */
+  PetscInt        allr_rounds;   /* rounds priced (all their nodes in the tree) */
+  PetscBool       have_sockets;  /* a node with two sockets or more */
+  const PetscInt *package;       /* [P] each rank's socket (< 0: bound to several), or NULL */
+  PetscInt        nread, nstall; /* nodes whose counters were read; of them with a stall counter */
+  PetscInt        nport;         /* readers that found no port */
+  PetscReal       sum[PK_NETCTR_N]; /* the counters over the solve, summed over the nodes read */
+  char            port[64];      /* rank 0's port */
+  char            why[2 * PETSC_MAX_PATH_LEN + 128]; /* why no stall counter (rank 0's reason) */
+  PKNetState      net;           /* for the model: the allreduce's hops (switches), stalls per byte, stall time */
+} PKSecNet;
+
 /* the halo exchange (sec_halo.c) */
 typedef struct {
   PetscBool  have;                  /* known (one rank: none at all) */
@@ -77,6 +98,13 @@ typedef struct {
   PetscReal  wait;                  /* measured wait for the ghost values per SpMV, the rank that waited longest */
   /* a node-aware layout of the operator's DMDA (src/dm) that would cut off-node bytes: its saving per SpMV on the
      slowest rank (model), off-node bytes per SpMV of this run and of the placement, and the commands */
+  /* on the switch tree (-ksp_perfmodel_topology): hops of the off-node messages (links, pktopo.h), messages with a
+     node not in the tree, the busiest switch-to-switch link direction and its bytes per SpMV (004's l) */
+  PetscBool  have_tree;
+  PetscReal  hops_avg;
+  PetscInt   hops_max, n_unrouted;
+  char       busiest[96];
+  PetscReal  busiest_bytes;
   PetscBool  have_place;
   PetscReal  place_saving, place_bytes_off[2];
   char       place_what[160], place_cmd[320];
@@ -155,6 +183,7 @@ typedef struct {
 /* The report of one solve: its sections, in the order they are gathered */
 typedef struct {
   PKSecRun      run;
+  PKSecNet      net;
   PKSecHalo     halo;
   PKSecNoise    noise;
   PKSecAnalytic analytic;
@@ -169,7 +198,11 @@ PETSC_INTERN PetscErrorCode PKSecRunCSV(PetscViewer, const PKSolveRecord *, cons
 PETSC_INTERN PetscErrorCode PKSecMeasuredCSV(PetscViewer, const PKSolveRecord *, const PKSecRun *);
 PETSC_INTERN PetscErrorCode PKSecMachineView(PetscViewer, PetscViewerFormat, const PKSecRun *);
 
-PETSC_INTERN PetscErrorCode PKSecHaloGather(KSP, const PKSolveRecord *, const PKSecRun *, PKReportCtx *, PKSecHalo *);
+PETSC_INTERN PetscErrorCode PKSecNetGather(KSP, const PKSolveRecord *, const PKSecRun *, PKModelCtx *, PKReportCtx *, PKSecNet *);
+PETSC_INTERN PetscErrorCode PKSecNetView(PetscViewer, const PKStats *, const PKSecRun *, const PKSecNet *);
+PETSC_INTERN PetscErrorCode PKSecNetCSV(PetscViewer, const PKSecNet *);
+
+PETSC_INTERN PetscErrorCode PKSecHaloGather(KSP, const PKSolveRecord *, const PKSecRun *, const PKSecNet *, PKReportCtx *, PKSecHalo *);
 PETSC_INTERN PetscErrorCode PKSecHaloPlacement(KSP, const PKSolveRecord *, const PKSecRun *, const PKSolveInput *, PKSecHalo *);
 PETSC_INTERN PetscErrorCode PKSecHaloAtP(KSP, const PKStats *, const PKSecRun *, const PKSolveInput *, PetscInt, PKCommCost *, const char **);
 PETSC_INTERN PetscErrorCode PKSecHaloView(PetscViewer, const PKStats *, const PKSecHalo *, const PKSolveInput *);
@@ -181,8 +214,8 @@ PETSC_INTERN PetscErrorCode PKSecNoiseView(PetscViewer, PetscViewerFormat, const
 PETSC_INTERN PetscErrorCode PKSecNoiseCSV(PetscViewer, const PKSecNoise *);
 PETSC_INTERN PetscErrorCode PKSecNoiseFree(PKSecNoise *);
 
-PETSC_INTERN PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *, const PKSecRun *, const PKSecHalo *, PKSecAnalytic *);
-PETSC_INTERN PetscErrorCode PKSecAnalyticView(PetscViewer, KSP, const PKStats *, const PKSecRun *, const PKSecHalo *, const PKSecAnalytic *);
+PETSC_INTERN PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *, const PKSecRun *, const PKSecNet *, const PKSecHalo *, PKSecAnalytic *);
+PETSC_INTERN PetscErrorCode PKSecAnalyticView(PetscViewer, KSP, const PKStats *, const PKSecRun *, const PKSecNet *, const PKSecHalo *, const PKSecAnalytic *);
 PETSC_INTERN PetscErrorCode PKSecAnalyticViewShort(PetscViewer, const PKSecRun *, const PKSecAnalytic *, const PKSecStoch *);
 PETSC_INTERN PetscErrorCode PKSecAnalyticCSV(PetscViewer, const PKSecRun *, const PKSecAnalytic *);
 

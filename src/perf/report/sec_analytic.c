@@ -35,7 +35,7 @@ static PetscErrorCode PKSecAnalyticSync(const PKStats *S, PetscBool vec_modelled
 }
 
 /* Rank 0: the model's inputs from the measurements, and the model */
-PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run, const PKSecHalo *halo, PKSecAnalytic *a)
+PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run, const PKSecNet *net, const PKSecHalo *halo, PKSecAnalytic *a)
 {
   const PKStats  *S  = rec->stats;
   PKSolveInput   *in = &a->in;
@@ -77,7 +77,7 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   a->vec_modelled     = t.vec_modelled;
   a->pc_time_modelled = t.pc_modelled;
   in->t_init          = -1; /* modelled from the solver's start-up shape */
-  PKNetStateUnknown(&in->net);
+  in->net = net->net; /* the allreduces' hops and the counters' congestion (sec_net.c) */
   in->ranks_per_core = run->ranks_per_core;
   in->t_cpu          = run->t_cpu;
   in->theta          = run->theta_counts;
@@ -93,7 +93,7 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
 }
 
 /* The analytic model, term by term, with the halo's lines */
-PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const PKSecRun *run, const PKSecHalo *halo, const PKSecAnalytic *a)
+PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const PKSecRun *run, const PKSecNet *net, const PKSecHalo *halo, const PKSecAnalytic *a)
 {
   const PKSolveInput  *in = &a->in;
   const PKModelResult *m  = &a->model;
@@ -117,6 +117,7 @@ PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const
     PetscCall(PetscViewerASCIIPrintf(v, "    the %s preconditioner is applied inside the fused vector pass: its cost is in the vector work;\n      only the %" PetscInt_FMT " applications outside it are charged as PC%s\n", pctype, run->npc, a->pc_time_modelled ? " (other solvers' PCApply modelled as vector streams)" : ""));
   }
   PetscCall(PKSecHaloView(v, S, halo, in));
+  PetscCall(PKSecNetView(v, S, run, net));
   {
     PKSolverShape shape;
     PetscCall(PKSolverShapeGet(&run->config, 1, &shape));

@@ -36,14 +36,15 @@ PetscErrorCode PKReportFree(PKReportCtx *rep)
   PetscFunctionBegin;
   PetscCall(PKSpMVDestroy(&rep->spmv));
   rep->mat = NULL;
+  PetscCall(PetscFree(rep->where));
+  PetscCall(PetscFree(rep->package));
   PetscFunctionReturn(0);
 }
 
 /* This rank's modelled halo exchange (mine) and the slowest rank's (slowest, the same on every rank): the model of
-   a whole exchange is its slowest rank's */
-PetscErrorCode PKReportHaloSlowest(MPI_Comm comm, const PKMachineParams *eff, const PKHaloPattern *pat, PKCommCost *mine, PKCommCost *slowest)
+   a whole exchange is its slowest rank's. net: the network's state (counters), or NULL */
+PetscErrorCode PKReportHaloSlowest(MPI_Comm comm, const PKMachineParams *eff, const PKHaloPattern *pat, const PKNetState *net, PKCommCost *mine, PKCommCost *slowest)
 {
-  PKNetState  net;
   PetscMPIInt rank;
   struct {
     double v;
@@ -52,8 +53,7 @@ PetscErrorCode PKReportHaloSlowest(MPI_Comm comm, const PKMachineParams *eff, co
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PKNetStateUnknown(&net);
-  PetscCall(PKModelHalo(eff, pat, &net, mine));
+  PetscCall(PKModelHalo(eff, pat, net, mine)); /* net NULL: no topology, no counters */
   in.v = (double)mine->total;
   in.r = rank;
   PetscCallMPI(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
@@ -85,9 +85,65 @@ static PetscErrorCode PKSecHaloTargets(MPI_Comm comm, VecScatter sf, PetscInt ni
   PetscFunctionReturn(0);
 }
 
+/* The tree's view of this rank's messages (sec_net.c's tree and sockets): per message its switches traversed (0 for
+   an unrouted one) and whether an on-node one crosses sockets; the link loads of all ranks' messages summed, so
+   that every rank has the busiest switch-to-switch link's bytes (004's l) and rank 0 the hop statistics.
+   Collective. */
+static PetscErrorCode PKSecHaloOnTree(MPI_Comm comm, const PKSecNet *net, PetscMPIInt rank, PetscInt n, const PetscMPIInt dst[], const PKLocality loc[], const PetscReal bytes[], PetscReal hops[], PetscBool xs[], PKSecHalo *h)
+{
+  PKTopoLoads L;
+  PetscInt   *src, *to, noff = 0, nl;
+  PetscReal  *b, sums[5], gsums[5];
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) {
+    hops[i] = 0;
+    xs[i]   = (PetscBool)(loc[i] == PK_ON_NODE && net->package && net->package[rank] >= 0 && net->package[dst[i]] >= 0 && net->package[rank] != net->package[dst[i]]);
+  }
+  if (!net->have_tree) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc3(PetscMax(n, 1), &src, PetscMax(n, 1), &to, PetscMax(n, 1), &b));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt links = -1;
+    if (loc[i] != PK_OFF_NODE) continue;
+    if (net->where[rank] >= 0 && net->where[dst[i]] >= 0) PetscCall(PKTopoHops(net->topo, net->where[rank], net->where[dst[i]], &links));
+    hops[i]     = links > 1 ? (PetscReal)(links - 1) : 0; /* switches traversed */
+    src[noff]   = net->where[rank];
+    to[noff]    = net->where[dst[i]];
+    b[noff++]   = bytes[i];
+  }
+  PetscCall(PKTopoLoadsCreate(net->topo, &L));
+  PetscCall(PKTopoLoadsAdd(net->topo, noff, src, to, b, &L));
+  PetscCall(PetscFree3(src, to, b));
+  nl = 2 * L.nlinks;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, L.bytes, (PetscMPIInt)nl, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, L.nmsg, (PetscMPIInt)nl, MPIU_INT, MPI_SUM, comm));
+  sums[0] = (PetscReal)L.n_off;
+  sums[1] = (PetscReal)L.n_unknown;
+  sums[2] = L.bytes_off;
+  sums[3] = L.hops_sum;
+  sums[4] = L.hops_bytes;
+  PetscCallMPI(MPI_Allreduce(sums, gsums, 5, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &L.hops_max, 1, MPIU_INT, MPI_MAX, comm));
+  L.n_off      = (PetscInt)gsums[0];
+  L.n_unknown  = (PetscInt)gsums[1];
+  L.bytes_off  = gsums[2];
+  L.hops_sum   = gsums[3];
+  L.hops_bytes = gsums[4];
+  PetscCall(PKTopoLoadsSummarize(net->topo, &L));
+  h->have_tree     = PETSC_TRUE;
+  h->hops_avg      = L.hops_avg;
+  h->hops_max      = L.hops_max;
+  h->n_unrouted    = L.n_unknown;
+  h->busiest_bytes = L.busiest_net_bytes;
+  if (L.busiest_net.link >= 0) PetscCall(PKTopoLinkName(net->topo, L.busiest_net, h->busiest, sizeof(h->busiest)));
+  else PetscCall(PetscStrncpy(h->busiest, "none (one leaf switch)", sizeof(h->busiest)));
+  PetscCall(PKTopoLoadsDestroy(&L));
+  PetscFunctionReturn(0);
+}
+
 /* Every rank models its own halo exchange from the messages it sends; the slowest rank's terms go to the model.
    Collective. */
-PetscErrorCode PKSecHaloGather(KSP ksp, const PKSolveRecord *rec, const PKSecRun *run, PKReportCtx *rep, PKSecHalo *h)
+PetscErrorCode PKSecHaloGather(KSP ksp, const PKSolveRecord *rec, const PKSecRun *run, const PKSecNet *net, PKReportCtx *rep, PKSecHalo *h)
 {
   MPI_Comm           comm = PetscObjectComm((PetscObject)ksp);
   PetscMPIInt        rank, size;
@@ -97,8 +153,10 @@ PetscErrorCode PKSecHaloGather(KSP ksp, const PKSolveRecord *rec, const PKSecRun
   const PetscInt    *ioff = NULL, *iloc;
   const PetscMPIInt *iranks = NULL;
   PetscMPIInt       *kranks = NULL;
-  PetscReal         *bytes  = NULL;
+  PetscReal         *bytes  = NULL, *hops = NULL;
   PKLocality        *loc    = NULL;
+  PetscMPIInt       *dst    = NULL;
+  PetscBool         *xs     = NULL;
   PKHaloPattern      pat;
   PKCommCost         mine;
   PetscReal          sums[1 + 2 * PK_NLOC], gsums[1 + 2 * PK_NLOC], hw = rec->work[PK_PHASE_HALO], hmax;
@@ -125,12 +183,15 @@ PetscErrorCode PKSecHaloGather(KSP ksp, const PKSolveRecord *rec, const PKSecRun
   PetscCall(PetscSFSetUp(sf));
   PetscCall(PetscSFGetLeafRanks(sf, &nir, &iranks, &ioff, &iloc)); /* the ranks this rank sends to */
   PetscCall(PetscMalloc3(nir, &bytes, nir, &loc, nir, &kranks));
+  PetscCall(PetscMalloc3(PetscMax(nir, 1), &dst, PetscMax(nir, 1), &hops, PetscMax(nir, 1), &xs));
   PetscCall(PKSecHaloTargets(comm, sf, nir, iranks, kranks));
   for (PetscInt i = 0; i < nir; i++) {
     if (kranks[i] == rank || kranks[i] == MPI_UNDEFINED) continue;
     bytes[n] = (PetscReal)(ioff[i + 1] - ioff[i]) * sizeof(PetscScalar);
+    dst[n]   = kranks[i];
     loc[n++] = rec->rank_node[kranks[i]] == rec->rank_node[rank] ? PK_ON_NODE : PK_OFF_NODE;
   }
+  PetscCall(PKSecHaloOnTree(comm, net, rank, n, dst, loc, bytes, hops, xs, h));
   PetscCall(PetscMemzero(&pat, sizeof(pat)));
   pat.n         = n;
   pat.bytes     = bytes;
@@ -138,9 +199,16 @@ PetscErrorCode PKSecHaloGather(KSP ksp, const PKSolveRecord *rec, const PKSecRun
   pat.ppn       = rec->ppn;
   pat.ppn_off   = 0;
   pat.pipelined = PETSC_TRUE;
+  pat.xsocket   = net->have_sockets ? xs : NULL;
+  if (h->have_tree) {
+    pat.hops   = hops;
+    pat.have_l = PETSC_TRUE;
+    pat.l      = h->busiest_bytes;
+  }
   /* the slowest rank's terms and message counts; the average rank's counts */
-  PetscCall(PKReportHaloSlowest(comm, &run->eff, &pat, &mine, &h->cost));
+  PetscCall(PKReportHaloSlowest(comm, &run->eff, &pat, &net->net, &mine, &h->cost));
   PetscCall(PetscFree3(bytes, loc, kranks));
+  PetscCall(PetscFree3(dst, hops, xs));
   sums[0] = mine.total;
   for (int l = 0; l < PK_NLOC; l++) {
     sums[1 + l]           = 0;
@@ -333,6 +401,7 @@ PetscErrorCode PKSecHaloView(PetscViewer v, const PKStats *S, const PKSecHalo *h
   if (h->have && S->nranks > 1)
     PetscCall(PetscViewerASCIIPrintf(v, "    halo per SpMV, slowest rank: %.0f on-node + %.0f off-node messages, %.0f + %.0f bytes\n      (average rank %.1f + %.1f messages; all ranks %.0f + %.0f messages, %.0f + %.0f bytes;\n      at most %" PetscInt_FMT " messages posted by one rank)\n", (double)h->msgs[1][PK_ON_NODE], (double)h->msgs[1][PK_OFF_NODE], (double)h->bytes[1][PK_ON_NODE], (double)h->bytes[1][PK_OFF_NODE], (double)h->msgs[0][PK_ON_NODE], (double)h->msgs[0][PK_OFF_NODE], (double)h->total_msgs[PK_ON_NODE], (double)h->total_msgs[PK_OFF_NODE], (double)h->total_bytes[PK_ON_NODE], (double)h->total_bytes[PK_OFF_NODE], h->max_posted));
   else if (!h->have) PetscCall(PetscViewerASCIIPrintf(v, "    halo: %s\n", h->why));
+  if (h->have_tree) PetscCall(PetscViewerASCIIPrintf(v, "    on the switch tree: off-node messages %.2f hops on average, %" PetscInt_FMT " at most%s; busiest\n      switch-to-switch link %s: %.0f bytes per SpMV (contention's l)\n", (double)h->hops_avg, h->hops_max, h->n_unrouted ? " (some not routed: nodes not in the tree)" : "", h->busiest, (double)h->busiest_bytes));
   if (h->have && in->halo.total > 0) PetscCall(PetscViewerASCIIPrintf(v, "    halo exchange per SpMV: modelled %.2e s, measured wait %.2e s (the longest); the rest\n      is hidden behind the SpMV's own rows, %.0f%% of its compute (halo.overlap)\n", (double)in->halo.total, (double)h->wait, 100.0 * (double)in->halo_theta));
   PetscFunctionReturn(0);
 }
@@ -341,6 +410,7 @@ PetscErrorCode PKSecHaloView(PetscViewer v, const PKStats *S, const PKSecHalo *h
 PetscErrorCode PKSecHaloCSV(PetscViewer v, const PKSecHalo *h)
 {
   PetscFunctionBegin;
+  if (h->have_tree) PetscCall(PetscViewerASCIIPrintf(v, "halo,offnode_hops_avg,%.4g,hops,switch tree\nhalo,offnode_hops_max,%" PetscInt_FMT ",hops,switch tree\nhalo,busiest_link_bytes,%.0f,bytes,switch tree\n", (double)h->hops_avg, h->hops_max, (double)h->busiest_bytes));
   if (h->have) PetscCall(PetscViewerASCIIPrintf(v, "halo,onnode_msgs_total,%.0f,messages,measured\nhalo,offnode_msgs_total,%.0f,messages,measured\nhalo,onnode_bytes_total,%.0f,bytes,measured\nhalo,offnode_bytes_total,%.0f,bytes,measured\nhalo,max_msgs_per_rank,%" PetscInt_FMT ",messages,measured\n", (double)h->total_msgs[PK_ON_NODE], (double)h->total_msgs[PK_OFF_NODE], (double)h->total_bytes[PK_ON_NODE], (double)h->total_bytes[PK_OFF_NODE], h->max_posted));
   PetscFunctionReturn(0);
 }
