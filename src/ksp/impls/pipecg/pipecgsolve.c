@@ -272,6 +272,10 @@ static PetscErrorCode PipeCGTest(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGPass
   if (i == 0) {
     st->ttol = PetscMax(ksp->rtol * dp, ksp->abstol);
     st->dp0  = dp;
+    /* the first measurement where the growth law puts the gap as close to the tolerance as at PIPECG_FIRST_PROBE
+       for a relative tolerance of 1e-10 (never earlier): a solve to 1e-8 measures at 63, so poisson27's 40
+       iterations make none (the one at 20 found 7.5e-6 x the tolerance and cost an SpMV, 2.5% of the solve) */
+    if (dp > 0 && st->ttol < dp) st->nextprobe = (PetscInt)PetscMax((PetscReal)PIPECG_FIRST_PROBE, PIPECG_FIRST_PROBE * PetscPowReal(st->ttol / dp / 1e-10, 1.0 / PIPECG_GAP_POWER));
   } else {
     PetscBool changed;
 
