@@ -269,7 +269,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
   c->red[0]       = (PKReductionCost){.nvals = PIPE2CG_NLAMBDA + ((ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE) ? 0 : 2), .w_spmv = 2 + 2 * f, .w_pc = 2 + f, .w_pc_fused = 1 - f};
   c->nspmv        = 2 + 2 * f;
   c->npc          = 2 + f;
-  c->streams      = 32; /* vector traffic as implemented, per 2 iterations: steps A and B and the dots in one pass read the 8 vectors of O and the 10 of N and write 8 and 6 (unfused they would be 75) */
+  c->streams      = 32 - 3 * f; /* vector traffic as implemented, per 2 iterations: steps A and B and the dots in one pass read the 8 vectors of O and the 10 of N and write 8 and 6 (unfused they would be 75); a recomputing pass does not write w, p, q of N */
   c->init_spmv    = ksp->guess_zero ? 4 : 5; /* r = b - A x, and w, q, d, h of index 0 */
   c->init_pc      = 4;
   c->init_nvals   = 5;

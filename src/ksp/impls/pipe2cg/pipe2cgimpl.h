@@ -110,7 +110,7 @@ typedef struct {
 
 #if defined(PK_HAVE_V4D)
 /* steps A [and B] of a pass and its products in one loop over the elements (pipe2cgfused.c) */
-PETSC_INTERN PetscErrorCode Pipe2CGFusedPass(KSP, Vec *, Vec *, PetscBool, PetscInt, const P2Step *, const P2Step *, Vec, PetscScalar[]);
+PETSC_INTERN PetscErrorCode Pipe2CGFusedPass(KSP, Vec *, Vec *, PetscBool, PetscBool, PetscInt, const P2Step *, const P2Step *, Vec, PetscScalar[]);
 #endif
 /* the iteration of one solve (pipe2cgsolve.c) */
 PETSC_INTERN PetscErrorCode Pipe2CGSolve(KSP, KSP_PKPIPE2CG *);

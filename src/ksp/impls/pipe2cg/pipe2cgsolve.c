@@ -246,13 +246,13 @@ static PetscErrorCode Pipe2CGSchedule(KSP ksp, KSP_PKPIPE2CG *p2, P2Sched *ps, P
    prediction) and the recurrences from here on use the recomputed ones, so their rounding errors are not carried
    on. fresh: the chain is exact already (the pass replaced it). row: close iteration row n-1 after c and d (the
    first half of the overlapped work is the first iteration's, for the monitor); -1: no row. */
-static PetscErrorCode Pipe2CGOverlap(KSP ksp, KSP_PKPIPE2CG *p2, PetscBool fresh, PetscBool *c_ready, PetscInt row)
+static PetscErrorCode Pipe2CGOverlap(KSP ksp, KSP_PKPIPE2CG *p2, PetscBool recompute, PetscBool fresh, PetscBool *c_ready, PetscInt row)
 {
   KSP_PK *pk = &p2->pk;
   Vec    *N  = p2->N;
 
   PetscFunctionBegin;
-  if (p2->rc.on && !fresh) {
+  if (recompute && !fresh) {
     PetscCall(PKMatMult(ksp, pk, N[VZ], N[VW])); /* w = A z */
     PetscCall(PKPCApply(ksp, pk, N[VW], N[VP])); /* p = M w */
     PetscCall(PKMatMult(ksp, pk, N[VP], N[VQ])); /* q = A p */
@@ -295,6 +295,8 @@ typedef struct {
   PetscBool replace; /* the residuals are replaced after the steps (in a redo, instead of them) */
   PetscBool lazy;    /* the norms predict that the pass converges: its overlapped work waits for the verdict */
   PetscBool c_ready; /* c_N = M q_N is computed already (by the fused sweep) */
+  PetscBool rc;      /* the overlap recomputes w, p, q of N: the policy's decision when the steps ran, which then
+                        left the recurred ones unstored (a deferred overlap keeps to it) */
   PetscInt  nred;    /* values in the reduction: the products, and the gap and ||r_N|| with a probe or replacement */
 } P2Pass;
 
@@ -433,6 +435,7 @@ static void Pipe2CGPlan(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pass *pp)
   const PetscBool last = (PetscBool)(st->dpm4 > 0 && st->dpm2 > 0 && st->dpm2 * (st->dpm2 / st->dpm4) <= st->ps.ttol);
 
   pp->half = pp->probe = pp->c_ready = PETSC_FALSE;
+  pp->rc   = p2->rc.on;
   if (!st->redo) {
     pp->half = (PetscBool)(st->pending || st->n + 1 >= ksp->max_it);
     if (!pp->half) {
@@ -475,7 +478,10 @@ static PetscErrorCode Pipe2CGSteps(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pas
   if (p2->fused) {
     /* while recomputing, c = M q of the recurred q would be thrown away: not written */
     pp->c_ready = (PetscBool)(st->diagpc && !p2->rc.on && !pp->half);
-    PetscCall(Pipe2CGFusedPass(ksp, O, N, (PetscBool)!pp->half, nd, sA, sB, pp->c_ready ? p2->D : NULL, pk->red.local));
+    /* w, p, q of N that this pass's overlap (or its replacement) recomputes are not stored: three vector streams of
+       the thirty-two less; the dots take their values. Not in a pass whose overlap waits for the verdict: a refuted
+       claim there skips it, and the next pass's step A reads them (z_O and so x_N from p_N) */
+    PetscCall(Pipe2CGFusedPass(ksp, O, N, (PetscBool)!pp->half, (PetscBool)(!pp->rc || pp->lazy), nd, sA, sB, pp->c_ready ? p2->D : NULL, pk->red.local));
     if (pp->c_ready) p2->fusedpc = PETSC_TRUE;
   } else
 #endif
@@ -540,7 +546,7 @@ static PetscErrorCode Pipe2CGReduce(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pa
   }
   PetscCall(PKReduceBegin(&pk->red, pp->nred)); /* nine products and the norms of n and n-1, for two iterations */
   /* one row per iteration: the first half of the overlapped work is n-1's */
-  if (st->n < ksp->max_it && !pp->lazy) PetscCall(Pipe2CGOverlap(ksp, p2, pp->replace, &pp->c_ready, st->redo ? -1 : st->n - 1));
+  if (st->n < ksp->max_it && !pp->lazy) PetscCall(Pipe2CGOverlap(ksp, p2, pp->rc, pp->replace, &pp->c_ready, st->redo ? -1 : st->n - 1));
   else if (!st->redo) PetscCall(PKRecIterEnd(pk->rec, st->n - 1));
   PetscCall(PKReduceEnd(&pk->red));
   PetscFunctionReturn(0);
@@ -664,7 +670,7 @@ static PetscErrorCode Pipe2CGAdvance(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2P
     PetscFunctionReturn(0);
   }
   if (pp->lazy && !st->replace) { /* the prediction was wrong: the work that was not overlapped */
-    PetscCall(Pipe2CGOverlap(ksp, p2, pp->replace, &pp->c_ready, -1));
+    PetscCall(Pipe2CGOverlap(ksp, p2, pp->rc, pp->replace, &pp->c_ready, -1));
     p2->nlate++;
   }
   st->sA = sn;

@@ -207,7 +207,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
   c->red[0]       = (PKReductionCost){.nvals = PIPECG_NRED, .w_spmv = 1 + f, .w_pc = 1, .w_pc_fused = 1 - f};
   c->nspmv        = 1 + f;
   c->npc          = 1;
-  c->streams      = 18; /* vector traffic as implemented: the eight updates and the dots in one pass read x r u w m n z q s p and write z q s p x u w r (unfused they would be 29) */
+  c->streams      = 18 - f; /* vector traffic as implemented: the eight updates and the dots in one pass read x r u w m n z q s p and write z q s p x u w r (unfused they would be 29); w not written before a recomputing pass */
   c->init_spmv    = ksp->guess_zero ? 2 : 3; /* r = b - A x, w = A u, and the lagging pass's n = A m (docs/algorithms.md §4) */
   c->init_pc      = 2;
   c->init_nvals   = 3;

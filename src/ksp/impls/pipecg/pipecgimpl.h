@@ -63,7 +63,7 @@ static inline PetscReal PipeCGGapTol(const KSP_PKPIPECG *cg)
 
 #if defined(PK_HAVE_V4D)
 /* the eight updates of an iteration and the next pass's products in one loop over the elements (pipecgfused.c) */
-PETSC_INTERN PetscErrorCode PipeCGFusedPass(KSP, PetscScalar, PetscScalar, PetscBool, Vec, PetscInt, PetscScalar[]);
+PETSC_INTERN PetscErrorCode PipeCGFusedPass(KSP, PetscScalar, PetscScalar, PetscBool, PetscBool, Vec, PetscInt, PetscScalar[]);
 #endif
 /* the iteration of one solve (pipecgsolve.c) */
 PETSC_INTERN PetscErrorCode PipeCGSolve(KSP, KSP_PKPIPECG *);

@@ -110,13 +110,13 @@ static void PipeCGSchedule(KSP_PKPIPECG *cg, PetscInt i, PetscInt lastrep, Petsc
    from one iteration to the next. They are what delays pipelined CG against cg on ill-conditioned problems (the
    delay does not depend on the tolerance, and residual replacement does not cure it). fresh: w is A u already
    (first pass, or r, u, w were just replaced). */
-static PetscErrorCode PipeCGOverlap(KSP ksp, KSP_PKPIPECG *cg, PetscBool fresh, PetscBool *m_ready)
+static PetscErrorCode PipeCGOverlap(KSP ksp, KSP_PKPIPECG *cg, PetscBool recompute, PetscBool fresh, PetscBool *m_ready)
 {
   KSP_PK *pk = &cg->pk;
   Vec     U = ksp->work[1], W = ksp->work[2], M = ksp->work[3], N = ksp->work[4];
 
   PetscFunctionBegin;
-  if (cg->rc.on && !fresh) {
+  if (recompute && !fresh) {
     PetscCall(PKMatMult(ksp, pk, U, W)); /* w = A u */
     *m_ready = PETSC_FALSE;
     cg->rc.npasses++;
@@ -143,6 +143,8 @@ typedef struct {
   PetscBool   redo;             /* the coming pass replaces them and redoes iteration i's reduction, no test */
   PetscBool   dots_ready;       /* the update sweep computed the coming pass's local products */
   PetscBool   m_ready;          /* m = M w is there already (the fused sweep wrote it) */
+  PetscBool   rc_next;          /* the coming overlap recomputes w: the policy's decision when the update sweep ran,
+                                   which then left the recurred w unstored (a deferred overlap keeps to it) */
   PetscBool   diagpc;           /* the diagonal preconditioner is applied in the update sweep */
   PetscScalar gammaold, papold; /* (r, u) and (p, A p) of the previous iteration */
   PetscScalar gref, papref;     /* ... of the last (re)start: the signs a definite operator and PC keep */
@@ -191,6 +193,7 @@ static PetscErrorCode PipeCGStart(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st)
 #endif
   cg->fusedpc = PETSC_FALSE; /* set by the first pass that applies it */
   PetscCall(PKRecomputeStart(ksp, &cg->rc));
+  st->rc_next = cg->rc.on;
   PetscFunctionReturn(0);
 }
 
@@ -236,7 +239,7 @@ static PetscErrorCode PipeCGReduce(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGPa
 
   PetscFunctionBegin;
   PetscCall(PKReduceBegin(&pk->red, pp->probed ? PIPECG_NRED + 2 : PIPECG_NRED));
-  if (st->i < ksp->max_it && !pp->lazy) PetscCall(PipeCGOverlap(ksp, cg, (PetscBool)(st->i == 0 || pp->replaced), &st->m_ready));
+  if (st->i < ksp->max_it && !pp->lazy) PetscCall(PipeCGOverlap(ksp, cg, st->rc_next, (PetscBool)(st->i == 0 || pp->replaced), &st->m_ready));
   PetscCall(PKReduceEnd(&pk->red));
   pp->gamma = pk->red.global[0];
   pp->delta = pk->red.global[1];
@@ -297,7 +300,7 @@ static PetscErrorCode PipeCGTest(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGPass
   st->dpm2 = st->dpm1;
   st->dpm1 = dp;
   if (pp->lazy) { /* the prediction was wrong: the work that was not overlapped */
-    PetscCall(PipeCGOverlap(ksp, cg, (PetscBool)(i == 0 || pp->replaced), &st->m_ready));
+    PetscCall(PipeCGOverlap(ksp, cg, st->rc_next, (PetscBool)(i == 0 || pp->replaced), &st->m_ready));
     cg->nlate++;
   }
   PetscFunctionReturn(0);
@@ -401,12 +404,15 @@ static PetscErrorCode PipeCGUpdate(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, Petsc
   PetscFunctionBegin;
   (void)D;
   st->i++;
+  st->rc_next    = cg->rc.on;
   st->dots_ready = (PetscBool)!(st->replace || (cg->replace > 0 && st->i - st->lastrep >= cg->replace));
 #if defined(PK_HAVE_V4D)
   if (cg->fused) {
     /* with the recompute, m = M w of the recurred w would be thrown away: not written */
     st->m_ready = (PetscBool)(st->diagpc && !cg->rc.on);
-    PetscCall(PipeCGFusedPass(ksp, alpha, beta, first, st->m_ready ? D : NULL, st->dots_ready ? st->nd : 0, pk->red.local));
+    /* a w that the next overlap (or the replacement the next pass makes) recomputes is not stored: one vector
+       stream of the eighteen less; its dots take the value */
+    PetscCall(PipeCGFusedPass(ksp, alpha, beta, first, (PetscBool)!cg->rc.on, st->m_ready ? D : NULL, st->dots_ready ? st->nd : 0, pk->red.local));
     if (st->m_ready) cg->fusedpc = PETSC_TRUE;
   } else
 #endif
