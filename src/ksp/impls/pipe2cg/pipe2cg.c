@@ -155,19 +155,19 @@ static PetscErrorCode KSPPipe2CGSetRecompute_PKPIPE2CG(KSP ksp, PetscBool flg)
 }
 
 /*@
-   KSPPipe2CGSetRecompute - Sets whether pipekrylov's pipe2cg recomputes w = A z, p = M w and q = A p of the newer
+   KSPPipe2CGSetRecompute - Forces whether pipekrylov's pipe2cg recomputes w = A z, p = M w and q = A p of the newer
    iterate in the overlap window of every pass (predict-and-recompute) instead of updating them by the three-term
-   recurrences.
+   recurrences; by default a policy decides as the solve goes.
 
    Logically Collective
 
    Input Parameters:
 +  ksp - the Krylov solver (ignored unless its type is pipe2cg from pipekrylov)
--  flg - PETSC_TRUE to recompute, PETSC_FALSE for the plain recurrences (the default is to recompute when the
-         relative tolerance of the solve is below 5e-10)
+-  flg - PETSC_TRUE to recompute in every pass, PETSC_FALSE for the plain recurrences in every pass (without a call
+         or the option, the policy below decides)
 
    Options Database Key:
-.  -ksp_pipe2cg_recompute <bool> - default: when the relative tolerance is below 5e-10
+.  -ksp_pipe2cg_recompute <bool> - default: the policy
 
    Notes:
    As in pipecg (KSPPipeCGSetRecompute()), the rounding of the recurrences delays convergence against cg on some
@@ -178,13 +178,22 @@ static PetscErrorCode KSPPipe2CGSetRecompute_PKPIPE2CG(KSP ksp, PetscBool flg)
    recomputed chain also drifts less from b - A x, so fewer residual replacements are needed.
 
    At tight tolerances it is what gives cg's error: the plain recurrences need residual replacements, and each injects
-   the gap between recursive and true residual (with them the error was 4-11x cg's at 1e-11..1e-13); with the
-   recompute the scheduled replacements are off (unless -ksp_pipe2cg_replace or -ksp_pipe2cg_replace_gap are given)
-   and only a refuted convergence claim replaces. Hence the default below a relative tolerance of 5e-10.
+   the gap between recursive and true residual (with dozens of them the error was 4-11x cg's at 1e-11..1e-13); while
+   recomputing the scheduled replacements are off (unless -ksp_pipe2cg_replace or -ksp_pipe2cg_replace_gap are
+   given) and only a refuted convergence claim replaces.
 
    The price is two more MatMult and one more PCApply per pass of two iterations, overlapped with the reduction (and
-   a diagonal preconditioner goes through PCApply instead of the fused pass): at loose tolerances worth it where
-   the overlap window is free at scale or where the iteration count matters.
+   a diagonal preconditioner goes through PCApply instead of the fused pass).
+
+   The policy (the default): the recompute goes on when the solve is predicted, from the residual's decrease so far,
+   to take at least 0.1 x the number of unknowns in iterations (where the delay comes; with one residual replacement
+   at the switch, off again when the refined prediction falls below half of that), or when the measured gap forces
+   a replacement and more than 8 gap-driven replacements, done and predicted to the tolerance, would be needed (or
+   would cost more than recomputing). -ksp_view shows how many passes recomputed and why, -info each switch.
+   Measured: poisson27 with Jacobi recomputes nothing at 1e-8 and 1e-12 (before: every pass at 1e-12, 1.76x cg's
+   time per iteration); ex2 300x300 with Jacobi recomputes from iteration 70 / 32 / 16 at 1e-10 / 1e-12 / 1e-13;
+   PETSc's ex23 takes cg's 100 iterations (before 104); the variable-coefficient problem without preconditioner
+   1421 to 1e-8 (cg 1383 / 1413 on 1 / 2 ranks; before 1834 / 1767).
 
    Level: intermediate
 
@@ -308,7 +317,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
 +  -ksp_pipe_chunks <n> - pieces the overlapped PCApply/MatMult/vector work is split into (default 8, 1 = no polling)
 .  -ksp_pipe2cg_replace <k> - residual replacement period (default 100, 0 = off), see `KSPPipe2CGSetReplacement()`
 .  -ksp_pipe2cg_replace_gap <f> - measure the gap ||r - (b - A x)||: replace earlier when it would reach f x the tolerance (default 0.1, 0 = fixed period)
-.  -ksp_pipe2cg_recompute <bool> - recompute w, p, q of the newer iterate every pass (default: when the relative tolerance is below 5e-10), see `KSPPipe2CGSetRecompute()`
+.  -ksp_pipe2cg_recompute <bool> - recompute w, p, q of the newer iterate every pass (1) or never (0); default: as the policy decides, see `KSPPipe2CGSetRecompute()`
 .  -ksp_pipe2cg_fused <bool> - steps A and B and the dots in one loop over the elements, a jacobi or none preconditioner applied in it (default true; false: the generic kernel and PCApply, same results)
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
 .  -ksp_pipe_check_symmetry_tol <t> - tolerance of that check (default 1e-12)

@@ -149,17 +149,19 @@ static PetscErrorCode KSPPipeCGSetRecompute_PKPIPECG(KSP ksp, PetscBool flg)
 }
 
 /*@
-   KSPPipeCGSetRecompute - Sets whether pipekrylov's pipecg recomputes w = A u in the overlap window of every
-   iteration (predict-and-recompute) instead of updating it by the recurrence w -= alpha z.
+   KSPPipeCGSetRecompute - Forces whether pipekrylov's pipecg recomputes w = A u in the overlap window of every
+   iteration (predict-and-recompute) instead of updating it by the recurrence w -= alpha z; by default a policy
+   decides as the solve goes.
 
    Logically Collective
 
    Input Parameters:
 +  ksp - the Krylov solver (ignored unless its type is pipecg from pipekrylov)
--  flg - PETSC_TRUE to recompute, PETSC_FALSE (the default) for the plain Ghysels-Vanroose recurrence
+-  flg - PETSC_TRUE to recompute in every iteration, PETSC_FALSE for the plain Ghysels-Vanroose recurrence in every
+         iteration (without a call or the option, the policy below decides)
 
    Options Database Key:
-.  -ksp_pipecg_recompute <bool> - default false
+.  -ksp_pipecg_recompute <bool> - default: the policy
 
    Notes:
    The rounding errors of pipelined CG's extra recurrences perturb the Lanczos process more than cg's own rounding
@@ -171,10 +173,18 @@ static PetscErrorCode KSPPipeCGSetRecompute_PKPIPECG(KSP ksp, PetscBool flg)
 
    The price is one more MatMult per iteration, overlapped with the reduction like the other (and, with a diagonal
    preconditioner, a separate PCApply instead of the one inside the update pass): measured on one node, 1.5 to 1.8
-   times the time per iteration of the plain recurrence, more than the iterations it saves on that problem (time to
-   solution 22.6 against 13.9 ms). It pays where the overlap window is free (a reduction latency longer than the
-   work, at scale), where the preconditioner dominates the iteration, or where the iteration count itself matters.
-   On well-conditioned problems (or with a good preconditioner) the plain recurrence already gives cg's counts.
+   times the time per iteration of the plain recurrence. On well-conditioned problems (or with a good
+   preconditioner) the plain recurrence already gives cg's counts.
+
+   The policy (the default): the recompute goes on when the solve is predicted, from the residual's decrease so far,
+   to take at least 0.1 x the number of unknowns in iterations (there CG's Ritz values converge to individual
+   eigenvalues and the recurrences' rounding delays convergence; judged from the first iteration, since the delay is
+   seeded early), with one residual replacement at the switch; it goes off again when the refined prediction falls
+   below half of that, and for the rest of the solve when a convergence claim is refuted by the true residual
+   (there the measured gap and its replacements take over). -ksp_view shows how many passes recomputed and why,
+   -info each switch. Measured: the variable-coefficient problem without preconditioner takes 1458 / 1367
+   iterations to 1e-8 on 1 / 2 ranks (cg 1383 / 1413; before 1644 / 1692), poisson27 with Jacobi recomputes
+   nothing (docs/pipelined-accuracy.md).
 
    Level: intermediate
 
@@ -242,9 +252,9 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
 
    Options Database Keys:
 +  -ksp_pipe_chunks <n> - pieces the overlapped PCApply/MatMult/vector work is split into (default 8, 1 = no polling)
-.  -ksp_pipecg_recompute <bool> - recompute w = A u every iteration (default false; one more MatMult, overlapped), see `KSPPipeCGSetRecompute()`
+.  -ksp_pipecg_recompute <bool> - recompute w = A u every iteration (1) or never (0); default: as the policy decides (one more MatMult per recomputing iteration, overlapped), see `KSPPipeCGSetRecompute()`
 .  -ksp_pipecg_replace <k> - residual replacement every k iterations (default 0 = off), see `KSPPipeCGSetReplacement()`
-.  -ksp_pipecg_replace_gap <f> - replace before the measured gap reaches f x the tolerance (default 0.1 without the recompute, 0 = off with it)
+.  -ksp_pipecg_replace_gap <f> - replace before the measured gap reaches f x the tolerance (default 0.1 while w is recurred, off while it is recomputed; 0 = off)
 .  -ksp_pipecg_fused <bool> - the updates and dots in one loop over the elements, a jacobi or none preconditioner applied in it (default true; false: the generic kernel and PCApply, same results)
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
 .  -ksp_pipe_check_symmetry_tol <t> - tolerance of that check (default 1e-12)
@@ -281,11 +291,12 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
 
    Accuracy: on ill-conditioned problems the rounding of the plain recurrences delays convergence against cg
    (the variable-coefficient test problem without preconditioner: 583 iterations to 1e-4 where cg needs 476,
-   1692 to 1e-8 where cg needs 1413); -ksp_pipecg_recompute removes that delay (476, 1455) at the price of one more
-   MatMult per iteration, see KSPPipeCGSetRecompute(). Residual replacement does not cure the delay; it keeps the
-   attainable accuracy: the gap between recursive and true residual is measured and replaced before it threatens
-   the tolerance (-ksp_pipecg_replace_gap; off by default with the recompute, which does not need it down to
-   rtol 1e-13 on the test problems). Left preconditioning only; operator and preconditioner symmetric positive
+   1692 to 1e-8 where cg needs 1413); recomputing w removes that delay (476, 1367) at the price of one more
+   MatMult per iteration. By default a policy switches it on where the solve is predicted to be long against the
+   problem's size and leaves it off elsewhere (poisson27 recomputes nothing), see KSPPipeCGSetRecompute().
+   Residual replacement does not cure the delay; it keeps the attainable accuracy: while w is recurred the gap
+   between recursive and true residual is measured and replaced before it threatens the tolerance
+   (-ksp_pipecg_replace_gap). Left preconditioning only; operator and preconditioner symmetric positive
    definite.
 
    Estimates: KSPComputeEigenvalues() and KSPComputeExtremeSingularValues() (requested with
