@@ -121,7 +121,7 @@ PetscErrorCode PKRecomputeView(const PKRecompute *rc, PetscViewer viewer, PetscI
 {
   PetscFunctionBegin;
   if (rc->user >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  recompute policy: %s recomputed in the overlap of every pass: %s (%s)\n", what, rc->user ? "forced on" : "forced off", opt));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  recompute policy: %s recomputed in the overlap window when the solve is predicted to take at least %g x the unknowns in iterations, or the measured gap forces %d replacements (pipe2cg); else recurred (%s 0|1 forces)\n", what, (double)PK_RC_LANCZOS, PK_RC_MAX_REPLACE, opt));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  recompute policy: %s recomputed in the overlap window when the solve is predicted to take at least %g x the unknowns in iterations, or (pipe2cg) the measured gap would force more than %d replacements; else recurred (%s 0|1 forces)\n", what, (double)PK_RC_LANCZOS, PK_RC_MAX_REPLACE, opt));
   if (its > 0 || rc->npasses) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " passes recomputed in %" PetscInt_FMT " iterations, switched on %" PetscInt_FMT " and off %" PetscInt_FMT " times by the policy%s%s%s%s\n", rc->npasses, its, rc->non, rc->noff, rc->reason[0][0] ? "; " : "", rc->reason[0], rc->reason[1][0] ? "; " : "", rc->reason[1]));
   }

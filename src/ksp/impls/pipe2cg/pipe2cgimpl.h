@@ -38,8 +38,9 @@
    reduction redone once, and only a breakdown that persists, or that comes with a gap below 1e-6 ||r|| (no drift to
    speak of), is reported.
 
-   While the recompute is on (the policy of pkcgimpl.h: the solve predicted to run for 0.1 x the unknowns, or the
-   4th replacement the gap forces; or -ksp_pipe2cg_recompute) the newer iterate's w = A z, p = M w and q = A p are
+   While the recompute is on (the policy of pkcgimpl.h: the solve predicted to run for 0.1 x the unknowns, or more
+   than 8 replacements, done and predicted, forced by the gap; or -ksp_pipe2cg_recompute) the newer iterate's
+   w = A z, p = M w and q = A p are
    recomputed in the overlap window of every pass (predict-and-recompute, Pipe2CGOverlap): the chain then drifts so
    little that the scheduled replacements above are off and only refuted claims replace; that is what brings the
    error at tight tolerances to cg's (docs/algorithms.md §5.5, docs/pipelined-accuracy.md).
