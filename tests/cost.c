@@ -131,6 +131,10 @@ static PetscErrorCode CheckAgainstSolve(PKProblem *p, const char *type, PetscRea
     ered    = (sh.init_nvals > 0 ? 1 : 0) + (PetscReal)ncycles * sh.nred;
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s (pattern %s) rtol %g: %" PetscInt_FMT " iterations; MatMult %" PetscInt_FMT " (description %.1f), PCApply %" PetscInt_FMT " (%.1f), reductions %" PetscInt_FMT " (%.1f)\n", type, cost.pattern, (double)rtol, K, ca.n, (double)espmv, cp.n, (double)epc, nred, (double)ered));
+  if (cost.recompute_spmv > 0) { /* the pipelined types: the counts behind the averages (pkcost.h), for the report */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: last solve %" PetscInt_FMT " iterations, %" PetscInt_FMT " passes recomputed (%g MatMult + %g PCApply each), %" PetscInt_FMT " replacements, %" PetscInt_FMT " gap measurements; recompute on at %" PetscInt_FMT "%s%s\n", type, cost.its_last, cost.nrecomputed, (double)cost.recompute_spmv, (double)cost.recompute_pc, cost.nreplaced, cost.nprobed, cost.recompute_on_at, cost.recompute_why && cost.recompute_why[0] ? ": " : "", cost.recompute_why ? cost.recompute_why : ""));
+    PetscCheck(cost.its_last == K && cost.nrecomputed >= 0 && cost.nrecomputed * cost.its <= K && (cost.nrecomputed > 0) == (cost.recompute_on_at >= 0), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the counts of the last solve do not match it", type);
+  }
   PetscCheck(PetscAbsReal(ca.n - espmv) <= slack && PetscAbsReal(cp.n - epc) <= slack && PetscAbsReal(nred - ered) <= slack, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: its description does not match its solve (slack %" PetscInt_FMT ")", type, slack);
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&S));

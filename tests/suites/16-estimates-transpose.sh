@@ -9,12 +9,14 @@ TUT=$PK_BUILD/petsc-tutorials
 CGT=pcg,sapcg,nbpcg,pipecg,pipe2cg
 RIGHT="-ksp_pc_side right -ksp_norm_type unpreconditioned"
 
-# The CG family against cg (rtol 1e-10): extreme singular values within 1e-9 (measured up to 1.5e-11), every Ritz
-# value within 1e-5 of the largest (measured up to 4.3e-7: pipelined recurrences round more than cg's)
+# The CG family against cg (rtol 1e-10): extreme singular values within 5e-9 (measured up to 1.5e-11 with pipe2cg's
+# recompute, 1.7e-9 with its plain recurrences, which the recompute policy keeps on poisson27's 34 iterations since
+# issue 22), every Ritz value within 1e-5 of the largest (measured up to 4.3e-7: pipelined recurrences round more
+# than cg's)
 for np in 1 2; do
   for pc in none jacobi; do
-    t_mpi eig-cg-laplace2d-$pc-np$np $np $CMP -problem laplace2d -n 48 -pc_type $pc -types $CGT -its_tol 1 -eigs -eig_rtol 1e-9 -eig_all_rtol 1e-5
-    t_mpi eig-cg-poisson27-$pc-np$np $np $CMP -problem poisson27 -rows_per_rank 1000 -pc_type $pc -types $CGT -its_tol 1 -eigs -eig_rtol 1e-9 -eig_all_rtol 1e-5
+    t_mpi eig-cg-laplace2d-$pc-np$np $np $CMP -problem laplace2d -n 48 -pc_type $pc -types $CGT -its_tol 1 -eigs -eig_rtol 5e-9 -eig_all_rtol 1e-5
+    t_mpi eig-cg-poisson27-$pc-np$np $np $CMP -problem poisson27 -rows_per_rank 1000 -pc_type $pc -types $CGT -its_tol 1 -eigs -eig_rtol 5e-9 -eig_all_rtol 1e-5
   done
 done
 # the paths that recompute: pipecg's periodic replacement and its recompute, pipe2cg's replacements with the plain

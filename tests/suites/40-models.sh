@@ -19,6 +19,10 @@ t_mpi cost-matches-solves-np2 2 $PK_BUILD/tests/cost -check_solves
 t_mpi cost-pipecg-recompute-np2 2 $PK_BUILD/tests/cost -check_type pipecg -ksp_pipecg_recompute
 t_mpi cost-pipe2cg-recompute-np2 2 $PK_BUILD/tests/cost -check_type pipe2cg -check_rtol 1e-11
 t_mpi cost-pipe2cg-plain-np2 2 $PK_BUILD/tests/cost -check_type pipe2cg -ksp_pipe2cg_recompute 0 -check_rtol 1e-10
+# the recompute policy: the passes it recomputed are priced (nspmv, npc) and counted (nrecomputed, why; pkcost.h)
+for t in pipecg pipe2cg; do
+  t_grep cost-$t-policy-np2 "$t: last solve [0-9]+ iterations, [1-9][0-9]* passes recomputed .*recompute on at [0-9]+: recompute on from iteration" $PK_ROOT/tests/mpirun.sh 2 $PK_BUILD/tests/cost -check_type $t -laplace2dproblem varcoef -laplace2dn 24 -check_rtol 1e-10
+done
 t_mpi cost-pgmres-restart10-np2 2 $PK_BUILD/tests/cost -check_type pgmres -ksp_gmres_restart 10
 t_mpi cost-pgmres-right-np2 2 $PK_BUILD/tests/cost -check_type pgmres -ksp_gmres_restart 5 -ksp_pc_side right -check_rtol 1e-10
 t_grep cost-pipe2cg-replace20 'ok before the solve: pipe2cg described with a replacement every 20 iterations' $PK_BUILD/tests/cost -expect_replace 20 -ksp_pipe2cg_replace 20 -n 64 -pc_type jacobi

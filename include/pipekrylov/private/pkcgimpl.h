@@ -167,6 +167,58 @@ static inline void PKLanczosStop(PKLanczos L, const char *why)
   if (L && !L->stopped) L->stopped = why;
 }
 
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The recompute policy of the pipelined types (src/ksp/utils/cgpolicy.c; docs/pipelined-accuracy.md, "The
+   policy"): whether the auxiliary vectors are recomputed in the overlap window of the coming pass (pipecg: w = A u;
+   pipe2cg: w = A z, p = M w, q = A p of the newer iterate) or recurred. The user's -ksp_pipecg_recompute /
+   -ksp_pipe2cg_recompute force it; by default the policy switches it as the solve goes:
+   - on when the solve is predicted to run for at least PK_RC_LANCZOS times the number of unknowns (the predicted
+     count from the residual's decrease so far, judged after every test from iteration PK_RC_FIRST on, with one
+     residual replacement at the switch): there CG resolves individual
+     eigenvalues, its Ritz values converge and the loss of orthogonality that follows is seeded by the local
+     rounding errors; the pipelined recurrences seed it with errors 100-1000 times the unit roundoff (the drift
+     of w at iteration 40: 4e-14 to 2e-13 on the test problems), and convergence is delayed
+     (the unpreconditioned variable-coefficient problem: 20-25%). Off again once the predicted count falls below
+     half of that;
+   - on (pipe2cg) when the measured gap between recursive and true residual forces a residual replacement and the
+     replacements done and predicted to the tolerance (PKRecomputeGap) exceed PK_RC_MAX_REPLACE: each injects the
+     gap into pipe2cg's three-term recurrences, and more of them cost accuracy (docs/pipelined-accuracy.md);
+     pipecg's two-term recurrences take replacements without loss, so there the gap is left to them;
+   - off for the rest of the solve (pipecg) when a convergence claim is refuted by the true residual while
+     recomputing: the recurrences have reached their attainable accuracy at the tolerance, and the measured gap and
+     its replacements take over (varcoef with jacobi at 1e-13, switched on without the replacement: converged
+     after 625 iterations where it ran to -ksp_max_it otherwise; with the replacement no claim is refuted there). */
+#define PK_RC_FIRST       1   /* the first iteration at which the predicted count is judged */
+#define PK_RC_LANCZOS     0.1 /* predicted iterations per unknown from which the recompute is on */
+#define PK_RC_MAX_REPLACE 8   /* pipe2cg: more gap-driven replacements than this (done and predicted): the recompute instead */
+
+typedef enum {
+  PK_RC_OFF_START, /* not (yet) on */
+  PK_RC_LANCZOS_REGIME,
+  PK_RC_GAP,
+  PK_RC_FORCED
+} PKRecomputeWhy;
+
+typedef struct {
+  PetscInt       user;        /* -1: the policy decides; 0 or 1: forced off or on by the user */
+  PetscBool      on;          /* in force for the coming pass */
+  PKRecomputeWhy why;         /* why it is on (or was last) */
+  PetscReal      nrows;       /* unknowns of the solve */
+  PetscReal      predicted;   /* the predicted iteration count at the last judgement (0: none yet) */
+  PetscBool      final;       /* switched off for the rest of the solve (PKRecomputeRefuted) */
+  /* what the last solve did, for -ksp_view and the cost description */
+  PetscInt       npasses;     /* passes that recomputed */
+  PetscInt       non, noff;   /* switches on and off by the policy */
+  PetscInt       at_on, at_off; /* iterations of the last switch on and off (-1: none) */
+  char           reason[2][192]; /* the last switch on and the last switch off, and why, as -ksp_view prints them */
+} PKRecompute;
+
+PETSC_INTERN PetscErrorCode PKRecomputeStart(KSP, PKRecompute *);
+PETSC_INTERN PetscErrorCode PKRecomputeJudge(KSP, PKRecompute *, PetscInt, PetscReal, PetscReal, PetscReal, PetscBool *);
+PETSC_INTERN PetscErrorCode PKRecomputeGap(KSP, PKRecompute *, PetscInt, PetscInt, PetscInt, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal);
+PETSC_INTERN PetscErrorCode PKRecomputeRefuted(KSP, PKRecompute *, PetscInt);
+PETSC_INTERN PetscErrorCode PKRecomputeView(const PKRecompute *, PetscViewer, PetscInt, const char *, const char *);
+
 PETSC_INTERN PetscErrorCode PKCGLanczosSetUp(KSP, KSP_PK *);
 PETSC_INTERN PetscErrorCode PKCGLanczosBegin(KSP, KSP_PK *);
 PETSC_INTERN PetscErrorCode PKCGLanczosEnd(KSP, KSP_PK *);

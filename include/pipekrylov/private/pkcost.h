@@ -50,6 +50,18 @@ typedef struct {
   PetscReal       fuse_pc;         /* PC applications per cycle the pass takes over (0: the solver cannot now) */
   PetscReal       fuse_pc_streams; /* vector streams it adds to the pass per cycle (read the diagonal, write) */
   PetscBool       fused_last;      /* the last solve did apply the preconditioner inside the pass */
+  /* what the pipelined types' recompute policy and gap measurements did in the last solve (all 0 before the first
+     solve and for the other types). nspmv, npc and red[0] above already include their averages per cycle over that
+     solve; these are the counts behind them, for the report to print and price: a recomputed pass costs
+     recompute_spmv + recompute_pc applications more (overlapped: they are in red[0]'s window), a replacement
+     replace_spmv + replace_pc (exposed), a gap measurement probe_spmv (exposed) */
+  PetscInt        its_last;        /* iterations of the last solve */
+  PetscInt        nrecomputed;     /* passes that recomputed the auxiliary vectors (pipe2cg: a pass is two iterations) */
+  PetscReal       recompute_spmv, recompute_pc; /* applications per recomputed pass (pipecg 1, 0; pipe2cg 2, 1) */
+  PetscInt        nprobed;         /* measurements of the gap between recursive and true residual */
+  PetscReal       probe_spmv;      /* applications per measurement */
+  PetscInt        recompute_on_at; /* iteration the policy last switched the recompute on (-1: never; 0: from the start, forced) */
+  const char     *recompute_why;   /* the policy's last switch and its reason, as -ksp_view prints it ("" if none); owned by the KSP */
 } PKSolverCost;
 
 #endif

@@ -11,7 +11,7 @@ static PetscErrorCode Pipe2CGIterate(KSP ksp, KSP_PK *pk)
   (void)pk;
   PetscCall(Pipe2CGSolve(ksp, p2));
   p2->xtest = NULL; /* the solution is x itself again */
-  PetscCall(PetscInfo(ksp, "%" PetscInt_FMT " iterations: %" PetscInt_FMT " replacements (%" PetscInt_FMT " brought forward), %" PetscInt_FMT " probes, %" PetscInt_FMT " refuted claims, %" PetscInt_FMT " recovered breakdowns, %" PetscInt_FMT " restarts, %" PetscInt_FMT " passes held back, %" PetscInt_FMT " recomputes\n", ksp->its, p2->nreplace, p2->nadaptive, p2->nprobe, p2->nfalse, p2->nrecover, p2->nrestart, p2->nlate, p2->nrecompute));
+  PetscCall(PetscInfo(ksp, "%" PetscInt_FMT " iterations: %" PetscInt_FMT " replacements (%" PetscInt_FMT " brought forward), %" PetscInt_FMT " probes, %" PetscInt_FMT " refuted claims, %" PetscInt_FMT " recovered breakdowns, %" PetscInt_FMT " restarts, %" PetscInt_FMT " passes held back, %" PetscInt_FMT " passes recomputed\n", ksp->its, p2->nreplace, p2->nadaptive, p2->nprobe, p2->nfalse, p2->nrecover, p2->nrestart, p2->nlate, p2->rc.npasses));
   PetscFunctionReturn(0);
 }
 
@@ -47,7 +47,7 @@ static PetscErrorCode Pipe2CGCheckEstimates(KSP ksp)
   KSP_PKPIPE2CG *p2 = (KSP_PKPIPE2CG *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCheck(p2->replace > 0 || p2->recompute == 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipe2cg cannot estimate eigenvalues or singular values with -ksp_pipe2cg_replace 0 unless -ksp_pipe2cg_recompute is on: without replacements its chain drifts unobserved and its coefficients stop being those of a Lanczos process. Use a replacement period (the default 100), -ksp_pipe2cg_recompute, or -ksp_type cg");
+  PetscCheck(p2->replace > 0 || p2->rc.user == 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipe2cg cannot estimate eigenvalues or singular values with -ksp_pipe2cg_replace 0 unless -ksp_pipe2cg_recompute is on: without replacements its chain drifts unobserved and its coefficients stop being those of a Lanczos process. Use a replacement period (the default 100), -ksp_pipe2cg_recompute, or -ksp_type cg");
   PetscFunctionReturn(0);
 }
 
@@ -102,8 +102,8 @@ static PetscErrorCode KSPView_PKPIPE2CG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  update kernel: the generic multi-vector kernel and PCApply (the fused kernels are built for real double scalars only)\n"));
 #endif
   if (p2->fusedpc) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the diagonal preconditioner applied inside the fused vector pass\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  recompute of w = A z, p = M w, q = A p of the newer iterate in the overlap of every pass (-ksp_pipe2cg_recompute): %s\n", p2->recompute > 0 ? "on" : p2->recompute == 0 ? "off" : "when the relative tolerance is below 5e-10"));
-  if (p2->nrecompute) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: recomputed (4 MatMult and 3 PCApply per two iterations); scheduled residual replacement %s\n", p2->period ? "as set" : "off, only refuted convergence claims replace"));
+  PetscCall(PKRecomputeView(&p2->rc, viewer, ksp->its, "w = A z, p = M w, q = A p of the newer iterate (2 MatMult and 1 PCApply more per pass of two iterations)", "-ksp_pipe2cg_recompute"));
+  if (p2->rc.npasses) PetscCall(PetscViewerASCIIPrintf(viewer, "  while recomputing, scheduled residual replacement %s\n", p2->replace_set || p2->gap_set ? "as set" : "off, only refuted convergence claims replace"));
   /* a pass makes two iterations: the period is k rounded up to even (k + 1 for odd k) */
   if (p2->replace && p2->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations%s, earlier when the measured gap ||r - (b - A x)|| would reach %g x the tolerance\n", p2->replace + p2->replace % 2, p2->replace % 2 ? " (-ksp_pipe2cg_replace rounded up to even: two iterations per pass)" : "", (double)p2->gaptol));
   else if (p2->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations%s\n", p2->replace + p2->replace % 2, p2->replace % 2 ? " (-ksp_pipe2cg_replace rounded up to even: two iterations per pass)" : ""));
@@ -135,9 +135,9 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
   PetscCall(PetscOptionsInt("-ksp_pipe2cg_replace", "Recompute both iterates' vector chains from x every k iterations, k rounded up to even (0: off, not recommended)", "KSPPipe2CGSetReplacement", p2->replace, &k, &flg));
   if (flg) PetscCall(KSPPipe2CGSetReplacement_PKPIPE2CG(ksp, k));
   {
-    PetscBool rc = (PetscBool)(p2->recompute > 0);
-    PetscCall(PetscOptionsBool("-ksp_pipe2cg_recompute", "Recompute w = A z, p = M w, q = A p of the newer iterate in the overlap window of every pass instead of recurring them (two more MatMult and one more PCApply per two iterations, overlapped); default: when the relative tolerance is below 5e-10", "KSPPipe2CGSetRecompute", rc, &rc, &flg));
-    if (flg) p2->recompute = rc ? 1 : 0;
+    PetscBool rc = (PetscBool)(p2->rc.user == 1);
+    PetscCall(PetscOptionsBool("-ksp_pipe2cg_recompute", "Recompute w = A z, p = M w, q = A p of the newer iterate in the overlap window of every pass (1) or never (0) instead of as the policy decides (the default): two more MatMult and one more PCApply per two iterations, overlapped", "KSPPipe2CGSetRecompute", rc, &rc, &flg));
+    if (flg) p2->rc.user = rc ? 1 : 0;
   }
   PetscCall(PetscOptionsBool("-ksp_pipe2cg_fused", "Steps A and B and their dots in one loop over the elements (else the generic fused kernel)", "", p2->fused, &p2->fused, NULL));
   PetscCall(PetscOptionsReal("-ksp_pipe2cg_replace_gap", "Measure the gap ||r - (b - A x)||: replace before it reaches this fraction of the tolerance (0: exactly every k iterations)", "KSPPipe2CGSetReplacement", p2->gaptol, &p2->gaptol, &flg));
@@ -150,24 +150,24 @@ static PetscErrorCode KSPSetFromOptions_PKPIPE2CG(KSP ksp, PetscOptionItems *Pet
 static PetscErrorCode KSPPipe2CGSetRecompute_PKPIPE2CG(KSP ksp, PetscBool flg)
 {
   PetscFunctionBegin;
-  ((KSP_PKPIPE2CG *)ksp->data)->recompute = flg ? 1 : 0;
+  ((KSP_PKPIPE2CG *)ksp->data)->rc.user = flg ? 1 : 0;
   PetscFunctionReturn(0);
 }
 
 /*@
-   KSPPipe2CGSetRecompute - Sets whether pipekrylov's pipe2cg recomputes w = A z, p = M w and q = A p of the newer
+   KSPPipe2CGSetRecompute - Forces whether pipekrylov's pipe2cg recomputes w = A z, p = M w and q = A p of the newer
    iterate in the overlap window of every pass (predict-and-recompute) instead of updating them by the three-term
-   recurrences.
+   recurrences; by default a policy decides as the solve goes.
 
    Logically Collective
 
    Input Parameters:
 +  ksp - the Krylov solver (ignored unless its type is pipe2cg from pipekrylov)
--  flg - PETSC_TRUE to recompute, PETSC_FALSE for the plain recurrences (the default is to recompute when the
-         relative tolerance of the solve is below 5e-10)
+-  flg - PETSC_TRUE to recompute in every pass, PETSC_FALSE for the plain recurrences in every pass (without a call
+         or the option, the policy below decides)
 
    Options Database Key:
-.  -ksp_pipe2cg_recompute <bool> - default: when the relative tolerance is below 5e-10
+.  -ksp_pipe2cg_recompute <bool> - default: the policy
 
    Notes:
    As in pipecg (KSPPipeCGSetRecompute()), the rounding of the recurrences delays convergence against cg on some
@@ -178,13 +178,22 @@ static PetscErrorCode KSPPipe2CGSetRecompute_PKPIPE2CG(KSP ksp, PetscBool flg)
    recomputed chain also drifts less from b - A x, so fewer residual replacements are needed.
 
    At tight tolerances it is what gives cg's error: the plain recurrences need residual replacements, and each injects
-   the gap between recursive and true residual (with them the error was 4-11x cg's at 1e-11..1e-13); with the
-   recompute the scheduled replacements are off (unless -ksp_pipe2cg_replace or -ksp_pipe2cg_replace_gap are given)
-   and only a refuted convergence claim replaces. Hence the default below a relative tolerance of 5e-10.
+   the gap between recursive and true residual (with dozens of them the error was 4-11x cg's at 1e-11..1e-13); while
+   recomputing the scheduled replacements are off (unless -ksp_pipe2cg_replace or -ksp_pipe2cg_replace_gap are
+   given) and only a refuted convergence claim replaces.
 
    The price is two more MatMult and one more PCApply per pass of two iterations, overlapped with the reduction (and
-   a diagonal preconditioner goes through PCApply instead of the fused pass): at loose tolerances worth it where
-   the overlap window is free at scale or where the iteration count matters.
+   a diagonal preconditioner goes through PCApply instead of the fused pass).
+
+   The policy (the default): the recompute goes on when the solve is predicted, from the residual's decrease so far,
+   to take at least 0.1 x the number of unknowns in iterations (where the delay comes; with one residual replacement
+   at the switch, off again when the refined prediction falls below half of that), or when the measured gap forces
+   a replacement and more than 8 gap-driven replacements, done and predicted to the tolerance, would be needed (or
+   would cost more than recomputing). -ksp_view shows how many passes recomputed and why, -info each switch.
+   Measured: poisson27 with Jacobi recomputes nothing at 1e-8 and 1e-12 (before: every pass at 1e-12, 1.76x cg's
+   time per iteration); ex2 300x300 with Jacobi recomputes from iteration 70 / 32 / 16 at 1e-10 / 1e-12 / 1e-13;
+   PETSc's ex23 takes cg's 100 iterations (before 104); the variable-coefficient problem without preconditioner
+   1421 to 1e-8 (cg 1383 / 1413 on 1 / 2 ranks; before 1834 / 1767).
 
    Level: intermediate
 
@@ -253,36 +262,45 @@ PetscErrorCode KSPPipe2CGSetReplacement(KSP ksp, PetscInt k)
 /* What an iteration costs, for the performance model (composed as "KSPPipeGetCost_C"; see pkcost.h) */
 static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
 {
-  KSP_PKPIPE2CG  *p2 = (KSP_PKPIPE2CG *)ksp->data;
-  const PetscBool rc = (PetscBool)(p2->recompute > 0 || (p2->recompute < 0 && p2->rc)); /* as set, or as the last solve decided */
+  KSP_PKPIPE2CG *p2 = (KSP_PKPIPE2CG *)ksp->data;
+  PetscReal      f  = p2->rc.user == 1 ? 1.0 : 0.0; /* share of the passes that recompute: as forced, or the policy's start */
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(c, sizeof(*c)));
+  if (ksp->its > 0) f = PetscMin(1.0, 2.0 * p2->rc.npasses / ksp->its); /* after a solve, what it did (a pass is two iterations) */
   c->pattern = "pipe2cg";
   c->its     = 2;
   c->nred    = 1;
   /* the 9 products and, but for the natural norm and none, the norms of both iterates (Pipe2CGDots; a KSP not set
      up yet has the default, preconditioned, norm), in flight during c = M q, d = A c, g = M d, h = A g of N and,
-     with the recompute, w = A z, p = M w, q = A p before them. With a diagonal PC the pass of steps A and B writes
-     c (not with the recompute: c of the recurred q would be thrown away) */
-  c->red[0]       = (PKReductionCost){.nvals = PIPE2CG_NLAMBDA + ((ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE) ? 0 : 2), .w_spmv = rc ? 4 : 2, .w_pc = rc ? 3 : 2, .w_pc_fused = rc ? 0 : 1};
-  c->nspmv        = rc ? 4 : 2;
-  c->npc          = rc ? 3 : 2;
-  c->streams      = 32; /* vector traffic as implemented, per 2 iterations: steps A and B and the dots in one pass read the 8 vectors of O and the 10 of N and write 8 and 6 (unfused they would be 75) */
+     in a recomputing pass, w = A z, p = M w, q = A p before them. With a diagonal PC the pass of steps A and B
+     writes c (not before a recomputing pass: c of the recurred q would be thrown away) */
+  c->red[0]       = (PKReductionCost){.nvals = PIPE2CG_NLAMBDA + ((ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE) ? 0 : 2), .w_spmv = 2 + 2 * f, .w_pc = 2 + f, .w_pc_fused = 1 - f};
+  c->nspmv        = 2 + 2 * f;
+  c->npc          = 2 + f;
+  c->streams      = 32 - 3 * f; /* vector traffic as implemented, per 2 iterations: steps A and B and the dots in one pass read the 8 vectors of O and the 10 of N and write 8 and 6 (unfused they would be 75); a recomputing pass does not write w, p, q of N */
   c->init_spmv    = ksp->guess_zero ? 4 : 5; /* r = b - A x, and w, q, d, h of index 0 */
   c->init_pc      = 4;
   c->init_nvals   = 5;
   c->init_streams = 20;
-  c->replace      = rc && !p2->replace_set ? 0 : p2->replace; /* a replacement is Pipe2CGReplace: 7 MatMult + 5 PCApply */
+  c->replace      = p2->rc.user == 1 && !p2->replace_set ? 0 : p2->replace; /* a replacement is Pipe2CGReplace: 7 MatMult + 5 PCApply */
   c->replace_spmv = 7;
   c->replace_pc   = 5;
   c->nreplaced    = p2->nreplace;
 #if defined(PK_HAVE_V4D)
-  c->fuse_pc = (p2->fused && !rc) ? 1 : 0;
+  c->fuse_pc = p2->fused ? 1 - f : 0;
 #endif
   c->fuse_pc_streams = 2; /* read the diagonal, write c */
   c->fused_last      = p2->fusedpc;
+  c->recompute_spmv  = 2;
+  c->recompute_pc    = 1;
+  c->probe_spmv      = 1;
+  c->recompute_on_at = p2->rc.user == 1 ? 0 : p2->rc.at_on;
+  c->recompute_why   = p2->rc.reason[0];
   if (ksp->its > 0) { /* after a solve, what it really did: gap measurements (one MatMult each) and replacements */
+    c->its_last    = ksp->its;
+    c->nrecomputed = p2->rc.npasses;
+    c->nprobed     = p2->nprobe;
     c->nspmv += 2.0 * p2->nprobe / ksp->its;
     c->replace = p2->nreplace ? PetscMax(1, ksp->its / p2->nreplace) : 0;
   }
@@ -299,7 +317,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
 +  -ksp_pipe_chunks <n> - pieces the overlapped PCApply/MatMult/vector work is split into (default 8, 1 = no polling)
 .  -ksp_pipe2cg_replace <k> - residual replacement period (default 100, 0 = off), see `KSPPipe2CGSetReplacement()`
 .  -ksp_pipe2cg_replace_gap <f> - measure the gap ||r - (b - A x)||: replace earlier when it would reach f x the tolerance (default 0.1, 0 = fixed period)
-.  -ksp_pipe2cg_recompute <bool> - recompute w, p, q of the newer iterate every pass (default: when the relative tolerance is below 5e-10), see `KSPPipe2CGSetRecompute()`
+.  -ksp_pipe2cg_recompute <bool> - recompute w, p, q of the newer iterate every pass (1) or never (0); default: as the policy decides, see `KSPPipe2CGSetRecompute()`
 .  -ksp_pipe2cg_fused <bool> - steps A and B and the dots in one loop over the elements, a jacobi or none preconditioner applied in it (default true; false: the generic kernel and PCApply, same results)
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
 .  -ksp_pipe_check_symmetry_tol <t> - tolerance of that check (default 1e-12)
@@ -366,7 +384,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
   ksp->data   = (void *)p2;
   p2->replace  = PIPE2CG_DEFAULT_REPLACE;
   p2->gaptol   = PIPE2CG_DEFAULT_GAP;
-  p2->recompute = -1;
+  p2->rc.user   = -1; /* the policy */
   p2->fused    = PETSC_TRUE;
   p2->pk.recurred = PETSC_TRUE; /* both vector chains by recurrence */
   p2->pk.check_estimates = Pipe2CGCheckEstimates;

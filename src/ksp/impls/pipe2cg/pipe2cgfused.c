@@ -14,6 +14,8 @@ typedef struct {
   PetscInt     len;
   PetscBool    stepB;        /* else step A only (the last half pass), no dots */
   PetscBool    dots;         /* the dots of the new sets (with step B) */
+  PetscBool    storewpq;     /* store step B's w, p, q of N (not when the pass's overlap recomputes them: the dots
+                                need only their values) */
   PetscInt     normv;        /* -1: no norms, else VZ or VR: lambda_9, 10 = norms of that vector of N and O */
   PetscScalar  out[11];      /* lambda_0..8 [, 9, 10], local */
 } P2Fused;
@@ -61,7 +63,8 @@ typedef struct {
           np = e * op + mf * oc; \
           nq = e * oq + mf * od; \
         } \
-        ST(n[VX], nx); ST(n[VR], nr); ST(n[VZ], nz); ST(n[VW], nw); ST(n[VP], np); ST(n[VQ], nq); \
+        ST(n[VX], nx); ST(n[VR], nr); ST(n[VZ], nz); \
+        if (p->storewpq) { ST(n[VW], nw); ST(n[VP], np); ST(n[VQ], nq); } \
         if (p->dinv) ST(n[VC], nq * LD(p->dinv)); \
         if (dots) { \
           DOT(0, nz, nw); DOT(1, nz, nq); DOT(2, nz, ow); DOT(3, np, nq); DOT(4, np, ow); \
@@ -92,7 +95,7 @@ PK_SIMD_CLONES static void P2FusedKernel(P2Fused *p)
 }
 
 /* The pass of steps A [and B] with the dots of the new sets [nd values into out] */
-PetscErrorCode Pipe2CGFusedPass(KSP ksp, Vec *O, Vec *N, PetscBool stepB, PetscInt nd, const P2Step *sA, const P2Step *sB, Vec dinv, PetscScalar out[])
+PetscErrorCode Pipe2CGFusedPass(KSP ksp, Vec *O, Vec *N, PetscBool stepB, PetscBool storewpq, PetscInt nd, const P2Step *sA, const P2Step *sB, Vec dinv, PetscScalar out[])
 {
   P2Fused         p;
   const PetscBool wc = (PetscBool)(stepB && dinv); /* c_N is written */
@@ -110,6 +113,7 @@ PetscErrorCode Pipe2CGFusedPass(KSP ksp, Vec *O, Vec *N, PetscBool stepB, PetscI
   p.b     = sA->rho * sA->gamma;
   p.c     = 1.0 - sA->rho;
   p.stepB = stepB;
+  p.storewpq = storewpq;
   p.dots  = (PetscBool)(stepB && nd > 0);
   if (stepB) {
     p.e = sB->rho;

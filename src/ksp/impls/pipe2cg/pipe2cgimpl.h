@@ -38,10 +38,12 @@
    reduction redone once, and only a breakdown that persists, or that comes with a gap below 1e-6 ||r|| (no drift to
    speak of), is reported.
 
-   Below a relative tolerance of 5e-10 (or with -ksp_pipe2cg_recompute) the newer iterate's w = A z, p = M w and
-   q = A p are recomputed in the overlap window of every pass (predict-and-recompute, Pipe2CGOverlap): the chain
-   then drifts so little that the scheduled replacements above are off and only refuted claims replace; that is
-   what brings the error at tight tolerances to cg's (docs/algorithms.md §5.5, docs/pipelined-accuracy.md).
+   While the recompute is on (the policy of pkcgimpl.h: the solve predicted to run for 0.1 x the unknowns, or more
+   than 8 replacements, done and predicted, forced by the gap; or -ksp_pipe2cg_recompute) the newer iterate's
+   w = A z, p = M w and q = A p are
+   recomputed in the overlap window of every pass (predict-and-recompute, Pipe2CGOverlap): the chain then drifts so
+   little that the scheduled replacements above are off and only refuted claims replace; that is what brings the
+   error at tight tolerances to cg's (docs/algorithms.md §5.5, docs/pipelined-accuracy.md).
 */
 #ifndef PKPIPE2CGIMPL_H
 #define PKPIPE2CGIMPL_H
@@ -59,9 +61,6 @@
 #define PIPE2CG_REL_GAP         1e-4  /* a replacement injects the gap into the recurrences: at most this relative to r */
 #define PIPE2CG_DRIFT_EVIDENCE  1e-6  /* a suspected breakdown is taken for drift only if the gap is at least this relative to r */
 #define PIPE2CG_RESTART_GAP     2.0   /* a refuted claim whose true residual is this much larger restarts */
-#define PIPE2CG_AUTO_RTOL       5e-10 /* below this relative tolerance the recompute is on by default: the error of the
-                                         plain recurrences with replacements is up to 2.8x cg's at 1e-10 and 4-11x at
-                                         1e-11..1e-13, within 1.3x at 1e-8 (docs/pipelined-accuracy.md) */
 
 /* Work vectors: set O = x r z w p q c d, set N = r z w p q c d g h (x_N is ksp->vec_sol) */
 enum {
@@ -92,14 +91,11 @@ typedef struct {
   Vec       xtest;     /* the iterate under test when it is not ksp->vec_sol (for KSPBuildSolution in monitors) */
   PetscBool restart;   /* restart (rho = 1) at the next replacement */
   PetscBool fused;     /* -ksp_pipe2cg_fused: the one-loop kernel for steps A and B (else the generic PKVecFused) */
-  PetscInt  recompute; /* -ksp_pipe2cg_recompute: w, p, q of N recomputed from z in the overlap window; 1 yes,
-                          0 no, -1 (default) when the relative tolerance is below PIPE2CG_AUTO_RTOL */
+  PKRecompute rc;      /* w, p, q of N recomputed from z in the overlap window: -ksp_pipe2cg_recompute, else the policy */
   PetscBool replace_set, gap_set; /* -ksp_pipe2cg_replace, -ksp_pipe2cg_replace_gap given (else the defaults in force) */
   /* in force in the last (or current) solve */
-  PetscBool rc;        /* the recompute */
-  PetscInt  period;    /* the replacement period: replace, or 0 with the recompute unless replace_set */
-  PetscReal gapeff;    /* the gap tolerance: gaptol, or 0 with the recompute unless gap_set */
-  PetscInt  nrecompute; /* passes of the last solve that recomputed them */
+  PetscInt  period;    /* the replacement period: replace, or 0 while recomputing unless replace_set */
+  PetscReal gapeff;    /* the gap tolerance: gaptol, or 0 while recomputing unless gap_set */
   PetscBool fusedpc;   /* the last solve applied the (diagonal) preconditioner inside that kernel */
   Vec       D;         /* the diagonal of a diagonal preconditioner */
   /* what happened in the last solve, for -ksp_view */
@@ -115,7 +111,7 @@ typedef struct {
 
 #if defined(PK_HAVE_V4D)
 /* steps A [and B] of a pass and its products in one loop over the elements (pipe2cgfused.c) */
-PETSC_INTERN PetscErrorCode Pipe2CGFusedPass(KSP, Vec *, Vec *, PetscBool, PetscInt, const P2Step *, const P2Step *, Vec, PetscScalar[]);
+PETSC_INTERN PetscErrorCode Pipe2CGFusedPass(KSP, Vec *, Vec *, PetscBool, PetscBool, PetscInt, const P2Step *, const P2Step *, Vec, PetscScalar[]);
 #endif
 /* the iteration of one solve (pipe2cgsolve.c) */
 PETSC_INTERN PetscErrorCode Pipe2CGSolve(KSP, KSP_PKPIPE2CG *);

@@ -241,23 +241,23 @@ static PetscErrorCode Pipe2CGSchedule(KSP ksp, KSP_PKPIPE2CG *p2, P2Sched *ps, P
 }
 
 /* The work overlapped with a pass's reduction: c = M q, d = A c, g = M d, h = A g of N (the chain beyond q, which the
-   next step A reads) and, with -ksp_pipe2cg_recompute, first w = A z, p = M w, q = A p of N: predict-and-recompute
+   next step A reads) and, while the recompute is on, first w = A z, p = M w, q = A p of N: predict-and-recompute
    as pipecg's (docs/algorithms.md §4.2, §5.5): the pass's products were taken on the recurred w, p, q (the
    prediction) and the recurrences from here on use the recomputed ones, so their rounding errors are not carried
    on. fresh: the chain is exact already (the pass replaced it). row: close iteration row n-1 after c and d (the
    first half of the overlapped work is the first iteration's, for the monitor); -1: no row. */
-static PetscErrorCode Pipe2CGOverlap(KSP ksp, KSP_PKPIPE2CG *p2, PetscBool fresh, PetscBool *c_ready, PetscInt row)
+static PetscErrorCode Pipe2CGOverlap(KSP ksp, KSP_PKPIPE2CG *p2, PetscBool recompute, PetscBool fresh, PetscBool *c_ready, PetscInt row)
 {
   KSP_PK *pk = &p2->pk;
   Vec    *N  = p2->N;
 
   PetscFunctionBegin;
-  if (p2->rc && !fresh) {
+  if (recompute && !fresh) {
     PetscCall(PKMatMult(ksp, pk, N[VZ], N[VW])); /* w = A z */
     PetscCall(PKPCApply(ksp, pk, N[VW], N[VP])); /* p = M w */
     PetscCall(PKMatMult(ksp, pk, N[VP], N[VQ])); /* q = A p */
     *c_ready = PETSC_FALSE;
-    p2->nrecompute++;
+    p2->rc.npasses++;
   }
   if (!*c_ready) PetscCall(PKPCApply(ksp, pk, N[VQ], N[VC]));
   PetscCall(PKMatMult(ksp, pk, N[VC], N[VD]));
@@ -295,8 +295,39 @@ typedef struct {
   PetscBool replace; /* the residuals are replaced after the steps (in a redo, instead of them) */
   PetscBool lazy;    /* the norms predict that the pass converges: its overlapped work waits for the verdict */
   PetscBool c_ready; /* c_N = M q_N is computed already (by the fused sweep) */
+  PetscBool rc;      /* the overlap recomputes w, p, q of N: the policy's decision when the steps ran, which then
+                        left the recurred ones unstored (a deferred overlap keeps to it) */
   PetscInt  nred;    /* values in the reduction: the products, and the gap and ||r_N|| with a probe or replacement */
 } P2Pass;
+
+/* The replacement schedule in force with the recompute on or off: with it the chain drifts so little that scheduled
+   replacements do more harm (each injects the gap) than good, so only a refuted convergence claim replaces, unless
+   the user set a period or gap tolerance; without it, the period and the gap tolerance (no tolerance, a fixed
+   count: the fixed period) */
+static void Pipe2CGInForce(KSP_PKPIPE2CG *p2, P2Loop *st)
+{
+  p2->period   = p2->rc.on && !p2->replace_set ? 0 : p2->replace;
+  p2->gapeff   = p2->rc.on && !p2->gap_set ? 0.0 : p2->gaptol;
+  st->adaptive = (PetscBool)(p2->period > 0 && p2->gapeff > 0 && st->ps.ttolr > 0);
+}
+
+/* After iterates n-1 and n were tested: the policy's judgement (pkcgimpl.h). Switched off, the chain is exact from z
+   on (it was recomputed in the last overlap window): a new window of the replacement schedule starts at n */
+static PetscErrorCode Pipe2CGJudge(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st)
+{
+  PetscBool changed;
+
+  PetscFunctionBegin;
+  PetscCall(PKRecomputeJudge(ksp, &p2->rc, st->n, st->ps.dp0, ksp->rnorm, st->ps.ttol, &changed));
+  if (!changed) PetscFunctionReturn(0);
+  Pipe2CGInForce(p2, st);
+  if (p2->rc.on) st->replace = PETSC_TRUE;
+  if (!p2->rc.on) {
+    st->ps.lastrep   = st->n;
+    st->ps.nextprobe = st->n + PIPE2CG_FIRST_PROBE;
+  }
+  PetscFunctionReturn(0);
+}
 
 /* The pipeline fill: index 0 and its chain up to h, iterate 0 tested, the steps of the first pass */
 static PetscErrorCode Pipe2CGStart(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st)
@@ -312,14 +343,14 @@ static PetscErrorCode Pipe2CGStart(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st)
   PetscCall(PetscMemzero(st, sizeof(*st)));
   st->ps.nextprobe = PETSC_MAX_INT;
   ksp->its         = 0;
-  p2->nreplace = p2->nadaptive = p2->nprobe = p2->nfalse = p2->nrecover = p2->nrestart = p2->nlate = p2->nrecompute = 0;
+  p2->nreplace = p2->nadaptive = p2->nprobe = p2->nfalse = p2->nrecover = p2->nrestart = p2->nlate = 0;
   p2->restart  = PETSC_FALSE;
   p2->maxgap   = 0.0;
-  p2->rc       = (PetscBool)(p2->recompute == 1); /* auto: decided after the fill, from the tolerance */
-  p2->fusedpc  = PETSC_FALSE;
+  p2->fusedpc  = PETSC_FALSE; /* set by the first pass that applies it */
   p2->period   = p2->replace;
   p2->gapeff   = p2->gaptol;
   N[VX]        = ksp->vec_sol;
+  PetscCall(PKRecomputeStart(ksp, &p2->rc));
 
   PetscCall(PKCGInitialResidual(ksp, pk, N[VR]));
   PetscCall(PKPCApply(ksp, pk, N[VR], N[VZ]));
@@ -371,16 +402,7 @@ static PetscErrorCode Pipe2CGStart(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st)
     st->ps.dp0    = ksp->rnorm;
     st->ps.ttol   = PetscMax(ksp->rtol * st->ps.dp0, ksp->abstol);
     st->ps.ttolr  = st->ps.rstart * (st->ps.dp0 > 0 ? st->ps.ttol / st->ps.dp0 : ksp->rtol);
-    /* the recompute by default below PIPE2CG_AUTO_RTOL; with it the chain drifts so little that scheduled
-       replacements do more harm (each injects the gap) than good: only a refuted convergence claim replaces */
-    if (p2->recompute < 0) p2->rc = (PetscBool)(st->ps.dp0 > 0 && st->ps.ttol / st->ps.dp0 < PIPE2CG_AUTO_RTOL);
-    if (p2->rc) {
-      p2->period = p2->replace_set ? p2->replace : 0;
-      p2->gapeff = p2->gap_set ? p2->gaptol : 0.0;
-      st->diagpc = PETSC_FALSE; /* c = M q of the recurred q would be thrown away */
-    }
-    p2->fusedpc  = st->diagpc;
-    st->adaptive = (PetscBool)(p2->period > 0 && p2->gapeff > 0 && st->ps.ttolr > 0); /* no tolerance (a fixed count): the fixed period */
+    Pipe2CGInForce(p2, st);
     if (st->adaptive) {
       /* the gap threatens a looser tolerance later: where the growth law puts it as close as at 16 for 1e-10 */
       st->ps.nextprobe = (PetscInt)PetscMin((PetscReal)p2->period, PetscMax((PetscReal)PIPE2CG_MIN_PROBE, PIPE2CG_FIRST_PROBE * PetscPowReal(st->ps.ttolr / st->ps.rstart / 1e-10, 1.0 / PIPE2CG_GAP_POWER)));
@@ -413,6 +435,7 @@ static void Pipe2CGPlan(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pass *pp)
   const PetscBool last = (PetscBool)(st->dpm4 > 0 && st->dpm2 > 0 && st->dpm2 * (st->dpm2 / st->dpm4) <= st->ps.ttol);
 
   pp->half = pp->probe = pp->c_ready = PETSC_FALSE;
+  pp->rc   = p2->rc.on;
   if (!st->redo) {
     pp->half = (PetscBool)(st->pending || st->n + 1 >= ksp->max_it);
     if (!pp->half) {
@@ -453,8 +476,13 @@ static PetscErrorCode Pipe2CGSteps(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pas
   }
 #if defined(PK_HAVE_V4D)
   if (p2->fused) {
-    PetscCall(Pipe2CGFusedPass(ksp, O, N, (PetscBool)!pp->half, nd, sA, sB, st->diagpc ? p2->D : NULL, pk->red.local));
-    pp->c_ready = (PetscBool)(st->diagpc && !pp->half);
+    /* while recomputing, c = M q of the recurred q would be thrown away: not written */
+    pp->c_ready = (PetscBool)(st->diagpc && !p2->rc.on && !pp->half);
+    /* w, p, q of N that this pass's overlap (or its replacement) recomputes are not stored: three vector streams of
+       the thirty-two less; the dots take their values. Not in a pass whose overlap waits for the verdict: a refuted
+       claim there skips it, and the next pass's step A reads them (z_O and so x_N from p_N) */
+    PetscCall(Pipe2CGFusedPass(ksp, O, N, (PetscBool)!pp->half, (PetscBool)(!pp->rc || pp->lazy), nd, sA, sB, pp->c_ready ? p2->D : NULL, pk->red.local));
+    if (pp->c_ready) p2->fusedpc = PETSC_TRUE;
   } else
 #endif
     PetscCall(PKVecFused(pk, nu, u, nd, st->d, pk->red.local));
@@ -518,7 +546,7 @@ static PetscErrorCode Pipe2CGReduce(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pa
   }
   PetscCall(PKReduceBegin(&pk->red, pp->nred)); /* nine products and the norms of n and n-1, for two iterations */
   /* one row per iteration: the first half of the overlapped work is n-1's */
-  if (st->n < ksp->max_it && !pp->lazy) PetscCall(Pipe2CGOverlap(ksp, p2, pp->replace, &pp->c_ready, st->redo ? -1 : st->n - 1));
+  if (st->n < ksp->max_it && !pp->lazy) PetscCall(Pipe2CGOverlap(ksp, p2, pp->rc, pp->replace, &pp->c_ready, st->redo ? -1 : st->n - 1));
   else if (!st->redo) PetscCall(PKRecIterEnd(pk->rec, st->n - 1));
   PetscCall(PKReduceEnd(&pk->red));
   PetscFunctionReturn(0);
@@ -562,7 +590,17 @@ static PetscErrorCode Pipe2CGAdvance(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2P
   PetscFunctionBegin;
   for (PetscInt k = 0; k < pp->nred; k++) KSPCheckDot(ksp, lam[k]);
   for (PetscInt k = 0; k < PIPE2CG_NLAMBDA; k++) l[k] = lam[k];
-  if (pp->probe || pp->replace) PetscCall(Pipe2CGSchedule(ksp, p2, &st->ps, n, pp->replace, lam + st->nd, &st->replace));
+  if (pp->probe || pp->replace) {
+    const PetscInt nforced = p2->nadaptive, L = n - st->ps.lastrep;
+
+    PetscCall(Pipe2CGSchedule(ksp, p2, &st->ps, n, pp->replace, lam + st->nd, &st->replace));
+    /* the policy: a replacement forced by the gap, unless the user set the schedule (pkcgimpl.h) */
+    if (p2->nadaptive > nforced && !p2->replace_set && !p2->gap_set) {
+      /* a replacement costs 7 MatMult + 5 PCApply and a probe 1 MatMult; the recompute 2 MatMult + 1 PCApply per two iterations */
+      PetscCall(PKRecomputeGap(ksp, &p2->rc, n, p2->nadaptive, L, PIPE2CG_GAP_POWER, 7.0 + 5.0 + 1.0, (2.0 + 1.0) / 2.0, st->ps.dp0, ksp->rnorm, st->ps.ttol));
+      Pipe2CGInForce(p2, st);
+    }
+  }
 
   sn.mu = l[6];
   sn.nu = l[0];
@@ -632,7 +670,7 @@ static PetscErrorCode Pipe2CGAdvance(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2P
     PetscFunctionReturn(0);
   }
   if (pp->lazy && !st->replace) { /* the prediction was wrong: the work that was not overlapped */
-    PetscCall(Pipe2CGOverlap(ksp, p2, pp->replace, &pp->c_ready, -1));
+    PetscCall(Pipe2CGOverlap(ksp, p2, pp->rc, pp->replace, &pp->c_ready, -1));
     p2->nlate++;
   }
   st->sA = sn;
@@ -660,6 +698,7 @@ PetscErrorCode Pipe2CGSolve(KSP ksp, KSP_PKPIPE2CG *p2)
     if (!st.redo) {
       PetscCall(Pipe2CGTestPair(ksp, p2, &st));
       if (ksp->reason) break;
+      PetscCall(Pipe2CGJudge(ksp, p2, &st));
     }
     PetscCall(Pipe2CGAdvance(ksp, p2, &st, &pp));
   }

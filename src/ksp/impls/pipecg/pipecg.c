@@ -27,7 +27,7 @@ static PetscErrorCode PipeCGCheckEstimates(KSP ksp)
   KSP_PKPIPECG *cg = (KSP_PKPIPECG *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCheck(cg->recompute || PipeCGGapTol(cg) > 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipecg cannot estimate eigenvalues or singular values with -ksp_pipecg_replace_gap 0 and w = A u by recurrence: without the gap measured it cannot tell where its coefficients stop being those of a Lanczos process. Use -ksp_pipecg_recompute, a gap tolerance above 0 (the default), or -ksp_type cg");
+  PetscCheck(cg->rc.user == 1 || cg->gaptol != 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pipecg cannot estimate eigenvalues or singular values with -ksp_pipecg_replace_gap 0 and w = A u by recurrence: without the gap measured it cannot tell where its coefficients stop being those of a Lanczos process. Use -ksp_pipecg_recompute, a gap tolerance above 0 (the default), or -ksp_type cg");
   PetscFunctionReturn(0);
 }
 
@@ -64,10 +64,10 @@ static PetscErrorCode KSPView_PKPIPECG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  update kernel: the generic multi-vector kernel and PCApply (the fused kernels are built for real double scalars only)\n"));
 #endif
   if (cg->fusedpc) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the diagonal preconditioner applied inside the fused vector pass\n"));
-  if (PipeCGGapTol(cg) > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement when the measured gap ||r - (b - A x)|| would reach %g x the tolerance or %g x ||r|| (-ksp_pipecg_replace_gap)\n", (double)PipeCGGapTol(cg), (double)PIPECG_REL_GAP));
+  if (cg->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement when the measured gap ||r - (b - A x)|| would reach %g x the tolerance or %g x ||r|| (-ksp_pipecg_replace_gap)\n", (double)cg->gaptol, (double)PIPECG_REL_GAP));
+  else if (cg->gaptol < 0 && cg->rc.user != 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement while w is recurred, when the measured gap ||r - (b - A x)|| would reach %g x the tolerance or %g x ||r|| (-ksp_pipecg_replace_gap); not while it is recomputed\n", (double)PIPECG_DEFAULT_GAP, (double)PIPECG_REL_GAP));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  gap-driven residual replacement: off%s (-ksp_pipecg_replace_gap %g to turn on)\n", cg->gaptol < 0 ? ", not needed with the recompute" : "", (double)PIPECG_DEFAULT_GAP));
-  if (cg->recompute) PetscCall(PetscViewerASCIIPrintf(viewer, "  w = A u recomputed in the overlap of every iteration (predict-and-recompute: 2 MatMult per iteration; -ksp_pipecg_recompute 0 for 1)%s\n", cg->nrecompute ? "" : ""));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  w = A u by recurrence (1 MatMult per iteration; on ill-conditioned problems this delays convergence against cg: -ksp_pipecg_recompute)\n"));
+  PetscCall(PKRecomputeView(&cg->rc, viewer, ksp->its, "w = A u (predict-and-recompute: one more MatMult per iteration)", "-ksp_pipecg_recompute"));
   if (cg->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  periodic residual replacement every %" PetscInt_FMT " iterations\n", cg->replace));
   if (cg->nreplace || cg->nprobe || cg->nfalse || cg->nrecover) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements, %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts at the attainable accuracy\n", cg->nreplace, cg->nprobe, (double)cg->maxgap, cg->nfalse, cg->nrecover, cg->nrestart));
   PetscFunctionReturn(0);
@@ -91,12 +91,16 @@ static PetscErrorCode KSPSetFromOptions_PKPIPECG(KSP ksp, PetscOptionItems *Pets
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP pipecg (pipekrylov) options");
   PetscCall(PKSetFromOptions_Common(ksp, &cg->pk, PetscOptionsObject));
   PetscCall(PetscOptionsBool("-ksp_pipecg_fused", "The eight updates and the dots in one loop over the elements, with a diagonal preconditioner (jacobi, none) applied in it (else the generic fused kernel and PCApply)", "", cg->fused, &cg->fused, NULL));
-  PetscCall(PetscOptionsBool("-ksp_pipecg_recompute", "Recompute w = A u in the overlap window of every iteration instead of recurring it (one more MatMult, overlapped): cg's iteration counts on ill-conditioned problems", "KSPPipeCGSetRecompute", cg->recompute, &cg->recompute, NULL));
+  {
+    PetscBool rc = (PetscBool)(cg->rc.user == 1);
+    PetscCall(PetscOptionsBool("-ksp_pipecg_recompute", "Recompute w = A u in the overlap window of every iteration (1) or never (0) instead of as the policy decides (the default): one more MatMult per iteration, overlapped; cg's iteration counts on ill-conditioned problems", "KSPPipeCGSetRecompute", rc, &rc, &flg));
+    if (flg) cg->rc.user = rc ? 1 : 0;
+  }
   PetscCall(PetscOptionsInt("-ksp_pipecg_replace", "Recompute r, u, w, s, q, z from x and p every k iterations (0: off)", "KSPPipeCGSetReplacement", cg->replace, &k, &flg));
   if (flg) PetscCall(KSPPipeCGSetReplacement_PKPIPECG(ksp, k));
   {
     PetscReal g = PipeCGGapTol(cg);
-    PetscCall(PetscOptionsReal("-ksp_pipecg_replace_gap", "Measure the gap ||r - (b - A x)|| (one MatMult per measurement) and replace before it reaches this fraction of the tolerance (0: off; default 0.1 without -ksp_pipecg_recompute, off with it)", "KSPPipeCGSetReplacement", g, &g, &flg));
+    PetscCall(PetscOptionsReal("-ksp_pipecg_replace_gap", "Measure the gap ||r - (b - A x)|| (one MatMult per measurement) and replace before it reaches this fraction of the tolerance (0: off; default 0.1 while w is recurred, off while it is recomputed)", "KSPPipeCGSetReplacement", g, &g, &flg));
     if (flg) {
       PetscCheck(g >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipecg_replace_gap must be >= 0 (0 = off), not %g", (double)g);
       cg->gaptol = g;
@@ -140,22 +144,24 @@ PetscErrorCode KSPPipeCGSetReplacement(KSP ksp, PetscInt k)
 static PetscErrorCode KSPPipeCGSetRecompute_PKPIPECG(KSP ksp, PetscBool flg)
 {
   PetscFunctionBegin;
-  ((KSP_PKPIPECG *)ksp->data)->recompute = flg;
+  ((KSP_PKPIPECG *)ksp->data)->rc.user = flg ? 1 : 0;
   PetscFunctionReturn(0);
 }
 
 /*@
-   KSPPipeCGSetRecompute - Sets whether pipekrylov's pipecg recomputes w = A u in the overlap window of every
-   iteration (predict-and-recompute) instead of updating it by the recurrence w -= alpha z.
+   KSPPipeCGSetRecompute - Forces whether pipekrylov's pipecg recomputes w = A u in the overlap window of every
+   iteration (predict-and-recompute) instead of updating it by the recurrence w -= alpha z; by default a policy
+   decides as the solve goes.
 
    Logically Collective
 
    Input Parameters:
 +  ksp - the Krylov solver (ignored unless its type is pipecg from pipekrylov)
--  flg - PETSC_TRUE to recompute, PETSC_FALSE (the default) for the plain Ghysels-Vanroose recurrence
+-  flg - PETSC_TRUE to recompute in every iteration, PETSC_FALSE for the plain Ghysels-Vanroose recurrence in every
+         iteration (without a call or the option, the policy below decides)
 
    Options Database Key:
-.  -ksp_pipecg_recompute <bool> - default false
+.  -ksp_pipecg_recompute <bool> - default: the policy
 
    Notes:
    The rounding errors of pipelined CG's extra recurrences perturb the Lanczos process more than cg's own rounding
@@ -167,10 +173,18 @@ static PetscErrorCode KSPPipeCGSetRecompute_PKPIPECG(KSP ksp, PetscBool flg)
 
    The price is one more MatMult per iteration, overlapped with the reduction like the other (and, with a diagonal
    preconditioner, a separate PCApply instead of the one inside the update pass): measured on one node, 1.5 to 1.8
-   times the time per iteration of the plain recurrence, more than the iterations it saves on that problem (time to
-   solution 22.6 against 13.9 ms). It pays where the overlap window is free (a reduction latency longer than the
-   work, at scale), where the preconditioner dominates the iteration, or where the iteration count itself matters.
-   On well-conditioned problems (or with a good preconditioner) the plain recurrence already gives cg's counts.
+   times the time per iteration of the plain recurrence. On well-conditioned problems (or with a good
+   preconditioner) the plain recurrence already gives cg's counts.
+
+   The policy (the default): the recompute goes on when the solve is predicted, from the residual's decrease so far,
+   to take at least 0.1 x the number of unknowns in iterations (there CG's Ritz values converge to individual
+   eigenvalues and the recurrences' rounding delays convergence; judged from the first iteration, since the delay is
+   seeded early), with one residual replacement at the switch; it goes off again when the refined prediction falls
+   below half of that, and for the rest of the solve when a convergence claim is refuted by the true residual
+   (there the measured gap and its replacements take over). -ksp_view shows how many passes recomputed and why,
+   -info each switch. Measured: the variable-coefficient problem without preconditioner takes 1458 / 1367
+   iterations to 1e-8 on 1 / 2 ranks (cg 1383 / 1413; before 1644 / 1692), poisson27 with Jacobi recomputes
+   nothing (docs/pipelined-accuracy.md).
 
    Level: intermediate
 
@@ -189,19 +203,21 @@ PetscErrorCode KSPPipeCGSetRecompute(KSP ksp, PetscBool flg)
 static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
 {
   KSP_PKPIPECG *cg = (KSP_PKPIPECG *)ksp->data;
+  PetscReal     f  = cg->rc.user == 1 ? 1.0 : 0.0; /* share of the passes that recompute w: as forced, or the policy's start */
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(c, sizeof(*c)));
+  if (ksp->its > 0) f = PetscMin(1.0, (PetscReal)cg->rc.npasses / ksp->its); /* after a solve, what it did */
   c->pattern = "pipecg";
   c->its     = 1;
   c->nred    = 1;
   /* (r,u), (w,u), the norm, and (u,s), (p,s) for the curvature computed from products; in flight during m = M w and
-     n = A m, and w = A u first with the recompute. With a diagonal PC the update pass writes m (not with the
-     recompute: m of the recurred w would be thrown away), so the window has no PCApply */
-  c->red[0]       = (PKReductionCost){.nvals = PIPECG_NRED, .w_spmv = cg->recompute ? 2 : 1, .w_pc = 1, .w_pc_fused = cg->recompute ? 0 : 1};
-  c->nspmv        = cg->recompute ? 2 : 1;
+     n = A m, and w = A u first in a recomputing pass. With a diagonal PC the update pass writes m (not before a
+     recomputing pass: m of the recurred w would be thrown away), so the window has no PCApply */
+  c->red[0]       = (PKReductionCost){.nvals = PIPECG_NRED, .w_spmv = 1 + f, .w_pc = 1, .w_pc_fused = 1 - f};
+  c->nspmv        = 1 + f;
   c->npc          = 1;
-  c->streams      = 18; /* vector traffic as implemented: the eight updates and the dots in one pass read x r u w m n z q s p and write z q s p x u w r (unfused they would be 29) */
+  c->streams      = 18 - f; /* vector traffic as implemented: the eight updates and the dots in one pass read x r u w m n z q s p and write z q s p x u w r (unfused they would be 29); w not written before a recomputing pass */
   c->init_spmv    = ksp->guess_zero ? 2 : 3; /* r = b - A x, w = A u, and the lagging pass's n = A m (docs/algorithms.md §4) */
   c->init_pc      = 2;
   c->init_nvals   = 3;
@@ -211,11 +227,18 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
   c->replace_pc   = 2;
   c->nreplaced    = cg->nreplace;
 #if defined(PK_HAVE_V4D)
-  c->fuse_pc = (cg->fused && !cg->recompute) ? 1 : 0;
+  c->fuse_pc = cg->fused ? 1 - f : 0;
 #endif
   c->fuse_pc_streams = 2; /* read the diagonal, write m */
   c->fused_last      = cg->fusedpc;
+  c->recompute_spmv  = 1;
+  c->probe_spmv      = 1;
+  c->recompute_on_at = cg->rc.user == 1 ? 0 : cg->rc.at_on;
+  c->recompute_why   = cg->rc.reason[0];
   if (ksp->its > 0) { /* after a solve, what it really did: gap measurements (one MatMult each) and replacements */
+    c->its_last    = ksp->its;
+    c->nrecomputed = cg->rc.npasses;
+    c->nprobed     = cg->nprobe;
     c->nspmv += (PetscReal)cg->nprobe / ksp->its;
     if (cg->nreplace && (!c->replace || ksp->its / cg->nreplace < c->replace)) c->replace = PetscMax(1, ksp->its / cg->nreplace);
   }
@@ -229,9 +252,9 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
 
    Options Database Keys:
 +  -ksp_pipe_chunks <n> - pieces the overlapped PCApply/MatMult/vector work is split into (default 8, 1 = no polling)
-.  -ksp_pipecg_recompute <bool> - recompute w = A u every iteration (default false; one more MatMult, overlapped), see `KSPPipeCGSetRecompute()`
+.  -ksp_pipecg_recompute <bool> - recompute w = A u every iteration (1) or never (0); default: as the policy decides (one more MatMult per recomputing iteration, overlapped), see `KSPPipeCGSetRecompute()`
 .  -ksp_pipecg_replace <k> - residual replacement every k iterations (default 0 = off), see `KSPPipeCGSetReplacement()`
-.  -ksp_pipecg_replace_gap <f> - replace before the measured gap reaches f x the tolerance (default 0.1 without the recompute, 0 = off with it)
+.  -ksp_pipecg_replace_gap <f> - replace before the measured gap reaches f x the tolerance (default 0.1 while w is recurred, off while it is recomputed; 0 = off)
 .  -ksp_pipecg_fused <bool> - the updates and dots in one loop over the elements, a jacobi or none preconditioner applied in it (default true; false: the generic kernel and PCApply, same results)
 .  -ksp_pipe_check_symmetry - check at set-up that the operator is symmetric (one transpose), error if not
 .  -ksp_pipe_check_symmetry_tol <t> - tolerance of that check (default 1e-12)
@@ -268,11 +291,12 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
 
    Accuracy: on ill-conditioned problems the rounding of the plain recurrences delays convergence against cg
    (the variable-coefficient test problem without preconditioner: 583 iterations to 1e-4 where cg needs 476,
-   1692 to 1e-8 where cg needs 1413); -ksp_pipecg_recompute removes that delay (476, 1455) at the price of one more
-   MatMult per iteration, see KSPPipeCGSetRecompute(). Residual replacement does not cure the delay; it keeps the
-   attainable accuracy: the gap between recursive and true residual is measured and replaced before it threatens
-   the tolerance (-ksp_pipecg_replace_gap; off by default with the recompute, which does not need it down to
-   rtol 1e-13 on the test problems). Left preconditioning only; operator and preconditioner symmetric positive
+   1692 to 1e-8 where cg needs 1413); recomputing w removes that delay (476, 1367) at the price of one more
+   MatMult per iteration. By default a policy switches it on where the solve is predicted to be long against the
+   problem's size and leaves it off elsewhere (poisson27 recomputes nothing), see KSPPipeCGSetRecompute().
+   Residual replacement does not cure the delay; it keeps the attainable accuracy: while w is recurred the gap
+   between recursive and true residual is measured and replaced before it threatens the tolerance
+   (-ksp_pipecg_replace_gap). Left preconditioning only; operator and preconditioner symmetric positive
    definite.
 
    Estimates: KSPComputeEigenvalues() and KSPComputeExtremeSingularValues() (requested with
@@ -301,7 +325,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
   ksp->data = (void *)cg;
   cg->fused  = PETSC_TRUE;
   cg->gaptol    = PETSC_DEFAULT; /* PipeCGGapTol */
-  cg->recompute = PETSC_FALSE;
+  cg->rc.user   = -1; /* the policy */
   cg->pk.recurred = PETSC_TRUE; /* r, u, w, s, q, z by recurrence */
   cg->pk.check_estimates = PipeCGCheckEstimates;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "pipelined CG (Ghysels-Vanroose), one non-blocking reduction per iteration overlapped with PCApply + MatMult", PETSC_TRUE, PipeCGIterate));

@@ -12,6 +12,7 @@ typedef struct {
   const PetscScalar *dinv;   /* m = w .* dinv in the pass, or NULL */
   PetscScalar        alpha, beta;
   PetscBool          first;  /* z = n, q = m, s = w, p = u: a (re)start, never reading the old z, q, s, p */
+  PetscBool          storew; /* store the updated w (not when the next pass recomputes it: its dots need only the value) */
   PetscInt           ndots;  /* 0, 2: (u,r), (u,w); 3: and (u,u) or (r,r); with dots, also (u,s) and (p,s) in out[3..4] */
   PetscBool          normr;  /* the third dot is (r,r) */
   PetscInt           len;
@@ -32,7 +33,8 @@ typedef struct {
       u2 = mal * qq + uu; \
       w2 = mal * zz + ww; \
       rr = mal * ss + LD(k->r); \
-      ST(k->z, zz); ST(k->q, qq); ST(k->s, ss); ST(k->p, pp); ST(k->x, xx); ST(k->u, u2); ST(k->w, w2); ST(k->r, rr); \
+      ST(k->z, zz); ST(k->q, qq); ST(k->s, ss); ST(k->p, pp); ST(k->x, xx); ST(k->u, u2); ST(k->r, rr); \
+      if (k->storew) ST(k->w, w2); \
       if (k->dinv) ST(k->m, w2 * LD(k->dinv)); \
       if (nd) { \
         DOT(0, u2, rr); DOT(1, u2, w2); \
@@ -61,7 +63,7 @@ PK_SIMD_CLONES static void PipeCGFusedKernel(PCGFused *k)
 }
 
 /* x += a p, etc. (see above) for the vectors of the solve: ksp->vec_sol, then work[0..8] = r u w m n z q s p */
-PetscErrorCode PipeCGFusedPass(KSP ksp, PetscScalar alpha, PetscScalar beta, PetscBool first, Vec dinv, PetscInt nd, PetscScalar out[])
+PetscErrorCode PipeCGFusedPass(KSP ksp, PetscScalar alpha, PetscScalar beta, PetscBool first, PetscBool storew, Vec dinv, PetscInt nd, PetscScalar out[])
 {
   PCGFused     k;
   PetscScalar *a[10];
@@ -78,6 +80,7 @@ PetscErrorCode PipeCGFusedPass(KSP ksp, PetscScalar alpha, PetscScalar beta, Pet
   k.alpha = alpha;
   k.beta  = beta;
   k.first = first;
+  k.storew = storew;
   k.ndots = nd;
   k.normr = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
   PetscCall(VecGetLocalSize(ksp->work[0], &k.len));

@@ -8,10 +8,10 @@
    PCApply + MatMult beyond the last iteration, never an extra iteration.
 
    Accuracy: the recurrences for r, u, w (and s, q, z) drift away from b - A x, and on ill-conditioned problems
-   their rounding delays convergence. w = A u is recomputed every iteration (the delay goes); optional residual
-   replacement (Cools et al., KSPPIPECGRR) recomputes all of them every k iterations or when the measured gap
-   asks for it, and every claimed convergence is checked against the true residual: a false claim replaces the
-   residuals and iterating continues.
+   their rounding delays convergence. w = A u is recomputed in the overlap window when the policy (pkcgimpl.h)
+   predicts that delay, or when the user asks; residual replacement (Cools et al., KSPPIPECGRR) recomputes all of
+   them every k iterations or when the measured gap asks for it, and every claimed convergence is checked against
+   the true residual: a false claim replaces the residuals and iterating continues.
 */
 #ifndef PKPIPECGIMPL_H
 #define PKPIPECGIMPL_H
@@ -33,23 +33,23 @@ typedef struct {
   PetscInt nprobe;    /* measurements of the gap r - (b - A x) (one MatMult each) */
   PetscReal maxgap;   /* the largest gap measured, relative to the tolerance (2-norm) */
   PetscReal gaptol;   /* -ksp_pipecg_replace_gap: replace before the gap reaches this fraction of the tolerance, 0 = off,
-                         PETSC_DEFAULT: PIPECG_DEFAULT_GAP with the plain recurrence, off with the recompute */
+                         PETSC_DEFAULT: PIPECG_DEFAULT_GAP while w is recurred, off while it is recomputed */
   PetscInt nlate;     /* passes whose overlapped work was held back for a predicted convergence that did not come */
-  PetscBool recompute; /* -ksp_pipecg_recompute: w = A u recomputed in the overlap window of every pass */
-  PetscInt  nrecompute; /* passes of the last solve that recomputed w */
+  PKRecompute rc;     /* w = A u recomputed in the overlap window: -ksp_pipecg_recompute, else the policy (pkcgimpl.h) */
   PetscBool fused;    /* -ksp_pipecg_fused: the one-loop update kernel, with a diagonal PC applied in it */
   PetscBool fusedpc;  /* the last solve applied the (diagonal) preconditioner inside the update pass */
 } KSP_PKPIPECG;
 
 #define PIPECG_DEFAULT_GAP  0.1  /* replace before the gap r - (b - A x) reaches this fraction of the tolerance */
 
-/* The gap tolerance in force: with w recomputed the gap grows as cg's does (its r and s recurrences are cg's, fed
-   with w = A u), and replacements would only inject perturbations (measured: 44 replacements cost 13% more
-   iterations on the variable-coefficient problem at 1e-12, none needed on ex2 down to 1e-13) */
+/* The gap tolerance in force for the coming pass: while w is recomputed the gap grows as cg's does (its r and s
+   recurrences are cg's, fed with w = A u), and replacements would only inject perturbations (measured: 44
+   replacements cost 13% more iterations on the variable-coefficient problem at 1e-12, none needed on ex2 down to
+   1e-13); while it is recurred the gap is measured and replaced */
 static inline PetscReal PipeCGGapTol(const KSP_PKPIPECG *cg)
 {
   if (cg->gaptol >= 0) return cg->gaptol;
-  return cg->recompute ? 0.0 : PIPECG_DEFAULT_GAP;
+  return cg->rc.on ? 0.0 : PIPECG_DEFAULT_GAP;
 }
 #define PIPECG_REL_GAP      1e-5 /* ... or this fraction of ||r||: beyond, the drift delays convergence */
 #define PIPECG_FIRST_PROBE  20   /* iteration of the first measurement of the gap, and the first after a replacement */
@@ -63,7 +63,7 @@ static inline PetscReal PipeCGGapTol(const KSP_PKPIPECG *cg)
 
 #if defined(PK_HAVE_V4D)
 /* the eight updates of an iteration and the next pass's products in one loop over the elements (pipecgfused.c) */
-PETSC_INTERN PetscErrorCode PipeCGFusedPass(KSP, PetscScalar, PetscScalar, PetscBool, Vec, PetscInt, PetscScalar[]);
+PETSC_INTERN PetscErrorCode PipeCGFusedPass(KSP, PetscScalar, PetscScalar, PetscBool, PetscBool, Vec, PetscInt, PetscScalar[]);
 #endif
 /* the iteration of one solve (pipecgsolve.c) */
 PETSC_INTERN PetscErrorCode PipeCGSolve(KSP, KSP_PKPIPECG *);

@@ -103,23 +103,23 @@ static void PipeCGSchedule(KSP_PKPIPECG *cg, PetscInt i, PetscInt lastrep, Petsc
   } else *nextprobe = i + (PetscInt)PetscMin(wait, (PetscReal)PIPECG_MAX_PROBE);
 }
 
-/* The work overlapped with the reduction of a pass: m = M w and n = A m for the next iteration and, with
-   -ksp_pipecg_recompute, first w = A u. That is the predict-and-recompute idea of Chen and Carson ([004],
+/* The work overlapped with the reduction of a pass: m = M w and n = A m for the next iteration and, while the
+   recompute is on (-ksp_pipecg_recompute, or the policy: pkcgimpl.h), first w = A u. That is the predict-and-recompute idea of Chen and Carson ([004],
    docs/algorithms.md §4.2): the pass's dot (w, u) was computed with the recurred w (the prediction), and every
    update from here on uses the recomputed one, so the rounding errors of the recurrence w -= a z are not carried
    from one iteration to the next. They are what delays pipelined CG against cg on ill-conditioned problems (the
    delay does not depend on the tolerance, and residual replacement does not cure it). fresh: w is A u already
    (first pass, or r, u, w were just replaced). */
-static PetscErrorCode PipeCGOverlap(KSP ksp, KSP_PKPIPECG *cg, PetscBool fresh, PetscBool *m_ready)
+static PetscErrorCode PipeCGOverlap(KSP ksp, KSP_PKPIPECG *cg, PetscBool recompute, PetscBool fresh, PetscBool *m_ready)
 {
   KSP_PK *pk = &cg->pk;
   Vec     U = ksp->work[1], W = ksp->work[2], M = ksp->work[3], N = ksp->work[4];
 
   PetscFunctionBegin;
-  if (cg->recompute && !fresh) {
+  if (recompute && !fresh) {
     PetscCall(PKMatMult(ksp, pk, U, W)); /* w = A u */
     *m_ready = PETSC_FALSE;
-    cg->nrecompute++;
+    cg->rc.npasses++;
   }
   if (!*m_ready) PetscCall(PKPCApply(ksp, pk, W, M)); /* m = M w */
   PetscCall(PKMatMult(ksp, pk, M, N));                /* n = A m */
@@ -143,12 +143,13 @@ typedef struct {
   PetscBool   redo;             /* the coming pass replaces them and redoes iteration i's reduction, no test */
   PetscBool   dots_ready;       /* the update sweep computed the coming pass's local products */
   PetscBool   m_ready;          /* m = M w is there already (the fused sweep wrote it) */
-  PetscBool   adaptive;         /* the measured gap schedules replacements */
+  PetscBool   rc_next;          /* the coming overlap recomputes w: the policy's decision when the update sweep ran,
+                                   which then left the recurred w unstored (a deferred overlap keeps to it) */
   PetscBool   diagpc;           /* the diagonal preconditioner is applied in the update sweep */
   PetscScalar gammaold, papold; /* (r, u) and (p, A p) of the previous iteration */
   PetscScalar gref, papref;     /* ... of the last (re)start: the signs a definite operator and PC keep */
   PetscReal   gmax;             /* the largest |(r, u)| of the solve */
-  PetscReal   ttol;             /* the convergence test's tolerance, from iteration 0 */
+  PetscReal   ttol, dp0;        /* the convergence test's tolerance and norm at iteration 0 */
   PetscReal   dpm1, dpm2;       /* the norms of the last two iterates: they predict convergence in this pass */
   PetscInt    nd;               /* local products of a pass */
   PKDot       d[5];
@@ -174,15 +175,10 @@ static PetscErrorCode PipeCGStart(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st)
   PetscCall(PetscMemzero(st, sizeof(*st)));
   st->nextprobe = PIPECG_FIRST_PROBE;
   ksp->its      = 0;
-  cg->nreplace = cg->nfalse = cg->nrecover = cg->nlate = cg->nprobe = cg->nrecompute = cg->nrestart = 0;
+  cg->nreplace = cg->nfalse = cg->nrecover = cg->nlate = cg->nprobe = cg->nrestart = 0;
   cg->restart  = PETSC_FALSE;
   cg->nfrozen  = 0;
   cg->maxgap   = 0.0;
-  /* also without a norm (-ksp_norm_type none, as PCMG and GAMG set on their smoothers and coarse solvers): past the
-     attainable accuracy the recurrences amplify their rounding (the recursive residual of ex2 4x4 without
-     preconditioner grew by 10% per iteration after it had converged exactly at iteration 3, and x drifted to an
-     error of 1e7 in 10000 iterations); then the gap is judged against ||r|| alone */
-  st->adaptive     = (PetscBool)(PipeCGGapTol(cg) > 0);
   st->nd           = PipeCGDots(ksp, R, U, W, st->d);
   st->d[st->nd]     = (PKDot){S, U}; /* the curvature dots, see PipeCGLocalDots */
   st->d[st->nd + 1] = (PKDot){S, P};
@@ -195,7 +191,9 @@ static PetscErrorCode PipeCGStart(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st)
   if (cg->fused) PetscCall(PKCGDiagonalPC(ksp, M, D, &st->diagpc));
   if (st->diagpc) PetscCall(PKCGDiagonalSame(D, R, U, &st->diagpc));
 #endif
-  cg->fusedpc = (PetscBool)(st->diagpc && !cg->recompute);
+  cg->fusedpc = PETSC_FALSE; /* set by the first pass that applies it */
+  PetscCall(PKRecomputeStart(ksp, &cg->rc));
+  st->rc_next = cg->rc.on;
   PetscFunctionReturn(0);
 }
 
@@ -218,7 +216,11 @@ static PetscErrorCode PipeCGPrepare(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGP
     st->lastrep    = i;
   }
   if (!st->dots_ready) PetscCall(PipeCGLocalDots(pk, st->nd, (PetscBool)(i > 0), st->d, NULL, pk->red.local));
-  pp->probed = (PetscBool)(st->adaptive && !pp->replaced && !st->redo && i >= st->nextprobe && i < ksp->max_it);
+  /* the gap is measured while w is recurred, also without a norm (-ksp_norm_type none, as PCMG and GAMG set on their
+     smoothers and coarse solvers): past the attainable accuracy the recurrences amplify their rounding (the
+     recursive residual of ex2 4x4 without preconditioner grew by 10% per iteration after it had converged exactly
+     at iteration 3, and x drifted to an error of 1e7 in 10000 iterations); then it is judged against ||r|| alone */
+  pp->probed = (PetscBool)(PipeCGGapTol(cg) > 0 && !pp->replaced && !st->redo && i >= st->nextprobe && i < ksp->max_it);
   if (pp->probed) {
     PetscCall(PipeCGProbe(ksp, pk, pk->red.local + PIPECG_NRED));
     cg->nprobe++;
@@ -237,7 +239,7 @@ static PetscErrorCode PipeCGReduce(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGPa
 
   PetscFunctionBegin;
   PetscCall(PKReduceBegin(&pk->red, pp->probed ? PIPECG_NRED + 2 : PIPECG_NRED));
-  if (st->i < ksp->max_it && !pp->lazy) PetscCall(PipeCGOverlap(ksp, cg, (PetscBool)(st->i == 0 || pp->replaced), &st->m_ready));
+  if (st->i < ksp->max_it && !pp->lazy) PetscCall(PipeCGOverlap(ksp, cg, st->rc_next, (PetscBool)(st->i == 0 || pp->replaced), &st->m_ready));
   PetscCall(PKReduceEnd(&pk->red));
   pp->gamma = pk->red.global[0];
   pp->delta = pk->red.global[1];
@@ -262,11 +264,33 @@ static PetscErrorCode PipeCGTest(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGPass
   if (i > 0) PetscCall(PKRecIterEnd(pk->rec, i));
   /* r and s are scratch for the check: after a refuted claim the next pass replaces them (x and p are kept) */
   if (i > 0) PetscCall(PKCGCheckClaim(ksp, pk, i, ksp->vec_sol, dp, ksp->work[0], ksp->work[7], &cg->nfalse, &st->replace, NULL));
+  if (st->replace && cg->rc.on) { /* refuted: the replacements of the measured gap take over (pkcgimpl.h) */
+    PetscCall(PKRecomputeRefuted(ksp, &cg->rc, i));
+    if (!cg->rc.on) st->nextprobe = i + PIPECG_MIN_PROBE;
+  }
   if (ksp->reason || i >= ksp->max_it) { /* KSP_DIVERGED_ITS at max_it is set by PKSolveEnd */
     *stop = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
-  if (i == 0) st->ttol = PetscMax(ksp->rtol * dp, ksp->abstol);
+  if (i == 0) {
+    st->ttol = PetscMax(ksp->rtol * dp, ksp->abstol);
+    st->dp0  = dp;
+    /* the first measurement where the growth law puts the gap as close to the tolerance as at PIPECG_FIRST_PROBE
+       for a relative tolerance of 1e-10 (never earlier): a solve to 1e-8 measures at 63, so poisson27's 40
+       iterations make none (the one at 20 found 7.5e-6 x the tolerance and cost an SpMV, 2.5% of the solve) */
+    if (dp > 0 && st->ttol < dp) st->nextprobe = (PetscInt)PetscMax((PetscReal)PIPECG_FIRST_PROBE, PIPECG_FIRST_PROBE * PetscPowReal(st->ttol / dp / 1e-10, 1.0 / PIPECG_GAP_POWER));
+  } else {
+    PetscBool changed;
+
+    /* the policy: from here on w recomputed or recurred (the overlap of the next pass). Switched on, the vectors
+       are replaced first: while w is recomputed the gap is not measured, and the one the recurrences built up so far
+       (when the residual was largest) would stay in r to the end (varcoef with jacobi at 1e-13: a true residual
+       of 2.4e-13 against cg's 1.1e-13 without that replacement). Recurred again, the gap is measured again, first
+       PIPECG_FIRST_PROBE iterations on */
+    PetscCall(PKRecomputeJudge(ksp, &cg->rc, i, st->dp0, dp, st->ttol, &changed));
+    if (changed && cg->rc.on) st->replace = PETSC_TRUE;
+    if (changed && !cg->rc.on) st->nextprobe = i + PIPECG_FIRST_PROBE;
+  }
   if (pp->probed) {
     const PetscReal gap = PetscSqrtReal(PetscAbsScalar(pk->red.global[PIPECG_NRED])), rn = PetscSqrtReal(PetscAbsScalar(pk->red.global[PIPECG_NRED + 1]));
     PipeCGSchedule(cg, i, st->lastrep, gap, rn, ksp->normtype == KSP_NORM_NONE ? PETSC_INFINITY : (dp > 0 ? st->ttol * rn / dp : 0.0), &st->replace, &st->nextprobe);
@@ -276,7 +300,7 @@ static PetscErrorCode PipeCGTest(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGPass
   st->dpm2 = st->dpm1;
   st->dpm1 = dp;
   if (pp->lazy) { /* the prediction was wrong: the work that was not overlapped */
-    PetscCall(PipeCGOverlap(ksp, cg, (PetscBool)(i == 0 || pp->replaced), &st->m_ready));
+    PetscCall(PipeCGOverlap(ksp, cg, st->rc_next, (PetscBool)(i == 0 || pp->replaced), &st->m_ready));
     cg->nlate++;
   }
   PetscFunctionReturn(0);
@@ -380,12 +404,16 @@ static PetscErrorCode PipeCGUpdate(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, Petsc
   PetscFunctionBegin;
   (void)D;
   st->i++;
+  st->rc_next    = cg->rc.on;
   st->dots_ready = (PetscBool)!(st->replace || (cg->replace > 0 && st->i - st->lastrep >= cg->replace));
 #if defined(PK_HAVE_V4D)
   if (cg->fused) {
     /* with the recompute, m = M w of the recurred w would be thrown away: not written */
-    PetscCall(PipeCGFusedPass(ksp, alpha, beta, first, st->diagpc && !cg->recompute ? D : NULL, st->dots_ready ? st->nd : 0, pk->red.local));
-    st->m_ready = (PetscBool)(st->diagpc && !cg->recompute);
+    st->m_ready = (PetscBool)(st->diagpc && !cg->rc.on);
+    /* a w that the next overlap (or the replacement the next pass makes) recomputes is not stored: one vector
+       stream of the eighteen less; its dots take the value */
+    PetscCall(PipeCGFusedPass(ksp, alpha, beta, first, (PetscBool)!cg->rc.on, st->m_ready ? D : NULL, st->dots_ready ? st->nd : 0, pk->red.local));
+    if (st->m_ready) cg->fusedpc = PETSC_TRUE;
   } else
 #endif
     PetscCall(PipeCGLocalDots(pk, st->dots_ready ? st->nd : 0, PETSC_TRUE, st->d, u, pk->red.local));
