@@ -222,9 +222,10 @@ PetscErrorCode PKSecAdviceView(PetscViewer v, const PKStats *S, const PKSecRun *
   if (big >= 0) PetscCall(PetscViewerASCIIPrintf(v, "  largest overhead: %s, %.1f%% of the model:\n    %s\n", PKTermInfos[big].label, (double)PKPct(a->model.t[big], a->model.total), PKHint(&a->in, big)));
   nadv = PKSecAdviceRank(run, halo, a, ad, adv, PK_WHATIF_SOLVERS + 2);
   PetscCall(PetscViewerASCIIPrintf(v, "  predicted KSPSolve time of each change (same iterations; ranked):\n"));
-  /* the same count holds in exact arithmetic; the pipelined CG recurrences' rounding can delay convergence on
-     ill-conditioned problems (docs/pipelined-accuracy.md): say so where such a solver is compared */
-  if (PKSolverItersComparable(run->config.kind, PK_SOLVER_PCG)) PetscCall(PetscViewerASCIIPrintf(v, "    (within the CG family; pipecg and pipe2cg without their recompute can need more iterations on\n    ill-conditioned problems: 20%% more on the unpreconditioned variable-coefficient test problem)\n"));
+  /* the same count holds in exact arithmetic; where the pipelined recurrences' rounding would delay convergence,
+     pipecg and pipe2cg keep CG's count by recomputing (their policy, docs/pipelined-accuracy.md), at a price the
+     what-if knows only for this run's own type (a throwaway KSP of another type has not solved anything) */
+  if (PKSolverItersComparable(run->config.kind, PK_SOLVER_PCG)) PetscCall(PetscViewerASCIIPrintf(v, "    (within the CG family; pipecg and pipe2cg recompute where CG runs longer than a tenth of the\n    unknowns, one SpMV more per iteration: priced here for this run's own type only)\n"));
   for (PetscInt i = 0; i < nadv; i++) {
     /* a ratio >= 1 either way: "1.15x slower" for a change predicted at 1.15 times this run's model; one that
        prints as 1.00x has no direction: "same time" */

@@ -155,6 +155,40 @@ PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *mod
 }
 
 /* The run's part of the text report: the title, the machine profile's warning, the operator and the measurement */
+/* text on lines of at most 100 columns, each after indent, broken at blanks */
+static PetscErrorCode PKSecRunWrapped(PetscViewer v, const char indent[], const char text[])
+{
+  size_t      w = 100 - strlen(indent), n;
+  const char *p = text;
+
+  PetscFunctionBegin;
+  while (*p) {
+    n = strlen(p);
+    if (n > w) {
+      n = w;
+      while (n > 0 && p[n] != ' ') n--;
+      if (!n) n = w; /* one word longer than a line */
+    }
+    PetscCall(PetscViewerASCIIPrintf(v, "%s%.*s\n", indent, (int)n, p));
+    p += n;
+    while (*p == ' ') p++;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* What the pipelined CG types' accuracy policy did in the solve (their own description, pkcost.h): passes that
+   recomputed the auxiliary vectors, residual replacements, gap measurements, and the policy's last switch */
+static PetscErrorCode PKSecRunPolicyView(PetscViewer v, const PKSecRun *r)
+{
+  const PKSolverCost *c = &r->config.cost;
+
+  PetscFunctionBegin;
+  if (!r->config.have_cost || (r->config.kind != PK_SOLVER_PIPECG && r->config.kind != PK_SOLVER_PIPE2CG)) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(v, "    accuracy policy: passes recomputed %" PetscInt_FMT " (%.0f SpMV%s each), residual replacements %" PetscInt_FMT ", gap measurements %" PetscInt_FMT "\n", c->nrecomputed, (double)c->recompute_spmv, c->recompute_pc > 0 ? " + PC" : "", c->nreplaced, c->nprobed));
+  if (c->recompute_why && c->recompute_why[0]) PetscCall(PKSecRunWrapped(v, "      ", c->recompute_why));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode PKSecRunView(PetscViewer v, PetscViewerFormat fmt, const PKSolveRecord *rec, const PKSecRun *r)
 {
   const PKStats *S       = rec->stats;
@@ -200,6 +234,7 @@ PetscErrorCode PKSecRunView(PetscViewer v, PetscViewerFormat fmt, const PKSolveR
       PetscCall(PetscViewerASCIIPrintf(v, "\n"));
     }
   }
+  PetscCall(PKSecRunPolicyView(v, r));
   if (S->nreductions) PetscCall(PetscViewerASCIIPrintf(v, "    measured overlap: %" PetscInt_FMT " of %" PetscInt_FMT " reductions complete before their wait (%.0f%%), %" PetscInt_FMT " MPI_Test calls\n", S->nearly, S->nreductions, (double)PKPct(S->nearly, S->nreductions), S->ntests));
   else if (r->model && r->theta_counts < 0 && (r->config.kind == PK_SOLVER_PETSC_GROPPCG || r->config.kind == PK_SOLVER_PETSC_PIPECG || r->config.kind == PK_SOLVER_PETSC_PGMRES)) PetscCall(PetscViewerASCIIPrintf(v, "    overlap of PETSc's split reductions is not measured (no MPI_Test accounting): assumed none\n"));
   PetscFunctionReturn(0);
@@ -214,6 +249,10 @@ PetscErrorCode PKSecRunCSV(PetscViewer v, const PKSolveRecord *rec, const PKSecR
   PetscCall(PetscViewerASCIIPrintf(v, "machine,profile,%s,,%s\n", r->machine_is_default ? "embedded default" : "file", r->machine_is_default ? "no profile for this host: run pipekrylov-calibrate" : "profile"));
   if (r->onnode_default[0]) PetscCall(PetscViewerASCIIPrintf(v, "machine,onnode_communication,embedded default,,not in the profile\n"));
   PetscCall(PetscViewerASCIIPrintf(v, "run,type,%s,,%s\nrun,solve,%" PetscInt_FMT ",,\nrun,ranks,%d,,\nrun,nodes,%" PetscInt_FMT ",,\nrun,iterations,%" PetscInt_FMT ",,\n", r->type, r->ours ? "pipekrylov" : "petsc", S->solve, S->nranks, S->nnodes, S->nits));
+  if (r->config.have_cost && (r->config.kind == PK_SOLVER_PIPECG || r->config.kind == PK_SOLVER_PIPE2CG)) {
+    const PKSolverCost *c = &r->config.cost;
+    PetscCall(PetscViewerASCIIPrintf(v, "run,passes_recomputed,%" PetscInt_FMT ",passes,measured\nrun,replacements,%" PetscInt_FMT ",,measured\nrun,gap_measurements,%" PetscInt_FMT ",,measured\nrun,recompute_on_at,%" PetscInt_FMT ",iteration,measured\n", c->nrecomputed, c->nreplaced, c->nprobed, c->recompute_on_at));
+  }
   PetscFunctionReturn(0);
 }
 
