@@ -36,10 +36,12 @@ PetscErrorCode PKNodeTopoCreate(const char spec[], PKNodeTopo *nt)
 
   PetscFunctionBegin;
   *nt = NULL;
+  if (!spec) spec = ""; /* PETSc 3.22's string functions do not take NULL */
   PetscCall(PetscStrlen(spec, &len));
   PetscCheck(len < PETSC_MAX_PATH_LEN, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Topology description of %zu characters: at most %d", len, PETSC_MAX_PATH_LEN - 1);
-  PetscCall(PetscStrbeginswith(spec, "synthetic:", &syn));
-  PetscCall(PetscStrbeginswith(spec, "xml:", &xml));
+  syn = xml = PETSC_FALSE;
+  if (len) PetscCall(PetscStrbeginswith(spec, "synthetic:", &syn));
+  if (len) PetscCall(PetscStrbeginswith(spec, "xml:", &xml));
   PetscCheck(!len || syn || xml, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Topology '%s': give synthetic:<description>, xml:<file>, or nothing for this machine", spec);
   PetscCall(PetscNew(&t));
   PetscCheck(!hwloc_topology_init(&t->topo), PETSC_COMM_SELF, PETSC_ERR_LIB, "hwloc_topology_init failed");

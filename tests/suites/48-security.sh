@@ -129,9 +129,9 @@ sec_full_disk() {
 sec_full_disk_o() { cd "$SEC" && sec_full_disk small "$PK_ROOT/tests/mpirun.sh" 2 "$CAL" -quick -o small/p.profile; }
 sec_full_disk_cache() { cd "$SEC" && XDG_CACHE_HOME=$SEC/smallcache sec_full_disk smallcache "$PK_ROOT/tests/mpirun.sh" 2 "$CAL" -quick; }
 export -f sec_full_disk sec_full_disk_o sec_full_disk_cache
-if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
-  skip sec-calibrate-full-disk "no mount namespace here (needs root): a small tmpfs is the full disk"
-  skip sec-calibrate-full-disk-cache "no mount namespace here (needs root): a small tmpfs is the full disk"
+if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null || ! command -v mount >/dev/null; then
+  skip sec-calibrate-full-disk "no mount namespace or no mount command here (needs root): a small tmpfs is the full disk"
+  skip sec-calibrate-full-disk-cache "no mount namespace or no mount command here (needs root): a small tmpfs is the full disk"
 else
   t_grep sec-calibrate-full-disk "cannot write 'small/p.profile': No space left on device \(nothing was changed there\)" sec_full_disk_o
   t_grep sec-calibrate-full-disk-cache "pipekrylov/.*\.profile': No space left on device" sec_full_disk_cache
@@ -195,8 +195,8 @@ sec_cluster_prefix() {
 export -f sec_cluster_foreign_state sec_cluster_config_parsed sec_cluster_state_link sec_cluster_default_not_tmp sec_cluster_prefix
 if [ "$(id -u)" != 0 ]; then
   for n in foreign-state config-parsed state-link default-not-tmp prefix-from-state; do skip "sec-cluster-$n" "not root: bin/pipekrylov-cluster needs root"; done
-elif ! command -v ip >/dev/null 2>&1 || ! command -v tc >/dev/null 2>&1 || ! command -v setpriv >/dev/null 2>&1; then
-  for n in foreign-state config-parsed state-link default-not-tmp prefix-from-state; do skip "sec-cluster-$n" "iproute2 (ip, tc) or setpriv is not installed"; done
+elif ! command -v ip >/dev/null 2>&1 || ! command -v tc >/dev/null 2>&1 || ! command -v setpriv >/dev/null 2>&1 || ! command -v mount >/dev/null 2>&1; then
+  for n in foreign-state config-parsed state-link default-not-tmp prefix-from-state; do skip "sec-cluster-$n" "iproute2 (ip, tc), setpriv or mount is not installed"; done
 else
   t_grep sec-cluster-foreign-state "state directory .*/state belongs to uid 65534, not to you \(uid 0\): refused" sec_cluster_foreign_state
   t_grep sec-cluster-config-parsed "cluster-state/config, line 3: not a setting of this tool: 'touch " sec_cluster_config_parsed
