@@ -11,3 +11,7 @@ t valgrind-pgmres $PK_ROOT/tests/memcheck.sh $B/tests/compare -problem convdiff 
 t valgrind-monitor-report $PK_ROOT/tests/memcheck.sh $B/examples/poisson27 -rows_per_rank 512 -ksp_type pipecg -pc_type jacobi -ksp_perf_trace /dev/null -ksp_perfmodel_view ascii:/dev/null
 t_grep malloc-dump-monitor-report 'nothing unfreed' $MD 2 $B/examples/poisson27 -rows_per_rank 512 -ksp_type pipe2cg -nsolves 2 -ksp_perf_trace /dev/null -ksp_perfmodel_view ascii:/dev/null
 t_grep malloc-dump-report-cg-hypre 'nothing unfreed' $MD 2 $B/examples/poisson27 -rows_per_rank 512 -ksp_type cg -pc_type hypre -nsolves 2 -ksp_perfmodel_view ascii:/dev/null:ascii_info_detail
+# the network section: a switch tree, the sockets (2 ranks on one node) and counters from a directory, twice
+printf 'SwitchName=s0 Nodes=%s\n' "$(hostname -s)" >"$B/tests/memory-topology.conf"
+t valgrind-report-topology $PK_ROOT/tests/memcheck.sh $B/examples/poisson27 -rows_per_rank 512 -ksp_type pipecg -nsolves 2 -ksp_perfmodel_view ascii:/dev/null -ksp_perfmodel_topology "$B/tests/memory-topology.conf" -ksp_perfmodel_netcounters "$B/tests"
+t_grep malloc-dump-report-topology 'nothing unfreed' $MD 2 $B/examples/poisson27 -rows_per_rank 512 -ksp_type pipe2cg -nsolves 2 -ksp_perf_node_size 1 -ksp_perfmodel_view ascii:/dev/null -ksp_perfmodel_topology "$B/tests/memory-topology.conf" -ksp_perfmodel_netcounters "$B/tests"
