@@ -737,7 +737,7 @@ static PetscErrorCode TestPlace(void)
     const char *names[8] = {"node01", "node02", "node03", "node04", "node05", "node06", "node07", "ghost"};
     PetscCall(TopoPlace(TwoLeaves, 2, (PetscInt[]){32, 8, 1}, DMDA_STENCIL_STAR, 8, 1, G42, NULL, names, PETSC_DEFAULT, &pl, &tp));
     Check("missing node: not placed", tp.placed, 0, 0);
-    CheckNote("missing node: the note", &tp, "1 of the 8 nodes are not in the topology (the first: 'ghost'): node-aware order kept");
+    CheckNote("missing node: the note", &tp, "1 of the 8 nodes is not in the topology (the first: 'ghost'): node-aware order kept");
     Check("missing node: its 4 messages not routed", tp.def.n_unknown, 4, 0);
     Check("missing node: tnode -1", tp.tnode[7], -1, 0);
     PetscCall(PKTopoPlacementDestroy(&tp));

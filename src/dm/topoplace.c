@@ -682,8 +682,21 @@ static PetscErrorCode PKTopoPlaceCheck(const PKPlacement *pl, PKTopo topo, const
     PetscCall(PetscSNPrintf(tp->note, sizeof(tp->note), "nodes differ in size: node-aware order kept"));
     PetscFunctionReturn(0);
   }
+  {
+    /* the leaf switches that hold listed nodes (reported even when the tree cannot be used) */
+    PetscBool *has;
+    PetscCall(PetscCalloc1(nsw, &has));
+    for (PetscInt i = 0; i < tp->nnodes; i++) {
+      PetscInt leaf;
+      if (tp->tnode[i] < 0) continue;
+      PetscCall(PKTopoGetNode(topo, tp->tnode[i], NULL, &leaf));
+      if (!has[leaf]) tp->nleaves++;
+      has[leaf] = PETSC_TRUE;
+    }
+    PetscCall(PetscFree(has));
+  }
   if (unlisted) {
-    PetscCall(PetscSNPrintf(tp->note, sizeof(tp->note), "%" PetscInt_FMT " of the %" PetscInt_FMT " nodes are not in the topology (the first: '%s'): node-aware order kept", unlisted, tp->nnodes, names[first]));
+    PetscCall(PetscSNPrintf(tp->note, sizeof(tp->note), "%" PetscInt_FMT " of the %" PetscInt_FMT " nodes %s not in the topology (the first: '%s'): node-aware order kept", unlisted, tp->nnodes, unlisted > 1 ? "are" : "is", names[first]));
     PetscFunctionReturn(0);
   }
   {
@@ -886,9 +899,8 @@ PetscErrorCode PKDMDAPlacementComputeTopology(const PKPlacement *pl, const Petsc
 
     PetscCall(PKSearchSetup(&S, topo, tp, &gn, nop_na));
     PetscCall(PKSearchCheck(&S, &tp->nodeaware, "node-aware"));
-    nat         = S.total;
-    nab         = S.busy;
-    tp->nleaves = S.nl;
+    nat = S.total;
+    nab = S.busy;
     if (S.B <= PK_TOPO_EXHAUSTIVE_BLOCKS && maxsteps > 0) PetscCall(PKSearchExhaustive(&S, maxsteps, nat, nab, &found, &finished));
     if (!finished) PetscCall(PKSearchHeuristic(&S, root, nat, nab, &found));
     tp->optimal = finished;
