@@ -105,10 +105,10 @@ static PetscErrorCode PrintTraffic(PKTopo topo, const char what[], const PKTopoT
 static PetscErrorCode PrintTopology(const char file[], PKTopo topo, const PKTopoPlacement *tp, const char *const hostv[])
 {
   PetscFunctionBegin;
-  fprintf(stderr, "topology %s: %d hosts under %d leaf switches\n", file, (int)tp->nnodes, (int)tp->nleaves);
+  fprintf(stderr, "topology %s: %d hosts, leaf switches holding them: %d\n", file, (int)tp->nnodes, (int)tp->nleaves);
   PetscCall(PrintTraffic(topo, "default", &tp->def));
   PetscCall(PrintTraffic(topo, "node-aware", &tp->nodeaware));
-  PetscCall(PrintTraffic(topo, "topology-aware", &tp->topo));
+  if (tp->usable) PetscCall(PrintTraffic(topo, "topology-aware", &tp->topo));
   if (tp->placed) {
     fprintf(stderr, "topology-aware: %s; node blocks 0..%d on hosts", tp->note, (int)tp->nnodes - 1);
     if (tp->nnodes <= 64)

@@ -143,6 +143,69 @@ static PetscErrorCode PKLayoutTraffic(PKTopo topo, const PetscBool isleaf[], con
   PetscFunctionReturn(0);
 }
 
+/* The leaf switches of a tree (isleaf: nsw entries, free with PetscFree()) */
+static PetscErrorCode PKTopoLeaves(PKTopo topo, PetscBool **isleaf)
+{
+  PetscInt nsw, nnode;
+
+  PetscFunctionBegin;
+  PetscCall(PKTopoGetSizes(topo, &nsw, &nnode, NULL, NULL));
+  PetscCall(PetscCalloc1(nsw, isleaf));
+  for (PetscInt v = 0; v < nnode; v++) {
+    PetscInt leaf;
+    PetscCall(PKTopoGetNode(topo, v, NULL, &leaf));
+    (*isleaf)[leaf] = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PKDMDATopoTraffic - The halo traffic of one ghost update of a DMDA on the switch-to-switch links of a tree, for
+   any layout: which node holds each position of the process grid, and where each node is in the tree.
+
+   Not Collective
+
+   Input Parameters:
++  dim, M, stencil, s, dof - the DMDA (M: dim global sizes)
+.  procs       - the process grid (3 entries, 1 beyond dim)
+.  node_of_pos - the node (0, 1, ...) of every grid position, x-fastest (the DMDA's rank order)
+.  topo        - the tree
+-  where       - the tree node of every node (PKTopoFindNode(); -1: not listed, its messages are not routed)
+
+   Output Parameter:
+.  tr - bytes summed over the switch-to-switch link directions, the busiest direction, bytes leaving a leaf switch
+
+   Notes:
+   The messages are PKDMDAPlacementCompute()'s (one per neighbour, PETSc's partition, periodic boundaries not
+   counted), routed with PKTopoLoadsAdd(). For the layout a run really has (the DMDA's ranks on the nodes MPI put them
+   on), and for a report's what-if.
+
+   Level: developer
+
+.seealso: `PKDMDAPlacementComputeTopology()`, `PKTopoLoadsAdd()`
+@*/
+PetscErrorCode PKDMDATopoTraffic(PetscInt dim, const PetscInt M[], DMDAStencilType stencil, PetscInt s, PetscInt dof, const PetscInt procs[], const PetscInt node_of_pos[], PKTopo topo, const PetscInt where[], PKTopoTraffic *tr)
+{
+  PKHaloGrid g;
+  PetscBool *isleaf;
+  PetscReal  off;
+
+  PetscFunctionBegin;
+  PetscCheck(dim >= 1 && dim <= 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "dim must be 1, 2 or 3, not %" PetscInt_FMT, dim);
+  for (PetscInt d = 0; d < 3; d++) {
+    g.M[d]     = d < dim ? M[d] : 1;
+    g.procs[d] = d < dim ? procs[d] : 1;
+    PetscCheck(g.procs[d] >= 1 && g.procs[d] <= g.M[d], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Process grid %" PetscInt_FMT " parts of %" PetscInt_FMT " points in direction %" PetscInt_FMT, g.procs[d], g.M[d], d);
+  }
+  g.s   = s;
+  g.dof = dof;
+  g.st  = stencil;
+  PetscCall(PKTopoLeaves(topo, &isleaf));
+  PetscCall(PKLayoutTraffic(topo, isleaf, &g, node_of_pos, where, tr, &off));
+  PetscCall(PetscFree(isleaf));
+  PetscFunctionReturn(0);
+}
+
 /* ---------------------------------------------------------------------------------------------------------- */
 /* The search: blocks, the bytes between them, and an assignment of blocks to leaf switches */
 
@@ -737,6 +800,7 @@ static PetscErrorCode PKTopoPlaceCheck(const PKPlacement *pl, PKTopo topo, const
     }
   }
   PetscCall(PetscFree(seen));
+  tp->usable = PETSC_TRUE;
   if (oneleaf) {
     PetscCall(PKTopoGetSwitch(topo, leaf0, &sname, NULL, NULL, NULL));
     PetscCall(PetscSNPrintf(tp->note, sizeof(tp->note), "all %" PetscInt_FMT " nodes are under one leaf switch, '%s': no halo byte crosses a switch-to-switch link", tp->nnodes, sname));
@@ -859,7 +923,7 @@ static PetscErrorCode PKSearchCheck(const PKSearch *S, const PKTopoTraffic *tr, 
 PetscErrorCode PKDMDAPlacementComputeTopology(const PKPlacement *pl, const PetscMPIInt rank_node[], PKTopo topo, const char *const names[], PetscInt maxsteps, PKTopoPlacement *tp)
 {
   PKHaloGrid gd, gn;
-  PetscInt  *nop_def, *nop_na, root, nsw, nnode;
+  PetscInt  *nop_def, *nop_na, root;
   PetscReal  off;
   PetscBool *isleaf;
 
@@ -877,13 +941,7 @@ PetscErrorCode PKDMDAPlacementComputeTopology(const PKPlacement *pl, const Petsc
   PetscCall(PKTopoPlaceCheck(pl, topo, names, tp, &root));
 
   /* the traffic of the default and node-aware layouts, whatever happens next */
-  PetscCall(PKTopoGetSizes(topo, &nsw, &nnode, NULL, NULL));
-  PetscCall(PetscCalloc1(nsw, &isleaf));
-  for (PetscInt v = 0; v < nnode; v++) {
-    PetscInt leaf;
-    PetscCall(PKTopoGetNode(topo, v, NULL, &leaf));
-    isleaf[leaf] = PETSC_TRUE;
-  }
+  PetscCall(PKTopoLeaves(topo, &isleaf));
   PetscCall(PKLayoutNodes(pl, rank_node, PETSC_FALSE, &gd, &nop_def));
   PetscCall(PKLayoutNodes(pl, rank_node, PETSC_TRUE, &gn, &nop_na));
   PetscCall(PKLayoutTraffic(topo, isleaf, &gd, nop_def, tp->tnode, &tp->def, &off));

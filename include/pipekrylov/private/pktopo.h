@@ -126,6 +126,8 @@ typedef struct {
 typedef struct {
   PetscInt      nnodes;
   PetscBool     placed;   /* PETSC_TRUE: the node blocks are moved by the tree; else the node-aware order is kept (note) */
+  PetscBool     usable;   /* the tree describes the allocation: every node in it once, all under one root, equal
+                             node sizes (PETSC_FALSE: the note says what is wrong; the caller should tell the user) */
   PetscBool     optimal;  /* every assignment was compared (or all of them are equivalent): no better one exists */
   PetscInt64    steps;    /* search steps: assignments tried (exhaustive), then swaps tried (heuristic) */
   PetscInt      nleaves;  /* leaf switches that hold nodes of the allocation */
@@ -141,5 +143,8 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode PKDMDAPlacementComputeTopology(const PKPlacement *, const PetscMPIInt rank_node[], PKTopo, const char *const names[], PetscInt maxsteps, PKTopoPlacement *);
 PETSC_INTERN PetscErrorCode PKTopoPlacementDestroy(PKTopoPlacement *);
+/* The traffic of any layout of a DMDA's ghost update: node_of_pos[] the node (0 ..) of every grid position
+   (x-fastest), where[] the tree node of every node (-1: not listed) */
+PETSC_INTERN PetscErrorCode PKDMDATopoTraffic(PetscInt dim, const PetscInt M[], DMDAStencilType, PetscInt s, PetscInt dof, const PetscInt procs[], const PetscInt node_of_pos[], PKTopo, const PetscInt where[], PKTopoTraffic *);
 
 #endif
