@@ -2,6 +2,8 @@ static const char help[] = "Unit tests of the network topology (src/dm/hostlist.
                            "Single rank, no KSP. Every check states its hand computation. Exit status 1 if any check fails.\n"
                            "  -section <names>  run these sections only, comma-separated (hostlist parse routes badfile loads place topofile counters hwloc)\n"
                            "  -v                print every check, not only failures\n"
+                           "  -compare <n> [-seed s -uniform k -maxn m]  the placement heuristic against the exhaustive search on n random\n"
+                           "                    small trees and grids (a measurement for docs/models.md 7.8, not a test; -v lists the misses)\n"
                            "  -bad <twice|hostlist|cycle|device|cpumask>   an invalid input, with PETSc's own error output (must fail clearly)\n\n";
 
 #include <hwloc.h>
@@ -639,6 +641,7 @@ static PetscErrorCode TestPlace(void)
   Check("7.3 2-D: placed", tp.placed, 1, 0);
   Check("7.3 2-D: optimal (exhaustive)", tp.optimal, 1, 0);
   Check("7.3 2-D: 2 leaves", tp.nleaves, 2, 0);
+  Check("7.3 2-D: the tree is usable", tp.usable, 1, 0);
   CheckOrder("7.3 2-D: blocks 0 1 4 5 under s0", &tp, (PetscInt[]){0, 1, 4, 5, 2, 3, 6, 7});
   Check("7.3 2-D: busiest messages (5->6 and 1->2)", tp.topo.busiest_nmsg, 2, 0);
   Check("7.3 2-D: 20 messages routed", tp.topo.n_off, 20, 0);
@@ -677,6 +680,7 @@ static PetscErrorCode TestPlace(void)
   PetscCall(TopoPlace("SwitchName=only Nodes=node[01-08]\n", 2, (PetscInt[]){32, 8, 1}, DMDA_STENCIL_STAR, 8, 1, G42, "node%02d", NULL, PETSC_DEFAULT, &pl, &tp));
   CheckTraffic("one leaf", &tp, (PetscReal[]){0, 0, 0, 0, 0, 0, 0, 0, 0});
   CheckNote("one leaf: the note", &tp, "all 8 nodes are under one leaf switch, 'only'");
+  Check("one leaf: usable, nothing to place", tp.usable * 10 + tp.placed, 10, 0);
   Check("one leaf: busiest link none", tp.topo.busiest.link, -1, 0);
   PetscCall(PKTopoPlacementDestroy(&tp));
 
@@ -740,6 +744,7 @@ static PetscErrorCode TestPlace(void)
     CheckNote("missing node: the note", &tp, "1 of the 8 nodes is not in the topology (the first: 'ghost'): node-aware order kept");
     Check("missing node: its 4 messages not routed", tp.def.n_unknown, 4, 0);
     Check("missing node: tnode -1", tp.tnode[7], -1, 0);
+    Check("missing node: the tree is not usable", tp.usable, 0, 0);
     PetscCall(PKTopoPlacementDestroy(&tp));
   }
   /* the same node twice (ranks of one host given as two nodes, e.g. with -ksp_perf_node_size) */
@@ -747,6 +752,7 @@ static PetscErrorCode TestPlace(void)
     const char *names[8] = {"node01", "node02", "node03", "node04", "node05", "node06", "node07", "node07"};
     PetscCall(TopoPlace(TwoLeaves, 2, (PetscInt[]){32, 8, 1}, DMDA_STENCIL_STAR, 8, 1, G42, NULL, names, PETSC_DEFAULT, &pl, &tp));
     CheckNote("one node twice: the note", &tp, "nodes 6 ('node07') and 7 ('node07') are one node of the topology, 'node07'");
+    Check("one node twice: not usable, not placed", tp.usable * 10 + tp.placed, 0, 0);
     PetscCall(PKTopoPlacementDestroy(&tp));
   }
   /* full names find the file's short ones (MPI_Get_processor_name may give a domain) */
@@ -760,7 +766,76 @@ static PetscErrorCode TestPlace(void)
   /* two roots */
   PetscCall(TopoPlace("SwitchName=a Nodes=n[1-4]\nSwitchName=b Nodes=n[5-8]\n", 2, (PetscInt[]){32, 8, 1}, DMDA_STENCIL_STAR, 8, 1, G42, "n%d", NULL, PETSC_DEFAULT, &pl, &tp));
   CheckNote("two roots: the note", &tp, "separate trees ('a' and 'b' have no route between them)");
+  Check("two roots: not usable", tp.usable, 0, 0);
   PetscCall(PKTopoPlacementDestroy(&tp));
+  PetscFunctionReturn(0);
+}
+
+/* -compare N: the heuristic against the exhaustive search on N random small cases (docs/models.md §7.8 quotes it;
+   not part of the tests: it measures, it does not check). Trees of 4..maxn nodes in leaves of 1-5 nodes (or all of
+   -uniform k nodes, the node count then a multiple of k), flat or, from 4 leaves, two pods; grids 2-D or 3-D with
+   sizes from 8 to 48, star or box, 1 or 2 ranks per node; PETSc's grid free. A case counts when the exhaustive
+   search finished (optimal). Random numbers from a fixed LCG, so that a seed gives the same cases everywhere. */
+static PetscInt Draw(unsigned long long *st, PetscInt n)
+{
+  *st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (PetscInt)((*st >> 33) % (unsigned long long)n);
+}
+
+static PetscErrorCode ComparePlacement(PetscInt ntrials, PetscInt seed, PetscInt uniform, PetscInt maxn)
+{
+  unsigned long long st = (unsigned long long)seed;
+  PetscInt           done = 0, miss = 0, busy_only = 0;
+  PetscReal          excess = 0, worst = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(maxn >= 4 && maxn <= 24 && uniform >= 0 && uniform <= maxn / 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Need 4 <= -maxn <= 24 and 0 <= -uniform <= maxn / 2");
+  for (PetscInt k = 0; k < ntrials; k++) {
+    PetscInt        nn = uniform ? uniform * (2 + Draw(&st, maxn / uniform - 1)) : 4 + Draw(&st, maxn - 3);
+    PetscInt        ppn = 1 + Draw(&st, 2), dim = 2 + Draw(&st, 2), M[3], nl = 0, node = 0, sz[24];
+    DMDAStencilType stn;
+    char            tree[4096] = "", line[128];
+    PKPlacement     pl;
+    PKTopoPlacement a, b;
+    PetscErrorCode  e;
+
+    while (node < nn) {
+      sz[nl] = PetscMin(uniform ? uniform : 1 + Draw(&st, 5), nn - node);
+      node += sz[nl++];
+    }
+    node = 0;
+    for (PetscInt l = 0; l < nl; l++) {
+      PetscCall(PetscSNPrintf(line, sizeof(line), "SwitchName=l%d Nodes=n[%d-%d]\n", (int)l, (int)node + 1, (int)(node + sz[l]))); /* n1, n2, ... */
+      PetscCall(PetscStrlcat(tree, line, sizeof(tree)));
+      node += sz[l];
+    }
+    if (nl >= 4 && Draw(&st, 2)) PetscCall(PetscSNPrintf(line, sizeof(line), "SwitchName=p0 Switches=l[0-%d]\nSwitchName=p1 Switches=l[%d-%d]\nSwitchName=top Switches=p0,p1\n", (int)(nl / 2 - 1), (int)(nl / 2), (int)(nl - 1)));
+    else PetscCall(PetscSNPrintf(line, sizeof(line), "SwitchName=top Switches=l[0-%d]\n", (int)(nl - 1)));
+    PetscCall(PetscStrlcat(tree, line, sizeof(tree)));
+    for (PetscInt d = 0; d < 3; d++) M[d] = 8 * (1 + Draw(&st, 6));
+    stn = Draw(&st, 2) ? DMDA_STENCIL_STAR : DMDA_STENCIL_BOX;
+    if (nl < 2) continue;
+    /* a case the node-aware search refuses (a grid too fine for the sizes) is skipped */
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    e = TopoPlace(tree, dim, M, stn, nn, ppn, NULL, "n%d", NULL, 100000000, &pl, &a);
+    PetscCall(PetscPopErrorHandler());
+    if (e) continue;
+    PetscCall(TopoPlace(tree, dim, M, stn, nn, ppn, NULL, "n%d", NULL, 0, &pl, &b));
+    if (a.optimal) {
+      done++;
+      if ((b.topo.link_bytes > a.topo.link_bytes || (b.topo.link_bytes == a.topo.link_bytes && b.topo.busiest_bytes > a.topo.busiest_bytes))) {
+        const PetscReal r = b.topo.link_bytes / a.topo.link_bytes - 1;
+        miss++;
+        if (a.topo.link_bytes == b.topo.link_bytes) busy_only++;
+        excess += r;
+        worst = PetscMax(worst, r);
+        if (verbose) (void)PetscPrintf(PETSC_COMM_SELF, "case %d: %d nodes x %d, %dx%dx%d (%dD %s), optimum %g/%g, heuristic %g/%g\n%s", (int)k, (int)nn, (int)ppn, (int)M[0], (int)M[1], (int)M[2], (int)dim, stn == DMDA_STENCIL_BOX ? "box" : "star", (double)a.topo.link_bytes, (double)a.topo.busiest_bytes, (double)b.topo.link_bytes, (double)b.topo.busiest_bytes, tree);
+      }
+    }
+    PetscCall(PKTopoPlacementDestroy(&a));
+    PetscCall(PKTopoPlacementDestroy(&b));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "compared %" PetscInt_FMT " cases: the heuristic is optimal in %" PetscInt_FMT " (%.1f%%); in the other %" PetscInt_FMT " its switch-link bytes are %.1f%% higher on average, at most %.1f%%; %" PetscInt_FMT " of them differ only in the busiest link\n", done, done - miss, done ? 100.0 * (done - miss) / done : 0.0, miss, miss ? 100 * excess / miss : 0.0, 100 * worst, busy_only));
   PetscFunctionReturn(0);
 }
 
@@ -1015,6 +1090,18 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsHasName(NULL, NULL, "-v", &verbose));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bad", bad, sizeof(bad), NULL));
   if (bad[0]) PetscCall(TestBad(bad));
+  {
+    PetscInt ncompare = 0, seed = 1, uniform = 0, maxn = 12;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-compare", &ncompare, NULL));
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-seed", &seed, NULL));
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-uniform", &uniform, NULL));
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-maxn", &maxn, NULL));
+    if (ncompare > 0) {
+      PetscCall(ComparePlacement(ncompare, seed, uniform, maxn));
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+  }
   all = section[0] ? PETSC_FALSE : PETSC_TRUE;
 #define RUN(nm, fn) \
   do { \

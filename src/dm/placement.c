@@ -20,6 +20,8 @@
      PKDMDAPlacementCompute     pure, no communication: for bin/pipekrylov-place and the tests
      PKDMDACommCreateNodeAware  a communicator whose rank order gives each node its block, and (m, n, p)
      DMDACreateNodeAware        the DMDA itself, on that communicator
+   With -da_node_aware_topology FILE the last two also choose which node gets which block, by the cluster's switch
+   tree (topoplace.c, docs/models.md §7.8): rank 0 reads the file and computes the order, every rank applies it.
 */
 #include <pipekrylov.h>
 #include <pipekrylov/private/pkcompat.h>
