@@ -578,17 +578,19 @@ static PetscErrorCode PKNodeNames(MPI_Comm comm, PetscMPIInt nnodes, const Petsc
     if (rank_node[r] == rank_node[rank]) first = 0;
   *names = NULL;
   if (rank == 0) {
-    PetscInt k = 0;
+    PetscInt   k = 0;
+    PetscBool *seen;
     PetscCall(PetscCalloc1((size_t)nnodes * MPI_MAX_PROCESSOR_NAME, names));
     PetscCall(PetscMalloc2(size, &counts, size, &displs));
-    for (PetscMPIInt r = 0; r < size; r++) {
-      PetscBool lead = PETSC_TRUE;
-      for (PetscMPIInt q = 0; q < r && lead; q++)
-        if (rank_node[q] == rank_node[r]) lead = PETSC_FALSE;
-      counts[r] = lead ? MPI_MAX_PROCESSOR_NAME : 0;
-      displs[r] = (PetscMPIInt)(k * MPI_MAX_PROCESSOR_NAME);
+    PetscCall(PetscCalloc1(nnodes, &seen));
+    for (PetscMPIInt r = 0; r < size; r++) { /* the lowest rank of each node sends its name */
+      const PetscBool lead = (PetscBool)!seen[rank_node[r]];
+      seen[rank_node[r]]   = PETSC_TRUE;
+      counts[r]            = lead ? MPI_MAX_PROCESSOR_NAME : 0;
+      displs[r]            = (PetscMPIInt)(k * MPI_MAX_PROCESSOR_NAME);
       k += lead;
     }
+    PetscCall(PetscFree(seen));
   }
   PetscCallMPI(MPI_Gatherv(me, first ? MPI_MAX_PROCESSOR_NAME : 0, MPI_CHAR, *names, counts, displs, MPI_CHAR, 0, comm));
   PetscCall(PetscFree2(counts, displs));
