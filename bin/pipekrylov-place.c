@@ -214,6 +214,10 @@ int main(int argc, char **argv)
       PetscErrorMessage(ierr, &text, &specific);
       fprintf(stderr, "pipekrylov-place: %s\n", specific ? specific : text);
       PetscCall(PKTopoDestroy(&topo));
+      if (!hostbuf)
+        for (PetscInt n = 0; n < nodes; n++) free(hostv[n]);
+      free(hostbuf);
+      free(hostv);
       PetscFinalize();
       return 1;
     }
