@@ -660,18 +660,22 @@ static void PKKidsOrder(PKBisection *R, const PetscInt base[], PetscInt nsw, Pet
   }
 }
 
-/* The heuristic: swaps from the node-aware order; recursive bisection from the root with each order of the
-   children, then swaps from there; the best of them no worse than the node-aware order (else S->gl is left at it) */
+/* The heuristic: swaps from the order in S->gl (the node-aware one, or the best an unfinished exhaustive search
+   found); recursive bisection from the root with each order of the children, then swaps from there; the best of
+   them no worse than the node-aware order's (nat, nab) (else S->gl is left as it came) */
 static PetscErrorCode PKSearchHeuristic(PKSearch *S, PetscInt root, PetscReal nat, PetscReal nab, PetscBool *found)
 {
   PKBisection R;
   PetscInt   *best, *gs, *pos, *base;
-  PetscReal   bt = nat, bb = nab;
+  PetscReal   bt, bb;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&R, sizeof(R)));
   PetscCall(PetscMalloc1(S->B, &best));
   for (PetscInt q = 0; q < S->B; q++) best[q] = S->gl[q];
+  PKEvaluate(S);
+  bt = S->total;
+  bb = S->busy;
   /* the children of every switch that hold nodes of the allocation, and their node counts */
   PetscCall(PetscCalloc1(S->nsw, &R.cap));
   for (PetscInt L = 0; L < S->nl; L++)
