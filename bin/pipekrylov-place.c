@@ -1,6 +1,7 @@
 static const char usage[] =
   "usage: pipekrylov-place --nodes N --ppn K --grid MxN[xP] [--stencil star|box] [--width W] [--dof D]\n"
-  "                        [--procs mxn[xp]] [--hosts h0,h1,...] --rankfile FILE [--format openmpi|slurm]\n"
+  "                        [--procs mxn[xp]] [--hosts h0,h1,...] [--topology TOPO] --rankfile FILE\n"
+  "                        [--format openmpi|slurm]\n"
   "\n"
   "Node-aware placement for an unmodified PETSc application that uses a DMDA (the same optimum as\n"
   "DMDACreateNodeAware): each node gets a compact block of the process grid, chosen to minimise off-node halo\n"
@@ -17,6 +18,14 @@ static const char usage[] =
   "  --procs    fix (parts of) the process grid; 0 = free (default: all free)\n"
   "  --hosts    node host names (default: the emulated cluster's pknode0, pknode1, ...): letters, digits, '.', '-'\n"
   "             and '_', one per node, none empty\n"
+  "  --topology Slurm's topology.conf (topology/tree plugin: SwitchName=s0 Nodes=node[01-16], SwitchName=top\n"
+  "             Switches=s[0-1]) that locates the hosts on a switch tree: the node blocks go to the hosts so that\n"
+  "             neighbouring blocks share a leaf switch (fewest halo bytes on switch-to-switch links, then the lightest\n"
+  "             busiest link; never worse than the node-aware order, which is kept when the tree gains nothing or a\n"
+  "             host is not in TOPO, with a note). Standard error adds, for the default, node-aware and\n"
+  "             topology-aware layouts: the bytes per SpMV summed over the switch-to-switch link directions, the busiest\n"
+  "             direction's bytes and the bytes that leave a leaf switch. TOPO: a regular file of at most 4 MiB; a\n"
+  "             malformed one is an error naming its line. Host names match the file's in full or up to the first '.'\n"
   "At most 16777216 ranks (--nodes x --ppn). FILE is written to a temporary file beside it and renamed (an existing\n"
   "FILE must be a regular file, not a link).\n";
 
@@ -25,6 +34,7 @@ static const char usage[] =
 #include <pipekrylov.h>
 #include <pipekrylov/private/pkcompat.h>
 #include <pipekrylov/private/pkfiles.h>
+#include <pipekrylov/private/pktopo.h>
 
 /* The most ranks placed: far beyond any machine's (millions of cores), small enough that a rank number fits an int
    everywhere and the rankfile (about 35 bytes a rank) stays below a gigabyte */
@@ -78,12 +88,45 @@ static void die2(const char *msg, const char *arg)
   exit(2);
 }
 
+/* One layout's traffic on the switch-to-switch links, for standard error */
+static PetscErrorCode PrintTraffic(PKTopo topo, const char what[], const PKTopoTraffic *tr)
+{
+  char link[2 * PK_TOPO_MAX_NAME + 8] = "none";
+
+  PetscFunctionBegin;
+  if (tr->busiest.link >= 0) PetscCall(PKTopoLinkName(topo, tr->busiest, link, sizeof(link)));
+  fprintf(stderr, "switch links, %s: %.0f bytes per SpMV (busiest %s %.0f bytes; %.0f bytes leave a leaf switch)", what, (double)tr->link_bytes, link, (double)tr->busiest_bytes, (double)tr->leaf_bytes);
+  if (tr->n_unknown) fprintf(stderr, "; %d messages not routed (a host not in the topology)", (int)tr->n_unknown);
+  fprintf(stderr, "\n");
+  PetscFunctionReturn(0);
+}
+
+/* The switch-to-switch traffic of the three layouts and the hosts of the node blocks */
+static PetscErrorCode PrintTopology(const char file[], PKTopo topo, const PKTopoPlacement *tp, const char *const hostv[])
+{
+  PetscFunctionBegin;
+  fprintf(stderr, "topology %s: %d hosts, leaf switches holding them: %d\n", file, (int)tp->nnodes, (int)tp->nleaves);
+  PetscCall(PrintTraffic(topo, "default", &tp->def));
+  PetscCall(PrintTraffic(topo, "node-aware", &tp->nodeaware));
+  if (tp->usable) PetscCall(PrintTraffic(topo, "topology-aware", &tp->topo));
+  if (tp->placed) {
+    fprintf(stderr, "topology-aware: %s; node blocks 0..%d on hosts", tp->note, (int)tp->nnodes - 1);
+    if (tp->nnodes <= 64)
+      for (PetscInt b = 0; b < tp->nnodes; b++) fprintf(stderr, " %s", hostv[tp->order[b]]);
+    else fprintf(stderr, " (see the rankfile)");
+    fprintf(stderr, "\n");
+  } else fprintf(stderr, "topology-aware: %s\n", tp->note);
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   PetscInt    nodes = 0, ppn = 0, M[3] = {1, 1, 1}, procs[3] = {0, 0, 0}, width = 1, dof = 1, dim = 0, pdim = 0;
-  const char *rankfile = NULL, *format = "openmpi", *hosts = NULL, *stencil = "star";
+  const char *rankfile = NULL, *format = "openmpi", *hosts = NULL, *stencil = "star", *topofile = NULL;
   char      **hostv = NULL, *hostbuf = NULL; /* --hosts: the names point into hostbuf; else each its own */
   PKPlacement pl;
+  PKTopoPlacement tp;
+  PKTopo      topo = NULL;
   FILE       *f;
   PKAtomicFile af;
   char        why[4200];
@@ -111,6 +154,7 @@ int main(int argc, char **argv)
       if ((dof = parse_count(v)) < 1) die2("--dof must be a positive integer, not ", v);
     }
     else if (!strcmp(a, "--hosts")) hosts = v;
+    else if (!strcmp(a, "--topology")) topofile = v;
     else if (!strcmp(a, "--rankfile")) rankfile = v;
     else if (!strcmp(a, "--format")) format = v;
     else die("unknown option ", a);
@@ -160,12 +204,20 @@ int main(int argc, char **argv)
     PetscErrorCode ierr;
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = PKDMDAPlacementCompute(dim, M, strcmp(stencil, "box") ? DMDA_STENCIL_STAR : DMDA_STENCIL_BOX, width, dof, nodes, ppn, pdim ? procs : NULL, &pl);
+    /* the switch tree: the blocks go to the hosts by it (a host it does not list leaves the node-aware order) */
+    if (!ierr && topofile) ierr = PKTopoCreateFromFile(topofile, &topo);
+    if (!ierr && topofile) ierr = PKDMDAPlacementComputeTopology(&pl, NULL, topo, (const char *const *)hostv, PETSC_DEFAULT, &tp);
     PetscCall(PetscPopErrorHandler());
     if (ierr) {
       const char *text;
       char       *specific;
       PetscErrorMessage(ierr, &text, &specific);
       fprintf(stderr, "pipekrylov-place: %s\n", specific ? specific : text);
+      PetscCall(PKTopoDestroy(&topo));
+      if (!hostbuf)
+        for (PetscInt n = 0; n < nodes; n++) free(hostv[n]);
+      free(hostbuf);
+      free(hostv);
       PetscFinalize();
       return 1;
     }
@@ -181,6 +233,7 @@ int main(int argc, char **argv)
   for (PetscInt r = 0; r < nodes * ppn; r++) {
     PetscInt node, slot;
     PetscCall(PKDMDAPlacementRankNode(&pl, r, &node, &slot));
+    if (topo) node = tp.order[node]; /* block node runs on host order[node] */
     if (!strcmp(format, "slurm")) fprintf(f, "%s\n", hostv[node]);
     else fprintf(f, "rank %d=%s slot=%d\n", (int)r, hostv[node], (int)slot);
   }
@@ -202,11 +255,16 @@ int main(int argc, char **argv)
   if (pl.placed)
     fprintf(stderr, "placed: process grid %dx%dx%d, each node a %dx%dx%d block: %lld off-node messages, %lld bytes per SpMV (on node %lld messages, %lld bytes)\n", (int)pl.procs[0], (int)pl.procs[1], (int)pl.procs[2], (int)pl.block[0], (int)pl.block[1], (int)pl.block[2], (long long)pl.msgs_off, (long long)pl.bytes_off, (long long)pl.msgs_on, (long long)pl.bytes_on);
   else fprintf(stderr, "placed: %s\n", pl.note);
+  if (topo) PetscCall(PrintTopology(topofile, topo, &tp, (const char *const *)hostv));
   {
     char rfopt[64]; /* Open MPI 5 (PRRTE) deprecates --rankfile; its parser also refuses a '-' in the path */
     PetscCall(PKMPIRankfileOption("FILE", rfopt, sizeof(rfopt)));
     fprintf(stderr, "wrote %s (%s); run with %s%s\n", rankfile, format, !strcmp(format, "slurm") ? "SLURM_HOSTFILE=FILE srun --distribution=arbitrary" : "mpiexec ", !strcmp(format, "slurm") ? "" : rfopt);
     if (strcmp(format, "slurm") && strstr(rfopt, "--map-by") && strpbrk(rankfile, "-:")) fprintf(stderr, "note: Open MPI 5.0 refuses a rankfile path with '-' or ':' in it: rename %s before you run\n", rankfile);
+  }
+  if (topo) {
+    PetscCall(PKTopoPlacementDestroy(&tp));
+    PetscCall(PKTopoDestroy(&topo));
   }
   if (!hostbuf)
     for (PetscInt n = 0; n < nodes; n++) free(hostv[n]);

@@ -1,7 +1,9 @@
 static const char help[] = "Unit tests of the network topology (src/dm/hostlist.c, topology.c, linkload.c, locality.c; src/perf/models/netload.c; src/perf/monitor/netcounters.c).\n"
                            "Single rank, no KSP. Every check states its hand computation. Exit status 1 if any check fails.\n"
-                           "  -section <names>  run these sections only, comma-separated (hostlist parse routes badfile loads allreduce counters hwloc)\n"
+                           "  -section <names>  run these sections only, comma-separated (hostlist parse routes badfile loads allreduce place topofile counters hwloc)\n"
                            "  -v                print every check, not only failures\n"
+                           "  -compare <n> [-seed s -uniform k -maxn m]  the placement heuristic against the exhaustive search on n random\n"
+                           "                    small trees and grids (a measurement for docs/models.md 7.8, not a test; -v lists the misses)\n"
                            "  -bad <twice|hostlist|cycle|device|cpumask>   an invalid input, with PETSc's own error output (must fail clearly)\n\n";
 
 #include <hwloc.h>
@@ -542,6 +544,332 @@ static PetscErrorCode TestLoads(void)
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
+/* Topology-aware placement of node blocks (src/dm/topoplace.c, docs/models.md §7.8) */
+
+/* The placement of a DMDA (star or box stencil of width 1, 1 dof: 8-byte values) on nnodes x ppn, node names
+   fmt % (1 .. nnodes) unless names are given, on the tree text; maxsteps as PKDMDAPlacementComputeTopology's */
+static PetscErrorCode TopoPlace(const char tree[], PetscInt dim, const PetscInt M[], DMDAStencilType st, PetscInt nnodes, PetscInt ppn, const PetscInt procs[], const char fmt[], const char *const given[], PetscInt maxsteps, PKPlacement *pl, PKTopoPlacement *tp)
+{
+  PKTopo   t;
+  char   **names;
+
+  PetscFunctionBegin;
+  PetscCall(TopoFromText(tree, &t));
+  PetscCall(PKDMDAPlacementCompute(dim, M, st, 1, 1, nnodes, ppn, procs, pl));
+  PetscCall(PetscMalloc1(nnodes, &names));
+  for (PetscInt i = 0; i < nnodes; i++) {
+    PetscCall(PetscMalloc1(64, &names[i]));
+    if (given) PetscCall(PetscStrncpy(names[i], given[i], 64));
+    else PetscCall(PetscSNPrintf(names[i], 64, fmt, (int)(i + 1)));
+  }
+  PetscCall(PKDMDAPlacementComputeTopology(pl, NULL, t, (const char *const *)names, maxsteps, tp));
+  for (PetscInt i = 0; i < nnodes; i++) PetscCall(PetscFree(names[i]));
+  PetscCall(PetscFree(names));
+  PetscCall(PKTopoDestroy(&t));
+  PetscFunctionReturn(0);
+}
+
+/* The three layouts' bytes on switch-to-switch links (summed; busiest direction) and bytes leaving a leaf */
+static void CheckTraffic(const char what[], const PKTopoPlacement *tp, const PetscReal want[9])
+{
+  const PKTopoTraffic *tr[3] = {&tp->def, &tp->nodeaware, &tp->topo};
+  const char          *nm[3] = {"default", "node-aware", "topology-aware"};
+  char                 w[160];
+  for (PetscInt k = 0; k < 3; k++) {
+    (void)PetscSNPrintf(w, sizeof(w), "%s: %s switch-link bytes", what, nm[k]);
+    Check(w, tr[k]->link_bytes, want[3 * k], 0);
+    (void)PetscSNPrintf(w, sizeof(w), "%s: %s busiest switch link", what, nm[k]);
+    Check(w, tr[k]->busiest_bytes, want[3 * k + 1], 0);
+    (void)PetscSNPrintf(w, sizeof(w), "%s: %s bytes leaving a leaf", what, nm[k]);
+    Check(w, tr[k]->leaf_bytes, want[3 * k + 2], 0);
+  }
+}
+
+static void CheckOrder(const char what[], const PKTopoPlacement *tp, const PetscInt want[])
+{
+  char g[256] = "", w[256] = "";
+  for (PetscInt b = 0; b < tp->nnodes; b++) {
+    char x[16];
+    (void)PetscSNPrintf(x, sizeof(x), "%s%d", b ? " " : "", (int)tp->order[b]);
+    (void)PetscStrlcat(g, x, sizeof(g));
+    (void)PetscSNPrintf(x, sizeof(x), "%s%d", b ? " " : "", (int)want[b]);
+    (void)PetscStrlcat(w, x, sizeof(w));
+  }
+  CheckStr(what, g, w);
+}
+
+/* A node order must be a permutation */
+static void CheckPermutation(const char what[], const PKTopoPlacement *tp)
+{
+  PetscBool ok = PETSC_TRUE, seen[64] = {PETSC_FALSE};
+  for (PetscInt b = 0; b < tp->nnodes && b < 64; b++) {
+    if (tp->order[b] < 0 || tp->order[b] >= tp->nnodes || seen[tp->order[b]]) ok = PETSC_FALSE;
+    else seen[tp->order[b]] = PETSC_TRUE;
+  }
+  Count(what, ok, ok ? "a permutation" : "not a permutation", "a permutation");
+}
+
+static void CheckNote(const char what[], const PKTopoPlacement *tp, const char want[])
+{
+  Count(what, strstr(tp->note, want) ? PETSC_TRUE : PETSC_FALSE, tp->note, want);
+}
+
+/* 16 nodes: two pods of two leaf switches of four nodes each (a three-level tree) */
+static const char Pods[] = "SwitchName=l0 Nodes=n[01-04]\nSwitchName=l1 Nodes=n[05-08]\nSwitchName=l2 Nodes=n[09-12]\nSwitchName=l3 Nodes=n[13-16]\n"
+                           "SwitchName=p0 Switches=l[0-1]\nSwitchName=p1 Switches=l[2-3]\nSwitchName=top Switches=p[0-1]\n";
+
+static PetscErrorCode TestPlace(void)
+{
+  PKPlacement     pl;
+  PKTopoPlacement tp;
+  /* PETSc's grid for 32 x 8 on 8 ranks, fixed: with one rank per node the node-aware search would take 8 x 1 slabs
+     (as many bytes off node, 896, in 14 messages instead of 20) */
+  const PetscInt  G42[2] = {4, 2};
+
+  PetscFunctionBegin;
+  /* The worked example of docs/models.md §7.3 and §7.8: TwoLeaves (node01-04 under s0, node05-08 under s1), a 2-D
+     DMDA 32 x 8, star, on 8 nodes x 1: PETSc's grid 4 x 2 of 8 x 4 points; an x message carries 4 values (32 B),
+     a y message 8 (64 B). With one rank per node and the grid fixed, node-aware is the default layout (ranks 0-3,
+     row j = 0, under s0).
+       default:  the 8 y messages cross the spine: 512 B leave a leaf, 1024 B on the switch links (each goes up
+                 and down), 4 x 64 = 256 B on each spine link direction.
+       topology: a 2 x 2 block of the grid under each leaf (blocks 0 1 4 5 on node01-04, 2 3 6 7 on node05-08):
+                 only the x pairs (1,2) and (5,6) cross: 4 x 32 = 128 B leave, 256 B on the links, 64 B busiest. */
+  PetscCall(TopoPlace(TwoLeaves, 2, (PetscInt[]){32, 8, 1}, DMDA_STENCIL_STAR, 8, 1, G42, "node%02d", NULL, PETSC_DEFAULT, &pl, &tp));
+  Check("7.3 2-D: PETSc's grid 4 x 2", pl.def_procs[0] * 10 + pl.def_procs[1], 42, 0);
+  CheckTraffic("7.3 2-D", &tp, (PetscReal[]){1024, 256, 512, 1024, 256, 512, 256, 64, 128});
+  Check("7.3 2-D: placed", tp.placed, 1, 0);
+  Check("7.3 2-D: optimal (exhaustive)", tp.optimal, 1, 0);
+  Check("7.3 2-D: 2 leaves", tp.nleaves, 2, 0);
+  Check("7.3 2-D: the tree is usable", tp.usable, 1, 0);
+  CheckOrder("7.3 2-D: blocks 0 1 4 5 under s0", &tp, (PetscInt[]){0, 1, 4, 5, 2, 3, 6, 7});
+  Check("7.3 2-D: busiest messages (5->6 and 1->2)", tp.topo.busiest_nmsg, 2, 0);
+  Check("7.3 2-D: 20 messages routed", tp.topo.n_off, 20, 0);
+  PetscCall(PKTopoPlacementDestroy(&tp));
+  /* the heuristic alone (no exhaustive search) finds the same */
+  PetscCall(TopoPlace(TwoLeaves, 2, (PetscInt[]){32, 8, 1}, DMDA_STENCIL_STAR, 8, 1, G42, "node%02d", NULL, 0, &pl, &tp));
+  CheckTraffic("7.3 2-D heuristic", &tp, (PetscReal[]){1024, 256, 512, 1024, 256, 512, 256, 64, 128});
+  Check("7.3 2-D heuristic: not proven optimal", tp.optimal, 0, 0);
+  CheckNote("7.3 2-D heuristic: says so", &tp, "heuristic");
+  PetscCall(PKTopoPlacementDestroy(&tp));
+
+  /* 3-D, 27-point (box), 16 x 12 x 8 on a fixed 2 x 2 x 2 grid, 8 nodes x 1, TwoLeaves: 8 x 6 x 4 points per rank.
+     Faces carry x 6 x 4 = 24, y 8 x 4 = 32, z 8 x 6 = 48 values; edges along z 4, along y 6, along x 8; corners 1.
+     Cutting the grid in two halves cuts 4 face pairs, 4 pairs of each of the two edge kinds crossing the cut and
+     the 4 corner pairs, two messages each:
+       z cut (default: k = 0 under s0): 8 x (48 + 6 + 8 + 1) = 504 values = 4032 B leave a leaf, 8064 B on links,
+                                        2016 B each spine direction;
+       x cut (topology-aware):          8 x (24 + 4 + 6 + 1) = 280 values = 2240 B, 4480 B, 1120 B
+       (a y cut: 8 x (32 + 4 + 8 + 1) = 360 values). Blocks i = 0 (0 2 4 6) under s0. */
+  PetscCall(TopoPlace(TwoLeaves, 3, (PetscInt[]){16, 12, 8}, DMDA_STENCIL_BOX, 8, 1, (PetscInt[]){2, 2, 2}, "node%02d", NULL, PETSC_DEFAULT, &pl, &tp));
+  CheckTraffic("3-D box", &tp, (PetscReal[]){8064, 2016, 4032, 8064, 2016, 4032, 4480, 1120, 2240});
+  CheckOrder("3-D box: blocks 0 2 4 6 under s0", &tp, (PetscInt[]){0, 4, 1, 5, 2, 6, 3, 7});
+  Check("3-D box: optimal", tp.optimal, 1, 0);
+  PetscCall(PKTopoPlacementDestroy(&tp));
+
+  /* Nothing to gain: 3-D star 8 x 12 x 16 on 2 x 2 x 2 (4 x 6 x 8 points per rank; the loads tests' case). z faces
+     are the smallest (4 x 6 = 24 values = 192 B) and the default already cuts z: 8 x 192 = 1536 B leave a leaf,
+     3072 on links, 768 busiest; the node-aware order is kept. */
+  PetscCall(TopoPlace(TwoLeaves, 3, (PetscInt[]){8, 12, 16}, DMDA_STENCIL_STAR, 8, 1, (PetscInt[]){2, 2, 2}, "node%02d", NULL, PETSC_DEFAULT, &pl, &tp));
+  CheckTraffic("3-D, nothing to gain", &tp, (PetscReal[]){3072, 768, 1536, 3072, 768, 1536, 3072, 768, 1536});
+  Check("3-D, nothing to gain: not placed", tp.placed, 0, 0);
+  CheckNote("3-D, nothing to gain: the note", &tp, "already optimal");
+  CheckOrder("3-D, nothing to gain: the node-aware order", &tp, (PetscInt[]){0, 1, 2, 3, 4, 5, 6, 7});
+  PetscCall(PKTopoPlacementDestroy(&tp));
+  /* and all nodes under one leaf switch: nothing crosses a switch-to-switch link */
+  PetscCall(TopoPlace("SwitchName=only Nodes=node[01-08]\n", 2, (PetscInt[]){32, 8, 1}, DMDA_STENCIL_STAR, 8, 1, G42, "node%02d", NULL, PETSC_DEFAULT, &pl, &tp));
+  CheckTraffic("one leaf", &tp, (PetscReal[]){0, 0, 0, 0, 0, 0, 0, 0, 0});
+  CheckNote("one leaf: the note", &tp, "all 8 nodes are under one leaf switch, 'only'");
+  Check("one leaf: usable, nothing to place", tp.usable * 10 + tp.placed, 10, 0);
+  Check("one leaf: busiest link none", tp.topo.busiest.link, -1, 0);
+  PetscCall(PKTopoPlacementDestroy(&tp));
+
+  /* An uneven tree: a holds n1-n5, b n6-n8; 32 x 8 on 4 x 2 as above. Default (ranks 0-4 under a): y pairs (1,5)
+     (2,6) (3,7) and the x pair (4,5) cross: 6 x 64 + 2 x 32 = 448 B leave, 896 B on links, 224 B busiest (a up: 3 x 64
+     + 32). Three blocks under b: the best is an L (a 2 x 2 corner less one, e.g. 2 3 7): cut x (1,2), x (6,7), y (2,6):
+     2 x 32 + 2 x 32 + 2 x 64 = 256 B leave, 512 on links, 128 busiest (a row of three would leave 448). */
+  PetscCall(TopoPlace("SwitchName=a Nodes=n[1-5]\nSwitchName=b Nodes=n[6-8]\nSwitchName=top Switches=a,b\n", 2, (PetscInt[]){32, 8, 1}, DMDA_STENCIL_STAR, 8, 1, G42, "n%d", NULL, PETSC_DEFAULT, &pl, &tp));
+  CheckTraffic("uneven 5 + 3", &tp, (PetscReal[]){896, 224, 448, 896, 224, 448, 512, 128, 256});
+  CheckPermutation("uneven 5 + 3: the order", &tp);
+  Check("uneven 5 + 3: optimal", tp.optimal, 1, 0);
+  PetscCall(PKTopoPlacementDestroy(&tp));
+  PetscCall(TopoPlace("SwitchName=a Nodes=n[1-5]\nSwitchName=b Nodes=n[6-8]\nSwitchName=top Switches=a,b\n", 2, (PetscInt[]){32, 8, 1}, DMDA_STENCIL_STAR, 8, 1, G42, "n%d", NULL, 0, &pl, &tp));
+  CheckTraffic("uneven 5 + 3, heuristic", &tp, (PetscReal[]){896, 224, 448, 896, 224, 448, 512, 128, 256});
+  PetscCall(PKTopoPlacementDestroy(&tp));
+
+  /* Node-aware blocks of 2 ranks, nodes interleaved on the switches: 32 x 8 on 4 nodes x 2 (grid 4 x 2 of 8 x 4
+     points), s0 holds n1 n3, s1 holds n2 n4. Node-aware: 1 x 2 blocks (columns: 12 x messages of 32 B off node, 384 B,
+     against the default rows' 640 B), column b on node b: columns 0 2 under s0, all three column boundaries cross:
+     384 B leave, 768 B on links, 192 B busiest (s0 up: 0->1, 2->1, 2->3, two rows each). Topology-aware: columns 0 1 on
+     n1 n3 (s0), 2 3 on n2 n4: one boundary, 128 B, 256 B, 64 B. The default layout (rank pairs 2k, 2k+1 on node k:
+     rows of two) puts x pairs (1,2), (5,6) across: 128 B, 256 B, 64 B. */
+  PetscCall(TopoPlace("SwitchName=s0 Nodes=n1,n3\nSwitchName=s1 Nodes=n2,n4\nSwitchName=top Switches=s0,s1\n", 2, (PetscInt[]){32, 8, 1}, DMDA_STENCIL_STAR, 4, 2, G42, "n%d", NULL, PETSC_DEFAULT, &pl, &tp));
+  Check("blocks of 2: node-aware columns (1 x 2 blocks)", pl.block[0] * 10 + pl.block[1], 12, 0);
+  Check("blocks of 2: node-aware off-node bytes", (PetscReal)pl.bytes_off, 384, 0);
+  CheckTraffic("blocks of 2", &tp, (PetscReal[]){256, 64, 128, 768, 192, 384, 256, 64, 128});
+  CheckOrder("blocks of 2: columns 0 1 on n1 n3", &tp, (PetscInt[]){0, 2, 1, 3});
+  PetscCall(PKTopoPlacementDestroy(&tp));
+
+  /* 16 nodes under 4 leaves of 4 (one spine), 2-D 64 x 64 on 4 x 4 (16 x 16 points, 128 B a message). Default: a row
+     of the grid under each leaf: 3 row boundaries x 4 pairs x 2 = 24 messages = 3072 B leave, 6144 on links, 1024
+     busiest (rows 1 and 2 send 8 messages up). Topology-aware: a 2 x 2 quadrant under each leaf: 16 messages = 2048
+     B, 4096 B, 512 B (each quadrant sends 4 up). Exhaustive (within the default budget) and heuristic alike. */
+  {
+    const char Four[] = "SwitchName=l0 Nodes=n[01-04]\nSwitchName=l1 Nodes=n[05-08]\nSwitchName=l2 Nodes=n[09-12]\nSwitchName=l3 Nodes=n[13-16]\nSwitchName=top Switches=l[0-3]\n";
+    PetscCall(TopoPlace(Four, 2, (PetscInt[]){64, 64, 1}, DMDA_STENCIL_STAR, 16, 1, NULL, "n%02d", NULL, PETSC_DEFAULT, &pl, &tp));
+    CheckTraffic("4 leaves", &tp, (PetscReal[]){6144, 1024, 3072, 6144, 1024, 3072, 4096, 512, 2048});
+    PetscCall(PKTopoPlacementDestroy(&tp));
+    PetscCall(TopoPlace(Four, 2, (PetscInt[]){64, 64, 1}, DMDA_STENCIL_STAR, 16, 1, NULL, "n%02d", NULL, 0, &pl, &tp));
+    CheckTraffic("4 leaves, heuristic", &tp, (PetscReal[]){6144, 1024, 3072, 6144, 1024, 3072, 4096, 512, 2048});
+    PetscCall(PKTopoPlacementDestroy(&tp));
+  }
+  /* Three levels (Pods: leaves l0-l3 of 4 nodes, l0 l1 under p0, l2 l3 under p1, p0 p1 under top), the same grid.
+     Default (row k under lk): row boundaries 0|1 and 2|3 inside a pod (1024 B each, 2 switch links), 1|2 between the
+     pods (1024 B, 4 links: leaf, pod, pod, leaf): 8192 B on links, 3072 B leave a leaf, 1024 busiest (l1 up). Topology-
+     aware: a half of the grid per pod, a quadrant per leaf: 1024 B between the leaves of a pod (2 links), 1024 B
+     between the pods (4 links): 6144 B, 2048 B leave a leaf, 512 busiest. */
+  PetscCall(TopoPlace(Pods, 2, (PetscInt[]){64, 64, 1}, DMDA_STENCIL_STAR, 16, 1, NULL, "n%02d", NULL, PETSC_DEFAULT, &pl, &tp));
+  CheckTraffic("pods", &tp, (PetscReal[]){8192, 1024, 3072, 8192, 1024, 3072, 6144, 512, 2048});
+  PetscCall(PKTopoPlacementDestroy(&tp));
+  PetscCall(TopoPlace(Pods, 2, (PetscInt[]){64, 64, 1}, DMDA_STENCIL_STAR, 16, 1, NULL, "n%02d", NULL, 0, &pl, &tp));
+  CheckTraffic("pods, heuristic", &tp, (PetscReal[]){8192, 1024, 3072, 8192, 1024, 3072, 6144, 512, 2048});
+  PetscCall(PKTopoPlacementDestroy(&tp));
+
+  /* Nodes the file does not list: the node-aware order is kept, with a note naming the first; the messages of the
+     unlisted node are not routed (node08 -> ghost: rank 7's 3 messages each way) */
+  {
+    const char *names[8] = {"node01", "node02", "node03", "node04", "node05", "node06", "node07", "ghost"};
+    PetscCall(TopoPlace(TwoLeaves, 2, (PetscInt[]){32, 8, 1}, DMDA_STENCIL_STAR, 8, 1, G42, NULL, names, PETSC_DEFAULT, &pl, &tp));
+    Check("missing node: not placed", tp.placed, 0, 0);
+    CheckNote("missing node: the note", &tp, "1 of the 8 nodes is not in the topology (the first: 'ghost'): node-aware order kept");
+    Check("missing node: its 4 messages not routed", tp.def.n_unknown, 4, 0);
+    Check("missing node: tnode -1", tp.tnode[7], -1, 0);
+    Check("missing node: the tree is not usable", tp.usable, 0, 0);
+    PetscCall(PKTopoPlacementDestroy(&tp));
+  }
+  /* the same node twice (ranks of one host given as two nodes, e.g. with -ksp_perf_node_size) */
+  {
+    const char *names[8] = {"node01", "node02", "node03", "node04", "node05", "node06", "node07", "node07"};
+    PetscCall(TopoPlace(TwoLeaves, 2, (PetscInt[]){32, 8, 1}, DMDA_STENCIL_STAR, 8, 1, G42, NULL, names, PETSC_DEFAULT, &pl, &tp));
+    CheckNote("one node twice: the note", &tp, "nodes 6 ('node07') and 7 ('node07') are one node of the topology, 'node07'");
+    Check("one node twice: not usable, not placed", tp.usable * 10 + tp.placed, 0, 0);
+    PetscCall(PKTopoPlacementDestroy(&tp));
+  }
+  /* full names find the file's short ones (MPI_Get_processor_name may give a domain) */
+  {
+    const char *names[8] = {"node01.c.org", "node02.c.org", "node03.c.org", "node04.c.org", "node05.c.org", "node06.c.org", "node07.c.org", "node08.c.org"};
+    PetscCall(TopoPlace(TwoLeaves, 2, (PetscInt[]){32, 8, 1}, DMDA_STENCIL_STAR, 8, 1, G42, NULL, names, PETSC_DEFAULT, &pl, &tp));
+    Check("long names: placed", tp.placed, 1, 0);
+    Check("long names: busiest 64", tp.topo.busiest_bytes, 64, 0);
+    PetscCall(PKTopoPlacementDestroy(&tp));
+  }
+  /* two roots */
+  PetscCall(TopoPlace("SwitchName=a Nodes=n[1-4]\nSwitchName=b Nodes=n[5-8]\n", 2, (PetscInt[]){32, 8, 1}, DMDA_STENCIL_STAR, 8, 1, G42, "n%d", NULL, PETSC_DEFAULT, &pl, &tp));
+  CheckNote("two roots: the note", &tp, "separate trees ('a' and 'b' have no route between them)");
+  Check("two roots: not usable", tp.usable, 0, 0);
+  PetscCall(PKTopoPlacementDestroy(&tp));
+  PetscFunctionReturn(0);
+}
+
+/* -compare N: the heuristic against the exhaustive search on N random small cases (docs/models.md §7.8 quotes it;
+   not part of the tests: it measures, it does not check). Trees of 4..maxn nodes in leaves of 1-5 nodes (or all of
+   -uniform k nodes, the node count then a multiple of k), flat or, from 4 leaves, two pods; grids 2-D or 3-D with
+   sizes from 8 to 48, star or box, 1 or 2 ranks per node; PETSc's grid free. A case counts when the exhaustive
+   search finished (optimal). Random numbers from a fixed LCG, so that a seed gives the same cases everywhere. */
+static PetscInt Draw(unsigned long long *st, PetscInt n)
+{
+  *st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (PetscInt)((*st >> 33) % (unsigned long long)n);
+}
+
+static PetscErrorCode ComparePlacement(PetscInt ntrials, PetscInt seed, PetscInt uniform, PetscInt maxn)
+{
+  unsigned long long st = (unsigned long long)seed;
+  PetscInt           done = 0, miss = 0, busy_only = 0;
+  PetscReal          excess = 0, worst = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(maxn >= 4 && maxn <= 24 && uniform >= 0 && uniform <= maxn / 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Need 4 <= -maxn <= 24 and 0 <= -uniform <= maxn / 2");
+  for (PetscInt k = 0; k < ntrials; k++) {
+    PetscInt        nn = uniform ? uniform * (2 + Draw(&st, maxn / uniform - 1)) : 4 + Draw(&st, maxn - 3);
+    PetscInt        ppn = 1 + Draw(&st, 2), dim = 2 + Draw(&st, 2), M[3], nl = 0, node = 0, sz[24];
+    DMDAStencilType stn;
+    char            tree[4096] = "", line[128];
+    PKPlacement     pl;
+    PKTopoPlacement a, b;
+    PetscErrorCode  e;
+
+    while (node < nn) {
+      sz[nl] = PetscMin(uniform ? uniform : 1 + Draw(&st, 5), nn - node);
+      node += sz[nl++];
+    }
+    node = 0;
+    for (PetscInt l = 0; l < nl; l++) {
+      PetscCall(PetscSNPrintf(line, sizeof(line), "SwitchName=l%d Nodes=n[%d-%d]\n", (int)l, (int)node + 1, (int)(node + sz[l]))); /* n1, n2, ... */
+      PetscCall(PetscStrlcat(tree, line, sizeof(tree)));
+      node += sz[l];
+    }
+    if (nl >= 4 && Draw(&st, 2)) PetscCall(PetscSNPrintf(line, sizeof(line), "SwitchName=p0 Switches=l[0-%d]\nSwitchName=p1 Switches=l[%d-%d]\nSwitchName=top Switches=p0,p1\n", (int)(nl / 2 - 1), (int)(nl / 2), (int)(nl - 1)));
+    else PetscCall(PetscSNPrintf(line, sizeof(line), "SwitchName=top Switches=l[0-%d]\n", (int)(nl - 1)));
+    PetscCall(PetscStrlcat(tree, line, sizeof(tree)));
+    for (PetscInt d = 0; d < 3; d++) M[d] = 8 * (1 + Draw(&st, 6));
+    stn = Draw(&st, 2) ? DMDA_STENCIL_STAR : DMDA_STENCIL_BOX;
+    if (nl < 2) continue;
+    /* a case the node-aware search refuses (a grid too fine for the sizes) is skipped */
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    e = TopoPlace(tree, dim, M, stn, nn, ppn, NULL, "n%d", NULL, 100000000, &pl, &a);
+    PetscCall(PetscPopErrorHandler());
+    if (e) continue;
+    PetscCall(TopoPlace(tree, dim, M, stn, nn, ppn, NULL, "n%d", NULL, 0, &pl, &b));
+    if (a.optimal) {
+      done++;
+      if ((b.topo.link_bytes > a.topo.link_bytes || (b.topo.link_bytes == a.topo.link_bytes && b.topo.busiest_bytes > a.topo.busiest_bytes))) {
+        const PetscReal r = b.topo.link_bytes / a.topo.link_bytes - 1;
+        miss++;
+        if (a.topo.link_bytes == b.topo.link_bytes) busy_only++;
+        excess += r;
+        worst = PetscMax(worst, r);
+        if (verbose) (void)PetscPrintf(PETSC_COMM_SELF, "case %d: %d nodes x %d, %dx%dx%d (%dD %s), optimum %g/%g, heuristic %g/%g\n%s", (int)k, (int)nn, (int)ppn, (int)M[0], (int)M[1], (int)M[2], (int)dim, stn == DMDA_STENCIL_BOX ? "box" : "star", (double)a.topo.link_bytes, (double)a.topo.busiest_bytes, (double)b.topo.link_bytes, (double)b.topo.busiest_bytes, tree);
+      }
+    }
+    PetscCall(PKTopoPlacementDestroy(&a));
+    PetscCall(PKTopoPlacementDestroy(&b));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "compared %" PetscInt_FMT " cases: the heuristic is optimal in %" PetscInt_FMT " (%.1f%%); in the other %" PetscInt_FMT " its switch-link bytes are %.1f%% higher on average, at most %.1f%%; %" PetscInt_FMT " of them differ only in the busiest link\n", done, done - miss, done ? 100.0 * (done - miss) / done : 0.0, miss, miss ? 100 * excess / miss : 0.0, 100 * worst, busy_only));
+  PetscFunctionReturn(0);
+}
+
+/* A topology file: read, and its errors with the file's name (and the line) */
+static PetscErrorCode TestTopoFile(void)
+{
+  char   dir[] = "/tmp/pktopofileXXXXXX", path[PETSC_MAX_PATH_LEN], want[PETSC_MAX_PATH_LEN + 64];
+  FILE  *f;
+  PKTopo t;
+
+  PetscFunctionBegin;
+  PetscCheck(mkdtemp(dir), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "mkdtemp failed");
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/topology.conf", dir));
+  f = fopen(path, "w");
+  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s", path);
+  fputs(TwoLeaves, f);
+  fclose(f);
+  PetscCall(PKTopoCreateFromFile(path, &t));
+  Check("file: 8 nodes", NodeOf(t, "node08") + 1, 8, 0);
+  PetscCall(PKTopoDestroy(&t));
+  f = fopen(path, "w");
+  fputs("SwitchName=s0 Nodes=n[1-2]\nSwitchName=s1 Nodes=n[3-\n", f);
+  fclose(f);
+  PetscCall(PetscSNPrintf(want, sizeof(want), "Topology file '%s': topology.conf line 2: Nodes= 'n[3-': ", path));
+  EXPECT_ERROR("file: malformed, with its name and line", PKTopoCreateFromFile(path, &t), want);
+  EXPECT_ERROR("file: a directory is refused", PKTopoCreateFromFile(dir, &t), "not a regular file (a directory)");
+  PetscCall(PetscSNPrintf(want, sizeof(want), "%s/none", dir));
+  EXPECT_ERROR("file: missing", PKTopoCreateFromFile(want, &t), "No such file or directory");
+  (void)unlink(path);
+  (void)rmdir(dir);
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
 /* Network counters from a directory in sysfs's layout, and the congestion penalty (000 5.7) */
 
 static PetscErrorCode WriteFile(const char dir[], const char rel[], const char text[])
@@ -789,6 +1117,18 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsHasName(NULL, NULL, "-v", &verbose));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bad", bad, sizeof(bad), NULL));
   if (bad[0]) PetscCall(TestBad(bad));
+  {
+    PetscInt ncompare = 0, seed = 1, uniform = 0, maxn = 12;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-compare", &ncompare, NULL));
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-seed", &seed, NULL));
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-uniform", &uniform, NULL));
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-maxn", &maxn, NULL));
+    if (ncompare > 0) {
+      PetscCall(ComparePlacement(ncompare, seed, uniform, maxn));
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+  }
   all = section[0] ? PETSC_FALSE : PETSC_TRUE;
 #define RUN(nm, fn) \
   do { \
@@ -802,6 +1142,8 @@ int main(int argc, char **argv)
   RUN("badfile", TestBadFile);
   RUN("loads", TestLoads);
   RUN("allreduce", TestAllreduceHops);
+  RUN("place", TestPlace);
+  RUN("topofile", TestTopoFile);
   RUN("counters", TestCounters);
   RUN("hwloc", TestHwloc);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "topology_unit: %" PetscInt_FMT " checks passed, %" PetscInt_FMT " failed\n", npass, nfail));

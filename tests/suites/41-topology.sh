@@ -1,8 +1,10 @@
 # The network topology as plain functions (tests/topology_unit.c, one rank, no MPI communication): Slurm host lists
 # and topology.conf (syntax, every malformed case with its line), hops and routes on documented trees, the link
 # loads of 2-D and 3-D DMDA halos on 8 nodes under 2 leaf switches and a spine against hand counts, network
-# counters read from a directory in sysfs's layout and the congestion penalty they give, and sockets / NUMA
-# nodes of CPU masks on hwloc's synthetic and XML topologies (issue 21).
+# counters read from a directory in sysfs's layout and the congestion penalty they give, sockets / NUMA nodes of
+# CPU masks on hwloc's synthetic and XML topologies, and the topology-aware placement of node blocks (the default,
+# node-aware and topology-aware layouts' switch-link bytes on documented trees, exhaustive and heuristic) and the
+# topology file's errors (issue 21).
 TU=$PK_BUILD/tests/topology_unit
 t_grep topology-unit ' 0 failed$' $TU
 # PETSc's own error output for a user's mistakes: the line and what is wrong
@@ -15,7 +17,7 @@ t_fail topology-bad-cpumask "CPU mask 0 '0-15': CPUs this topology does not have
 # loading of this machine is left out: hwloc itself trips valgrind there
 topology_memcheck() {
   local out rc
-  out=$(sh "$PK_ROOT/tests/memcheck.sh" "$PK_BUILD/tests/topology_unit" -section hostlist,parse,routes,badfile,loads,counters -malloc_dump 2>&1)
+  out=$(sh "$PK_ROOT/tests/memcheck.sh" "$PK_BUILD/tests/topology_unit" -section hostlist,parse,routes,badfile,loads,place,topofile,counters -malloc_dump 2>&1)
   rc=$?
   echo "$out"
   [ $rc = 0 ] && ! echo "$out" | grep -q ' bytes .*() at '
@@ -27,9 +29,9 @@ t_grep topology-unit-memcheck ' 0 failed$' topology_memcheck
 PKT=$PK_BUILD/tests/topology
 export PKT
 mkdir -p "$PKT"
-t_fail topology-report-bad-file "topology file '.*nonexistent.conf': .*No such file" "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_topology "$PKT/nonexistent.conf"
+t_fail topology-report-bad-file "[Tt]opology file '.*nonexistent.conf': .*No such file" "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_topology "$PKT/nonexistent.conf"
 printf 'SwitchName=s0 Nodes=n[1-2]\nSwitchName=s0 Nodes=n3\n' >"$PKT/twice.conf"
-t_fail topology-report-bad-line "topology file '.*twice.conf': topology.conf line 2: switch 's0' is defined twice" "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_topology "$PKT/twice.conf"
+t_fail topology-report-bad-line "[Tt]opology file '.*twice.conf': topology.conf line 2: switch 's0' is defined twice" "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_topology "$PKT/twice.conf"
 t_grep topology-report-help 'ksp_perfmodel_topology' "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_view -help
 if [ "$(id -u)" != 0 ]; then
   skip topology-report-cluster "not root: the emulated cluster needs root for network namespaces"

@@ -85,6 +85,53 @@ t_fail place-bad-nodes "--nodes must be a positive integer, not '4x'" "$PL" --no
 t_fail place-bad-hosts '--hosts must name exactly --nodes hosts' "$PL" --nodes 2 --ppn 2 --grid 8x8 --hosts a --rankfile "$PLD/never"
 t_fail place-too-fine 'too fine' "$PL" --nodes 2 --ppn 2 --grid 3x3 --procs 4x1 --rankfile "$PLD/never"
 
+# bin/pipekrylov-place --topology (docs/models.md §7.8): the node blocks go to hosts by a Slurm topology.conf.
+# §7.3's case: 8 hosts, node01-04 under s0, node05-08 under s1, a spine; 32 x 8 on the grid 4 x 2, one rank per
+# host (8 x 4 points: x messages 32 B, y messages 64 B). Default: the 8 y messages cross the spine (512 B leave a
+# leaf, 1024 B on switch links, 256 B each spine direction); topology-aware: a 2 x 2 block of the grid under each
+# leaf, only 4 x messages cross (128 B, 256 B, 64 B): ranks 0 1 4 5 on node01-04, 2 3 6 7 on node05-08.
+printf 'SwitchName=s0 Nodes=node[01-04]\nSwitchName=s1 Nodes=node[05-08]\nSwitchName=spine Switches=s[0-1]\n' >"$PLD/two.conf"
+export H8=node01,node02,node03,node04,node05,node06,node07,node08
+topo_73() { "$PL" --nodes 8 --ppn 1 --grid 32x8 --procs 4x2 --hosts $H8 --topology "$PLD/two.conf" --rankfile "$PLD/rf-topo" "$@" 2>&1; }
+t_grep topoplace-tool-default '^switch links, default: 1024 bytes per SpMV \(busiest s0->spine 256 bytes; 512 bytes leave a leaf switch\)' topo_73
+t_grep topoplace-tool-placed '^switch links, topology-aware: 256 bytes per SpMV \(busiest s0->spine 64 bytes; 128 bytes leave a leaf switch\)' topo_73
+t_grep topoplace-tool-order '^topology-aware: optimal .*node blocks 0\.\.7 on hosts node01 node02 node05 node06 node03 node04 node07 node08$' topo_73
+topo_rankfile() {
+  topo_73 >/dev/null || return 1
+  printf 'rank %d=node%02d slot=0\n' 0 1 1 2 2 5 3 6 4 3 5 4 6 7 7 8 >"$PLD/rf-topo-expected"
+  diff "$PLD/rf-topo-expected" "$PLD/rf-topo" && echo "rankfile as expected"
+}
+t_grep topoplace-tool-rankfile 'rankfile as expected' topo_rankfile
+# Node-aware blocks of two ranks (columns of the 4 x 2 grid), hosts interleaved on the switches (s0: n1 n3, s1: n2
+# n4): node-aware puts columns 0 2 under s0 (384 B leave a leaf), topology-aware columns 0 1 (128 B): column 1 on n3
+printf 'SwitchName=s0 Nodes=n1,n3\nSwitchName=s1 Nodes=n2,n4\nSwitchName=top Switches=s0,s1\n' >"$PLD/inter.conf"
+topo_blocks() {
+  "$PL" --nodes 4 --ppn 2 --grid 32x8 --procs 4x2 --hosts n1,n2,n3,n4 --topology "$PLD/inter.conf" --rankfile "$PLD/rf-inter" 2>&1 || return 1
+  # rank r = (r % 4, r / 4): column r % 4 is the block; columns 0 1 2 3 on n1 n3 n2 n4, slot = the row
+  printf 'rank %d=n%d slot=%d\n' 0 1 0 1 3 0 2 2 0 3 4 0 4 1 1 5 3 1 6 2 1 7 4 1 >"$PLD/rf-inter-expected"
+  diff "$PLD/rf-inter-expected" "$PLD/rf-inter" && echo "rankfile as expected"
+}
+t_grep topoplace-tool-blocks 'switch links, node-aware: 768 bytes per SpMV \(busiest s0->top 192 bytes; 384 bytes leave a leaf switch\)' topo_blocks
+t_grep topoplace-tool-blocks-rankfile 'rankfile as expected' topo_blocks
+# a host the file does not list: the node-aware order, with a note; a tree that gains nothing: the same
+t_grep topoplace-tool-missing-host "^topology-aware: 1 of the 8 nodes is not in the topology \(the first: 'ghost'\): node-aware order kept" \
+  "$PL" --nodes 8 --ppn 1 --grid 32x8 --procs 4x2 --hosts node01,node02,node03,node04,node05,node06,node07,ghost --topology "$PLD/two.conf" --rankfile "$PLD/rf-topo-missing"
+t_grep topoplace-tool-nothing-to-gain '^topology-aware: the node-aware order is already optimal on this tree' \
+  "$PL" --nodes 8 --ppn 1 --grid 8x12x16 --procs 2x2x2 --hosts $H8 --topology "$PLD/two.conf" --rankfile "$PLD/rf-topo-same"
+# a malformed file: the parser's error with the file and the line, and no rankfile; a FIFO is refused unread
+topo_bad() {
+  printf 'SwitchName=s0 Nodes=node[01-04]\nSwitchName=s1 Nodes=node[05-\n' >"$PLD/bad.conf"
+  rm -f "$PLD/rf-bad"
+  "$PL" --nodes 8 --ppn 1 --grid 32x8 --hosts $H8 --topology "$PLD/bad.conf" --rankfile "$PLD/rf-bad"
+  rc=$?
+  [ ! -e "$PLD/rf-bad" ] || echo "a rankfile was written"
+  return $rc
+}
+t_fail topoplace-tool-malformed "Topology file '.*/bad.conf': topology.conf line 2: Nodes= 'node\[05-': bracket group not closed" topo_bad
+topo_fifo() { rm -f "$PLD/topo.fifo"; mkfifo "$PLD/topo.fifo" && "$PL" --nodes 8 --ppn 1 --grid 32x8 --hosts $H8 --topology "$PLD/topo.fifo" --rankfile "$PLD/rf-fifo"; }
+t_fail topoplace-tool-fifo "Cannot read the topology file '.*topo.fifo': not a regular file \(a FIFO\)" topo_fifo
+t_grep topoplace-tool-help '--topology' "$PL" --help
+
 # An unmodified tutorial (ex50) with the tool's host list as node map and its options reaches the placed counts
 tut_hostlist() {
   "$PL" --nodes 4 --ppn 4 --grid 64x64 --format slurm --rankfile "$PLD/tut-hl" >"$PLD/tut-opts" 2>/dev/null || return 1
@@ -113,16 +160,32 @@ same_solve() { # NP ARGS...
 t_grep place-same-solve-poisson27 'same$' same_solve 4 -ksp_perf_node_size 2 -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi
 t_grep place-same-solve-laplace2d 'same$' same_solve 16 -ksp_perf_node_size 4 -problem laplace2d -n 64 -ksp_type pcg -pc_type jacobi
 t_grep poisson27-nodeaware-help 'nodeaware' "$PK_BUILD/examples/poisson27" -help
+# DMDACreateNodeAware with -da_node_aware_topology on this one machine: -help lists the options; a malformed file is
+# an error naming its line on every rank; this host not in the file keeps the node-aware order with a note on
+# standard error (the placed case runs on the emulated cluster below)
+t_grep topoplace-lib-help '-da_node_aware_topology <.*: Slurm topology.conf' "$PK_BUILD/examples/poisson27" -nodeaware -help
+t_grep topoplace-lib-view-help '-da_node_aware_view' "$PK_BUILD/examples/poisson27" -nodeaware -help
+t_fail topoplace-lib-malformed "-da_node_aware_topology: Topology file '.*/bad-lib.conf': topology.conf line 2: Nodes= 'node\[05-': bracket group not closed" \
+  sh -c 'printf "SwitchName=s0 Nodes=node[01-04]\nSwitchName=s1 Nodes=node[05-\n" >"$PLD/bad-lib.conf" && "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -problem laplace2d -n 32 -nodeaware -da_node_aware_topology "$PLD/bad-lib.conf"'
+t_grep topoplace-lib-missing-node "^DMDACreateNodeAware: -da_node_aware_topology .*two.conf: 2 of the 2 nodes are not in the topology \(the first: '$(hostname)'\): node-aware order kept" \
+  "$PK_ROOT/tests/mpirun.sh" 4 "$PK_BUILD/examples/poisson27" -problem laplace2d -n 32 -nodeaware -ksp_perf_node_size 2 -da_node_aware_topology "$PLD/two.conf"
 
 # On the emulated cluster (root, network namespaces)
+# and topology-aware: 4 emulated nodes under two virtual leaf switches (a hand-written topology.conf), the same solve
+# placed by DMDACreateNodeAware -da_node_aware_topology as by default, switch-link bytes as hand-counted
+# (tests/place-topo-cluster.sh says how)
 if [ "$(id -u)" != 0 ]; then
   skip place-cluster-tutorial "not root: the emulated cluster needs root for network namespaces"
+  skip topoplace-cluster-solve "not root: the emulated cluster needs root for network namespaces"
 elif ! command -v ip >/dev/null 2>&1 || ! command -v tc >/dev/null 2>&1; then
   skip place-cluster-tutorial "iproute2 (ip, tc) is not installed"
+  skip topoplace-cluster-solve "iproute2 (ip, tc) is not installed"
 elif ! ip netns add "pkprobe$$" >/dev/null 2>&1; then
   skip place-cluster-tutorial "network namespaces cannot be created here"
+  skip topoplace-cluster-solve "network namespaces cannot be created here"
 else
   ip netns del "pkprobe$$"
   t_grep place-cluster-tutorial 'PASS: a rankfile host outside the cluster is a clear error' "$PK_ROOT/tests/place-cluster.sh" "$PLD/cluster"
+  t_grep topoplace-cluster-solve '^PASS: topology-aware placement on 4 emulated nodes' sh "$PK_ROOT/tests/place-topo-cluster.sh" "$PLD/topo-cluster"
 fi
 t_fail cluster-run-bad-rankfile 'cannot read the rankfile|is not up|needs root' env PK_CLUSTER_DIR="$PLD/no-cluster" "$PK_ROOT/bin/pipekrylov-cluster" run 2 1 --rankfile /nonexistent true
