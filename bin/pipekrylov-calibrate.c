@@ -1639,6 +1639,7 @@ static PetscErrorCode Sockets(Calib *c, PetscMPIInt *on_a, PetscMPIInt *on_b, Pe
     }
   /* the on-node parameters are the same-socket ones where sockets are known */
   if (*on_a >= 0 && all[*on_a] != all[*on_b] && same_a >= 0) *on_a = same_a, *on_b = same_b;
+  if (*on_a >= 0 && all[*on_a] >= 0 && all[*on_b] >= 0 && all[*on_a] != all[*on_b]) Note(c, "Sockets: no two ranks of a node share a package: the on-node values are measured across packages too.");
   if (*xs_a >= 0) {
     PetscCall(PetscPrintf(c->comm, "Sockets: %" PetscInt_FMT " packages on %s; ranks %d and %d are bound to packages %" PetscInt_FMT " and %" PetscInt_FMT ": the cross-socket sweep\n", npk, c->nodetopo[0] ? c->nodetopo : "this machine", *xs_a, *xs_b, all[*xs_a], all[*xs_b]));
     Note(c, "Sockets: %" PetscInt_FMT " packages (%s); alpha_xs, beta_xs from ranks %d and %d bound to packages %" PetscInt_FMT " and %" PetscInt_FMT "%s.", npk, c->nodetopo[0] ? c->nodetopo : "this machine", *xs_a, *xs_b, all[*xs_a], all[*xs_b], c->nodetopo[0] ? " (a given topology: the values are this machine's)" : "");

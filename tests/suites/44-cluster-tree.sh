@@ -36,3 +36,29 @@ else
   t_grep cluster-tree-down "PASS: down: no namespace, sampler, mount or state left" cluster_tree_run
   t_grep cluster-tree-flat "PASS: flat: one-bridge layout" cluster_tree_run
 fi
+
+# pipekrylov-calibrate's other topology parts, on this machine (no cluster needed)
+CAL=$PK_ROOT/bin/pipekrylov-calibrate
+printf 'SwitchName=s0 Nodes=node[01-04\nSwitchName=top Switches=s0\n' >"$CT/bad-topology.conf"
+t_fail calibrate-topology-bad "topology.conf line 1: Nodes= 'node\[01-04': bracket group not closed" "$PK_ROOT/tests/mpirun.sh" 2 "$CAL" -quick -topology "$CT/bad-topology.conf" -o "$CT/never.profile"
+t_fail calibrate-topology-unreadable "cannot read the topology '.*no-such.conf' \(-topology\)" "$PK_ROOT/tests/mpirun.sh" 2 "$CAL" -quick -topology "$CT/no-such.conf" -o "$CT/never.profile"
+t_grep calibrate-help-topology "-topology <file> .*-netcounters <root>|-netcounters.*%h" "$CAL" -help
+# Sockets (004's third level): where hwloc sees two packages and two ranks are bound to different ones, the
+# cross-socket sweep gives alpha_xs and beta_xs. On a one-socket machine the real path cannot run; hwloc's
+# synthetic two-package topology, with rank r bound to CPU r x (CPUs / 2), runs the same code (the values are this
+# machine's: the profile's comments say so).
+npk=$(lscpu -p=SOCKET 2>/dev/null | grep -v '^#' | sort -u | wc -l)
+ncpu=$(nproc)
+if [ "$npk" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+  t_grep calibrate-sockets-real "alpha_xs_short +[0-9.e+-]+ +s +measured in this run" "$PK_ROOT/tests/mpirun.sh" 2 "$PK_ROOT/tests/bindrank.sh" socket "$CAL" -quick -o "$CT/sockets-real.profile"
+else
+  skip calibrate-sockets-real "this machine has $npk socket(s) (lscpu)$(command -v taskset >/dev/null 2>&1 || echo ', no taskset'): the real cross-socket path needs two; it runs below on hwloc's synthetic two-package topology"
+fi
+if [ "$ncpu" -ge 2 ] && [ $((ncpu % 2)) = 0 ] && command -v taskset >/dev/null 2>&1; then
+  t_grep calibrate-sockets-synthetic "alpha_xs_short +[0-9.e+-]+ +s +measured in this run" "$PK_ROOT/tests/mpirun.sh" 2 "$PK_ROOT/tests/bindrank.sh" stride $((ncpu / 2)) "$CAL" -quick -node_topology "synthetic:pack:2 core:$((ncpu / 2)) pu:1" -o "$CT/sockets-synthetic.profile"
+  t_grep calibrate-sockets-synthetic-comment "^# Sockets: 2 packages \(synthetic:pack:2 .*\); alpha_xs, beta_xs from ranks 0 and 1 bound to packages 0 and 1 \(a given topology: the values are this machine's\)" cat "$CT/sockets-synthetic.profile"
+  t_grep calibrate-sockets-unbound "no node has two ranks bound to different packages" "$PK_ROOT/tests/mpirun.sh" 2 "$CAL" -quick -node_topology "synthetic:pack:2 core:$((ncpu / 2)) pu:1" -o "$CT/sockets-unbound.profile"
+else
+  for n in synthetic synthetic-comment unbound; do skip "calibrate-sockets-$n" "needs taskset and an even number of CPUs (this machine: $ncpu)"; done
+fi
+t_grep calibrate-sockets-one "hwloc sees 1 package on synthetic:pack:1 core:$ncpu pu:1: cross-socket parameters not available" "$PK_ROOT/tests/mpirun.sh" 2 "$CAL" -quick -node_topology "synthetic:pack:1 core:$ncpu pu:1" -o "$CT/sockets-one.profile"
