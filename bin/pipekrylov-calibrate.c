@@ -1101,7 +1101,7 @@ static void Note(Calib *c, const char *fmt, ...)
   va_list ap;
 
   va_start(ap, fmt);
-  (void)PetscVSNPrintf(line, sizeof(line), fmt, NULL, ap);
+  (void)vsnprintf(line, sizeof(line), fmt, ap);
   va_end(ap);
   (void)PetscStrlcat(c->notes, line, sizeof(c->notes));
   (void)PetscStrlcat(c->notes, "\n", sizeof(c->notes));
@@ -1617,7 +1617,7 @@ static PetscErrorCode Sockets(Calib *c, PetscMPIInt *on_a, PetscMPIInt *on_b, Pe
 
   PetscFunctionBegin;
   *xs_a = *xs_b = -1;
-  PetscCall(PKNodeTopoCreate(NULL, &here));
+  PetscCall(PKNodeTopoCreate("", &here)); /* "", not NULL: PKNodeTopoCreate(NULL) reads NULL on PETSc 3.22 */
   PetscCall(PKNodeTopoGetBinding(here, list, sizeof(list)));
   PetscCall(PKNodeTopoDestroy(&here));
   PetscCall(PKNodeTopoCreate(c->nodetopo, &nt));
