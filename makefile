@@ -161,6 +161,14 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(EX_COMMON_OBJ) $(LIB)
 $(BUILD)/bin/%: $(BUILD)/obj/bin/%.o $(ARCHIVE)
 	@mkdir -p $(dir $@)
 	$(LINK) $< -o $@ $(LINK_PK_STATIC)
+# the cluster's counter sampler is plain C (a daemon beside the jobs it measures): no PETSc, no MPI to load
+$(BUILD)/bin/pipekrylov-netsampler: $(BUILD)/obj/bin/pipekrylov-netsampler.o
+	@mkdir -p $(dir $@)
+	$(LINK) $< -o $@
+# and so is the tests' traffic generator for the emulated cluster (tests/cluster-tree.sh)
+$(BUILD)/tests/netprobe: $(BUILD)/obj/tests/netprobe.o
+	@mkdir -p $(dir $@)
+	$(LINK) $< -o $@
 
 # Unmodified PETSc tutorials: compiled exactly as PETSc ships them, linked against PETSc only (not pipekrylov).
 $(BUILD)/petsc-tutorials/%: $(PETSC_EXAMPLES_DIR)/%.c

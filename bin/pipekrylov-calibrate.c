@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* sched_setaffinity: the hop latencies pin the ping-pong pair */
 static const char help[] =
   "pipekrylov-calibrate: measure this machine's parameters for pipekrylov's performance model and write a profile.\n\n"
   "  mpiexec -n N bin/pipekrylov-calibrate [-quick]     writes this host's profile to the user's cache\n"
@@ -14,6 +15,13 @@ static const char help[] =
   "  -quantile <q>      the quantile of the repeats kept (default 0.5: the median; 0.25 on a shared machine)\n"
   "  -sweeps <k>        repeat the ping-pong size sweeps k times, fit each size's median over them (default 1)\n"
   "  -raw               also print every measured point (ping-pong sizes, allreduce sizes)\n"
+  "  -topology <file>   the switch tree, Slurm's topology.conf (as the report's -ksp_perfmodel_topology): one-way\n"
+  "                     latency at each tree distance of the run, interleaved ping-pongs, hop_latency = the slope\n"
+  "                     per hop (000 Table 2); alpha_off, R_N and delta between nodes of one leaf switch\n"
+  "  -netcounters <root>  each node's network counters in sysfs's layout, %h = the node's name (as the report's\n"
+  "                     -ksp_perfmodel_netcounters): stall_time from a congesting burst across the spine\n"
+  "  -node_topology <spec>  hwloc topology of a node instead of this machine's (synthetic:<description>,\n"
+  "                     xml:<file>): ranks bound to different packages give alpha_xs, beta_xs\n"
   "  -help              this text\n\n"
   "What it measures (with warm-up, a barrier and a short pause before every repeat, medians of the repeats, as in\n"
   "Eller et al. ICS'19 section 5.2):\n"
@@ -29,8 +37,13 @@ static const char help[] =
 #include <pipekrylov/private/pkprofile.h>
 #include <pipekrylov/private/pkfiles.h>
 #include <pipekrylov/private/pkamg.h>
+#include <pipekrylov/private/pktopo.h>
+#include <pipekrylov/private/pknet.h>
+#include <pipekrylov/private/pklocality.h>
 #include <petscdmda.h>
 #include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -51,6 +64,13 @@ typedef struct {
   PetscInt   *nodesize;  /* [nnodes] ranks per node */
   PetscInt    nnodes, ppn;
   PKMachine   m;
+  /* the switch tree (-topology), the counters (-netcounters), the sockets (-node_topology) */
+  char        topofile[PETSC_MAX_PATH_LEN], netroot[PETSC_MAX_PATH_LEN], nodetopo[PETSC_MAX_PATH_LEN];
+  PKTopo      topo;
+  PetscInt   *tnode;     /* [nnodes] each node's node in the tree, -1 if not listed */
+  char      **nodename;  /* [nnodes] MPI_Get_processor_name of its first rank */
+  char        ctrmissing[PETSC_MAX_PATH_LEN];
+  char        notes[4096]; /* what these steps did: the profile's comments */
 } Calib;
 
 static double Now(void)
@@ -70,6 +90,9 @@ static void Pause(double s)
 
 /* Idle ranks must not compete for the cores with the ranks being measured (ranks often outnumber cores, and a
    blocking MPI call polls): control collectives are non-blocking ones, tested with short sleeps in between. */
+/* the sleep between tests: 20 us, longer where a measurement needs the cores to itself (the hop latencies) */
+static double quiet_sleep = 2e-5;
+
 static PetscErrorCode QuietWait(MPI_Request *req)
 {
   int done = 0;
@@ -78,7 +101,7 @@ static PetscErrorCode QuietWait(MPI_Request *req)
   for (;;) {
     PetscCallMPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
     if (done) break;
-    Pause(2e-5);
+    Pause(quiet_sleep);
   }
   PetscFunctionReturn(0);
 }
@@ -449,9 +472,10 @@ static int FitProtocolsTrimmed(double *s, double *t, int n, int minpts, Seg g[3]
   return m;
 }
 
-static PetscErrorCode PostalSweep(Calib *c, PKLocality loc, PetscMPIInt a, PetscMPIInt b)
+/* loc: on- or off-node; xs: between the sockets of a node instead (004's third level: alpha_xs, beta_xs only) */
+static PetscErrorCode PostalSweep(Calib *c, PKLocality loc, PetscBool xs, PetscMPIInt a, PetscMPIInt b)
 {
-  const char *name = loc == PK_ON_NODE ? "on-node" : "off-node";
+  const char *name = xs ? "cross-socket" : loc == PK_ON_NODE ? "on-node" : "off-node";
   double      s[64], t[64], s0[64], t0[64];
   PetscBool   out[64];
   int         n = 0, nk;
@@ -501,12 +525,14 @@ static PetscErrorCode PostalSweep(Calib *c, PKLocality loc, PetscMPIInt a, Petsc
   }
   MakePhysical(s, t, g, notes, sizeof(notes));
   for (int k = 0; k < 3; k++) {
-    PetscCall(Set(c, &c->m.p.alpha[loc][k], g[k].alpha));
-    PetscCall(Set(c, &c->m.p.beta[loc][k], g[k].beta));
+    PetscCall(Set(c, xs ? &c->m.p.alpha_xs[k] : &c->m.p.alpha[loc][k], g[k].alpha));
+    PetscCall(Set(c, xs ? &c->m.p.beta_xs[k] : &c->m.p.beta[loc][k], g[k].beta));
   }
-  PetscCall(Set(c, &c->m.p.eager_limit[loc], s[g[0].i1]));
-  PetscCall(Set(c, &c->m.p.rendezvous_limit[loc], s[g[1].i1]));
-  PetscCall(Set(c, &c->m.p.Rb[loc], 1.0 / g[2].beta));
+  if (!xs) {
+    PetscCall(Set(c, &c->m.p.eager_limit[loc], s[g[0].i1]));
+    PetscCall(Set(c, &c->m.p.rendezvous_limit[loc], s[g[1].i1]));
+    PetscCall(Set(c, &c->m.p.Rb[loc], 1.0 / g[2].beta));
+  }
   PetscCall(PetscPrintf(c->comm, "Ping-pong %s (ranks %d and %d), one-way time = alpha + beta * bytes, %s of %" PetscInt_FMT " repeats:\n", name, a, b, c->q == 0.5 ? "median" : "quantile", c->reps));
   for (int k = 0; k < 3; k++) {
     if (k == 1 && !three) {
@@ -1067,6 +1093,564 @@ static PetscErrorCode Noise(Calib *c)
   PetscFunctionReturn(0);
 }
 
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* What the topology, counter and socket steps did, for the profile's comments (and the summary) */
+static void Note(Calib *c, const char *fmt, ...)
+{
+  char    line[512];
+  va_list ap;
+
+  va_start(ap, fmt);
+  (void)vsnprintf(line, sizeof(line), fmt, ap);
+  va_end(ap);
+  (void)PetscStrlcat(c->notes, line, sizeof(c->notes));
+  (void)PetscStrlcat(c->notes, "\n", sizeof(c->notes));
+}
+
+/*
+   The switch tree (-topology FILE: Slurm's topology.conf, as the report's -ksp_perfmodel_topology; issue 21). Rank 0
+   reads the file (a regular file of at most PK_TOPO_MAX_TEXT bytes, docs/security.md) and every rank parses the same
+   text, so that a malformed file stops every rank with the same message, which names the line.
+*/
+static PetscErrorCode ReadTopology(Calib *c)
+{
+  char  *text = NULL;
+  size_t len  = 0;
+  struct {
+    int           err;
+    unsigned long len;
+    char          why[512];
+  } st = {0, 0, ""};
+
+  PetscFunctionBegin;
+  if (!c->rank) {
+    st.err = PKFileReadRegular(c->topofile, 0, PK_TOPO_MAX_TEXT, &text, &len, st.why, sizeof(st.why));
+    st.len = (unsigned long)len;
+  }
+  PetscCallMPI(MPI_Bcast(&st, (PetscMPIInt)sizeof(st), MPI_BYTE, 0, c->comm));
+  PetscCheck(!st.err, c->comm, PETSC_ERR_FILE_OPEN, "pipekrylov-calibrate: cannot read the topology '%s' (-topology): %s. Nothing was measured", c->topofile, st.why);
+  if (c->rank) text = (char *)malloc(st.len + 1);
+  PetscCheck(text, PETSC_COMM_SELF, PETSC_ERR_MEM, "no memory for the topology's %lu bytes", st.len);
+  PetscCallMPI(MPI_Bcast(text, (PetscMPIInt)st.len, MPI_BYTE, 0, c->comm));
+  text[st.len] = 0;
+  {
+    PetscErrorCode ierr = PKTopoCreateFromString(text, st.len, &c->topo);
+    free(text);
+    PetscCall(ierr);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Each calibration node's name (MPI_Get_processor_name of its first rank) and its node in the tree (-1: not listed) */
+static PetscErrorCode TreeNodes(Calib *c)
+{
+  char    *all, me[MPI_MAX_PROCESSOR_NAME + 1] = "";
+  int      len;
+  PetscInt missing = 0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Get_processor_name(me, &len));
+  PetscCall(PetscMalloc1((size_t)c->size * (MPI_MAX_PROCESSOR_NAME + 1), &all));
+  PetscCallMPI(MPI_Allgather(me, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, c->comm));
+  PetscCall(PetscMalloc1(c->nnodes, &c->tnode));
+  PetscCall(PetscMalloc1(c->nnodes, &c->nodename));
+  for (PetscInt n = 0; n < c->nnodes; n++) {
+    const char *name = all + (size_t)RankOf(c, n, 0) * (MPI_MAX_PROCESSOR_NAME + 1);
+    PetscCall(PetscStrallocpy(name, &c->nodename[n]));
+    PetscCall(PKTopoFindNode(c->topo, name, &c->tnode[n]));
+    if (c->tnode[n] < 0) {
+      if (!missing++) PetscCall(PetscPrintf(c->comm, "Topology: node '%s' (rank %d) is not in %s: it is left out of the per-hop latency\n", name, RankOf(c, n, 0), c->topofile));
+    }
+  }
+  if (missing > 1) PetscCall(PetscPrintf(c->comm, "Topology: %" PetscInt_FMT " nodes in all are not in %s\n", missing, c->topofile));
+  {
+    PetscInt nsw, ntn;
+    PetscCall(PKTopoGetSizes(c->topo, &nsw, &ntn, NULL, NULL));
+    PetscCall(PetscPrintf(c->comm, "Topology: %s: %" PetscInt_FMT " switches, %" PetscInt_FMT " nodes; %" PetscInt_FMT " of this run's %" PetscInt_FMT " nodes found by name:", c->topofile, nsw, ntn, c->nnodes - missing, c->nnodes));
+    for (PetscInt n = 0; n < c->nnodes; n++) {
+      const char *leaf = "?";
+      PetscInt    l    = -1;
+      if (c->tnode[n] >= 0) PetscCall(PKTopoGetNode(c->topo, c->tnode[n], NULL, &l));
+      if (l >= 0) PetscCall(PKTopoGetSwitch(c->topo, l, &leaf, NULL, NULL, NULL));
+      PetscCall(PetscPrintf(c->comm, " %s@%s", c->nodename[n], c->tnode[n] >= 0 ? leaf : "(not listed)"));
+    }
+    PetscCall(PetscPrintf(c->comm, "\n"));
+  }
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(0);
+}
+
+/* The leaf switch of calibration node n, -1 if not in the tree */
+static PetscInt LeafOf(Calib *c, PetscInt n)
+{
+  PetscInt leaf = -1;
+  if (c->tnode[n] >= 0) (void)PKTopoGetNode(c->topo, c->tnode[n], NULL, &leaf);
+  return leaf;
+}
+
+/*
+   Renumbers the nodes leaf by leaf, a leaf with two nodes or more first (then the tree's order of nodes), so that
+   nodes 0 and 1 (the off-node sweep, max-rate) and 2j, 2j+1 (contention) share a leaf switch where they can:
+   alpha_off is measured at the nearest off-node distance, 2 hops, beyond which the model prices t_hop (h - 2).
+*/
+static PetscErrorCode RenumberByLeaf(Calib *c)
+{
+  PetscInt *key, *perm, *inv, *nleaf, nsw, *oldsize, *tmp;
+  char    **names;
+
+  PetscFunctionBegin;
+  PetscCall(PKTopoGetSizes(c->topo, &nsw, NULL, NULL, NULL));
+  PetscCall(PetscCalloc1(nsw + 1, &nleaf));
+  for (PetscInt n = 0; n < c->nnodes; n++) nleaf[LeafOf(c, n) < 0 ? nsw : LeafOf(c, n)]++;
+  PetscCall(PetscMalloc5(c->nnodes, &key, c->nnodes, &perm, c->nnodes, &inv, c->nnodes, &oldsize, c->nnodes, &tmp));
+  for (PetscInt n = 0; n < c->nnodes; n++) {
+    PetscInt leaf = LeafOf(c, n);
+    /* leaves with >= 2 nodes, then lone nodes, then nodes outside the tree; within a group by leaf, then tree order */
+    PetscInt group = leaf < 0 ? 2 : nleaf[leaf] >= 2 ? 0 : 1;
+    key[n]         = (group * (nsw + 1) + (leaf < 0 ? nsw : leaf)) * (c->nnodes + 1) + n;
+    perm[n]        = n;
+  }
+  PetscCall(PetscSortIntWithArray(c->nnodes, key, perm)); /* perm[new] = old */
+  for (PetscInt n = 0; n < c->nnodes; n++) inv[perm[n]] = n;
+  for (PetscMPIInt r = 0; r < c->size; r++) c->node[r] = inv[c->node[r]];
+  PetscCall(PetscArraycpy(oldsize, c->nodesize, c->nnodes));
+  PetscCall(PetscArraycpy(tmp, c->tnode, c->nnodes));
+  PetscCall(PetscMalloc1(c->nnodes, &names));
+  for (PetscInt n = 0; n < c->nnodes; n++) {
+    c->nodesize[n] = oldsize[perm[n]];
+    c->tnode[n]    = tmp[perm[n]];
+    names[n]       = c->nodename[perm[n]];
+  }
+  PetscCall(PetscArraycpy(c->nodename, names, c->nnodes));
+  PetscCall(PetscFree(names));
+  PetscCall(PetscFree5(key, perm, inv, oldsize, tmp));
+  PetscCall(PetscFree(nleaf));
+  PetscFunctionReturn(0);
+}
+
+/*
+   Pins this process to the first (first true) or the last CPU it may run on, keeping the old mask in *old; returns
+   whether it did. Two ranks of a ping-pong that share a core (ranks outnumber cores on the emulated cluster) take
+   turns through the scheduler, which costs far more than a switch hop and differs from pair to pair with where the
+   scheduler put them: pinned to different cores, every pair measures the path.
+*/
+static PetscBool PinTo(PetscBool first, cpu_set_t *old)
+{
+  cpu_set_t one;
+  int       cpu = -1;
+  if (sched_getaffinity(0, sizeof(*old), old)) return PETSC_FALSE;
+  for (int i = 0; i < CPU_SETSIZE; i++)
+    if (CPU_ISSET(i, old) && (cpu < 0 || !first)) cpu = i;
+  if (cpu < 0) return PETSC_FALSE;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  return sched_setaffinity(0, sizeof(one), &one) ? PETSC_FALSE : PETSC_TRUE;
+}
+
+/*
+   One-way latency at each tree distance present (000 Table 2's method): for every hop count h, the first pair of
+   nodes at that distance; short ping-pongs, interleaved (round r: a block of round trips at every distance in turn,
+   so that a busy spell of the machine hits all distances alike), every round trip timed on its own and the median
+   of all of them kept. A leaf-spine-leaf path of Linux bridges costs 1-2 us more per round trip than one bridge, on
+   an 8-10 us round trip: it takes thousands of round trips for the medians to separate. hop_latency is the slope of
+   the one-way latency over h (least squares over the distances), the cost of one more link and switch.
+*/
+static PetscErrorCode HopFit(Calib *, PetscInt, const PetscInt[], const PetscInt[], const PetscInt[], const double[], const double[], const double[], PetscInt, PetscInt, const double[]);
+
+static PetscErrorCode HopLatency(Calib *c)
+{
+  PetscInt    nh = 0, hops[PK_TOPO_MAX_ROUTE + 1], pa[PK_TOPO_MAX_ROUTE + 1], pb[PK_TOPO_MAX_ROUTE + 1];
+  PetscInt    rounds = 50, per = 100;
+  double     *rtt, *bv, med[PK_TOPO_MAX_ROUTE + 1], q1[PK_TOPO_MAX_ROUTE + 1], q3[PK_TOPO_MAX_ROUTE + 1];
+  char        buf[8] = {0};
+  MPI_Status  st;
+  cpu_set_t   oldmask;
+  PetscBool   pinned = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < c->nnodes; a++)
+    for (PetscInt b = a + 1; b < c->nnodes; b++) {
+      PetscInt h, k;
+      if (c->tnode[a] < 0 || c->tnode[b] < 0) continue;
+      PetscCall(PKTopoHops(c->topo, c->tnode[a], c->tnode[b], &h));
+      if (h <= 0) continue; /* no route (two roots) or one node listed twice */
+      for (k = 0; k < nh && hops[k] != h; k++) {}
+      if (k < nh) continue;
+      for (k = nh++; k > 0 && hops[k - 1] > h; k--) hops[k] = hops[k - 1], pa[k] = pa[k - 1], pb[k] = pb[k - 1];
+      hops[k] = h, pa[k] = a, pb[k] = b;
+    }
+  if (nh == 0) {
+    PetscCall(PetscPrintf(c->comm, "Hops: no two nodes of this run are in %s with a route between them: hop_latency 0\n", c->topofile));
+    Note(c, "Topology %s: no two nodes of the run in it: hop_latency 0.", c->topofile);
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscMalloc1((size_t)nh * rounds * per, &rtt));
+  /* the ranks not in the pair sleep 0.5 ms between tests: with more ranks than cores (the emulated cluster), their
+     20 us polls would take the cores from the pair and spread the round trips over tens of microseconds */
+  quiet_sleep = 5e-4;
+  for (PetscInt k = 0; k < nh && !pinned; k++) {
+    if (c->rank == RankOf(c, pa[k], 0)) pinned = PinTo(PETSC_TRUE, &oldmask);
+    else if (c->rank == RankOf(c, pb[k], 0)) pinned = PinTo(PETSC_FALSE, &oldmask);
+  }
+  for (PetscInt k = 0; k < nh; k++) { /* warm-up: connections, caches */
+    PetscMPIInt a = RankOf(c, pa[k], 0), b = RankOf(c, pb[k], 0);
+    PetscCall(QuietBarrier(c->comm));
+    for (PetscInt i = 0; i < 50; i++) {
+      if (c->rank == a) {
+        PetscCallMPI(MPI_Send(buf, 8, MPI_BYTE, b, 5, c->comm));
+        PetscCallMPI(MPI_Recv(buf, 8, MPI_BYTE, b, 5, c->comm, &st));
+      } else if (c->rank == b) {
+        PetscCallMPI(MPI_Recv(buf, 8, MPI_BYTE, a, 5, c->comm, &st));
+        PetscCallMPI(MPI_Send(buf, 8, MPI_BYTE, a, 5, c->comm));
+      }
+    }
+  }
+  for (PetscInt r = 0; r < rounds; r++)
+    for (PetscInt k = 0; k < nh; k++) {
+      PetscMPIInt a = RankOf(c, pa[k], 0), b = RankOf(c, pb[k], 0);
+      double     *t = rtt + ((size_t)k * rounds + r) * per;
+      PetscCall(QuietBarrier(c->comm));
+      if (c->rank == a || c->rank == b) PetscCall(PairSync(c, c->rank == a ? b : a, c->rank == a ? PETSC_TRUE : PETSC_FALSE));
+      for (PetscInt i = 0; i < per; i++) {
+        if (c->rank == a) {
+          double t0 = MPI_Wtime();
+          PetscCallMPI(MPI_Send(buf, 8, MPI_BYTE, b, 6, c->comm));
+          PetscCallMPI(MPI_Recv(buf, 8, MPI_BYTE, b, 6, c->comm, &st));
+          t[i] = MPI_Wtime() - t0;
+        } else if (c->rank == b) {
+          PetscCallMPI(MPI_Recv(buf, 8, MPI_BYTE, a, 6, c->comm, &st));
+          PetscCallMPI(MPI_Send(buf, 8, MPI_BYTE, a, 6, c->comm));
+        }
+      }
+    }
+  /* per distance: the median and quartiles of all round trips, and each block's fastest tenth (bv[k][r]) */
+  PetscCall(PetscMalloc1((size_t)nh * rounds, &bv));
+  for (PetscInt k = 0; k < nh; k++) {
+    PetscMPIInt a = RankOf(c, pa[k], 0);
+    double      v[3] = {0, 0, 0}, *t = rtt + (size_t)k * rounds * per;
+    PetscInt    n = rounds * per;
+    if (c->rank == a) {
+      for (PetscInt r = 0; r < rounds; r++) {
+        PetscCall(PetscSortReal(per, t + r * per));
+        bv[k * rounds + r] = 0.5 * PKQuantileSorted(per, t + r * per, 0.1);
+      }
+      PetscCall(PetscSortReal(n, t));
+      v[0] = 0.5 * PKQuantileSorted(n, t, 0.5), v[1] = 0.5 * PKQuantileSorted(n, t, 0.25), v[2] = 0.5 * PKQuantileSorted(n, t, 0.75);
+    }
+    PetscCall(QuietBcast(v, 3, a, c->comm));
+    PetscCall(QuietBcast(bv + k * rounds, (int)rounds, a, c->comm));
+    med[k] = v[0], q1[k] = v[1], q3[k] = v[2];
+  }
+  quiet_sleep = 2e-5;
+  if (pinned) (void)sched_setaffinity(0, sizeof(oldmask), &oldmask);
+  PetscCall(PetscFree(rtt));
+  PetscCall(HopFit(c, nh, hops, pa, pb, med, q1, q3, rounds, per, bv));
+  PetscCall(PetscFree(bv));
+  PetscFunctionReturn(0);
+}
+
+/* The least-squares slope of y over the hop counts */
+static double Slope(PetscInt nh, const PetscInt hops[], const double y[], PetscInt stride)
+{
+  double mx = 0, my = 0, sxx = 0, sxy = 0;
+  for (PetscInt k = 0; k < nh; k++) mx += (double)hops[k] / nh, my += y[k * stride] / nh;
+  for (PetscInt k = 0; k < nh; k++) {
+    sxx += ((double)hops[k] - mx) * ((double)hops[k] - mx);
+    sxy += ((double)hops[k] - mx) * (y[k * stride] - my);
+  }
+  return sxy / sxx;
+}
+
+/*
+   hop_latency from the blocks: a round trip slowed by the scheduler (ranks outnumber cores on the emulated cluster,
+   and other jobs share the machine) says nothing about the path, so each block of round trips is represented by its
+   fastest tenth; a round's blocks of all distances ran one after the other, so the slope of one round is a paired
+   difference that the machine's slow changes of load do not bias; hop_latency is the median over the rounds of
+   these slopes. The medians of all round trips are printed beside it.
+*/
+static PetscErrorCode HopFit(Calib *c, PetscInt nh, const PetscInt hops[], const PetscInt pa[], const PetscInt pb[], const double med[], const double q1[], const double q3[], PetscInt rounds, PetscInt per, const double bv[])
+{
+  double  fast[PK_TOPO_MAX_ROUTE + 1], *tmp, slope = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(rounds, &tmp));
+  for (PetscInt k = 0; k < nh; k++) {
+    PetscCall(PetscArraycpy(tmp, bv + k * rounds, rounds));
+    fast[k] = PKMedian(rounds, tmp);
+  }
+  PetscCall(PetscPrintf(c->comm, "Hops (000 Table 2's method): one-way latency of 8-byte ping-pongs at each distance of %s, %" PetscInt_FMT " rounds of %" PetscInt_FMT " round trips per distance, interleaved:\n", c->topofile, rounds, per));
+  for (PetscInt k = 0; k < nh; k++)
+    PetscCall(PetscPrintf(c->comm, "  %2" PetscInt_FMT " hops  %s - %s (ranks %d, %d): median %8.3f us (quartiles %8.3f %8.3f), fastest tenth of a block %8.3f us (median over blocks)\n", hops[k], c->nodename[pa[k]], c->nodename[pb[k]], RankOf(c, pa[k], 0), RankOf(c, pb[k], 0), 1e6 * med[k], 1e6 * q1[k], 1e6 * q3[k], 1e6 * fast[k]));
+  if (nh >= 2) {
+    for (PetscInt r = 0; r < rounds; r++) tmp[r] = Slope(nh, hops, bv + r, rounds);
+    slope = PKMedian(rounds, tmp);
+  }
+  PetscCall(PetscFree(tmp));
+  if (nh < 2) {
+    PetscCall(PetscPrintf(c->comm, "  one distance only (%" PetscInt_FMT " hops): no slope; hop_latency 0\n", hops[0]));
+    PetscCall(Set(c, &c->m.p.hop_latency, 0));
+    Note(c, "Topology %s: every pair of nodes at %" PetscInt_FMT " hops (one-way median %.3f us): hop_latency 0, no second distance.", c->topofile, hops[0], 1e6 * med[0]);
+    PetscFunctionReturn(0);
+  }
+  if (!(slope > 0)) PetscCall(PetscPrintf(c->comm, "  the latency does not grow with the hops (slope %.3f us per hop: noise, or no cost per hop): hop_latency 0\n", 1e6 * slope));
+  else PetscCall(PetscPrintf(c->comm, "  hop_latency = %.3f us per hop (median over the rounds of the slope of their blocks' fastest tenths; slope of the medians %.3f us; the model prices it for hops beyond %" PetscInt_FMT ", where alpha_off is measured)\n", 1e6 * slope, 1e6 * Slope(nh, hops, med, 1), hops[0]));
+  PetscCall(Set(c, &c->m.p.hop_latency, slope > 0 ? slope : 0));
+  {
+    char line[512] = "", part[96];
+    for (PetscInt k = 0; k < nh; k++) {
+      PetscCall(PetscSNPrintf(part, sizeof(part), "%s%" PetscInt_FMT " hops %.3f us (fastest tenth %.3f)", k ? ", " : "", hops[k], 1e6 * med[k], 1e6 * fast[k]));
+      PetscCall(PetscStrlcat(line, part, sizeof(line)));
+    }
+    Note(c, "Topology %s: one-way medians of %" PetscInt_FMT " interleaved 8-byte round trips per distance: %s; hop_latency %.3f us per hop, the median over %" PetscInt_FMT " rounds of the slope of the blocks' fastest tenths%s.", c->topofile, rounds * per, line, 1e6 * slope, rounds, slope > 0 ? "" : " (not positive: set to 0)");
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The counter root of this node: ROOT with every %h replaced by the node's name (as -ksp_perfmodel_netcounters) */
+static PetscErrorCode CounterRoot(const char spec[], const char host[], char root[], size_t len)
+{
+  size_t o = 0;
+
+  PetscFunctionBegin;
+  for (const char *p = spec; *p; p++) {
+    const char *add = p[0] == '%' && p[1] == 'h' ? host : NULL;
+    size_t      n   = add ? strlen(add) : 1;
+    PetscCheck(o + n < len, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-netcounters '%s': longer than %zu characters with '%%h' = '%s'", spec, len - 1, host);
+    if (add) {
+      memcpy(root + o, add, n);
+      p++;
+    } else root[o] = *p;
+    o += n;
+  }
+  root[o] = 0;
+  PetscFunctionReturn(0);
+}
+
+/* Sums over the ranks that read (reader true: the first rank of a sender node) their port's stall and sent-byte
+   counters: v = {stalls, bytes, ports read}. Waits first, so that the emulated cluster's counters (rewritten every
+   20 ms) include what was just sent; a real port's counters are current. */
+static PetscErrorCode ReadCounters(Calib *c, PetscBool reader, double v[3])
+{
+  double loc[3] = {0, 0, 0};
+
+  PetscFunctionBegin;
+  PetscCall(QuietBarrier(c->comm));
+  Pause(0.1);
+  if (reader) {
+    char          host[MPI_MAX_PROCESSOR_NAME + 1], root[PETSC_MAX_PATH_LEN];
+    int           len;
+    PKNetPort     port;
+    PKNetCounters ctr;
+    PetscBool     found;
+    PetscCallMPI(MPI_Get_processor_name(host, &len));
+    PetscCall(CounterRoot(c->netroot, host, root, sizeof(root)));
+    PetscCall(PKNetPortFind(root, &port, &found));
+    if (found) {
+      PetscCall(PKNetCountersRead(root, &port, &ctr));
+      if (ctr.have[PK_NETCTR_STALLS] && ctr.have[PK_NETCTR_XMIT_BYTES]) {
+        loc[0] = ctr.value[PK_NETCTR_STALLS];
+        loc[1] = ctr.value[PK_NETCTR_XMIT_BYTES];
+        loc[2] = 1;
+      } else if (!c->ctrmissing[0]) PetscCall(PetscStrncpy(c->ctrmissing, ctr.missing, sizeof(c->ctrmissing)));
+    } else if (!c->ctrmissing[0]) PetscCall(PetscSNPrintf(c->ctrmissing, sizeof(c->ctrmissing), "no active InfiniBand port and no interface under %s/class", root));
+  }
+  PetscCall(QuietAllreduce(loc, v, 3, MPI_SUM, c->comm));
+  PetscFunctionReturn(0);
+}
+
+/* Senders send n bytes to their receivers at once and wait for a zero-byte answer; the mean time per message over
+   the senders, median over the repeats */
+static PetscErrorCode Burst(Calib *c, PetscMPIInt peer, PetscBool sender, size_t n, char *buf, double *t)
+{
+  double    *e;
+  MPI_Status st;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(c->reps, &e));
+  for (PetscInt r = 0; r < c->reps; r++) {
+    double loc[2] = {0, 0}, sum[2];
+    PetscCall(QuietBarrier(c->comm));
+    Pause(c->gap);
+    if (peer >= 0 && sender) {
+      double t0 = MPI_Wtime();
+      PetscCallMPI(MPI_Send(buf, (int)n, MPI_BYTE, peer, 7, c->comm));
+      PetscCallMPI(MPI_Recv(NULL, 0, MPI_BYTE, peer, 8, c->comm, &st));
+      loc[0] = MPI_Wtime() - t0;
+      loc[1] = 1;
+    } else if (peer >= 0) {
+      PetscCallMPI(MPI_Recv(buf, (int)n, MPI_BYTE, peer, 7, c->comm, &st));
+      PetscCallMPI(MPI_Send(NULL, 0, MPI_BYTE, peer, 8, c->comm));
+    }
+    PetscCall(QuietAllreduce(loc, sum, 2, MPI_SUM, c->comm));
+    e[r] = sum[1] > 0 ? sum[0] / sum[1] : 0;
+  }
+  *t = PKMedian(c->reps, e);
+  PetscCall(PetscFree(e));
+  PetscFunctionReturn(0);
+}
+
+/* The nominal tick of the first reader's port, where it publishes one (the emulated cluster does); 0 if none */
+static PetscErrorCode NominalTick(Calib *c, PetscMPIInt reader, double *tick)
+{
+  PetscFunctionBegin;
+  *tick = 0;
+  if (c->rank == reader) {
+    char      host[MPI_MAX_PROCESSOR_NAME + 1], root[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN + 128], *text = NULL, why[256];
+    int       len;
+    size_t    tl;
+    PKNetPort port;
+    PetscBool found;
+    PetscCallMPI(MPI_Get_processor_name(host, &len));
+    PetscCall(CounterRoot(c->netroot, host, root, sizeof(root)));
+    PetscCall(PKNetPortFind(root, &port, &found));
+    if (found && port.infiniband) {
+      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/class/infiniband/%s/pkemu_xmit_wait_tick_ns", root, port.name));
+      if (!PKFileReadRegular(path, 0, 64, &text, &tl, why, sizeof(why))) {
+        double ns = atof(text);
+        if (ns > 0 && ns < 1e9) *tick = 1e-9 * ns;
+      }
+      free(text);
+    }
+  }
+  PetscCall(QuietBcast(tick, 1, reader, c->comm));
+  PetscFunctionReturn(0);
+}
+
+/*
+   stall_time (000 section 5.7's T_stall) where the nodes have network counters (-netcounters ROOT, '%h' the node's
+   name, as the report's -ksp_perfmodel_netcounters) and the run spans two leaf switches: the extra time of a
+   congesting burst across the spine over the same message sent alone, divided by the extra stalls per byte it
+   produced, in the congestion penalty's own form T = (stalls / bytes) n T_stall:
+     T_stall = (T_burst - T_alone) / (((s/b)_burst - (s/b)_alone) n)
+   so that the model explains the burst's extra time with the counters it reads. Senders: every node of the leaf
+   with the most nodes (its first rank), each to a node of another leaf in turn; alone: the first sender only. Each
+   case is its own counter window. Without extra stalls (a spine too wide to congest) the port's nominal tick is
+   used where it publishes one (the emulated cluster's pkemu_xmit_wait_tick_ns), else stall_time stays not
+   available; the profile's comments say which.
+*/
+static PetscErrorCode StallTime(Calib *c)
+{
+  PetscInt    nsw, best = -1, nbest = 0, *cnt, nsend = 0, nrecv = 0, *recv;
+  PetscMPIInt me = c->rank, peer = -1, first = -1;
+  PetscBool   sender = PETSC_FALSE, reader;
+  size_t      n = c->quick ? ((size_t)1 << 18) : ((size_t)1 << 20);
+  double      c0[3], c1[3], c2[3], ta, tb, sa, sb, tick;
+  char       *buf;
+
+  PetscFunctionBegin;
+  PetscCall(PKTopoGetSizes(c->topo, &nsw, NULL, NULL, NULL));
+  PetscCall(PetscCalloc1(nsw, &cnt));
+  for (PetscInt k = 0; k < c->nnodes; k++)
+    if (LeafOf(c, k) >= 0) cnt[LeafOf(c, k)]++;
+  for (PetscInt s = 0; s < nsw; s++)
+    if (cnt[s] > nbest) nbest = cnt[s], best = s;
+  PetscCall(PetscMalloc1(c->nnodes, &recv));
+  for (PetscInt k = 0; k < c->nnodes; k++)
+    if (LeafOf(c, k) >= 0 && LeafOf(c, k) != best) recv[nrecv++] = k;
+  PetscCall(PetscFree(cnt));
+  if (!nrecv) {
+    PetscCall(PetscPrintf(c->comm, "Stall time: the run's nodes are under one leaf switch: no burst across a spine; stall_time not available\n"));
+    Note(c, "Counters %s: the run's nodes under one leaf switch: stall_time not measured.", c->netroot);
+    PetscCall(PetscFree(recv));
+    PetscFunctionReturn(0);
+  }
+  /* pair the senders (the first rank of each node of leaf 'best') with receivers of other leaves, in turn */
+  for (PetscInt k = 0; k < c->nnodes; k++) {
+    if (LeafOf(c, k) != best) continue;
+    PetscMPIInt s = RankOf(c, k, 0), d = RankOf(c, recv[nsend % nrecv], 0);
+    if (first < 0) first = s;
+    if (me == s) peer = d, sender = PETSC_TRUE;
+    else if (me == d && peer < 0) peer = s;
+    nsend++;
+  }
+  PetscCall(PetscFree(recv));
+  reader = sender;
+  PetscCall(PetscMalloc1(n, &buf));
+  PetscCall(PetscMemzero(buf, n));
+  PetscCall(ReadCounters(c, reader, c0));
+  PetscCall(Burst(c, me == first || (peer == first && !sender) ? peer : -1, sender, n, buf, &ta));
+  PetscCall(ReadCounters(c, reader, c1));
+  PetscCall(Burst(c, nsend > nrecv && !sender ? -1 : peer, sender, n, buf, &tb));
+  PetscCall(ReadCounters(c, reader, c2));
+  PetscCall(PetscFree(buf));
+  sa = c1[1] > c0[1] ? (c1[0] - c0[0]) / (c1[1] - c0[1]) : 0;
+  sb = c2[1] > c1[1] ? (c2[0] - c1[0]) / (c2[1] - c1[1]) : 0;
+  PetscCall(PetscPrintf(c->comm, "Stall time: %" PetscInt_FMT " sender node(s) under one leaf, %zu bytes each across the spine: alone %.3f ms, all at once %.3f ms per message; stalls per byte %.4g alone, %.4g at once (counters of %g port(s))\n", nsend, n, 1e3 * ta, 1e3 * tb, sa, sb, c2[2]));
+  if (c2[2] < 1 || c1[2] < 1) {
+    PetscCall(PetscPrintf(c->comm, "  no counters read (%s): stall_time not available\n", c->ctrmissing[0] ? c->ctrmissing : "?"));
+    Note(c, "Counters %s: not read (%s): stall_time not measured.", c->netroot, c->ctrmissing);
+    PetscFunctionReturn(0);
+  }
+  if (sb > sa && tb > ta && nsend > 1) {
+    double ts = (tb - ta) / ((sb - sa) * (double)n);
+    PetscCall(Set(c, &c->m.p.stall_time, ts));
+    PetscCall(PetscPrintf(c->comm, "  stall_time = %.4g s per tick (extra time %.3f ms / extra stalls %.4g per message)\n", ts, 1e3 * (tb - ta), (sb - sa) * (double)n));
+    Note(c, "Counters %s: stall_time %.4g s per tick, measured: %" PetscInt_FMT " nodes of one leaf sending %zu bytes each across the spine at once took %.3f ms per message against %.3f ms alone, with %.4g and %.4g stalls per byte.", c->netroot, ts, nsend, n, 1e3 * tb, 1e3 * ta, sb, sa);
+    PetscFunctionReturn(0);
+  }
+  PetscCall(NominalTick(c, first, &tick));
+  if (tick > 0) {
+    PetscCall(Set(c, &c->m.p.stall_time, tick));
+    PetscCall(PetscPrintf(c->comm, "  the burst did not congest measurably (%s): stall_time = the port's nominal tick, %.4g s\n", nsend > 1 ? "no extra stalls or time" : "one sender node", tick));
+    Note(c, "Counters %s: the burst across the spine did not congest measurably; stall_time = the port's published tick (pkemu_xmit_wait_tick_ns), %.4g s.", c->netroot, tick);
+  } else {
+    PetscCall(PetscPrintf(c->comm, "  the burst did not congest measurably and the port publishes no tick: stall_time not available\n"));
+    Note(c, "Counters %s: the burst across the spine did not congest measurably: stall_time not measured.", c->netroot);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+   Sockets (004 section 3's third level). The package (socket) of every rank's CPU binding, in this machine's hwloc
+   topology or in -node_topology's (hwloc's synthetic or XML description, so that the two-socket path runs on a
+   one-socket machine; the values measured are then this machine's). Where a node has two ranks bound to different
+   packages, they give the cross-socket sweep (alpha_xs, beta_xs), and the on-node sweep moves to two ranks of one
+   package; ranks not bound to one package (--bind-to none) cannot be placed, which is said.
+*/
+static PetscErrorCode Sockets(Calib *c, PetscMPIInt *on_a, PetscMPIInt *on_b, PetscMPIInt *xs_a, PetscMPIInt *xs_b)
+{
+  PKNodeTopo  here, nt;
+  PetscInt    npk, pk = -1, *all;
+  PetscMPIInt same_a = -1, same_b = -1;
+  char        list[256];
+  const char *lp = list;
+
+  PetscFunctionBegin;
+  *xs_a = *xs_b = -1;
+  PetscCall(PKNodeTopoCreate("", &here)); /* "", not NULL: PKNodeTopoCreate(NULL) reads NULL on PETSc 3.22 */
+  PetscCall(PKNodeTopoGetBinding(here, list, sizeof(list)));
+  PetscCall(PKNodeTopoDestroy(&here));
+  PetscCall(PKNodeTopoCreate(c->nodetopo, &nt));
+  PetscCall(PKNodeTopoGetSizes(nt, &npk, NULL, NULL));
+  if (npk > 1) PetscCall(PKNodeTopoPlace(nt, 1, &lp, &pk, NULL));
+  PetscCall(PKNodeTopoDestroy(&nt));
+  if (npk <= 1) {
+    PetscCall(PetscPrintf(c->comm, "Sockets: hwloc sees %" PetscInt_FMT " package on %s: cross-socket parameters not available (the model uses the on-node ones)\n", PetscMax(npk, 1), c->nodetopo[0] ? c->nodetopo : "this machine"));
+    Note(c, "Sockets: hwloc sees one package (%s): alpha_xs, beta_xs not measured; the model uses the on-node values.", c->nodetopo[0] ? c->nodetopo : "this machine");
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscMalloc1(c->size, &all));
+  PetscCallMPI(MPI_Allgather(&pk, 1, MPIU_INT, all, 1, MPIU_INT, c->comm));
+  for (PetscMPIInt a = 0; a < c->size; a++)
+    for (PetscMPIInt b = a + 1; b < c->size; b++) {
+      if (c->node[a] != c->node[b] || all[a] < 0 || all[b] < 0) continue;
+      if (all[a] != all[b] && *xs_a < 0) *xs_a = a, *xs_b = b;
+      if (all[a] == all[b] && same_a < 0) same_a = a, same_b = b;
+    }
+  /* the on-node parameters are the same-socket ones where sockets are known */
+  if (*on_a >= 0 && all[*on_a] != all[*on_b] && same_a >= 0) *on_a = same_a, *on_b = same_b;
+  if (*on_a >= 0 && all[*on_a] >= 0 && all[*on_b] >= 0 && all[*on_a] != all[*on_b]) Note(c, "Sockets: no two ranks of a node share a package: the on-node values are measured across packages too.");
+  if (*xs_a >= 0) {
+    PetscCall(PetscPrintf(c->comm, "Sockets: %" PetscInt_FMT " packages on %s; ranks %d and %d are bound to packages %" PetscInt_FMT " and %" PetscInt_FMT ": the cross-socket sweep\n", npk, c->nodetopo[0] ? c->nodetopo : "this machine", *xs_a, *xs_b, all[*xs_a], all[*xs_b]));
+    Note(c, "Sockets: %" PetscInt_FMT " packages (%s); alpha_xs, beta_xs from ranks %d and %d bound to packages %" PetscInt_FMT " and %" PetscInt_FMT "%s.", npk, c->nodetopo[0] ? c->nodetopo : "this machine", *xs_a, *xs_b, all[*xs_a], all[*xs_b], c->nodetopo[0] ? " (a given topology: the values are this machine's)" : "");
+  } else {
+    PetscCall(PetscPrintf(c->comm, "Sockets: %" PetscInt_FMT " packages, but no node has two ranks bound to different packages (bind them: mpiexec --bind-to core --map-by socket): cross-socket parameters not available\n", npk));
+    Note(c, "Sockets: %" PetscInt_FMT " packages, no two ranks of a node bound to different ones: alpha_xs, beta_xs not measured.", npk);
+  }
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(0);
+}
+
 /*
    CheckOutput - before measuring: rank 0 (which writes the profile) checks that it can: the profile is written to a
    temporary file in its directory and renamed over it (profile_io.c), so the directory must take a new file, and an
@@ -1117,12 +1701,12 @@ static PetscErrorCode CheckOutput(MPI_Comm comm, const char out[])
 int main(int argc, char **argv)
 {
   Calib       c;
-  char        out[PETSC_MAX_PATH_LEN] = "", comment[2048], host[256] = "", date[64] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  char        out[PETSC_MAX_PATH_LEN] = "", comment[8192], host[256] = "", date[64] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
   PetscBool   hashelp = PETSC_FALSE, tocache, cachepath = PETSC_FALSE;
   int         liblen;
   double      t0;
   time_t      now;
-  PetscMPIInt on_a = -1, on_b = -1, off_a = -1, off_b = -1;
+  PetscMPIInt on_a = -1, on_b = -1, off_a = -1, off_b = -1, xs_a = -1, xs_b = -1;
   char        qname[32];
 
   PetscFunctionBeginUser;
@@ -1157,6 +1741,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-quantile", "Quantile of the repeats kept (0.5: the median)", NULL, c.q, &c.q, NULL));
   PetscCall(PetscOptionsBool("-raw", "Print every measured point", NULL, c.raw, &c.raw, NULL));
   PetscCall(PetscOptionsBool("-cache_path", "Print this host's profile path in the cache and exit", NULL, cachepath, &cachepath, NULL));
+  PetscCall(PetscOptionsString("-topology", "Slurm topology.conf of the switch tree: latency at each tree distance, hop_latency (as -ksp_perfmodel_topology)", NULL, c.topofile, c.topofile, sizeof(c.topofile), NULL));
+  PetscCall(PetscOptionsString("-netcounters", "Root of each node's network counters, %h = its name (as -ksp_perfmodel_netcounters): stall_time", NULL, c.netroot, c.netroot, sizeof(c.netroot), NULL));
+  PetscCall(PetscOptionsString("-node_topology", "hwloc topology of a node instead of this machine's (synthetic:<description> or xml:<file>)", NULL, c.nodetopo, c.nodetopo, sizeof(c.nodetopo), NULL));
   PetscOptionsEnd();
   if (cachepath) {
     PetscCall(PKMachineCachePath(out, sizeof(out), NULL, 0));
@@ -1202,6 +1789,11 @@ int main(int argc, char **argv)
   PetscCall(PKMachineDefault(&c.m));
   PetscCall(PKMachineSetAllSources(&c.m, PK_SRC_NONE));
   PetscCall(FindNodes(&c));
+  if (c.topofile[0]) {
+    PetscCall(ReadTopology(&c));
+    PetscCall(TreeNodes(&c));
+    PetscCall(RenumberByLeaf(&c));
+  }
   {
     PetscInt i;
     PetscCall(PKMachineFieldIndex("ppn", &i));
@@ -1211,24 +1803,30 @@ int main(int argc, char **argv)
     PetscCall(PKMachineFieldIndex("hop_latency", &i));
     PetscCall(PKMachineSetField(&c.m, i, 0.0, PK_SRC_MEASURED)); /* no topology is known: 0 by definition */
   }
+  if (!c.topofile[0]) Note(&c, "No switch tree (-topology): hop_latency 0 by definition.");
   for (PetscInt n = 0; n < c.nnodes && on_a < 0; n++)
     if (c.nodesize[n] >= 2) {
       on_a = RankOf(&c, n, 0);
       on_b = RankOf(&c, n, 1);
     }
+  PetscCall(Sockets(&c, &on_a, &on_b, &xs_a, &xs_b));
   if (c.nnodes >= 2) {
     off_a = RankOf(&c, 0, 0);
     off_b = RankOf(&c, 1, 0);
   }
   PetscCall(PetscPrintf(c.comm, "pipekrylov-calibrate%s: %d ranks on %" PetscInt_FMT " node(s) (%s), up to %" PetscInt_FMT " per node; %" PetscInt_FMT " repeats per point, %s kept\n", c.quick ? " -quick" : "", c.size, c.nnodes, c.node_size ? "-node_size" : "MPI_COMM_TYPE_SHARED", c.ppn, c.reps, qname));
 
-  if (on_a >= 0) PetscCall(PostalSweep(&c, PK_ON_NODE, on_a, on_b));
+  if (on_a >= 0) PetscCall(PostalSweep(&c, PK_ON_NODE, PETSC_FALSE, on_a, on_b));
   else PetscCall(PetscPrintf(c.comm, "On-node: no node has two ranks: on-node parameters not available\n"));
-  if (off_a >= 0) PetscCall(PostalSweep(&c, PK_OFF_NODE, off_a, off_b));
+  if (xs_a >= 0) PetscCall(PostalSweep(&c, PK_ON_NODE, PETSC_TRUE, xs_a, xs_b));
+  if (off_a >= 0) PetscCall(PostalSweep(&c, PK_OFF_NODE, PETSC_FALSE, off_a, off_b));
+  if (off_a >= 0 && c.topo) PetscCall(HopLatency(&c));
   else PetscCall(PetscPrintf(c.comm, "Off-node: one node only: off-node parameters, R_N and delta not available\n"));
   if (off_a >= 0) PetscCall(MaxRate(&c));
   if (on_a >= 0 || off_a >= 0) PetscCall(QueueSearch(&c, on_a >= 0 ? on_a : off_a, on_a >= 0 ? on_b : off_b));
   if (off_a >= 0) PetscCall(Contention(&c));
+  if (off_a >= 0 && c.topo && c.netroot[0]) PetscCall(StallTime(&c));
+  else if (c.netroot[0]) Note(&c, "Counters %s: no switch tree (-topology) or one node: stall_time not measured.", c.netroot);
   if (on_a >= 0) PetscCall(AllreduceFit(&c, PK_ON_NODE));
   if (off_a >= 0) PetscCall(AllreduceFit(&c, PK_OFF_NODE));
   PetscCall(Stream(&c));
@@ -1243,6 +1841,11 @@ int main(int argc, char **argv)
   lib[strcspn(lib, "\n,")] = 0;
   PetscCall(PetscSNPrintf(comment, sizeof(comment), "Measured on %s at %s: %d ranks, %" PetscInt_FMT " node(s) (%s), %" PetscInt_FMT " per node, %s%s of the repeats.\n%s",
                           host, date, c.size, c.nnodes, c.node_size ? "-node_size" : "MPI_COMM_TYPE_SHARED", c.ppn, c.quick ? "-quick, " : "", qname, lib));
+  if (c.notes[0]) {
+    PetscCall(PetscStrlcat(comment, "\n", sizeof(comment)));
+    PetscCall(PetscStrlcat(comment, c.notes, sizeof(comment)));
+    if (comment[strlen(comment) - 1] == '\n') comment[strlen(comment) - 1] = 0; /* the notes end every line */
+  }
   PetscCall(PetscSNPrintf(c.m.origin, sizeof(c.m.origin), "measured in this run (%s)", out));
   PetscCall(PetscPrintf(c.comm, "\n"));
   PetscCall(PKMachineView(&c.m, PETSC_VIEWER_STDOUT_WORLD));
@@ -1252,6 +1855,12 @@ int main(int argc, char **argv)
   PetscCall(PetscFree(c.node));
   PetscCall(PetscFree(c.local));
   PetscCall(PetscFree(c.nodesize));
+  if (c.topo) {
+    for (PetscInt n = 0; n < c.nnodes; n++) PetscCall(PetscFree(c.nodename[n]));
+    PetscCall(PetscFree(c.nodename));
+    PetscCall(PetscFree(c.tnode));
+    PetscCall(PKTopoDestroy(&c.topo));
+  }
   PetscCall(PetscFinalize());
   return 0;
 }
