@@ -49,4 +49,13 @@ run one "$out/one.conf"
 want one halo offnode_hops_max 2 "switch tree"
 want one halo busiest_link_bytes 0 "switch tree"
 grep -q '^analytic,halo.hops,0.000000000e+00,s,switch tree$' "$out/one.csv" || { echo "FAIL: one switch: hops not 0 from the tree"; grep halo.hops "$out/one.csv"; exit 1; }
+# the topology-aware suggestion: laplace2d 64 x 64 on a 2 x 2 grid, 1 rank per node, under a tree that interleaves
+# the nodes (pknode0 and 3 under s0, 1 and 2 under s1): every neighbour pair crosses the spine, 4 messages of
+# 32 x 8 bytes up from s0 (1024); with blocks 0 and 1 under one leaf only the y-neighbours cross (512)
+printf 'SwitchName=s0 Nodes=pknode[0,3]\nSwitchName=s1 Nodes=pknode[1-2]\nSwitchName=spine Switches=s[0-1]\n' >"$out/mixed.conf"
+"$cl" run 4 1 "$root/build/examples/poisson27" -problem laplace2d -n 64 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view \
+  -ksp_perfmodel_topology "$out/mixed.conf" -ksp_perfmodel_machine "$out/hop.profile" >"$out/mixed.txt" 2>&1 || { echo "FAIL: the mixed run"; cat "$out/mixed.txt"; exit 1; }
+grep -q 'topology-aware DMDA (busiest link 1024->512 B)' "$out/mixed.txt" || { echo "FAIL: no topology-aware suggestion 1024->512"; sed -n '/predicted KSPSolve/,$p' "$out/mixed.txt"; exit 1; }
+grep -q -- "--topology $out/mixed.conf" "$out/mixed.txt" || { echo "FAIL: the suggestion has no pipekrylov-place --topology command"; exit 1; }
+echo "ok mixed: the topology-aware layout is suggested, 1024 -> 512 bytes on the busiest switch link, with its command"
 echo "PASS: hops, link loads and the penalties counted on the tree as by hand"

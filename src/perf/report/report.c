@@ -31,6 +31,7 @@ static PetscErrorCode PKReportGather(KSP ksp, const PKSolveRecord *rec, PKModelC
   if (d->run.model) {
     PetscCall(PKSecAnalyticModel(rec, &d->run, &d->net, &d->halo, &d->analytic));
     PetscCall(PKSecHaloPlacement(ksp, rec, &d->run, &d->analytic.in, &d->halo));
+    PetscCall(PKSecHaloTopoPlacement(ksp, rec, &d->run, &d->net, &d->halo));
     PetscCall(PKSecStochModel(S, &d->stoch));
     PetscCall(PKSecAdviceModel(ksp, S, &d->run, &d->halo, &d->analytic, &d->stoch, &d->advice));
     PetscCall(PKSecAMGModel(S, &d->run, &d->analytic, &d->amg));

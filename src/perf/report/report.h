@@ -108,6 +108,12 @@ typedef struct {
   PetscBool  have_place;
   PetscReal  place_saving, place_bytes_off[2];
   char       place_what[160], place_cmd[320];
+  /* a topology-aware layout (the node-aware blocks ordered on the switch tree, src/dm/topoplace.c) that would cut
+     the busiest switch-to-switch link's bytes: its saving per SpMV (the node-aware layout's, if this run does not
+     have it, and the contention term's), the busiest link's bytes now and placed, the commands */
+  PetscBool  have_tplace;
+  PetscReal  tplace_saving, tplace_l[2], tplace_link[2];
+  char       tplace_what[160], tplace_cmd[640];
 } PKSecHalo;
 
 /* the analytic model (sec_analytic.c) */
@@ -204,6 +210,7 @@ PETSC_INTERN PetscErrorCode PKSecNetCSV(PetscViewer, const PKSecNet *);
 
 PETSC_INTERN PetscErrorCode PKSecHaloGather(KSP, const PKSolveRecord *, const PKSecRun *, const PKSecNet *, PKReportCtx *, PKSecHalo *);
 PETSC_INTERN PetscErrorCode PKSecHaloPlacement(KSP, const PKSolveRecord *, const PKSecRun *, const PKSolveInput *, PKSecHalo *);
+PETSC_INTERN PetscErrorCode PKSecHaloTopoPlacement(KSP, const PKSolveRecord *, const PKSecRun *, const PKSecNet *, PKSecHalo *);
 PETSC_INTERN PetscErrorCode PKSecHaloAtP(KSP, const PKStats *, const PKSecRun *, const PKSolveInput *, PetscInt, PKCommCost *, const char **);
 PETSC_INTERN PetscErrorCode PKSecHaloView(PetscViewer, const PKStats *, const PKSecHalo *, const PKSolveInput *);
 PETSC_INTERN PetscErrorCode PKSecHaloCSV(PetscViewer, const PKSecHalo *);

@@ -116,6 +116,10 @@ static PetscInt PKSecAdviceRank(const PKSecRun *run, const PKSecHalo *halo, cons
     PetscSNPrintf(adv[n].what, sizeof(adv[n].what), "%s", halo->place_what);
     adv[n++].t = PetscMax(0, a->model.total - run->nspmv * halo->place_saving);
   }
+  if (halo->have_tplace && n < nmax) {
+    PetscSNPrintf(adv[n].what, sizeof(adv[n].what), "%s", halo->tplace_what);
+    adv[n++].t = PetscMax(0, a->model.total - run->nspmv * halo->tplace_saving);
+  }
   qsort(adv, (size_t)n, sizeof(PKAdvice), PKAdviceCmp);
   return n;
 }
@@ -171,12 +175,12 @@ static const char *PKHint(const PKSolveInput *in, PetscInt term)
 /* ::ascii_info: the largest overhead and the best change */
 PetscErrorCode PKSecAdviceViewShort(PetscViewer v, const PKSecRun *run, const PKSecHalo *halo, const PKSecAnalytic *a, const PKSecAdvice *ad)
 {
-  PKAdvice adv[PK_WHATIF_SOLVERS + 2];
+  PKAdvice adv[PK_WHATIF_SOLVERS + 3];
   PetscInt big = PKLargestOverhead(&a->model), nadv;
 
   PetscFunctionBegin;
   if (big >= 0) PetscCall(PetscViewerASCIIPrintf(v, "  largest overhead: %s, %.1f%% of the model\n", PKTermInfos[big].label, (double)PKPct(a->model.t[big], a->model.total)));
-  nadv = PKSecAdviceRank(run, halo, a, ad, adv, PK_WHATIF_SOLVERS + 2);
+  nadv = PKSecAdviceRank(run, halo, a, ad, adv, PK_WHATIF_SOLVERS + 3);
   if (nadv && adv[0].t < a->model.total) PetscCall(PetscViewerASCIIPrintf(v, "  best change: %s, predicted %.4e s (%.2fx)\n", adv[0].what, (double)adv[0].t, (double)(a->model.total / adv[0].t)));
   PetscFunctionReturn(0);
 }
@@ -214,13 +218,13 @@ static PetscErrorCode PKSecAdviceViewOthers(PetscViewer v, const PKStats *S, con
 
 PetscErrorCode PKSecAdviceView(PetscViewer v, const PKStats *S, const PKSecRun *run, const PKSecHalo *halo, const PKSecAnalytic *a, const PKSecStoch *st, const PKSecAdvice *ad)
 {
-  PKAdvice adv[PK_WHATIF_SOLVERS + 2];
+  PKAdvice adv[PK_WHATIF_SOLVERS + 3];
   PetscInt nadv, big = PKLargestOverhead(&a->model);
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(v, PK_RULE));
   if (big >= 0) PetscCall(PetscViewerASCIIPrintf(v, "  largest overhead: %s, %.1f%% of the model:\n    %s\n", PKTermInfos[big].label, (double)PKPct(a->model.t[big], a->model.total), PKHint(&a->in, big)));
-  nadv = PKSecAdviceRank(run, halo, a, ad, adv, PK_WHATIF_SOLVERS + 2);
+  nadv = PKSecAdviceRank(run, halo, a, ad, adv, PK_WHATIF_SOLVERS + 3);
   PetscCall(PetscViewerASCIIPrintf(v, "  predicted KSPSolve time of each change (same iterations; ranked):\n"));
   /* the same count holds in exact arithmetic; where the pipelined recurrences' rounding would delay convergence,
      pipecg and pipe2cg keep CG's count by recomputing (their policy, docs/pipelined-accuracy.md), at a price the
@@ -241,6 +245,7 @@ PetscErrorCode PKSecAdviceView(PetscViewer v, const PKStats *S, const PKSecRun *
     PetscCall(PetscViewerASCIIPrintf(v, "    node-aware layout:\n      %s\n", halo->place_cmd));
     if (halo->place_saving <= 0) PetscCall(PetscViewerASCIIPrintf(v, "      (the slowest rank keeps as many off-node messages, so the model predicts no time saved here; the\n      cut is in the traffic all ranks put on the network, which congests it at scale: 000 6.2)\n"));
   }
+  if (halo->have_tplace) PetscCall(PetscViewerASCIIPrintf(v, "    %s layout (bytes on switch-to-switch links %.0f -> %.0f per SpMV, 000 6.3):\n      %s\n", strncmp(halo->tplace_what, "topology", 8) ? "node-aware" : "topology-aware", (double)halo->tplace_link[0], (double)halo->tplace_link[1], halo->tplace_cmd));
   PetscCall(PKSecAdviceViewOthers(v, S, run, a, st, ad));
   PetscFunctionReturn(0);
 }

@@ -315,8 +315,9 @@ PetscErrorCode PKSecHaloAtP(KSP ksp, const PKStats *S, const PKSecRun *run, cons
   PetscFunctionReturn(0);
 }
 
-/* The commands that make the node-aware layout: bin/pipekrylov-place's and the rankfile option of the Open MPI in use */
-static PetscErrorCode PKSecHaloPlaceCommand(PetscInt dim, const PetscInt M[3], DMDAStencilType st, PetscInt sw, PetscInt dof, const PKStats *S, const PKPlacement *pl, char cmd[], size_t len)
+/* The commands that make the node-aware layout: bin/pipekrylov-place's and the rankfile option of the Open MPI in use;
+   with a tree (tree, hosts not NULL), the topology-aware one */
+static PetscErrorCode PKSecHaloPlaceCommand(PetscInt dim, const PetscInt M[3], DMDAStencilType st, PetscInt sw, PetscInt dof, const PKStats *S, const PKPlacement *pl, const char tree[], const char hosts[], char cmd[], size_t len)
 {
   char grid[64], opts[96], extra[96] = "", rfopt[64];
 
@@ -336,7 +337,8 @@ static PetscErrorCode PKSecHaloPlaceCommand(PetscInt dim, const PetscInt M[3], D
   if (sw != 1) PetscCall(PetscSNPrintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " --width %" PetscInt_FMT, sw));
   if (dof != 1) PetscCall(PetscSNPrintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " --dof %" PetscInt_FMT, dof));
   PetscCall(PKMPIRankfileOption("ranks.txt", rfopt, sizeof(rfopt)));
-  PetscCall(PetscSNPrintf(cmd, len, "bin/pipekrylov-place --nodes %" PetscInt_FMT " --ppn %" PetscInt_FMT " --grid %s%s --rankfile ranks.txt\n      then: mpiexec -n %d %s <your application and its options> %s\n      (or DMDACreateNodeAware in the code)", S->nnodes, S->ppn, grid, extra, S->nranks, rfopt, opts));
+  if (tree) PetscCall(PetscSNPrintf(cmd, len, "bin/pipekrylov-place --nodes %" PetscInt_FMT " --ppn %" PetscInt_FMT " --grid %s%s --topology %s\n        --hosts %s --rankfile ranks.txt\n      then: mpiexec -n %d %s <your application and its options> %s\n      (or DMDACreateNodeAware with -da_node_aware_topology %s in the code)", S->nnodes, S->ppn, grid, extra, tree, hosts, S->nranks, rfopt, opts, tree));
+  else PetscCall(PetscSNPrintf(cmd, len, "bin/pipekrylov-place --nodes %" PetscInt_FMT " --ppn %" PetscInt_FMT " --grid %s%s --rankfile ranks.txt\n      then: mpiexec -n %d %s <your application and its options> %s\n      (or DMDACreateNodeAware in the code)", S->nnodes, S->ppn, grid, extra, S->nranks, rfopt, opts));
   PetscFunctionReturn(0);
 }
 
@@ -390,7 +392,87 @@ PetscErrorCode PKSecHaloPlacement(KSP ksp, const PKSolveRecord *rec, const PKSec
   h->place_bytes_off[0] = h->total_bytes[PK_OFF_NODE];
   h->place_bytes_off[1] = (PetscReal)pl.bytes_off;
   PetscCall(PetscSNPrintf(h->place_what, sizeof(h->place_what), "node-aware DMDA (off-node bytes %.0f->%.0f)", (double)h->place_bytes_off[0], (double)h->place_bytes_off[1]));
-  PetscCall(PKSecHaloPlaceCommand(dim, M, st, sw, dof, S, &pl, h->place_cmd, sizeof(h->place_cmd)));
+  PetscCall(PKSecHaloPlaceCommand(dim, M, st, sw, dof, S, &pl, NULL, NULL, h->place_cmd, sizeof(h->place_cmd)));
+  PetscFunctionReturn(0);
+}
+
+/* The hosts of the nodes in the run's order, as pipekrylov-place --hosts takes them (the tree's names); a placeholder
+   when they would not fit a line */
+static PetscErrorCode PKSecHaloHosts(PetscInt nnodes, const char *const names[], char hosts[], size_t len)
+{
+  size_t n = 0;
+
+  PetscFunctionBegin;
+  hosts[0] = 0;
+  for (PetscInt i = 0; i < nnodes; i++) {
+    size_t l = strlen(names[i]);
+    if (n + l + 2 > PetscMin(len, 160)) {
+      PetscCall(PetscStrncpy(hosts, "<the nodes' names, in the order of their ranks>", len));
+      PetscFunctionReturn(0);
+    }
+    PetscCall(PetscSNPrintf(hosts + n, len - n, "%s%s", i ? "," : "", names[i]));
+    n = strlen(hosts);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* With a switch tree and an operator from a DMDA on equal nodes: the topology-aware layout (the node-aware blocks
+   ordered on the tree, src/dm/topoplace.c), when it would put fewer bytes on the busiest switch-to-switch link than
+   this run did (its contention l, counted from the operator's scatter). Its saving per SpMV: the node-aware
+   layout's where this run does not have it, plus delta times the cut in l (the hops of the farthest message are
+   left as they are: a conservative estimate). When the tree keeps the node-aware order, the cut is the node-aware
+   layout's: it is added to that suggestion (or made one, if the off-node bytes alone did not call for it).
+   Rank 0, no communication. */
+PetscErrorCode PKSecHaloTopoPlacement(KSP ksp, const PKSolveRecord *rec, const PKSecRun *run, const PKSecNet *net, PKSecHalo *h)
+{
+  const PKStats  *S = rec->stats;
+  Mat             A;
+  DM              dm = NULL;
+  PetscBool       isda = PETSC_FALSE;
+  PetscInt        dim, M[3], procs[3], dof, sw;
+  DMDAStencilType st;
+  PKPlacement     pl;
+  PKTopoPlacement tp;
+  const char    **names;
+  char            hosts[256];
+
+  PetscFunctionBegin;
+  h->have_tplace = PETSC_FALSE;
+  if (!h->have_tree || !net->have_tree || S->nnodes < 2 || S->ppn * S->nnodes != S->nranks || h->busiest_bytes <= 0) PetscFunctionReturn(0);
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(MatGetDM(A, &dm));
+  if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (!isda) PetscFunctionReturn(0);
+  PetscCall(DMDAGetInfo(dm, &dim, &M[0], &M[1], &M[2], &procs[0], &procs[1], &procs[2], &dof, &sw, NULL, NULL, NULL, &st));
+  PetscCall(PKDMDAPlacementCompute(dim, M, st, sw, dof, S->nnodes, S->ppn, NULL, &pl));
+  PetscCall(PetscCalloc1(S->nnodes, &names));
+  for (PetscMPIInt r = S->nranks - 1; r >= 0; r--) {
+    PetscInt leaf;
+    names[rec->rank_node[r]] = "";
+    if (net->where[r] >= 0) PetscCall(PKTopoGetNode(net->topo, net->where[r], &names[rec->rank_node[r]], &leaf));
+  }
+  PetscCall(PKDMDAPlacementComputeTopology(&pl, rec->rank_node, net->topo, names, PETSC_DEFAULT, &tp));
+  PetscCall(PetscInfo(ksp, "topology-aware layout: %s (busiest switch link %g bytes now, %g placed)\n", tp.note, (double)h->busiest_bytes, (double)tp.topo.busiest_bytes));
+  if (tp.usable && tp.topo.busiest_bytes < 0.99 * h->busiest_bytes) {
+    PetscReal dl = run->eff.delta * (h->busiest_bytes - tp.topo.busiest_bytes); /* the contention term's cut */
+    if (!tp.placed && h->have_place) { /* the node-aware layout already suggested makes the cut: say so there */
+      size_t l = strlen(h->place_what);
+      h->place_saving += dl;
+      PetscCall(PetscSNPrintf(h->place_what + l, sizeof(h->place_what) - l, ", switch link %.0f->%.0f", (double)h->busiest_bytes, (double)tp.topo.busiest_bytes));
+    } else {
+      h->have_tplace    = PETSC_TRUE;
+      h->tplace_l[0]    = h->busiest_bytes;
+      h->tplace_l[1]    = tp.topo.busiest_bytes;
+      h->tplace_link[0] = tp.def.link_bytes;
+      h->tplace_link[1] = tp.topo.link_bytes;
+      h->tplace_saving  = (h->have_place ? h->place_saving : 0) + dl;
+      PetscCall(PetscSNPrintf(h->tplace_what, sizeof(h->tplace_what), "%s DMDA (busiest link %.0f->%.0f B)", tp.placed ? "topology-aware" : "node-aware", (double)h->tplace_l[0], (double)h->tplace_l[1]));
+      PetscCall(PKSecHaloHosts(S->nnodes, names, hosts, sizeof(hosts)));
+      PetscCall(PKSecHaloPlaceCommand(dim, M, st, sw, dof, S, &pl, tp.placed ? net->tree_file : NULL, hosts, h->tplace_cmd, sizeof(h->tplace_cmd)));
+    }
+  }
+  PetscCall(PKTopoPlacementDestroy(&tp));
+  PetscCall(PetscFree(names));
   PetscFunctionReturn(0);
 }
 
