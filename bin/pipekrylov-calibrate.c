@@ -17,7 +17,7 @@ static const char help[] =
   "  -raw               also print every measured point (ping-pong sizes, allreduce sizes)\n"
   "  -topology <file>   the switch tree, Slurm's topology.conf (as the report's -ksp_perfmodel_topology): one-way\n"
   "                     latency at each tree distance of the run, interleaved ping-pongs, hop_latency = the slope\n"
-  "                     per hop (000 Table 2); alpha_off, R_N and delta between nodes of one leaf switch\n"
+  "                     per hop (000 Table 2); alpha_off and R_N between nodes of one leaf switch, delta across the spine\n"
   "  -netcounters <root>  each node's network counters in sysfs's layout, %h = the node's name (as the report's\n"
   "                     -ksp_perfmodel_netcounters): stall_time from a congesting burst across the spine\n"
   "  -node_topology <spec>  hwloc topology of a node instead of this machine's (synthetic:<description>,\n"
@@ -705,9 +705,40 @@ static PetscErrorCode QueueSearch(Calib *c, PetscMPIInt a, PetscMPIInt b)
   PetscFunctionReturn(0);
 }
 
-/* delta (004 section 4.2): every rank of node 2j exchanges n messages with the same local rank of node 2j+1, all at
-   once (in-order HighVolumePingPong). What the max-rate model does not explain is charged to the bytes l that
-   cross the busiest link (one node's link: k n s per direction and phase): delta = max(0, T - T_maxrate) / l. */
+/* delta (004 section 4.2): every rank of a node exchanges n messages with the same local rank of its partner node,
+   all pairs at once (in-order HighVolumePingPong). What the max-rate model does not explain is charged to the bytes l
+   that cross the busiest link: delta = max(0, T - T_maxrate) / l. Without a tree the partners are nodes 2j and
+   2j+1 and the busiest link is one node's (k n s per direction and phase). With a tree of two leaves or more the
+   partners are the i-th nodes of two leaves, so that the bytes cross the spine: the report's l counts
+   switch-to-switch links only (docs/models.md 7.4), and delta must be the cost of a byte waiting for one; l is then
+   the m pairs' m k n s on the leaf's uplink. */
+static PetscInt LeafOf(Calib *, PetscInt);
+static void     Note(Calib *, const char *, ...) PETSC_ATTRIBUTE_FORMAT(2, 3);
+
+static PetscInt ContentionPartners(Calib *c, PetscInt partner[], PetscInt *leafa, PetscInt *leafb)
+{
+  PetscInt m = 0, ia = 0, ib = 0;
+
+  *leafa = c->topo ? LeafOf(c, 0) : -1;
+  *leafb = -1;
+  for (PetscInt n = 0; n < c->nnodes; n++) partner[n] = -1;
+  if (*leafa < 0) return 0;
+  for (PetscInt n = 0; n < c->nnodes && *leafb < 0; n++)
+    if (LeafOf(c, n) >= 0 && LeafOf(c, n) != *leafa) *leafb = LeafOf(c, n);
+  if (*leafb < 0) return 0;
+  for (;;) { /* the i-th node of each leaf */
+    while (ia < c->nnodes && LeafOf(c, ia) != *leafa) ia++;
+    while (ib < c->nnodes && LeafOf(c, ib) != *leafb) ib++;
+    if (ia >= c->nnodes || ib >= c->nnodes) break;
+    partner[ia] = ib;
+    partner[ib] = ia;
+    m++;
+    ia++;
+    ib++;
+  }
+  return m;
+}
+
 static PetscErrorCode Contention(Calib *c)
 {
   PetscInt    n = c->quick ? 8 : 16, k = PetscMin(c->nodesize[0], c->nodesize[1]);
@@ -718,10 +749,20 @@ static PetscErrorCode Contention(Calib *c)
   MPI_Request *req;
   double      t, model, l, delta, rate, alpha;
   PKProtocol  proto;
-  PetscInt    me = c->node[c->rank];
+  PetscInt    me = c->node[c->rank], *partner, m, leafa, leafb;
 
   PetscFunctionBegin;
-  if (me / 2 * 2 + 1 < c->nnodes) {
+  PetscCall(PetscMalloc1(c->nnodes, &partner));
+  m = ContentionPartners(c, partner, &leafa, &leafb);
+  if (m) { /* across the spine */
+    if (partner[me] >= 0) {
+      PetscInt kk = PetscMin(c->nodesize[me], c->nodesize[partner[me]]);
+      if (c->local[c->rank] < kk) {
+        peer  = RankOf(c, partner[me], c->local[c->rank]);
+        first = (PetscBool)(LeafOf(c, me) == leafa);
+      }
+    }
+  } else if (me / 2 * 2 + 1 < c->nnodes) {
     PetscInt other = (me % 2) ? me - 1 : me + 1;
     PetscInt kk    = PetscMin(c->nodesize[me], c->nodesize[other]);
     if (c->local[c->rank] < kk) {
@@ -729,16 +770,25 @@ static PetscErrorCode Contention(Calib *c)
       first = (me % 2) ? PETSC_FALSE : PETSC_TRUE;
     }
   }
+  PetscCall(PetscFree(partner));
   PetscCall(PetscMalloc2((size_t)n * bytes, &buf, n, &req));
   PetscCall(PetscMemzero(buf, (size_t)n * bytes));
   PetscCall(HVPP(c, peer, first, n, bytes, PETSC_FALSE, buf, req, &t));
   proto = bytes <= c->m.p.eager_limit[PK_OFF_NODE] ? PK_PROTO_SHORT : bytes <= c->m.p.rendezvous_limit[PK_OFF_NODE] ? PK_PROTO_EAGER : PK_PROTO_RENDEZVOUS;
   alpha = c->m.p.alpha[PK_OFF_NODE][proto];
   rate  = PetscMin(c->m.p.RN, (double)k / c->m.p.beta[PK_OFF_NODE][proto]);
-  l     = (double)k * (double)n * (double)bytes;
+  l     = (double)k * (double)n * (double)bytes; /* one node's link */
   model = 2.0 * ((double)n * alpha + l / rate);
+  if (m) l *= (double)m;                         /* the leaf's uplink carries the m node pairs' bytes */
   delta = PetscMax(0.0, t - model) / (2.0 * l);
   PetscCall(Set(c, &c->m.p.delta, delta));
+  if (m) {
+    const char *na = "?", *nb = "?";
+    (void)PKTopoGetSwitch(c->topo, leafa, &na, NULL, NULL, NULL);
+    (void)PKTopoGetSwitch(c->topo, leafb, &nb, NULL, NULL, NULL);
+    PetscCall(PetscPrintf(c->comm, "Contention across the spine: %" PetscInt_FMT " node pair(s) between leaf switches %s and %s\n", m, na, nb));
+    Note(c, "delta: %" PetscInt_FMT " node pair(s) exchanging across the spine (leaves %s and %s), l on the leaf's uplink", m, na, nb);
+  }
   PetscCall(PetscPrintf(c->comm, "Contention: %" PetscInt_FMT " pair(s) per node pair, %" PetscInt_FMT " x %zu bytes each way: measured %.3f ms, max-rate model %.3f ms\n", k, n, bytes, 1e3 * t, 1e3 * model));
   PetscCall(PetscPrintf(c->comm, "  delta = %.3g s/byte over %.0f bytes per link and direction%s\n", delta, 2 * l, t <= model ? " (nothing beyond the max-rate model)" : ""));
   PetscCall(PetscFree2(buf, req));
@@ -1108,36 +1158,14 @@ static void Note(Calib *c, const char *fmt, ...)
 }
 
 /*
-   The switch tree (-topology FILE: Slurm's topology.conf, as the report's -ksp_perfmodel_topology; issue 21). Rank 0
-   reads the file (a regular file of at most PK_TOPO_MAX_TEXT bytes, docs/security.md) and every rank parses the same
-   text, so that a malformed file stops every rank with the same message, which names the line.
+   The switch tree (-topology FILE: Slurm's topology.conf, as the report's -ksp_perfmodel_topology; issue 21), read as
+   the report reads it (PKTopoLoad: rank 0 reads, every rank parses; a malformed file stops every rank with the same
+   message, which names the line). Nothing has been measured yet when it fails.
 */
 static PetscErrorCode ReadTopology(Calib *c)
 {
-  char  *text = NULL;
-  size_t len  = 0;
-  struct {
-    int           err;
-    unsigned long len;
-    char          why[512];
-  } st = {0, 0, ""};
-
   PetscFunctionBegin;
-  if (!c->rank) {
-    st.err = PKFileReadRegular(c->topofile, 0, PK_TOPO_MAX_TEXT, &text, &len, st.why, sizeof(st.why));
-    st.len = (unsigned long)len;
-  }
-  PetscCallMPI(MPI_Bcast(&st, (PetscMPIInt)sizeof(st), MPI_BYTE, 0, c->comm));
-  PetscCheck(!st.err, c->comm, PETSC_ERR_FILE_OPEN, "pipekrylov-calibrate: cannot read the topology '%s' (-topology): %s. Nothing was measured", c->topofile, st.why);
-  if (c->rank) text = (char *)malloc(st.len + 1);
-  PetscCheck(text, PETSC_COMM_SELF, PETSC_ERR_MEM, "no memory for the topology's %lu bytes", st.len);
-  PetscCallMPI(MPI_Bcast(text, (PetscMPIInt)st.len, MPI_BYTE, 0, c->comm));
-  text[st.len] = 0;
-  {
-    PetscErrorCode ierr = PKTopoCreateFromString(text, st.len, &c->topo);
-    free(text);
-    PetscCall(ierr);
-  }
+  PetscCall(PKTopoLoad(c->comm, c->topofile, &c->topo));
   PetscFunctionReturn(0);
 }
 

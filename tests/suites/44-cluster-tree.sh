@@ -41,7 +41,7 @@ fi
 CAL=$PK_ROOT/bin/pipekrylov-calibrate
 printf 'SwitchName=s0 Nodes=node[01-04\nSwitchName=top Switches=s0\n' >"$CT/bad-topology.conf"
 t_fail calibrate-topology-bad "topology.conf line 1: Nodes= 'node\[01-04': bracket group not closed" "$PK_ROOT/tests/mpirun.sh" 2 "$CAL" -quick -topology "$CT/bad-topology.conf" -o "$CT/never.profile"
-t_fail calibrate-topology-unreadable "cannot read the topology '.*no-such.conf' \(-topology\)" "$PK_ROOT/tests/mpirun.sh" 2 "$CAL" -quick -topology "$CT/no-such.conf" -o "$CT/never.profile"
+t_fail calibrate-topology-unreadable "[Cc]annot read the topology file '.*no-such.conf'" "$PK_ROOT/tests/mpirun.sh" 2 "$CAL" -quick -topology "$CT/no-such.conf" -o "$CT/never.profile"
 t_grep calibrate-help-topology "-topology <file> .*-netcounters <root>|-netcounters.*%h" "$CAL" -help
 # Sockets (004's third level): where hwloc sees two packages and two ranks are bound to different ones, the
 # cross-socket sweep gives alpha_xs and beta_xs. On a one-socket machine the real path cannot run; hwloc's
