@@ -21,14 +21,21 @@
 .  -ksp_perfmodel_view [viewer] - record and print the report at the end of each solve
 .  -ksp_perfmodel_machine <file> - the report's machine profile, from bin/pipekrylov-calibrate (default: this host's
                                    profile in $XDG_CACHE_HOME/pipekrylov/, else the embedded one)
+.  -ksp_perfmodel_topology <file> - the cluster's switch tree (a Slurm topology.conf, node names as
+                                    MPI_Get_processor_name() gives them) for the hops, contention and congestion
+                                    terms and the topology-aware placement suggestion (default: none, terms say n/a)
+.  -ksp_perfmodel_netcounters <root> - where the first rank of each node reads its network port's counters around
+                                       each solve: a directory in sysfs's layout (default /sys:
+                                       class/infiniband/<device>/ports/<port>/counters, else the interface's
+                                       class/net/<if>/statistics); %h in it is the node's name
 .  -ksp_perf_papi_events <list> - PAPI events per iteration: a comma list, default (PAPI_TOT_CYC,PAPI_TOT_INS where
                                   available, else none: the software events cost a system call per iteration) or none
 -  -ksp_perf_node_size <k> - treat every k consecutive ranks as one node (default: MPI_COMM_TYPE_SHARED)
 
    Notes:
    Without any of these options and without this call, nothing is installed and nothing is recorded. With them,
-   the monitor sees every KSPSolve through PETSc's event hooks (PetscLogPLB/PetscLogPLE), in front of -log_view's
-   when that is on (its output is unchanged); it does not turn PETSc's default logging on. Inside the iteration
+   the monitor sees every KSPSolve through PETSc's event hooks (PetscLogPLB/PetscLogPLE before PETSc 3.20, a
+   PetscLogHandler from 3.20 on), in front of -log_view's when that is on (its output is unchanged); it does not turn PETSc's default logging on. Inside the iteration
    loop the monitor reads the clock once per phase mark and PAPI once per iteration; it allocates only when its
    rows double, and never communicates or writes. At the end of each solve it reduces the statistics (one
    MPI_Allreduce, one MPI_Alltoallv, one MPI_Gatherv and a few messages to rank 0).
