@@ -10,7 +10,7 @@
 # The set-up is one where the placement moves ranks without changing PETSc's grid (2 x 4 of 64 x 32): the default
 # puts an x-pair on each node, the placement a column pair, off-node bytes 6144 -> 4096, the same bytes in all. On
 # 2 nodes PETSc's x-fastest layout already gives each node half of the grid, and the placement keeps it: the former
-# set-up, poisson27 on 2 nodes x 2 (the README's 2026-11-24 table), only differed by 1 x 1 x 4 slabs that saved 5%
+# set-up, poisson27 on 2 nodes x 2 (docs/benchmarks.md's 2026-11-24 table), only differed by 1 x 1 x 4 slabs that saved 5%
 # off node for 46% more halo bytes in all, which the guard of docs/algorithms.md 8 now rejects.
 # All emulated ranks share this machine's cores: the times say whether the placement costs anything and how
 # off-node traffic moves, not what a real network would gain.
