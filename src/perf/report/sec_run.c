@@ -25,10 +25,38 @@ PetscErrorCode PKReportLoadMachine(MPI_Comm comm, PKModelCtx *model)
   PetscFunctionReturn(0);
 }
 
-/* Ranks per core on the busiest host: the ranks of this host (MPI_COMM_TYPE_SHARED, whatever -ksp_perf_node_size
-   says: this is about real cores) over the cores they may run on together, the union of their affinity masks.
-   Each rank's own mask is not enough: mpiexec binds each rank to its own core by default, and nhost ranks over one
-   core each would read as "nhost ranks share each core". */
+/* Ranks per core on the busiest machine: the ranks of one machine (whatever -ksp_perf_node_size says: this is about
+   real cores) over the cores they may run on together, the union of their affinity masks. Each rank's own mask is
+   not enough: mpiexec binds each rank to its own core by default, and nhost ranks over one core each would read as
+   "nhost ranks share each core".
+   One machine is one running kernel, told by its boot id: nodes that are containers or network namespaces of one
+   host (bin/pipekrylov-cluster's emulated nodes) are separate MPI_COMM_TYPE_SHARED groups for MPI but take turns on
+   the same cores. Where the boot id cannot be read, MPI_COMM_TYPE_SHARED's groups are the machines. */
+static PetscErrorCode PKMachineComm(MPI_Comm comm, MPI_Comm *machine)
+{
+  char        id[64] = {0};
+  FILE       *f;
+  PetscMPIInt rank, color = -1, ok, allok;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  f = fopen("/proc/sys/kernel/random/boot_id", "r");
+  if (f) {
+    if (fgets(id, sizeof(id), f)) {
+      unsigned long h = 5381; /* djb2 of the id: the split's color */
+      for (const char *c = id; *c && *c != '\n'; c++) h = h * 33 + (unsigned char)*c;
+      color = (PetscMPIInt)(h & 0x3fffffff);
+    }
+    (void)fclose(f);
+  }
+  ok = color >= 0;
+  PetscCallMPI(MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm));
+  if (allok) PetscCallMPI(MPI_Comm_split(comm, color, rank, machine));
+  else PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, machine));
+  PetscFunctionReturn(0);
+}
+
+
 PetscErrorCode PKReportRanksPerCore(MPI_Comm comm, PetscReal *rpc)
 {
   MPI_Comm    host;
@@ -37,7 +65,7 @@ PetscErrorCode PKReportRanksPerCore(MPI_Comm comm, PetscReal *rpc)
   cpu_set_t   set, all;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host));
+  PetscCall(PKMachineComm(comm, &host));
   PetscCallMPI(MPI_Comm_size(host, &nhost));
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof(set), &set)) CPU_ZERO(&set);
