@@ -50,4 +50,9 @@ ex=$(petsc_examples)
 [ -n "$ex" ] || { echo "deps: cannot tell which PETSc petsc-dev brings (no PETSc.pc, no apt-cache)"; exit 1; }
 # shellcheck disable=SC2046
 install $(missing_of "$ex")
+# optional: clang-format 14, the version the sources are laid out by (tests/format.sh; SKIP without it). Only where
+# the release ships it (Debian 12), and only as root: its absence never stops the build.
+if [ "$(id -u)" = 0 ] && [ -n "$(missing_of clang-format-14)" ] && apt-cache show clang-format-14 >/dev/null 2>&1; then
+  ( install clang-format-14 ) || echo "deps: clang-format-14 not installed; the format check will say SKIP"
+fi
 echo "deps: all present (PETSc $(pkg-config --modversion PETSc 2>/dev/null))"

@@ -16,3 +16,9 @@ t_mpi spmv-baij-fallback-np2 2 $B/tests/spmv -problem laplace2d -n 9 -dm_mat_typ
 t_grep basics-view-monitor 'performance monitor: on, trace' sh -c "f=\$(mktemp); $B/examples/poisson27 -rows_per_rank 27 -ksp_type pcg -ksp_perf_trace \$f -ksp_view; rc=\$?; rm -f \$f; exit \$rc"
 # every option the library registers has an entry in a manual page's Options Database Keys
 t_grep basics-options-documented 'every option has a manual page entry' bash "$PK_ROOT/tests/optdocs.sh"
+# the sources follow .clang-format (with clang-format 14, the version they are laid out by; SKIP otherwise)
+if fmt_why=$(bash "$PK_ROOT/tests/format.sh" --available 2>&1); then
+  t_grep basics-format 'sources follow .clang-format' bash "$PK_ROOT/tests/format.sh"
+else
+  skip basics-format "$fmt_why"
+fi
