@@ -1,21 +1,20 @@
-static const char help[] =
-  "Side-by-side benchmark of pipekrylov's solvers against PETSc's on poisson27, interleaved in one run.\n"
-  "Every configuration gets its own KSP (own options prefix) on the same matrix, PC type and tolerance;\n"
-  "each repeat runs every configuration once in a freshly shuffled order, so machine noise hits all alike.\n"
-  "Reported: median time per iteration per configuration, and per pairing the median of the per-repeat ratios.\n"
-  "A STREAM triad on all ranks at once is one more item of the shuffled order; pcg's achieved bandwidth is\n"
-  "reported against it with an explicit byte model. Times are printed, never judged pass/fail.\n"
-  "  -configs \"label=type opts;...\"  configurations (label= optional; default label = type)\n"
-  "  -pairs \"num/den<=target;...\"     pairings: ratio of per-iteration times and its target\n"
-  "  -rtol <r>                        relative tolerance of every solve (default 1e-8); 0: exactly -its iterations\n"
-  "  -its <n>                         maximum iterations per solve (default 10000)\n"
-  "  -repeats <n>                     at most n repeats (default 50), at least -min_repeats (default 5)\n"
-  "  -time_budget <s>                 stop repeating after s seconds (default 120)\n"
-  "  -pc_type <type>                  the preconditioner of every configuration (default jacobi)\n"
-  "  -monitor_overhead <bool>         add pcg+mon and pipe2cg+mon (logging monitor and the default PAPI events on)\n"
-  "  -stream_n <n>                    doubles per triad array per rank (default 2^24), 0 = no STREAM\n"
-  "  -tsv <file>                      also write the summary rows as tab-separated values (rank 0 appends)\n"
-  "  -rows_per_rank <k>, -problem ... the problem (examples/common/problems.h), default poisson27, 8000\n\n";
+static const char help[] = "Side-by-side benchmark of pipekrylov's solvers against PETSc's on poisson27, interleaved in one run.\n"
+                           "Every configuration gets its own KSP (own options prefix) on the same matrix, PC type and tolerance;\n"
+                           "each repeat runs every configuration once in a freshly shuffled order, so machine noise hits all alike.\n"
+                           "Reported: median time per iteration per configuration, and per pairing the median of the per-repeat ratios.\n"
+                           "A STREAM triad on all ranks at once is one more item of the shuffled order; pcg's achieved bandwidth is\n"
+                           "reported against it with an explicit byte model. Times are printed, never judged pass/fail.\n"
+                           "  -configs \"label=type opts;...\"  configurations (label= optional; default label = type)\n"
+                           "  -pairs \"num/den<=target;...\"     pairings: ratio of per-iteration times and its target\n"
+                           "  -rtol <r>                        relative tolerance of every solve (default 1e-8); 0: exactly -its iterations\n"
+                           "  -its <n>                         maximum iterations per solve (default 10000)\n"
+                           "  -repeats <n>                     at most n repeats (default 50), at least -min_repeats (default 5)\n"
+                           "  -time_budget <s>                 stop repeating after s seconds (default 120)\n"
+                           "  -pc_type <type>                  the preconditioner of every configuration (default jacobi)\n"
+                           "  -monitor_overhead <bool>         add pcg+mon and pipe2cg+mon (logging monitor and the default PAPI events on)\n"
+                           "  -stream_n <n>                    doubles per triad array per rank (default 2^24), 0 = no STREAM\n"
+                           "  -tsv <file>                      also write the summary rows as tab-separated values (rank 0 appends)\n"
+                           "  -rows_per_rank <k>, -problem ... the problem (examples/common/problems.h), default poisson27, 8000\n\n";
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -38,18 +37,18 @@ static const char default_pairs[]   = "pcg/cg<=1.00;sapcg/cg1r<=1.00;nbpcg/gropp
                                       "pipe2cg/pcg<=1.15;pgmres/petsc_pgmres<=1.00;pcg+mon/pcg<=1.02;pipe2cg+mon/pipe2cg<=1.02;pcg+trace/pcg<=-1";
 
 typedef struct {
-  char           label[64], type[64], opts[512], prefix[16];
-  char           optnames[MAXOPT][64]; /* option names as given (without prefix) */
-  PetscInt       nopt;
-  PetscBool      ok;                   /* runs; else note says why not */
-  char           note[256];
-  KSP            ksp;
-  Vec            x;
-  PetscReal     *tsolve, *tloop, *tcpu; /* per repeat: seconds per iteration (max over ranks): wall, loop, CPU */
-  PetscInt      *its;
+  char               label[64], type[64], opts[512], prefix[16];
+  char               optnames[MAXOPT][64]; /* option names as given (without prefix) */
+  PetscInt           nopt;
+  PetscBool          ok; /* runs; else note says why not */
+  char               note[256];
+  KSP                ksp;
+  Vec                x;
+  PetscReal         *tsolve, *tloop, *tcpu; /* per repeat: seconds per iteration (max over ranks): wall, loop, CPU */
+  PetscInt          *its;
   KSPConvergedReason reason;
-  PetscLogDouble t_first, t_last; /* loop timer (a KSPMonitor): times of the monitor calls at its 0 and last */
-  PetscInt       its_last;
+  PetscLogDouble     t_first, t_last; /* loop timer (a KSPMonitor): times of the monitor calls at its 0 and last */
+  PetscInt           its_last;
 } Config;
 
 typedef struct {
@@ -216,10 +215,10 @@ static PetscErrorCode ConfigRun(Config *c, PKProblem *prob, PetscInt r, PetscBoo
   }
   PetscCall(KSPGetIterationNumber(c->ksp, &its));
   PetscCall(KSPGetConvergedReason(c->ksp, &c->reason));
-  its     = PetscMax(its, 1);
-  loc[0]  = (t1 - t0) / its;
-  loc[1]  = c->its_last > 0 ? (c->t_last - c->t_first) / c->its_last : loc[0];
-  loc[2]  = (c1 - c0) / its;
+  its    = PetscMax(its, 1);
+  loc[0] = (t1 - t0) / its;
+  loc[1] = c->its_last > 0 ? (c->t_last - c->t_first) / c->its_last : loc[0];
+  loc[2] = (c1 - c0) / its;
   PetscCall(MPIU_Allreduce(loc, glob, 3, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
   if (r >= 0) {
     c->tsolve[r] = glob[0];
@@ -232,8 +231,8 @@ static PetscErrorCode ConfigRun(Config *c, PKProblem *prob, PetscInt r, PetscBoo
 
 static PetscErrorCode ConfigSetUp(Config *c, PKProblem *prob, const char *pctype, PetscReal rtol, PetscInt its)
 {
-  char msg[256], why[320];
-  PC   pc;
+  char      msg[256], why[320];
+  PC        pc;
   PetscBool ok;
 
   PetscFunctionBegin;
@@ -295,9 +294,9 @@ typedef struct {
 
 static PetscErrorCode StreamRun(Stream *st, PetscInt r, PetscMPIInt size)
 {
-  PetscLogDouble t0, t1;
-  PetscReal      dt, dtmax, bytes = 24.0 * st->n, s = 3.0;
-  PetscReal *PETSC_RESTRICT a = st->a;
+  PetscLogDouble                  t0, t1;
+  PetscReal                       dt, dtmax, bytes = 24.0 * st->n, s = 3.0;
+  PetscReal *PETSC_RESTRICT       a = st->a;
   const PetscReal *PETSC_RESTRICT b = st->b, *PETSC_RESTRICT c = st->c;
 
   PetscFunctionBegin;
@@ -497,8 +496,12 @@ int main(int argc, char **argv)
     }
   }
 
-  if (rtol > 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# pipekrylov bench: %s, %" PetscInt_FMT " rows on %d rank%s (%.0f nonzeros on rank 0), pc %s, every solve to rtol %g (at most %" PetscInt_FMT " iterations)\n", prob.name, nrows, size, size > 1 ? "s" : "", (double)bm.nnz, pctype, (double)rtol, its));
-  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# pipekrylov bench: %s, %" PetscInt_FMT " rows on %d rank%s (%.0f nonzeros on rank 0), pc %s, %" PetscInt_FMT " iterations per solve (rtol = atol = 0)\n", prob.name, nrows, size, size > 1 ? "s" : "", (double)bm.nnz, pctype, its));
+  if (rtol > 0)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# pipekrylov bench: %s, %" PetscInt_FMT " rows on %d rank%s (%.0f nonzeros on rank 0), pc %s, every solve to rtol %g (at most %" PetscInt_FMT " iterations)\n", prob.name, nrows, size, size > 1 ? "s" : "",
+                          (double)bm.nnz, pctype, (double)rtol, its));
+  else
+    PetscCall(
+      PetscPrintf(PETSC_COMM_WORLD, "# pipekrylov bench: %s, %" PetscInt_FMT " rows on %d rank%s (%.0f nonzeros on rank 0), pc %s, %" PetscInt_FMT " iterations per solve (rtol = atol = 0)\n", prob.name, nrows, size, size > 1 ? "s" : "", (double)bm.nnz, pctype, its));
   for (PetscInt i = 0; i < ncfg; i++) {
     PetscCall(PetscMalloc4(maxrep, &cfg[i].tsolve, maxrep, &cfg[i].tloop, maxrep, &cfg[i].tcpu, maxrep, &cfg[i].its));
     PetscCall(ConfigSetUp(&cfg[i], &prob, pctype, rtol, its));
@@ -518,7 +521,7 @@ int main(int argc, char **argv)
 
   /* the interleaved repeats */
   {
-    PetscInt *order, nitems = ncfg + (stream_n > 0 ? 1 : 0);
+    PetscInt  *order, nitems = ncfg + (stream_n > 0 ? 1 : 0);
     PetscInt64 seed = 20240601;
     PetscCall(PetscMalloc1(nitems, &order));
     PetscCall(PetscTime(&tstart));
@@ -604,7 +607,7 @@ int main(int argc, char **argv)
 
     if (pairs[p].target > 0) PetscCall(PetscSNPrintf(target, sizeof(target), "<= %.2f", (double)pairs[p].target));
     else PetscCall(PetscSNPrintf(target, sizeof(target), "-")); /* reported, no target */
-    if (!a || !b) continue; /* a pairing of configurations not in -configs */
+    if (!a || !b) continue;                                     /* a pairing of configurations not in -configs */
     if (!a->ok || !b->ok) {
       PetscCall(PetscSNPrintf(note, sizeof(note), "skipped: %s: %s", !a->ok ? a->label : b->label, !a->ok ? a->note : b->note));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %5d %12s %-14s %7s %17s %7s %8s  %s\n", pairs[p].num, size, "-", pairs[p].den, "-", "-", "-", target, note));
@@ -629,7 +632,7 @@ int main(int argc, char **argv)
 
   /* bandwidth */
   if (stream_n > 0) {
-    Config   *c = FindConfig(cfg, ncfg, "pcg");
+    Config   *c  = FindConfig(cfg, ncfg, "pcg");
     Q3        sr = Quartiles(st.rank_gbs, NULL, nrep), stt = Quartiles(st.total_gbs, NULL, nrep);
     PetscReal sbest = Quantile(st.total_gbs, nrep, 1.0), btot;
     long      llc   = LastLevelCache();

@@ -82,11 +82,11 @@ static PetscReal Median(PetscInt n, PetscReal *v)
 
 int main(int argc, char **argv)
 {
-  PKProblem prob;
-  KSP       ksp;
-  Vec       x;
-  PetscInt  repeats = 40, warmup = 3, its[2];
-  PetscReal *t[2][2], *ratio[2], med[2][2], mr[2]; /* [clock][mode][repeat] */
+  PKProblem   prob;
+  KSP         ksp;
+  Vec         x;
+  PetscInt    repeats = 40, warmup = 3, its[2];
+  PetscReal  *t[2][2], *ratio[2], med[2][2], mr[2]; /* [clock][mode][repeat] */
   LogHooks    hooks;
   PetscMPIInt size;
   PetscBool   logonly = PETSC_FALSE;
@@ -133,7 +133,8 @@ int main(int argc, char **argv)
   }
   PetscCall(KSPGetType(ksp, &type));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "monitor overhead (%s): %s on %s, %d ranks, %" PetscInt_FMT " iterations, %" PetscInt_FMT " interleaved pairs\n", logonly ? "hooks only" : "monitor + PAPI", type, prob.name, size, its[0], repeats));
-  for (int c = 0; c < 2; c++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: KSPSolve median off %.6f s, on %.6f s; on/off: median of pairs %.4f, of medians %.4f\n", clk[c], (double)med[c][0], (double)med[c][1], (double)mr[c], (double)(med[c][1] / med[c][0])));
+  for (int c = 0; c < 2; c++)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: KSPSolve median off %.6f s, on %.6f s; on/off: median of pairs %.4f, of medians %.4f\n", clk[c], (double)med[c][0], (double)med[c][1], (double)mr[c], (double)(med[c][1] / med[c][0])));
   PetscCheck(its[0] == its[1], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The monitor changed the iterations: %" PetscInt_FMT " vs %" PetscInt_FMT, its[1], its[0]);
   for (int c = 0; c < 2; c++) PetscCall(PetscFree3(t[c][0], t[c][1], ratio[c]));
   PetscCall(KSPDestroy(&ksp));

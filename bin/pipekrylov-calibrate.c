@@ -1,37 +1,36 @@
 #define _GNU_SOURCE /* sched_setaffinity: the hop latencies pin the ping-pong pair */
-static const char help[] =
-  "pipekrylov-calibrate: measure this machine's parameters for pipekrylov's performance model and write a profile.\n\n"
-  "  mpiexec -n N bin/pipekrylov-calibrate [-quick]     writes this host's profile to the user's cache\n"
-  "                                                    ($XDG_CACHE_HOME/pipekrylov/<host>.profile, ~/.cache if\n"
-  "                                                    unset); every report on this host then uses it\n"
-  "  mpiexec -n N bin/pipekrylov-calibrate -o file      then: app -ksp_perfmodel_machine file\n\n"
-  "Options:\n"
-  "  -o <file>          the profile to write (default: this host's profile in the cache; <host> = node name and\n"
-  "                     processor model)\n"
-  "  -cache_path        print this host's profile path in the cache and exit (nothing is measured)\n"
-  "  -quick             a fast, less precise run (fewer sizes and repeats; for tests)\n"
-  "  -node_size <k>     treat every k consecutive ranks as one node (default: MPI_COMM_TYPE_SHARED)\n"
-  "  -repeats <r>       repeats of every measurement, the median is kept (default 20, quick 5)\n"
-  "  -quantile <q>      the quantile of the repeats kept (default 0.5: the median; 0.25 on a shared machine)\n"
-  "  -sweeps <k>        repeat the ping-pong size sweeps k times, fit each size's median over them (default 1)\n"
-  "  -raw               also print every measured point (ping-pong sizes, allreduce sizes)\n"
-  "  -topology <file>   the switch tree, Slurm's topology.conf (as the report's -ksp_perfmodel_topology): one-way\n"
-  "                     latency at each tree distance of the run, interleaved ping-pongs, hop_latency = the slope\n"
-  "                     per hop (000 Table 2); alpha_off and R_N between nodes of one leaf switch, delta across the spine\n"
-  "  -netcounters <root>  each node's network counters in sysfs's layout, %h = the node's name (as the report's\n"
-  "                     -ksp_perfmodel_netcounters): stall_time from a congesting burst across the spine\n"
-  "  -node_topology <spec>  hwloc topology of a node instead of this machine's (synthetic:<description>,\n"
-  "                     xml:<file>): ranks bound to different packages give alpha_xs, beta_xs\n"
-  "  -help              this text\n\n"
-  "What it measures (with warm-up, a barrier and a short pause before every repeat, medians of the repeats, as in\n"
-  "Eller et al. ICS'19 section 5.2):\n"
-  "  ping-pong alpha and beta for the short, eager and rendezvous ranges, on-node and off-node, with the protocol\n"
-  "  switch points found by a piecewise-linear fit; the max-rate injection bandwidth R_N (1..ppn simultaneous\n"
-  "  off-node pairs); the queue-search cost gamma (HighVolumePingPong with receives posted in reverse order); the\n"
-  "  contention cost delta (all pairs of two nodes at once, beyond the max-rate model); allreduce per-round alpha\n"
-  "  and beta on-node and across nodes; STREAM triad bandwidth; AIJ SpMV time per nonzero; flop time; the time per\n"
-  "  model flop of BoomerAMG V-cycles at two sizes (the AMG model's t_i, from hypre's own hierarchies); and a noise\n"
-  "  profile from fixed-work quanta on every rank at once. Off-node values are 'none' when no two nodes exist.\n";
+static const char help[] = "pipekrylov-calibrate: measure this machine's parameters for pipekrylov's performance model and write a profile.\n\n"
+                           "  mpiexec -n N bin/pipekrylov-calibrate [-quick]     writes this host's profile to the user's cache\n"
+                           "                                                    ($XDG_CACHE_HOME/pipekrylov/<host>.profile, ~/.cache if\n"
+                           "                                                    unset); every report on this host then uses it\n"
+                           "  mpiexec -n N bin/pipekrylov-calibrate -o file      then: app -ksp_perfmodel_machine file\n\n"
+                           "Options:\n"
+                           "  -o <file>          the profile to write (default: this host's profile in the cache; <host> = node name and\n"
+                           "                     processor model)\n"
+                           "  -cache_path        print this host's profile path in the cache and exit (nothing is measured)\n"
+                           "  -quick             a fast, less precise run (fewer sizes and repeats; for tests)\n"
+                           "  -node_size <k>     treat every k consecutive ranks as one node (default: MPI_COMM_TYPE_SHARED)\n"
+                           "  -repeats <r>       repeats of every measurement, the median is kept (default 20, quick 5)\n"
+                           "  -quantile <q>      the quantile of the repeats kept (default 0.5: the median; 0.25 on a shared machine)\n"
+                           "  -sweeps <k>        repeat the ping-pong size sweeps k times, fit each size's median over them (default 1)\n"
+                           "  -raw               also print every measured point (ping-pong sizes, allreduce sizes)\n"
+                           "  -topology <file>   the switch tree, Slurm's topology.conf (as the report's -ksp_perfmodel_topology): one-way\n"
+                           "                     latency at each tree distance of the run, interleaved ping-pongs, hop_latency = the slope\n"
+                           "                     per hop (000 Table 2); alpha_off and R_N between nodes of one leaf switch, delta across the spine\n"
+                           "  -netcounters <root>  each node's network counters in sysfs's layout, %h = the node's name (as the report's\n"
+                           "                     -ksp_perfmodel_netcounters): stall_time from a congesting burst across the spine\n"
+                           "  -node_topology <spec>  hwloc topology of a node instead of this machine's (synthetic:<description>,\n"
+                           "                     xml:<file>): ranks bound to different packages give alpha_xs, beta_xs\n"
+                           "  -help              this text\n\n"
+                           "What it measures (with warm-up, a barrier and a short pause before every repeat, medians of the repeats, as in\n"
+                           "Eller et al. ICS'19 section 5.2):\n"
+                           "  ping-pong alpha and beta for the short, eager and rendezvous ranges, on-node and off-node, with the protocol\n"
+                           "  switch points found by a piecewise-linear fit; the max-rate injection bandwidth R_N (1..ppn simultaneous\n"
+                           "  off-node pairs); the queue-search cost gamma (HighVolumePingPong with receives posted in reverse order); the\n"
+                           "  contention cost delta (all pairs of two nodes at once, beyond the max-rate model); allreduce per-round alpha\n"
+                           "  and beta on-node and across nodes; STREAM triad bandwidth; AIJ SpMV time per nonzero; flop time; the time per\n"
+                           "  model flop of BoomerAMG V-cycles at two sizes (the AMG model's t_i, from hypre's own hierarchies); and a noise\n"
+                           "  profile from fixed-work quanta on every rank at once. Off-node values are 'none' when no two nodes exist.\n";
 
 #include <pipekrylov.h>
 #include <pipekrylov/private/pkprofile.h>
@@ -65,12 +64,12 @@ typedef struct {
   PetscInt    nnodes, ppn;
   PKMachine   m;
   /* the switch tree (-topology), the counters (-netcounters), the sockets (-node_topology) */
-  char        topofile[PETSC_MAX_PATH_LEN], netroot[PETSC_MAX_PATH_LEN], nodetopo[PETSC_MAX_PATH_LEN];
-  PKTopo      topo;
-  PetscInt   *tnode;     /* [nnodes] each node's node in the tree, -1 if not listed */
-  char      **nodename;  /* [nnodes] MPI_Get_processor_name of its first rank */
-  char        ctrmissing[PETSC_MAX_PATH_LEN];
-  char        notes[4096]; /* what these steps did: the profile's comments */
+  char      topofile[PETSC_MAX_PATH_LEN], netroot[PETSC_MAX_PATH_LEN], nodetopo[PETSC_MAX_PATH_LEN];
+  PKTopo    topo;
+  PetscInt *tnode;    /* [nnodes] each node's node in the tree, -1 if not listed */
+  char    **nodename; /* [nnodes] MPI_Get_processor_name of its first rank */
+  char      ctrmissing[PETSC_MAX_PATH_LEN];
+  char      notes[4096]; /* what these steps did: the profile's comments */
 } Calib;
 
 static double Now(void)
@@ -225,8 +224,8 @@ static PetscMPIInt RankOf(Calib *c, PetscInt node, PetscInt local)
 
 static PetscErrorCode PingPong(Calib *c, PetscMPIInt a, PetscMPIInt b, size_t bytes, char *buf, double *t)
 {
-  double  est = 0, *s;
-  PetscInt its;
+  double     est = 0, *s;
+  PetscInt   its;
   MPI_Status st;
 
   PetscFunctionBegin;
@@ -406,8 +405,8 @@ static void RefitBeta(const double *s, const double *t, Seg *g)
 static void MakePhysical(const double *s, const double *t, Seg g[3], char notes[], size_t len)
 {
   static const char *const rn[3] = {"short", "eager", "rendezvous"};
-  double bmin = PETSC_MAX_REAL;
-  char   note[128];
+  double                   bmin  = PETSC_MAX_REAL;
+  char                     note[128];
 
   for (int k = 0; k < 3; k++)
     if (g[k].beta > 0) bmin = PetscMin(bmin, g[k].beta);
@@ -478,7 +477,7 @@ static PetscErrorCode PostalSweep(Calib *c, PKLocality loc, PetscBool xs, PetscM
   const char *name = xs ? "cross-socket" : loc == PK_ON_NODE ? "on-node" : "off-node";
   double      s[64], t[64], s0[64], t0[64];
   PetscBool   out[64];
-  int         n = 0, nk;
+  int         n    = 0, nk;
   size_t      maxb = c->quick ? ((size_t)1 << 20) : ((size_t)1 << 22);
   char       *buf, notes[512] = "";
   Seg         g[3];
@@ -557,7 +556,7 @@ static PetscErrorCode PostalSweep(Calib *c, PKLocality loc, PetscBool xs, PetscM
 
 static PetscErrorCode MaxRate(Calib *c)
 {
-  PetscInt kmax = PetscMin(c->nodesize[0], c->nodesize[1]);
+  PetscInt kmax  = PetscMin(c->nodesize[0], c->nodesize[1]);
   size_t   bytes = c->quick ? ((size_t)1 << 18) : ((size_t)1 << 20);
   double   alpha = c->m.p.alpha[PK_OFF_NODE][PK_PROTO_RENDEZVOUS], best = 0, prev = 0, last = 0, *e;
   char    *buf;
@@ -672,7 +671,7 @@ static PetscErrorCode HVPP(Calib *c, PetscMPIInt peer, PetscBool first, PetscInt
    and protocol, so one pair (on-node if there is one) and 8-byte messages suffice. */
 static PetscErrorCode QueueSearch(Calib *c, PetscMPIInt a, PetscMPIInt b)
 {
-  const PetscInt nq_full[] = {1, 16, 64, 128, 256, 512, 1024}, nq_quick[] = {1, 32, 128, 256};
+  const PetscInt  nq_full[] = {1, 16, 64, 128, 256, 512, 1024}, nq_quick[] = {1, 32, 128, 256};
   const PetscInt *nq = c->quick ? nq_quick : nq_full;
   PetscInt        nn = c->quick ? 4 : 7, nmax = nq[nn - 1];
   size_t          bytes = 8;
@@ -741,15 +740,15 @@ static PetscInt ContentionPartners(Calib *c, PetscInt partner[], PetscInt *leafa
 
 static PetscErrorCode Contention(Calib *c)
 {
-  PetscInt    n = c->quick ? 8 : 16, k = PetscMin(c->nodesize[0], c->nodesize[1]);
-  size_t      bytes = c->quick ? ((size_t)1 << 15) : ((size_t)1 << 16);
-  PetscMPIInt peer = -1;
-  PetscBool   first = PETSC_FALSE;
-  char       *buf;
+  PetscInt     n = c->quick ? 8 : 16, k = PetscMin(c->nodesize[0], c->nodesize[1]);
+  size_t       bytes = c->quick ? ((size_t)1 << 15) : ((size_t)1 << 16);
+  PetscMPIInt  peer  = -1;
+  PetscBool    first = PETSC_FALSE;
+  char        *buf;
   MPI_Request *req;
-  double      t, model, l, delta, rate, alpha;
-  PKProtocol  proto;
-  PetscInt    me = c->node[c->rank], *partner, m, leafa, leafb;
+  double       t, model, l, delta, rate, alpha;
+  PKProtocol   proto;
+  PetscInt     me = c->node[c->rank], *partner, m, leafa, leafb;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(c->nnodes, &partner));
@@ -779,7 +778,7 @@ static PetscErrorCode Contention(Calib *c)
   rate  = PetscMin(c->m.p.RN, (double)k / c->m.p.beta[PK_OFF_NODE][proto]);
   l     = (double)k * (double)n * (double)bytes; /* one node's link */
   model = 2.0 * ((double)n * alpha + l / rate);
-  if (m) l *= (double)m;                         /* the leaf's uplink carries the m node pairs' bytes */
+  if (m) l *= (double)m; /* the leaf's uplink carries the m node pairs' bytes */
   delta = PetscMax(0.0, t - model) / (2.0 * l);
   PetscCall(Set(c, &c->m.p.delta, delta));
   if (m) {
@@ -801,8 +800,8 @@ static PetscErrorCode Contention(Calib *c)
    T / rounds against bytes. */
 static PetscErrorCode AllreduceFit(Calib *c, PKLocality loc)
 {
-  const PetscInt cnt_full[] = {1, 8, 64, 512, 4096}, cnt_quick[] = {1, 64, 1024};
-  const PetscInt *cnt = c->quick ? cnt_quick : cnt_full;
+  const PetscInt  cnt_full[] = {1, 8, 64, 512, 4096}, cnt_quick[] = {1, 64, 1024};
+  const PetscInt *cnt  = c->quick ? cnt_quick : cnt_full;
   PetscInt        ncnt = c->quick ? 3 : 5, pmax, np = 0;
   double          xs[64], ys[64];
   double         *in, *out, *e;
@@ -814,9 +813,9 @@ static PetscErrorCode AllreduceFit(Calib *c, PKLocality loc)
   for (PetscInt i = 0; i < cnt[ncnt - 1]; i++) in[i] = 1.0;
   PetscCall(PetscPrintf(c->comm, "Allreduce %s (one-way time per call):\n", loc == PK_ON_NODE ? "on one node" : "across nodes, one rank per node"));
   for (PetscInt P = 2; P <= pmax; P *= 2) {
-    MPI_Comm sub;
+    MPI_Comm  sub;
     PetscBool in_sub = loc == PK_ON_NODE ? (c->node[c->rank] == 0 && c->local[c->rank] < P) : (c->local[c->rank] == 0 && c->node[c->rank] < P);
-    PetscInt rounds = 0;
+    PetscInt  rounds = 0;
     while ((1 << rounds) < P) rounds++;
     PetscCallMPI(MPI_Comm_split(c->comm, in_sub ? 1 : MPI_UNDEFINED, c->rank, &sub));
     for (PetscInt k = 0; k < ncnt; k++) {
@@ -906,12 +905,17 @@ static PetscErrorCode Poisson27(Calib *c, PetscInt m, PetscInt *Nout, DM *dap, M
         MatStencil  row = {0}, col[27];
         PetscScalar v[27];
         PetscInt    nc = 0;
-        row.i = i; row.j = j; row.k = k;
+        row.i          = i;
+        row.j          = j;
+        row.k          = k;
         for (PetscInt dk = -1; dk <= 1; dk++)
           for (PetscInt dj = -1; dj <= 1; dj++)
             for (PetscInt di = -1; di <= 1; di++) {
               if (i + di < 0 || i + di >= N || j + dj < 0 || j + dj >= N || k + dk < 0 || k + dk >= N) continue;
-              col[nc].i = i + di; col[nc].j = j + dj; col[nc].k = k + dk; col[nc].c = 0;
+              col[nc].i = i + di;
+              col[nc].j = j + dj;
+              col[nc].k = k + dk;
+              col[nc].c = 0;
               v[nc++]   = (di || dj || dk) ? -1.0 : 26.0;
             }
         PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, v, INSERT_VALUES));
@@ -926,12 +930,12 @@ static PetscErrorCode Poisson27(Calib *c, PetscInt m, PetscInt *Nout, DM *dap, M
 
 static PetscErrorCode SpMV(Calib *c)
 {
-  PetscInt    m = c->quick ? 24 : 48, N, its = c->quick ? 5 : 10;
-  DM          da;
-  Mat         A;
-  Vec         x, y;
-  MatInfo     info;
-  double      *e, mine, sum, nnz;
+  PetscInt m = c->quick ? 24 : 48, N, its = c->quick ? 5 : 10;
+  DM       da;
+  Mat      A;
+  Vec      x, y;
+  MatInfo  info;
+  double  *e, mine, sum, nnz;
 
   PetscFunctionBegin;
   PetscCall(Poisson27(c, m, &N, &da, &A));
@@ -1066,14 +1070,15 @@ static PetscErrorCode AMG(Calib *c)
       PetscCall(PetscPrintf(c->comm, "AMG: on %" PetscInt_FMT "^3 the modelled communication %.2e s is not below the measured V-cycle %.2e s (latencies measured on a busy machine?): fitted on the whole cycle\n", N[i], C[i], M[i]));
       C[0] = C[1] = 0;
       num = den = 0;
-      i = -1;
+      i         = -1;
       continue;
     }
     num += F[i] * (M[i] - C[i]) / (M[i] * M[i]);
     den += F[i] * F[i] / (M[i] * M[i]);
   }
   PetscCall(Set(c, &c->m.p.amg_flop_time, num / den));
-  for (int i = 0; i < 2; i++) PetscCall(PetscPrintf(c->comm, "AMG: BoomerAMG on 27-point %" PetscInt_FMT "^3, %" PetscInt_FMT " levels: V-cycle %.3e s (slowest rank), model flops %.3g per rank, communication %.2e s: alone %.3f ns per flop, fitted %+.1f%%\n", N[i], L[i], M[i], F[i], C[i], 1e9 * (M[i] - C[i]) / F[i], 100 * ((num / den) * F[i] + C[i] - M[i]) / M[i]));
+  for (int i = 0; i < 2; i++)
+    PetscCall(PetscPrintf(c->comm, "AMG: BoomerAMG on 27-point %" PetscInt_FMT "^3, %" PetscInt_FMT " levels: V-cycle %.3e s (slowest rank), model flops %.3g per rank, communication %.2e s: alone %.3f ns per flop, fitted %+.1f%%\n", N[i], L[i], M[i], F[i], C[i], 1e9 * (M[i] - C[i]) / F[i], 100 * ((num / den) * F[i] + C[i] - M[i]) / M[i]));
   PetscCall(PetscPrintf(c->comm, "AMG: amg_flop_time %.3f ns (flop_time %.3f ns)\n", 1e9 * num / den, 1e9 * (double)c->m.p.flop_time));
   PetscFunctionReturn(0);
 #else
@@ -1287,13 +1292,13 @@ static PetscErrorCode HopFit(Calib *, PetscInt, const PetscInt[], const PetscInt
 
 static PetscErrorCode HopLatency(Calib *c)
 {
-  PetscInt    nh = 0, hops[PK_TOPO_MAX_ROUTE + 1], pa[PK_TOPO_MAX_ROUTE + 1], pb[PK_TOPO_MAX_ROUTE + 1];
-  PetscInt    rounds = 50, per = 100;
-  double     *rtt, *bv, med[PK_TOPO_MAX_ROUTE + 1], q1[PK_TOPO_MAX_ROUTE + 1], q3[PK_TOPO_MAX_ROUTE + 1];
-  char        buf[8] = {0};
-  MPI_Status  st;
-  cpu_set_t   oldmask;
-  PetscBool   pinned = PETSC_FALSE;
+  PetscInt   nh     = 0, hops[PK_TOPO_MAX_ROUTE + 1], pa[PK_TOPO_MAX_ROUTE + 1], pb[PK_TOPO_MAX_ROUTE + 1];
+  PetscInt   rounds = 50, per = 100;
+  double    *rtt, *bv, med[PK_TOPO_MAX_ROUTE + 1], q1[PK_TOPO_MAX_ROUTE + 1], q3[PK_TOPO_MAX_ROUTE + 1];
+  char       buf[8] = {0};
+  MPI_Status st;
+  cpu_set_t  oldmask;
+  PetscBool  pinned = PETSC_FALSE;
 
   PetscFunctionBegin;
   for (PetscInt a = 0; a < c->nnodes; a++)
@@ -1302,7 +1307,7 @@ static PetscErrorCode HopLatency(Calib *c)
       if (c->tnode[a] < 0 || c->tnode[b] < 0) continue;
       PetscCall(PKTopoHops(c->topo, c->tnode[a], c->tnode[b], &h));
       if (h <= 0) continue; /* no route (two roots) or one node listed twice */
-      for (k = 0; k < nh && hops[k] != h; k++) {}
+      for (k = 0; k < nh && hops[k] != h; k++) { }
       if (k < nh) continue;
       for (k = nh++; k > 0 && hops[k - 1] > h; k--) hops[k] = hops[k - 1], pa[k] = pa[k - 1], pb[k] = pb[k - 1];
       hops[k] = h, pa[k] = a, pb[k] = b;
@@ -1354,7 +1359,7 @@ static PetscErrorCode HopLatency(Calib *c)
   /* per distance: the median and quartiles of all round trips, and each block's fastest tenth (bv[k][r]) */
   PetscCall(PetscMalloc1((size_t)nh * rounds, &bv));
   for (PetscInt k = 0; k < nh; k++) {
-    PetscMPIInt a = RankOf(c, pa[k], 0);
+    PetscMPIInt a    = RankOf(c, pa[k], 0);
     double      v[3] = {0, 0, 0}, *t = rtt + (size_t)k * rounds * per;
     PetscInt    n = rounds * per;
     if (c->rank == a) {
@@ -1398,7 +1403,7 @@ static double Slope(PetscInt nh, const PetscInt hops[], const double y[], PetscI
 */
 static PetscErrorCode HopFit(Calib *c, PetscInt nh, const PetscInt hops[], const PetscInt pa[], const PetscInt pb[], const double med[], const double q1[], const double q3[], PetscInt rounds, PetscInt per, const double bv[])
 {
-  double  fast[PK_TOPO_MAX_ROUTE + 1], *tmp, slope = 0;
+  double fast[PK_TOPO_MAX_ROUTE + 1], *tmp, slope = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(rounds, &tmp));
@@ -1421,7 +1426,8 @@ static PetscErrorCode HopFit(Calib *c, PetscInt nh, const PetscInt hops[], const
     PetscFunctionReturn(0);
   }
   if (!(slope > 0)) PetscCall(PetscPrintf(c->comm, "  the latency does not grow with the hops (slope %.3f us per hop: noise, or no cost per hop): hop_latency 0\n", 1e6 * slope));
-  else PetscCall(PetscPrintf(c->comm, "  hop_latency = %.3f us per hop (median over the rounds of the slope of their blocks' fastest tenths; slope of the medians %.3f us; the model prices it for hops beyond %" PetscInt_FMT ", where alpha_off is measured)\n", 1e6 * slope, 1e6 * Slope(nh, hops, med, 1), hops[0]));
+  else
+    PetscCall(PetscPrintf(c->comm, "  hop_latency = %.3f us per hop (median over the rounds of the slope of their blocks' fastest tenths; slope of the medians %.3f us; the model prices it for hops beyond %" PetscInt_FMT ", where alpha_off is measured)\n", 1e6 * slope, 1e6 * Slope(nh, hops, med, 1), hops[0]));
   PetscCall(Set(c, &c->m.p.hop_latency, slope > 0 ? slope : 0));
   {
     char line[512] = "", part[96];
@@ -1561,7 +1567,7 @@ static PetscErrorCode StallTime(Calib *c)
   PetscInt    nsw, best = -1, nbest = 0, *cnt, nsend = 0, nrecv = 0, *recv;
   PetscMPIInt me = c->rank, peer = -1, first = -1;
   PetscBool   sender = PETSC_FALSE, reader;
-  size_t      n = c->quick ? ((size_t)1 << 18) : ((size_t)1 << 20);
+  size_t      n      = c->quick ? ((size_t)1 << 18) : ((size_t)1 << 20);
   double      c0[3], c1[3], c2[3], ta, tb, sa, sb, tick;
   char       *buf;
 
@@ -1867,8 +1873,7 @@ int main(int argc, char **argv)
   strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
   MPI_Get_library_version(lib, &liblen);
   lib[strcspn(lib, "\n,")] = 0;
-  PetscCall(PetscSNPrintf(comment, sizeof(comment), "Measured on %s at %s: %d ranks, %" PetscInt_FMT " node(s) (%s), %" PetscInt_FMT " per node, %s%s of the repeats.\n%s",
-                          host, date, c.size, c.nnodes, c.node_size ? "-node_size" : "MPI_COMM_TYPE_SHARED", c.ppn, c.quick ? "-quick, " : "", qname, lib));
+  PetscCall(PetscSNPrintf(comment, sizeof(comment), "Measured on %s at %s: %d ranks, %" PetscInt_FMT " node(s) (%s), %" PetscInt_FMT " per node, %s%s of the repeats.\n%s", host, date, c.size, c.nnodes, c.node_size ? "-node_size" : "MPI_COMM_TYPE_SHARED", c.ppn, c.quick ? "-quick, " : "", qname, lib));
   if (c.notes[0]) {
     PetscCall(PetscStrlcat(comment, "\n", sizeof(comment)));
     PetscCall(PetscStrlcat(comment, c.notes, sizeof(comment)));

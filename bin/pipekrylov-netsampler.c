@@ -77,13 +77,13 @@ typedef struct {
   int      sw;             /* index of its switch */
   char     port[16];       /* the switch side of its host link */
   int      ifindex;
-  uint32_t classid;        /* its HTB class on the switch's uplink (0: none) */
+  uint32_t classid; /* its HTB class on the switch's uplink (0: none) */
   /* the last reading */
   uint64_t rx, tx, rxdrop; /* the switch port's counters: rx = sent by the node */
   uint64_t backlog, cdrops;
   int      seen_port, seen_class;
-  double   rx_t;             /* when rx was read */
-  uint64_t prev_rx;          /* the reading before, at prev_t: the load between them is how busy the link was */
+  double   rx_t;    /* when rx was read */
+  uint64_t prev_rx; /* the reading before, at prev_t: the load between them is how busy the link was */
   double   prev_t;
   /* the counters as exposed */
   uint64_t base_rx, base_tx, base_drop;
@@ -92,15 +92,15 @@ typedef struct {
   int      written;
 } Node;
 
-static Switch  sw[MAX_SWITCHES];
-static Node    node[MAX_NODES];
-static int     nsw, nnode;
-static char    dir[PATH_MAX];
-static double  period = 4e-3;    /* s between samples of the uplinks' queues */
-static double  wperiod = 20e-3;  /* s between rewrites of the counter files */
-static double  tick   = 1e-6;    /* s per port_xmit_wait tick */
-static double  hostrate;         /* bytes/s of a host link, 0: unlimited */
-static char    pidfile[PATH_MAX];
+static Switch                sw[MAX_SWITCHES];
+static Node                  node[MAX_NODES];
+static int                   nsw, nnode;
+static char                  dir[PATH_MAX];
+static double                period  = 4e-3;  /* s between samples of the uplinks' queues */
+static double                wperiod = 20e-3; /* s between rewrites of the counter files */
+static double                tick    = 1e-6;  /* s per port_xmit_wait tick */
+static double                hostrate;        /* bytes/s of a host link, 0: unlimited */
+static char                  pidfile[PATH_MAX];
 static volatile sig_atomic_t stop;
 
 static void Die(const char *fmt, ...)
@@ -356,7 +356,7 @@ static void SetupNode(Node *n)
 static void WriteCounters(Node *n)
 {
   static const char *const file[4] = {"port_xmit_data", "port_rcv_data", "port_xmit_wait", "port_xmit_discards"};
-  uint64_t v[4];
+  uint64_t                 v[4];
   v[0] = (n->rx - n->base_rx) / 4;
   v[1] = (n->tx - n->base_tx) / 4;
   v[2] = (uint64_t)n->wait_ticks;
@@ -469,7 +469,7 @@ int main(int argc, char **argv)
   double           t_prev, t_check, t_write;
   int              idle = 0, idle_prev_any = 1;
   char             text[32];
-  unsigned int     seed = (unsigned int)getpid();
+  unsigned int     seed     = (unsigned int)getpid();
   int              failures = 0;
 
   ParseArgs(argc, argv);
@@ -511,7 +511,7 @@ int main(int argc, char **argv)
     struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
     double          t, dt;
     int             bad = 0, any = 0;
-    while (nanosleep(&ts, &ts) && errno == EINTR && !stop) {}
+    while (nanosleep(&ts, &ts) && errno == EINTR && !stop) { }
     if (stop) break;
     t      = Now();
     dt     = t - t_prev;
@@ -526,7 +526,7 @@ int main(int argc, char **argv)
       for (int k = 0; k < nnode; k++)
         if (node[k].sw == j && node[k].seen_class && node[k].backlog) AddWait(&node[k], dt);
     }
-    idle = !any && !idle_prev_any;
+    idle          = !any && !idle_prev_any;
     idle_prev_any = any;
     if (t - t_write >= wperiod) {
       t_write = t;

@@ -1,33 +1,32 @@
-static const char usage[] =
-  "usage: pipekrylov-place --nodes N --ppn K --grid MxN[xP] [--stencil star|box] [--width W] [--dof D]\n"
-  "                        [--procs mxn[xp]] [--hosts h0,h1,...] [--topology TOPO] --rankfile FILE\n"
-  "                        [--format openmpi|slurm]\n"
-  "\n"
-  "Node-aware placement for an unmodified PETSc application that uses a DMDA (the same optimum as\n"
-  "DMDACreateNodeAware): each node gets a compact block of the process grid, chosen to minimise off-node halo\n"
-  "bytes among the process grids with no more halo bytes in all than PETSc's default grid (otherwise the default\n"
-  "layout is kept). PETSc numbers the DMDA's ranks x-fastest, so the placement is expressed as\n"
-  "  - FILE: which node each MPI rank runs on (Open MPI rankfile, 'rank R=host slot=S', for mpiexec --rankfile;\n"
-  "    or with --format slurm one host name per line, line R for rank R, for SLURM_HOSTFILE with\n"
-  "    srun --distribution=arbitrary),\n"
-  "  - standard output: the PETSc options fixing the process grid, on one line (-da_processors_x .. -da_processors_y ..).\n"
-  "Standard error: off-node halo messages and bytes per SpMV of the default layout (PETSc's grid, ranks x-fastest,\n"
-  "K consecutive ranks per node) and of the placed one.\n"
-  "  --grid     global grid points (the DMDA's M x N [x P])\n"
-  "  --stencil  DMDA stencil type (default star), --width its width (default 1), --dof unknowns per point (default 1)\n"
-  "  --procs    fix (parts of) the process grid; 0 = free (default: all free)\n"
-  "  --hosts    node host names (default: the emulated cluster's pknode0, pknode1, ...): letters, digits, '.', '-'\n"
-  "             and '_', one per node, none empty\n"
-  "  --topology Slurm's topology.conf (topology/tree plugin: SwitchName=s0 Nodes=node[01-16], SwitchName=top\n"
-  "             Switches=s[0-1]) that locates the hosts on a switch tree: the node blocks go to the hosts so that\n"
-  "             neighbouring blocks share a leaf switch (fewest halo bytes on switch-to-switch links, then the lightest\n"
-  "             busiest link; never worse than the node-aware order, which is kept when the tree gains nothing or a\n"
-  "             host is not in TOPO, with a note). Standard error adds, for the default, node-aware and\n"
-  "             topology-aware layouts: the bytes per SpMV summed over the switch-to-switch link directions, the busiest\n"
-  "             direction's bytes and the bytes that leave a leaf switch. TOPO: a regular file of at most 4 MiB; a\n"
-  "             malformed one is an error naming its line. Host names match the file's in full or up to the first '.'\n"
-  "At most 16777216 ranks (--nodes x --ppn). FILE is written to a temporary file beside it and renamed (an existing\n"
-  "FILE must be a regular file, not a link).\n";
+static const char usage[] = "usage: pipekrylov-place --nodes N --ppn K --grid MxN[xP] [--stencil star|box] [--width W] [--dof D]\n"
+                            "                        [--procs mxn[xp]] [--hosts h0,h1,...] [--topology TOPO] --rankfile FILE\n"
+                            "                        [--format openmpi|slurm]\n"
+                            "\n"
+                            "Node-aware placement for an unmodified PETSc application that uses a DMDA (the same optimum as\n"
+                            "DMDACreateNodeAware): each node gets a compact block of the process grid, chosen to minimise off-node halo\n"
+                            "bytes among the process grids with no more halo bytes in all than PETSc's default grid (otherwise the default\n"
+                            "layout is kept). PETSc numbers the DMDA's ranks x-fastest, so the placement is expressed as\n"
+                            "  - FILE: which node each MPI rank runs on (Open MPI rankfile, 'rank R=host slot=S', for mpiexec --rankfile;\n"
+                            "    or with --format slurm one host name per line, line R for rank R, for SLURM_HOSTFILE with\n"
+                            "    srun --distribution=arbitrary),\n"
+                            "  - standard output: the PETSc options fixing the process grid, on one line (-da_processors_x .. -da_processors_y ..).\n"
+                            "Standard error: off-node halo messages and bytes per SpMV of the default layout (PETSc's grid, ranks x-fastest,\n"
+                            "K consecutive ranks per node) and of the placed one.\n"
+                            "  --grid     global grid points (the DMDA's M x N [x P])\n"
+                            "  --stencil  DMDA stencil type (default star), --width its width (default 1), --dof unknowns per point (default 1)\n"
+                            "  --procs    fix (parts of) the process grid; 0 = free (default: all free)\n"
+                            "  --hosts    node host names (default: the emulated cluster's pknode0, pknode1, ...): letters, digits, '.', '-'\n"
+                            "             and '_', one per node, none empty\n"
+                            "  --topology Slurm's topology.conf (topology/tree plugin: SwitchName=s0 Nodes=node[01-16], SwitchName=top\n"
+                            "             Switches=s[0-1]) that locates the hosts on a switch tree: the node blocks go to the hosts so that\n"
+                            "             neighbouring blocks share a leaf switch (fewest halo bytes on switch-to-switch links, then the lightest\n"
+                            "             busiest link; never worse than the node-aware order, which is kept when the tree gains nothing or a\n"
+                            "             host is not in TOPO, with a note). Standard error adds, for the default, node-aware and\n"
+                            "             topology-aware layouts: the bytes per SpMV summed over the switch-to-switch link directions, the busiest\n"
+                            "             direction's bytes and the bytes that leave a leaf switch. TOPO: a regular file of at most 4 MiB; a\n"
+                            "             malformed one is an error naming its line. Host names match the file's in full or up to the first '.'\n"
+                            "At most 16777216 ranks (--nodes x --ppn). FILE is written to a temporary file beside it and renamed (an existing\n"
+                            "FILE must be a regular file, not a link).\n";
 
 #include <ctype.h>
 #include <errno.h>
@@ -121,15 +120,15 @@ static PetscErrorCode PrintTopology(const char file[], PKTopo topo, const PKTopo
 
 int main(int argc, char **argv)
 {
-  PetscInt    nodes = 0, ppn = 0, M[3] = {1, 1, 1}, procs[3] = {0, 0, 0}, width = 1, dof = 1, dim = 0, pdim = 0;
-  const char *rankfile = NULL, *format = "openmpi", *hosts = NULL, *stencil = "star", *topofile = NULL;
-  char      **hostv = NULL, *hostbuf = NULL; /* --hosts: the names point into hostbuf; else each its own */
-  PKPlacement pl;
+  PetscInt        nodes = 0, ppn = 0, M[3] = {1, 1, 1}, procs[3] = {0, 0, 0}, width = 1, dof = 1, dim = 0, pdim = 0;
+  const char     *rankfile = NULL, *format = "openmpi", *hosts = NULL, *stencil = "star", *topofile = NULL;
+  char          **hostv = NULL, *hostbuf = NULL; /* --hosts: the names point into hostbuf; else each its own */
+  PKPlacement     pl;
   PKTopoPlacement tp;
-  PKTopo      topo = NULL;
-  FILE       *f;
-  PKAtomicFile af;
-  char        why[4200];
+  PKTopo          topo = NULL;
+  FILE           *f;
+  PKAtomicFile    af;
+  char            why[4200];
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -152,8 +151,7 @@ int main(int argc, char **argv)
       if ((width = parse_count(v)) < 0) die2("--width must be a non-negative integer, not ", v);
     } else if (!strcmp(a, "--dof")) {
       if ((dof = parse_count(v)) < 1) die2("--dof must be a positive integer, not ", v);
-    }
-    else if (!strcmp(a, "--hosts")) hosts = v;
+    } else if (!strcmp(a, "--hosts")) hosts = v;
     else if (!strcmp(a, "--topology")) topofile = v;
     else if (!strcmp(a, "--rankfile")) rankfile = v;
     else if (!strcmp(a, "--format")) format = v;
@@ -176,7 +174,7 @@ int main(int argc, char **argv)
   hostv = (char **)calloc((size_t)nodes, sizeof(char *));
   if (hosts) { /* every comma separates two names: "a,,c" has an empty one (strtok read it as two hosts) */
     char    *tok = hostbuf = strdup(hosts);
-    PetscInt n   = 0;
+    PetscInt n             = 0;
     for (;;) {
       char *comma = strchr(tok, ',');
       if (comma) *comma = 0;
@@ -251,9 +249,11 @@ int main(int argc, char **argv)
   fprintf(stderr, "pipekrylov-place: %d nodes x %d ranks, grid %d", (int)nodes, (int)ppn, (int)M[0]);
   for (PetscInt d = 1; d < dim; d++) fprintf(stderr, "x%d", (int)M[d]);
   fprintf(stderr, ", %s stencil of width %d, %d dof\n", stencil, (int)width, (int)dof);
-  fprintf(stderr, "default: process grid %dx%dx%d, ranks x-fastest, %d consecutive ranks per node: %lld off-node messages, %lld bytes per SpMV (on node %lld messages, %lld bytes)\n", (int)pl.def_procs[0], (int)pl.def_procs[1], (int)pl.def_procs[2], (int)ppn, (long long)pl.def_msgs_off, (long long)pl.def_bytes_off, (long long)pl.def_msgs_on, (long long)pl.def_bytes_on);
+  fprintf(stderr, "default: process grid %dx%dx%d, ranks x-fastest, %d consecutive ranks per node: %lld off-node messages, %lld bytes per SpMV (on node %lld messages, %lld bytes)\n", (int)pl.def_procs[0], (int)pl.def_procs[1], (int)pl.def_procs[2], (int)ppn,
+          (long long)pl.def_msgs_off, (long long)pl.def_bytes_off, (long long)pl.def_msgs_on, (long long)pl.def_bytes_on);
   if (pl.placed)
-    fprintf(stderr, "placed: process grid %dx%dx%d, each node a %dx%dx%d block: %lld off-node messages, %lld bytes per SpMV (on node %lld messages, %lld bytes)\n", (int)pl.procs[0], (int)pl.procs[1], (int)pl.procs[2], (int)pl.block[0], (int)pl.block[1], (int)pl.block[2], (long long)pl.msgs_off, (long long)pl.bytes_off, (long long)pl.msgs_on, (long long)pl.bytes_on);
+    fprintf(stderr, "placed: process grid %dx%dx%d, each node a %dx%dx%d block: %lld off-node messages, %lld bytes per SpMV (on node %lld messages, %lld bytes)\n", (int)pl.procs[0], (int)pl.procs[1], (int)pl.procs[2], (int)pl.block[0], (int)pl.block[1],
+            (int)pl.block[2], (long long)pl.msgs_off, (long long)pl.bytes_off, (long long)pl.msgs_on, (long long)pl.bytes_on);
   else fprintf(stderr, "placed: %s\n", pl.note);
   if (topo) PetscCall(PrintTopology(topofile, topo, &tp, (const char *const *)hostv));
   {

@@ -42,17 +42,41 @@ static PetscErrorCode Assemble(DM da, Mat *A, Vec *b)
     for (PetscInt j = ys; j < ys + ym; j++)
       for (PetscInt i = xs; i < xs + xm; i++) {
         PetscInt n = 0;
-        row.i = i;
-        row.j = j;
-        row.k = k;
-        col[n] = row;
-        v[n++] = 6.0;
-        if (i > 0) { col[n] = row; col[n].i = i - 1; v[n++] = -1.0; }
-        if (i < M - 1) { col[n] = row; col[n].i = i + 1; v[n++] = -1.0; }
-        if (j > 0) { col[n] = row; col[n].j = j - 1; v[n++] = -1.0; }
-        if (j < N - 1) { col[n] = row; col[n].j = j + 1; v[n++] = -1.0; }
-        if (k > 0) { col[n] = row; col[n].k = k - 1; v[n++] = -1.0; }
-        if (k < P - 1) { col[n] = row; col[n].k = k + 1; v[n++] = -1.0; }
+        row.i      = i;
+        row.j      = j;
+        row.k      = k;
+        col[n]     = row;
+        v[n++]     = 6.0;
+        if (i > 0) {
+          col[n]   = row;
+          col[n].i = i - 1;
+          v[n++]   = -1.0;
+        }
+        if (i < M - 1) {
+          col[n]   = row;
+          col[n].i = i + 1;
+          v[n++]   = -1.0;
+        }
+        if (j > 0) {
+          col[n]   = row;
+          col[n].j = j - 1;
+          v[n++]   = -1.0;
+        }
+        if (j < N - 1) {
+          col[n]   = row;
+          col[n].j = j + 1;
+          v[n++]   = -1.0;
+        }
+        if (k > 0) {
+          col[n]   = row;
+          col[n].k = k - 1;
+          v[n++]   = -1.0;
+        }
+        if (k < P - 1) {
+          col[n]   = row;
+          col[n].k = k + 1;
+          v[n++]   = -1.0;
+        }
         PetscCall(MatSetValuesStencil(*A, 1, &row, n, col, v, INSERT_VALUES));
       }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
@@ -129,7 +153,7 @@ int main(int argc, char **argv)
   char       *types[8], machine[PETSC_MAX_PATH_LEN] = "", mwhat[2 * PETSC_MAX_PATH_LEN + 64], mshort[PETSC_MAX_PATH_LEN];
   PKMachine   mach;
   int         dims[3] = {0, 0, 0};
-  PetscBool   hypre = PETSC_FALSE, lset;
+  PetscBool   hypre   = PETSC_FALSE, lset;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKrylovInitializePackage());
@@ -161,15 +185,15 @@ int main(int argc, char **argv)
   PetscCall(PKExampleMachine(comm, machine, &mach, mwhat, sizeof(mwhat), mshort, sizeof(mshort)));
   PetscCallMPI(MPI_Dims_create(size, 3, dims));
   {
-    DM          da;
-    Mat         A;
-    Vec         b, x;
-    PetscInt    M = loc[0] * dims[0], N = loc[1] * dims[1], P = loc[2] * dims[2];
-    PKAMGLevel  lev[PK_AMG_MAXLEVELS];
-    PetscInt    L = 0;
-    PetscBool   found;
-    char        why[256];
-    PC          pc0 = NULL;
+    DM         da;
+    Mat        A;
+    Vec        b, x;
+    PetscInt   M = loc[0] * dims[0], N = loc[1] * dims[1], P = loc[2] * dims[2];
+    PKAMGLevel lev[PK_AMG_MAXLEVELS];
+    PetscInt   L = 0;
+    PetscBool  found;
+    char       why[256];
+    PC         pc0 = NULL;
 
     PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, M, N, P, dims[0], dims[1], dims[2], 1, 1, NULL, NULL, NULL, &da));
     PetscCall(DMSetUp(da));
@@ -220,7 +244,7 @@ int main(int argc, char **argv)
     PetscCall(PKAMGHierarchyFromPC(pc0, PK_AMG_MAXLEVELS, lev, &L, &found, why, sizeof(why)));
     if (!found) PetscCall(PetscPrintf(comm, "  AMG cycle model: %s\n", why));
     else {
-  #if defined(PETSC_HAVE_HYPRE)
+#if defined(PETSC_HAVE_HYPRE)
       PKAMGInput  in;
       PKAMGResult res;
       PetscReal   tlev[PK_AMG_MAXLEVELS], nA[PK_AMG_MAXLEVELS], sum = 0, *t, tpc;
@@ -256,8 +280,9 @@ int main(int argc, char **argv)
         sum += tlev[l];
         PetscCall(PetscPrintf(comm, "  %5" PetscInt_FMT " %10.0f %8.2f %5.0f %14.3e %14.3e %+7.0f%%\n", l, (double)lev[l].C, (double)lev[l].s, (double)nA[l], (double)res.level[l], (double)tlev[l], (double)(tlev[l] > 0 ? 100 * (res.level[l] / tlev[l] - 1) : 0)));
       }
-      PetscCall(PetscPrintf(comm, "  cycle: model %.3e s (compute %.2e, communication %.2e); measured level kernels %.3e s;\n    measured PCApply %.3e s (median of %" PetscInt_FMT "): model/measured %.2f\n", (double)res.total, (double)res.comp, (double)res.comm, (double)sum, (double)tpc, napply, (double)(tpc > 0 ? res.total / tpc : 0)));
-  #endif
+      PetscCall(
+        PetscPrintf(comm, "  cycle: model %.3e s (compute %.2e, communication %.2e); measured level kernels %.3e s;\n    measured PCApply %.3e s (median of %" PetscInt_FMT "): model/measured %.2f\n", (double)res.total, (double)res.comp, (double)res.comm, (double)sum, (double)tpc, napply, (double)(tpc > 0 ? res.total / tpc : 0)));
+#endif
     }
     PetscCall(PCDestroy(&pc0));
     PetscCall(VecDestroy(&x));

@@ -120,20 +120,20 @@ static double ProcessCPU(void)
 static void HypreCGConfig(PKSolverConfig *cfg)
 {
   PKSolverConfigDefault(PK_SOLVER_PETSC_CG, cfg);
-  cfg->norm_separate      = PETSC_FALSE;
-  cfg->have_cost          = PETSC_TRUE;
-  cfg->cost.pattern       = "cg";
-  cfg->cost.its           = 1;
-  cfg->cost.nred          = 2;
-  cfg->cost.red[0]        = (PKReductionCost){.nvals = 1, .blocking = PETSC_TRUE}; /* <s,p> */
-  cfg->cost.red[1]        = (PKReductionCost){.nvals = 1, .blocking = PETSC_TRUE}; /* <r,s> */
-  cfg->cost.nspmv         = 1;
-  cfg->cost.npc           = 1;
-  cfg->cost.streams       = 16;
-  cfg->cost.init_spmv     = 1;
-  cfg->cost.init_pc       = 2;
-  cfg->cost.init_nvals    = 1;
-  cfg->cost.init_streams  = 8;
+  cfg->norm_separate     = PETSC_FALSE;
+  cfg->have_cost         = PETSC_TRUE;
+  cfg->cost.pattern      = "cg";
+  cfg->cost.its          = 1;
+  cfg->cost.nred         = 2;
+  cfg->cost.red[0]       = (PKReductionCost){.nvals = 1, .blocking = PETSC_TRUE}; /* <s,p> */
+  cfg->cost.red[1]       = (PKReductionCost){.nvals = 1, .blocking = PETSC_TRUE}; /* <r,s> */
+  cfg->cost.nspmv        = 1;
+  cfg->cost.npc          = 1;
+  cfg->cost.streams      = 16;
+  cfg->cost.init_spmv    = 1;
+  cfg->cost.init_pc      = 2;
+  cfg->cost.init_nvals   = 1;
+  cfg->cost.init_streams = 8;
 }
 
 /* hypre's kernels of one PCG iteration, timed on each rank, reps times after a barrier (local work only: the
@@ -142,7 +142,7 @@ static void HypreCGConfig(PKSolverConfig *cfg)
    median; S the synchronization gap of the blocking rule (PKModelSyncPenalty) from the per-rep compute times */
 static PetscErrorCode HypreKernelTimes(MPI_Comm comm, HYPRE_ParCSRMatrix A, PetscInt reps, PetscReal *t_spmv, PetscReal *t_pc, PetscReal *t_vec, PetscReal *S)
 {
-  hypre_ParCSRMatrix *pA = (hypre_ParCSRMatrix *)A;
+  hypre_ParCSRMatrix *pA   = (hypre_ParCSRMatrix *)A;
   hypre_CSRMatrix    *diag = hypre_ParCSRMatrixDiag(pA), *offd = hypre_ParCSRMatrixOffd(pA);
   hypre_ParVector    *p = hypre_ParVectorInRangeOf(pA), *s = hypre_ParVectorInRangeOf(pA), *r = hypre_ParVectorInRangeOf(pA), *x = hypre_ParVectorInRangeOf(pA);
   hypre_Vector       *xext = hypre_SeqVectorCreate(hypre_CSRMatrixNumCols(offd));
@@ -280,8 +280,8 @@ static PetscErrorCode ModelHyprePCG(MPI_Comm comm, HYPRE_ParCSRMatrix A, PetscIn
   in->halo_theta = 0;
   PKNetStateUnknown(&in->net);
   in->sync[0] = in->sync[1] = in->layout.P > 1 ? S : -1;
-  in->theta = -1;
-  in->t_cpu = t_cpu;
+  in->theta                 = -1;
+  in->t_cpu                 = t_cpu;
   PetscCall(PKModelSolve(&eff, in, res));
   PetscFunctionReturn(0);
 }
@@ -371,7 +371,7 @@ int main(int argc, char **argv)
   PKSolveInput       hin;
   PKModelResult      hres;
 
-  PetscBool          hypre_ours = PETSC_FALSE;
+  PetscBool hypre_ours = PETSC_FALSE;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKrylovInitializePackage());
@@ -414,8 +414,8 @@ int main(int argc, char **argv)
     double t0, c0;
     HypreCall(HYPRE_ParVectorSetConstantValues(x, 0.0));
     PetscCallMPI(MPI_Barrier(comm));
-    c0   = ProcessCPU();
-    t0   = MPI_Wtime();
+    c0 = ProcessCPU();
+    t0 = MPI_Wtime();
     HypreCall(HYPRE_ParCSRPCGSolve(solver, A, b, x));
     t[k] = MPI_Wtime() - t0;
     cpu += (ProcessCPU() - c0) / nsolves;
@@ -427,14 +427,14 @@ int main(int argc, char **argv)
     PetscInt  rs, re;
     PetscReal err;
     HypreCall(HYPRE_PCGGetNumIterations(solver, &its));
-    sides[0].name       = "hypre PCG";
-    sides[0].its        = its;
-    sides[0].t          = PKMedian(nsolves, t);
+    sides[0].name            = "hypre PCG";
+    sides[0].its             = its;
+    sides[0].t               = PKMedian(nsolves, t);
     sides[0].measured_report = 0;
     /* the model of hypre's PCG: its counts, hypre's kernels and halo of this run (mean CPU time per solve and rank
        for the oversubscription term, as the report takes it) */
     {
-      PetscReal gcpu, lcpu = (PetscReal)cpu;
+      PetscReal   gcpu, lcpu = (PetscReal)cpu;
       PetscMPIInt sz;
       PetscCallMPI(MPI_Comm_size(comm, &sz));
       PetscCallMPI(MPI_Allreduce(&lcpu, &gcpu, 1, MPIU_REAL, MPIU_SUM, comm));
@@ -485,13 +485,14 @@ int main(int argc, char **argv)
   }
   {
     const PetscReal *tt = hres.t;
-    PetscReal        K  = (PetscReal)PetscMax(hres.K, 1), halo = 0, allr = 0;
+    PetscReal        K = (PetscReal)PetscMax(hres.K, 1), halo = 0, allr = 0;
     for (int k = PK_TERM_HALO_POSTAL; k <= PK_TERM_HALO_OVERLAP; k++) halo += tt[k];
     for (int k = PK_TERM_ALLR_COMM; k <= PK_TERM_ALLR_CONGESTION; k++) allr += tt[k];
     PetscCall(PetscPrintf(comm, "  model of hypre PCG (a blocking CG with hypre's counts: 1 matvec, 1 diagonal scaling, 2 blocking 1-value\n  inner products, 16 vector streams per iteration; its kernels timed in this run), per iteration in us:\n"));
     PetscCall(PetscPrintf(comm, "    matvec %.2f, scaling %.2f, vectors %.2f, halo %.2f, inner products %.2f, synchronization %.2f%s; start-up %.2f\n", 1e6 * tt[PK_TERM_SPMV] / K, 1e6 * tt[PK_TERM_PC] / K, 1e6 * tt[PK_TERM_VEC] / K, 1e6 * halo / K, 1e6 * allr / K, 1e6 * tt[PK_TERM_SYNC] / K, tt[PK_TERM_OVERSUB] > 0 ? ", ranks sharing a core" : "", 1e6 * tt[PK_TERM_INIT]));
   }
-  PetscCall(PetscPrintf(comm, "  ours/hypre per iteration: pcg %.2f, nbpcg %.2f\n  (solve_s: timed solves without the monitor; for ours report_s, model_s, gap: a later solve with -ksp_perfmodel_view (after\n  a warm-up), its measured KSPSolve and the analytic model's prediction of it; for hypre model_s and gap against solve_s)\n", (sides[1].t / PetscMax(sides[1].its, 1)) / (sides[0].t / PetscMax(sides[0].its, 1)), (sides[2].t / PetscMax(sides[2].its, 1)) / (sides[0].t / PetscMax(sides[0].its, 1))));
+  PetscCall(PetscPrintf(comm, "  ours/hypre per iteration: pcg %.2f, nbpcg %.2f\n  (solve_s: timed solves without the monitor; for ours report_s, model_s, gap: a later solve with -ksp_perfmodel_view (after\n  a warm-up), its measured KSPSolve and the analytic model's prediction of it; for hypre model_s and gap against solve_s)\n",
+                        (sides[1].t / PetscMax(sides[1].its, 1)) / (sides[0].t / PetscMax(sides[0].its, 1)), (sides[2].t / PetscMax(sides[2].its, 1)) / (sides[0].t / PetscMax(sides[0].its, 1))));
   PetscCall(PetscFree(t));
   PetscCall(PKProblemDestroy(&prob));
   if (hypre_ours) HypreCall(HYPRE_Finalize());

@@ -125,7 +125,7 @@ static void BusyWait(double us, MPI_Request *req, int nreq, int chunks, int *don
   double t0 = MPI_Wtime(), len = us * 1e-6;
   int    k = 1;
   if (!req || chunks <= 0) {
-    while (MPI_Wtime() - t0 < len) {}
+    while (MPI_Wtime() - t0 < len) { }
     return;
   }
   for (;;) {
@@ -141,10 +141,10 @@ static void BusyWait(double us, MPI_Request *req, int nreq, int chunks, int *don
 
 typedef struct {
   MPI_Comm comm, cart;
-  int      P, rank, kind; /* 0 allreduce, 2 halo2d, 3 halo3d */
-  int      nnb, nb[6];    /* halo neighbours, in send order */
+  int      P, rank, kind;    /* 0 allreduce, 2 halo2d, 3 halo3d */
+  int      nnb, nb[6];       /* halo neighbours, in send order */
   int      stag[6], rtag[6]; /* 2d: a message moving down dimension d, 2d+1: moving up */
-  int      nb_off[6];     /* off node */
+  int      nb_off[6];        /* off node */
   double  *sbuf, *rbuf;
 } Kernel;
 
@@ -200,7 +200,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-kernel", kinds, &nkind, &flg));
   if (!flg) {
     want[0] = want[2] = want[3] = PETSC_TRUE;
-    nkind   = 0;
+    nkind                       = 0;
   }
   for (PetscInt i = 0; i < nkind; i++) {
     PetscBool a, h2, h3;
@@ -323,7 +323,7 @@ int main(int argc, char **argv)
           PetscCallMPI(MPI_Barrier(comm));
           BusyWait(wait_us, NULL, 0, 0, NULL); /* let the network clear (000: 1 ms before each test) */
           for (PetscInt it = 0; it < its; it++) {
-            e              = 0;
+            e               = 0;
             t[r * its + it] = Iterate(&k, (int)sizes[i], nb, wait_us, post_us, (int)chunks, &e);
             early += e;
           }
@@ -333,8 +333,8 @@ int main(int argc, char **argv)
         med = PKMedian(tests * its, t);
         PetscCall(PetscFree(t));
         if (!nb) {
-          model           = tcm + (wait_us + post_us) * 1e-6;
-          tc              = med - (wait_us + post_us) * 1e-6;
+          model             = tcm + (wait_us + post_us) * 1e-6;
+          tc                = med - (wait_us + post_us) * 1e-6;
           tb_saved[i][kind] = med;
         } else {
           model = wait_us * 1e-6 + PetscMax(0.0, tcm - wait_us * 1e-6) + post_us * 1e-6;
@@ -351,7 +351,8 @@ int main(int argc, char **argv)
           if (tc > -1) snprintf(tcs, sizeof(tcs), "%.2f", tc * 1e6);
           PetscCall(PetscPrintf(comm, "  %-9s %-11s %8" PetscInt_FMT " %4d %11.2f %11.2f %+6.1f%% %10s %10.2f %8s %6s\n", kname, nb ? "nonblocking" : "blocking", sizes[i], msgs, med * 1e6, model * 1e6, 100.0 * (model - med) / med, tcs, tcm * 1e6, ovs, es));
         }
-        if (fcsv) fprintf(fcsv, "%s,%s,%d,%d,%d,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.4f,%.4f\n", kname, nb ? "nonblocking" : "blocking", (int)sizes[i], msgs, size, (int)nodes, wait_us * 1e-6, post_us * 1e-6, med, model, tc, tcm, ov, nb ? (double)nearly / (double)(size * tests * its) : -1.0);
+        if (fcsv)
+          fprintf(fcsv, "%s,%s,%d,%d,%d,%d,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.4f,%.4f\n", kname, nb ? "nonblocking" : "blocking", (int)sizes[i], msgs, size, (int)nodes, wait_us * 1e-6, post_us * 1e-6, med, model, tc, tcm, ov, nb ? (double)nearly / (double)(size * tests * its) : -1.0);
       }
     }
     PetscCall(PetscFree2(k.sbuf, k.rbuf));

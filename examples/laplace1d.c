@@ -22,7 +22,7 @@ static PetscErrorCode Assemble(MPI_Comm comm, PetscInt n, Mat *A, Vec *b, Vec *u
   PetscCall(MatGetOwnershipRange(*A, &rs, &re));
   for (PetscInt i = rs; i < re; i++) {
     PetscInt    col[3] = {i - 1, i, i + 1}, nc = 3, c0 = 0;
-    PetscScalar v[3]   = {-1.0, 2.0, -1.0};
+    PetscScalar v[3] = {-1.0, 2.0, -1.0};
     if (i == 0) c0 = 1, nc = 2;
     if (i == n - 1) nc--;
     PetscCall(MatSetValues(*A, 1, &i, nc, col + c0, v + c0, INSERT_VALUES));

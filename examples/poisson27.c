@@ -12,14 +12,14 @@ static const char help[] = "The papers' benchmark: 3-D 27-point Poisson on a DMD
 
 int main(int argc, char **argv)
 {
-  PKProblem   prob;
-  KSP         ksp;
-  Vec         x;
-  PetscInt    its, nsolves = 1, n;
-  PetscBool   halo_view = PETSC_FALSE;
-  MPI_Comm    comm;
-  PetscReal   err;
-  PetscLogDouble t0 = 0, t1 = 0;
+  PKProblem          prob;
+  KSP                ksp;
+  Vec                x;
+  PetscInt           its, nsolves = 1, n;
+  PetscBool          halo_view = PETSC_FALSE;
+  MPI_Comm           comm;
+  PetscReal          err;
+  PetscLogDouble     t0 = 0, t1 = 0;
   KSPConvergedReason reason;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

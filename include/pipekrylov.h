@@ -89,7 +89,7 @@ typedef struct _n_PKStats {
   /* non-blocking reductions of the whole solve (set-up and finish included): how many, how many complete before
      their wait on every rank, MPI_Test calls (summed over ranks). Only pipekrylov's solvers report them; PETSc's
      own types give 0. */
-  PetscInt nreductions, nearly, ntests;
+  PetscInt  nreductions, nearly, ntests;
   PetscInt *itred, *itearly; /* [nits] the same per iteration row (rows only) */
   /* full time series of a few ranks, for the two-sample KS test: sel[j] is the rank, series[j*nits + k].
      Chosen: rank 0, the ranks with the smallest and the largest total iteration time, and another rank on the
@@ -105,7 +105,7 @@ typedef struct _n_PKStats {
   PetscReal *pooled;
   /* PAPI counters per iteration (differences over the iteration): mean and max over ranks */
   PetscInt           npapi;
-  const char *const *papi_names; /* [npapi], valid until PetscFinalize() */
+  const char *const *papi_names;           /* [npapi], valid until PetscFinalize() */
   PetscReal         *papi_mean, *papi_max; /* [nits][npapi] */
 } PKStats;
 
@@ -124,26 +124,26 @@ PETSC_EXTERN PetscErrorCode PKCommGetNodes(MPI_Comm, PetscInt, PetscMPIInt *, Pe
 typedef struct {
   PetscMPIInt nranks, nnodes;
   /* this rank, per SpMV: messages it sends (and receives) to ranks of its own node and of other nodes, and bytes */
-  PetscInt    send_msgs_on, send_msgs_off, recv_msgs_on, recv_msgs_off;
-  PetscInt64  send_bytes_on, send_bytes_off, recv_bytes_on, recv_bytes_off;
+  PetscInt   send_msgs_on, send_msgs_off, recv_msgs_on, recv_msgs_off;
+  PetscInt64 send_bytes_on, send_bytes_off, recv_bytes_on, recv_bytes_off;
   /* all ranks, per SpMV: sums over ranks (every message counted once, at its sender) */
-  PetscInt64  msgs_on_total, msgs_off_total, bytes_on_total, bytes_off_total;
+  PetscInt64 msgs_on_total, msgs_off_total, bytes_on_total, bytes_off_total;
   /* the largest number of messages one rank posts at once (sends + receives), its sends, its receives */
-  PetscInt    msgs_max, send_msgs_max, recv_msgs_max, send_msgs_off_max;
-  PetscInt64  bytes_off_node_max;  /* the most bytes leaving one node */
-  PetscInt64  msg_bytes_off_min, msg_bytes_off_max; /* smallest and largest off-node message (0 when none) */
+  PetscInt   msgs_max, send_msgs_max, recv_msgs_max, send_msgs_off_max;
+  PetscInt64 bytes_off_node_max;                   /* the most bytes leaving one node */
+  PetscInt64 msg_bytes_off_min, msg_bytes_off_max; /* smallest and largest off-node message (0 when none) */
 } PKHaloCounts;
 PETSC_EXTERN PetscErrorCode PKMatGetHaloCounts(Mat, const PetscMPIInt[], PKHaloCounts *);
 
 /* Node-aware DMDA placement (src/dm/placement.c) */
 typedef struct {
-  PetscInt   dim, M[3], s, dof;
+  PetscInt        dim, M[3], s, dof;
   DMDAStencilType stencil;
-  PetscInt   nnodes, ppn;           /* equal node sizes; ppn = 0 when nodes differ */
-  PetscInt   procs[3];              /* the process grid to pass to DMDACreate (1 for directions beyond dim) */
-  PetscInt   block[3];              /* ranks per node along each direction: each node owns a block of this shape */
-  PetscBool  placed;                /* PETSC_FALSE: the default layout is kept (see note) */
-  PetscInt   def_procs[3];          /* PETSc's default process grid (or the one given) */
+  PetscInt        nnodes, ppn;  /* equal node sizes; ppn = 0 when nodes differ */
+  PetscInt        procs[3];     /* the process grid to pass to DMDACreate (1 for directions beyond dim) */
+  PetscInt        block[3];     /* ranks per node along each direction: each node owns a block of this shape */
+  PetscBool       placed;       /* PETSC_FALSE: the default layout is kept (see note) */
+  PetscInt        def_procs[3]; /* PETSc's default process grid (or the one given) */
   /* halo messages and bytes of one ghost update, sums over ranks: default layout (x-fastest ranks, nodes as they
      are) and placed layout */
   PetscInt64 def_msgs_on, def_msgs_off, def_bytes_on, def_bytes_off;

@@ -15,7 +15,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPGMRES(KSP);
 PETSC_EXTERN PetscErrorCode KSPCreate_PIPECG(KSP);
 PETSC_EXTERN PetscErrorCode KSPCreate_PGMRES(KSP);
 
-PetscClassId  PK_CLASSID;
+PetscClassId PK_CLASSID;
 
 static PetscBool PipeKrylovPackageInitialized = PETSC_FALSE;
 
@@ -36,8 +36,8 @@ static PetscErrorCode PKCheckPETScConfiguration(void)
 {
   size_t        isize = 0, ssize = 0, rsize = 0;
   PetscDataType stype = PETSC_DATATYPE_UNKNOWN, rtype = PETSC_DATATYPE_UNKNOWN;
-  PetscBool     found = PETSC_FALSE;
-  const char   *dir   = NULL;
+  PetscBool     found     = PETSC_FALSE;
+  const char   *dir       = NULL;
   char          arch[256] = "", have[128], want[128];
 
   PetscFunctionBegin;
@@ -51,8 +51,7 @@ static PetscErrorCode PKCheckPETScConfiguration(void)
   PKConfigName(want, sizeof(want), sizeof(PetscInt), PETSC_SCALAR, sizeof(PetscReal));
   PetscCall(PetscGetPetscDir(&dir));
   PetscCall(PetscGetArchType(arch, sizeof(arch)));
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "pipekrylov was built for a PETSc with %s, but the running PETSc (%s%s%s) has %s. Rebuild pipekrylov against the running PETSc: make clean && PKG_CONFIG_PATH=%s%s%s/lib/pkgconfig make (see README.md, \"Building against another PETSc\")", want, dir ? dir : "?", arch[0] ? "/" : "", arch, have,
-          dir ? dir : "<PETSC_DIR>", arch[0] ? "/" : "", arch);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "pipekrylov was built for a PETSc with %s, but the running PETSc (%s%s%s) has %s. Rebuild pipekrylov against the running PETSc: make clean && PKG_CONFIG_PATH=%s%s%s/lib/pkgconfig make (see README.md, \"Building against another PETSc\")", want, dir ? dir : "?", arch[0] ? "/" : "", arch, have, dir ? dir : "<PETSC_DIR>", arch[0] ? "/" : "", arch);
 }
 
 /*@C

@@ -73,7 +73,7 @@ int main(int argc, char **argv)
 
   PetscCall(PKAMGHierarchyFromPC(pc, PK_AMG_MAXLEVELS, lev, &L, &found, why, sizeof(why)));
   if (!found) {
-    const char *htype = NULL;
+    const char *htype  = NULL;
     PetscBool   boomer = PETSC_FALSE;
 
     PetscCall(PetscPrintf(comm, "amg found no (%s)\n", why));
@@ -91,7 +91,8 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(comm, "amg found yes: %" PetscInt_FMT " levels on %d ranks\n", L, size));
     PetscCall(PetscPrintf(comm, "amg %5s %10s %12s %8s %7s %4s %8s %4s %8s\n", "level", "rows", "nonzeros", "s", "shat", "p", "n", "phat", "nhat"));
     for (PetscInt i = 0; i < L; i++)
-      PetscCall(PetscPrintf(comm, "amg level %2" PetscInt_FMT " %10.0f %12.0f %8.3f %7.3f %4.0f %8.0f %4.0f %8.0f\n", i, (double)lev[i].C, (double)(lev[i].s * lev[i].C), (double)lev[i].s, (double)lev[i].shat, (double)lev[i].p, (double)lev[i].n, (double)lev[i].phat, (double)lev[i].nhat));
+      PetscCall(PetscPrintf(comm, "amg level %2" PetscInt_FMT " %10.0f %12.0f %8.3f %7.3f %4.0f %8.0f %4.0f %8.0f\n", i, (double)lev[i].C, (double)(lev[i].s * lev[i].C), (double)lev[i].s, (double)lev[i].shat, (double)lev[i].p, (double)lev[i].n,
+                            (double)lev[i].phat, (double)lev[i].nhat));
     CHECK(L >= 2, "fewer than 2 levels");
     CHECK(lev[0].C == rows0, "C[0] is not the operator's global rows");
     CHECK(PetscAbsReal(lev[0].s - nnz0 / rows0) <= 1e-12 * nnz0 / rows0, "s[0] is not the 27-point operator's nonzeros per row");

@@ -185,22 +185,21 @@ static PetscErrorCode CompareEigs(KSP ref, KSP test, PetscReal rtol, PetscReal a
     *ok = PETSC_FALSE;
     PetscCall(PetscSNPrintf(why + strlen(why), len - strlen(why), " no eigenvalues, reference %" PetscInt_FMT ";", n[0]));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "    eigenvalue estimates: %" PetscInt_FMT " (reference %" PetscInt_FMT "), extreme singular values %.10g %.10g (reference %.10g %.10g), relative differences %.2e %.2e%s%.2e\n", n[1], n[0], (double)emax[1], (double)emin[1], (double)emax[0], (double)emin[0],
-                        (double)(PetscAbsReal(emax[1] - emax[0]) / PetscAbsReal(emax[0])), (double)(PetscAbsReal(emin[1] - emin[0]) / PetscAbsReal(emin[0])), n[0] == n[1] ? ", every eigenvalue within " : ", counts differ: not compared ", (double)(n[0] == n[1] ? dmax / scale : 0.0)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "    eigenvalue estimates: %" PetscInt_FMT " (reference %" PetscInt_FMT "), extreme singular values %.10g %.10g (reference %.10g %.10g), relative differences %.2e %.2e%s%.2e\n", n[1], n[0], (double)emax[1], (double)emin[1], (double)emax[0], (double)emin[0], (double)(PetscAbsReal(emax[1] - emax[0]) / PetscAbsReal(emax[0])), (double)(PetscAbsReal(emin[1] - emin[0]) / PetscAbsReal(emin[0])), n[0] == n[1] ? ", every eigenvalue within " : ", counts differ: not compared ", (double)(n[0] == n[1] ? dmax / scale : 0.0)));
   for (int i = 0; i < 2; i++) PetscCall(PetscFree2(r[i], c[i]));
   PetscFunctionReturn(0);
 }
 
 int main(int argc, char **argv)
 {
-  PKProblem          prob;
-  Checks             c = {1, -1, 0.0, 2.0, 1e-6, 1e-8, -1.0, "", PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
-  char               reftype[64] = "cg", *types[16] = {NULL};
-  PetscInt           ntypes = 16, nsolves = 1, failures = 0;
-  PetscBool          settypes = PETSC_FALSE, change_op = PETSC_FALSE, rhs_zero = PETSC_FALSE, rhs_nan = PETSC_FALSE, rhs_inf = PETSC_FALSE, mark_nonsym = PETSC_FALSE, empty_ranks = PETSC_FALSE;
-  PetscMPIInt        size;
-  KSP                ref, test[16];
-  Vec                xref, xt, x0;
+  PKProblem   prob;
+  Checks      c           = {1, -1, 0.0, 2.0, 1e-6, 1e-8, -1.0, "", PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+  char        reftype[64] = "cg", *types[16] = {NULL};
+  PetscInt    ntypes = 16, nsolves = 1, failures = 0;
+  PetscBool   settypes = PETSC_FALSE, change_op = PETSC_FALSE, rhs_zero = PETSC_FALSE, rhs_nan = PETSC_FALSE, rhs_inf = PETSC_FALSE, mark_nonsym = PETSC_FALSE, empty_ranks = PETSC_FALSE;
+  PetscMPIInt size;
+  KSP         ref, test[16];
+  Vec         xref, xt, x0;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKrylovInitializePackage());
@@ -280,7 +279,7 @@ int main(int argc, char **argv)
       PetscInt           its;
       KSPConvergedReason r;
       PetscReal          res = 0, limit = 0, diff = 0;
-      PetscBool          ok = PETSC_TRUE;
+      PetscBool          ok       = PETSC_TRUE;
       char               why[512] = "";
       KSPNormType        nt;
 

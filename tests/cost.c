@@ -132,7 +132,8 @@ static PetscErrorCode CheckAgainstSolve(PKProblem *p, const char *type, PetscRea
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s (pattern %s) rtol %g: %" PetscInt_FMT " iterations; MatMult %" PetscInt_FMT " (description %.1f), PCApply %" PetscInt_FMT " (%.1f), reductions %" PetscInt_FMT " (%.1f)\n", type, cost.pattern, (double)rtol, K, ca.n, (double)espmv, cp.n, (double)epc, nred, (double)ered));
   if (cost.recompute_spmv > 0) { /* the pipelined types: the counts behind the averages (pkcost.h), for the report */
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: last solve %" PetscInt_FMT " iterations, %" PetscInt_FMT " passes recomputed (%g MatMult + %g PCApply each), %" PetscInt_FMT " replacements, %" PetscInt_FMT " gap measurements; recompute on at %" PetscInt_FMT "%s%s\n", type, cost.its_last, cost.nrecomputed, (double)cost.recompute_spmv, (double)cost.recompute_pc, cost.nreplaced, cost.nprobed, cost.recompute_on_at, cost.recompute_why && cost.recompute_why[0] ? ": " : "", cost.recompute_why ? cost.recompute_why : ""));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: last solve %" PetscInt_FMT " iterations, %" PetscInt_FMT " passes recomputed (%g MatMult + %g PCApply each), %" PetscInt_FMT " replacements, %" PetscInt_FMT " gap measurements; recompute on at %" PetscInt_FMT "%s%s\n", type,
+                          cost.its_last, cost.nrecomputed, (double)cost.recompute_spmv, (double)cost.recompute_pc, cost.nreplaced, cost.nprobed, cost.recompute_on_at, cost.recompute_why && cost.recompute_why[0] ? ": " : "", cost.recompute_why ? cost.recompute_why : ""));
     PetscCheck(cost.its_last == K && cost.nrecomputed >= 0 && cost.nrecomputed * cost.its <= K && (cost.nrecomputed > 0) == (cost.recompute_on_at >= 0), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the counts of the last solve do not match it", type);
   }
   PetscCheck(PetscAbsReal(ca.n - espmv) <= slack && PetscAbsReal(cp.n - epc) <= slack && PetscAbsReal(nred - ered) <= slack, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: its description does not match its solve (slack %" PetscInt_FMT ")", type, slack);
@@ -187,7 +188,8 @@ int main(int argc, char **argv)
       PetscCall(GetCost(ksp, &cost, &found));
       PetscCheck(cost.red[1].nvals == 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "pcg, natural norm: %" PetscInt_FMT " values, expected 1", cost.red[1].nvals);
     }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ok %s: %" PetscInt_FMT " reductions per %" PetscInt_FMT " iterations (the first of %" PetscInt_FMT " values; GMRES: by step), %g streams, %g SpMV, %g PC; start-up %g SpMV, %g PC; replacement every %" PetscInt_FMT "\n", PKSolverKindNames[k], cost.nred, cost.its, cost.red[0].nvals, (double)cost.streams, (double)cost.nspmv, (double)cost.npc, (double)cost.init_spmv, (double)cost.init_pc, cost.replace));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ok %s: %" PetscInt_FMT " reductions per %" PetscInt_FMT " iterations (the first of %" PetscInt_FMT " values; GMRES: by step), %g streams, %g SpMV, %g PC; start-up %g SpMV, %g PC; replacement every %" PetscInt_FMT "\n", PKSolverKindNames[k],
+                          cost.nred, cost.its, cost.red[0].nvals, (double)cost.streams, (double)cost.nspmv, (double)cost.npc, (double)cost.init_spmv, (double)cost.init_pc, cost.replace));
     PetscCall(KSPDestroy(&ksp));
   }
   /* 1b: each description against what its solver does */
@@ -235,10 +237,12 @@ int main(int argc, char **argv)
     PetscCall(PKSolverConfigFromCost(&cost, &own));
     PetscCall(PKSolverShapeGet(&own, 0, &s));
     PetscCheck(expect == 0 || cost.nreplaced >= its / (expect + expect % 2), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " replacements in %" PetscInt_FMT " iterations with a period of %" PetscInt_FMT, cost.nreplaced, its, expect);
-    PetscCheck(cost.replace == (cost.nreplaced ? PetscMax(1, its / cost.nreplaced) : 0), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "modelled replacement period %" PetscInt_FMT " after %" PetscInt_FMT " replacements in %" PetscInt_FMT " iterations", cost.replace, cost.nreplaced, its);
+    PetscCheck(cost.replace == (cost.nreplaced ? PetscMax(1, its / cost.nreplaced) : 0), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "modelled replacement period %" PetscInt_FMT " after %" PetscInt_FMT " replacements in %" PetscInt_FMT " iterations", cost.replace,
+               cost.nreplaced, its);
     PetscCheck(!cost.replace || PetscAbsReal(s.nspmv - (cost.nspmv + cost.its * cost.replace_spmv / cost.replace)) < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "modelled SpMV per cycle %g", (double)s.nspmv);
     PetscCheck(!cost.replace || PetscAbsReal(s.npc - (cost.npc + cost.its * cost.replace_pc / cost.replace)) < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "modelled PC per cycle %g", (double)s.npc);
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ok solve: %s, %" PetscInt_FMT " iterations, %" PetscInt_FMT " replacements done, modelled: replacement every %" PetscInt_FMT " iterations, %g SpMV and %g PC per %" PetscInt_FMT " iterations\n", cost.pattern, its, cost.nreplaced, cost.replace, (double)s.nspmv, (double)s.npc, s.its));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ok solve: %s, %" PetscInt_FMT " iterations, %" PetscInt_FMT " replacements done, modelled: replacement every %" PetscInt_FMT " iterations, %g SpMV and %g PC per %" PetscInt_FMT " iterations\n", cost.pattern, its,
+                          cost.nreplaced, cost.replace, (double)s.nspmv, (double)s.npc, s.its));
     PetscCall(KSPDestroy(&ksp));
     PetscCall(VecDestroy(&x));
     PetscCall(PKProblemDestroy(&p));

@@ -57,8 +57,8 @@ int main(int argc, char **argv)
   if (!pl.placed) PetscCall(PetscPrintf(comm, "placement note: %s\n", pl.note));
   {
     /* the model: the counts the placement predicted for this layout */
-    PetscInt64 mo = nodeaware ? pl.msgs_off : pl.def_msgs_off, bo = nodeaware ? pl.bytes_off : pl.def_bytes_off;
-    PetscInt64 mn = nodeaware ? pl.msgs_on : pl.def_msgs_on, bn = nodeaware ? pl.bytes_on : pl.def_bytes_on;
+    PetscInt64      mo = nodeaware ? pl.msgs_off : pl.def_msgs_off, bo = nodeaware ? pl.bytes_off : pl.def_bytes_off;
+    PetscInt64      mn = nodeaware ? pl.msgs_on : pl.def_msgs_on, bn = nodeaware ? pl.bytes_on : pl.def_bytes_on;
     const PetscInt *pg = nodeaware ? pl.procs : pl.def_procs;
     PetscCall(PetscPrintf(comm, "model: offnode_msgs %" PetscInt64_FMT " offnode_bytes %" PetscInt64_FMT " onnode_msgs %" PetscInt64_FMT " onnode_bytes %" PetscInt64_FMT " grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " block %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT "\n", mo, bo, mn, bn, pg[0], pg[1], pg[2], pl.block[0], pl.block[1], pl.block[2]));
     if (mo != hc.msgs_off_total || bo != hc.bytes_off_total || mn != hc.msgs_on_total || bn != hc.bytes_on_total) ok = PETSC_FALSE;

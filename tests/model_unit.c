@@ -211,8 +211,8 @@ static PetscErrorCode TestTopoHalo(void)
   PKHaloPattern   h;
   PKCommCost      c;
   PetscReal       bytes[3] = {512, 512, 512}, hops[3] = {1, 3, 0};
-  PKLocality      loc[3]   = {PK_OFF_NODE, PK_OFF_NODE, PK_ON_NODE};
-  PetscBool       xs[3]    = {PETSC_FALSE, PETSC_FALSE, PETSC_TRUE};
+  PKLocality      loc[3] = {PK_OFF_NODE, PK_OFF_NODE, PK_ON_NODE};
+  PetscBool       xs[3]  = {PETSC_FALSE, PETSC_FALSE, PETSC_TRUE};
 
   PetscFunctionBegin;
   HandMachine(&m);
@@ -275,7 +275,7 @@ static PetscErrorCode TestAllreduce(void)
   PetscCall(PKModelAllreduce(&m, &lay, 3, &net, &a));
   Check("allreduce hops", a.hops, 2e-7, 1e-12, 0);
   /* 5 ranks on one node: ceil(log2 5) = 3 rounds, none off node */
-  lay.P = 5;
+  lay.P     = 5;
   lay.nodes = 1;
   lay.ppn   = 5;
   PetscCall(PKModelAllreduce(&m, &lay, 3, &net, &a));
@@ -304,7 +304,7 @@ static void HandConfig(PKSolverKind kind, PKSolverConfig *cfg)
   PKSolverCost c;
 
   PetscCallVoid(PetscMemzero(&c, sizeof(c)));
-  c.its = 1;
+  c.its   = 1;
   c.nspmv = c.npc = 1;
   c.init_pc       = 1;
   switch (kind) {
@@ -350,8 +350,8 @@ static void HandConfig(PKSolverKind kind, PKSolverConfig *cfg)
     c.fuse_pc_streams = 2;
     break;
   case PK_SOLVER_PIPE2CG:
-    c.pattern         = "pipe2cg";
-    c.its             = 2;
+    c.pattern = "pipe2cg";
+    c.its     = 2;
     c.nspmv = c.npc   = 2;
     c.nred            = 1;
     c.red[0]          = (PKReductionCost){.nvals = 10, .w_spmv = 2, .w_pc = 2, .w_pc_fused = 1};
@@ -377,20 +377,20 @@ static void BaseInput(PKSolveInput *in, PKSolverKind kind)
 {
   PetscCallVoid(PetscMemzero(in, sizeof(*in)));
   HandConfig(kind, &in->solver);
-  in->K                     = 10;
-  in->layout.P              = 32;
-  in->layout.nodes          = 2;
-  in->layout.ppn            = 16;
-  in->t_spmv                = 1e-4;
-  in->t_pc                  = 5e-5;
-  in->t_vec                 = 2e-5;
-  in->t_init                = -1;
-  in->halo.t[PK_CT_POSTAL]  = 1e-5;
-  in->halo.total            = 1e-5;
-  in->halo_theta            = 0;
-  in->sync[0]               = 2e-6;
-  in->sync[1]               = 1e-6;
-  in->theta                 = -1;
+  in->K                    = 10;
+  in->layout.P             = 32;
+  in->layout.nodes         = 2;
+  in->layout.ppn           = 16;
+  in->t_spmv               = 1e-4;
+  in->t_pc                 = 5e-5;
+  in->t_vec                = 2e-5;
+  in->t_init               = -1;
+  in->halo.t[PK_CT_POSTAL] = 1e-5;
+  in->halo.total           = 1e-5;
+  in->halo_theta           = 0;
+  in->sync[0]              = 2e-6;
+  in->sync[1]              = 1e-6;
+  in->theta                = -1;
   PKNetStateUnknown(&in->net);
 }
 
@@ -541,7 +541,7 @@ static PetscErrorCode TestSolvers(void)
      -2.57314e-5. PETSc's pgmres applies one Op more per cycle: three hidden (below) */
   Check("pgmres overlap: the passes with an Op after them", r3.t[PK_TERM_OVERLAP], -2.57314e-5, 1e-12, 0);
   {
-    PKSolveInput pin = in;
+    PKSolveInput  pin = in;
     PKModelResult rp;
     HandConfig(PK_SOLVER_PETSC_PGMRES, &pin.solver);
     pin.solver.restart = 3;
@@ -691,19 +691,19 @@ static PetscErrorCode TestAMG(void)
   HandMachine(&m);
   PetscCall(PetscMemzero(lev, sizeof(lev)));
   PetscCall(PetscMemzero(&in, sizeof(in)));
-  lev[0].C    = 1000;
-  lev[0].s    = 7;
-  lev[0].shat = 2;
-  lev[0].p    = 2;
-  lev[0].phat = 1;
-  lev[0].n    = 100;
-  lev[0].nhat = 20;
-  lev[0].t    = 1e-9;
-  lev[1].C    = 125;
-  lev[1].s    = 20;
-  lev[1].p    = 3;
-  lev[1].n    = 30;
-  lev[1].t    = 2e-9;
+  lev[0].C         = 1000;
+  lev[0].s         = 7;
+  lev[0].shat      = 2;
+  lev[0].p         = 2;
+  lev[0].phat      = 1;
+  lev[0].n         = 100;
+  lev[0].nhat      = 20;
+  lev[0].t         = 1e-9;
+  lev[1].C         = 125;
+  lev[1].s         = 20;
+  lev[1].p         = 3;
+  lev[1].n         = 30;
+  lev[1].t         = 2e-9;
   in.L             = 2;
   in.lev           = lev;
   in.P             = 4;
@@ -813,8 +813,8 @@ static PetscReal QJSU(PetscReal p, void *ctx)
 
 static PetscErrorCode TestEMax(void)
 {
-  PKJSU       j      = {-0.7, 1.3, 5, 0.4};
-  PetscReal   as[2]  = {1, 2}, e, e2, mu = PKJSUMean(&j), sd = sqrt(PKJSUVariance(&j));
+  PKJSU       j     = {-0.7, 1.3, 5, 0.4};
+  PetscReal   as[2] = {1, 2}, e, e2, mu = PKJSUMean(&j), sd = sqrt(PKJSUVariance(&j));
   PetscRandom rnd;
   PetscInt    P = 16, R = 20000;
   PetscReal  *x, s1 = 0, s2 = 0;
@@ -883,7 +883,7 @@ static PetscErrorCode TestEMax(void)
 static PetscErrorCode TestKS(void)
 {
   PetscReal x[4] = {1, 2, 3, 4}, y[5] = {2.5, 3.5, 5, 6, 7}, xt[4] = {1, 2, 2, 3}, yt[3] = {2, 2, 4}, D;
-  PKJSU     j    = {-0.7, 1.3, 5, 0.4};
+  PKJSU     j      = {-0.7, 1.3, 5, 0.4};
   PetscReal one[1] = {5}, two[2] = {6, 5};
 
   PetscFunctionBegin;
@@ -969,7 +969,8 @@ static PetscErrorCode TestFit(void)
   PetscCall(PKJSUProfileNLL(n, x, f.xi + 1e-3 * f.lambda, f.lambda, &nll0, NULL));
   PetscCall(PKJSUProfileNLL(n, x, f.xi, f.lambda * 1.001, &nll1, NULL));
   CheckTrue("fit: profile NLL minimal at the fit", (nll0 >= info.nll - 1e-6 && nll1 >= info.nll - 1e-6) ? PETSC_TRUE : PETSC_FALSE);
-  if (verbose) PetscCall(PetscPrintf(PETSC_COMM_SELF, "     fit: gamma %g delta %g xi %g lambda %g, NLL %g -> %g in %" PetscInt_FMT " NM its\n", (double)f.gamma, (double)f.delta, (double)f.xi, (double)f.lambda, (double)info.nll_start, (double)info.nll, info.its));
+  if (verbose)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "     fit: gamma %g delta %g xi %g lambda %g, NLL %g -> %g in %" PetscInt_FMT " NM its\n", (double)f.gamma, (double)f.delta, (double)f.xi, (double)f.lambda, (double)info.nll_start, (double)info.nll, info.its));
   /* one-sample KS of the sample against its own fit: not rejected at 5% */
   {
     PetscReal D;
@@ -992,7 +993,7 @@ static PetscErrorCode TestFit(void)
 static PetscErrorCode TestStochastic(void)
 {
   PetscReal     tmin[2] = {1, 2}, tmax[2] = {3, 2.5}, *pool, ET, ETp, ET2, ETp2;
-  PKJSU         j       = {-0.7, 1.3, 5, 0.4};
+  PKJSU         j = {-0.7, 1.3, 5, 0.4};
   PKStochInput  in;
   PKStochResult r;
   PetscRandom   rnd;
@@ -1046,10 +1047,10 @@ static PetscErrorCode TestTable3(void)
     {6.74e-01,  2.09, 2.22e-02, 2.24e-24, 6.69e-01,  2.10, 1.71e-03, 9.23e-26},
     {-6.02e-01, 3.34, 4.07e-04, 3.05e-23, 1.24,      1.84, 1.36e-02, 1.66e-18},
   };
-  const PetscReal t3[4]      = {2.416, 1.908, 3.14, 2.482};
-  const char     *name[4]    = {"ex23 GMRES", "ex23 PGMRES", "ex48 GMRES", "ex48 PGMRES"};
-  const PetscInt  K = 5000;
-  const PetscReal Phat = 8192.0 / 64; /* 001 section 4: P/64 independent variables */
+  const PetscReal t3[4]   = {2.416, 1.908, 3.14, 2.482};
+  const char     *name[4] = {"ex23 GMRES", "ex23 PGMRES", "ex48 GMRES", "ex48 PGMRES"};
+  const PetscInt  K       = 5000;
+  const PetscReal Phat    = 8192.0 / 64; /* 001 section 4: P/64 independent variables */
 
   PetscFunctionBegin;
   for (PetscInt c = 0; c < 4; c++) {
@@ -1102,7 +1103,7 @@ static PetscErrorCode TestMeasured(void)
   Check("t_vec = 2 s / 10 iterations (one rank: measured)", t.t_vec, 0.2, 1e-14, 0);
   CheckTrue("one rank: nothing modelled", (PetscBool)(!t.vec_modelled && !t.pc_modelled));
   /* PETSc's own type on 4 ranks: vector time at this run's SpMV bandwidth, 0.1*10*8*1e6/(12*7e6+20*1e6) */
-  m.nranks  = 4;
+  m.nranks   = 4;
   m.rows_sum = 1e6;
   m.nnz_sum  = 7e6;
   PetscCall(PKModelTimesFromMeasured(&m, &t));
@@ -1230,9 +1231,9 @@ static PetscErrorCode TestEffective(void)
     PetscCall(PKMachineFieldIndexOf(&m, &m.p.beta_xs[k], &i));
     m.src[i] = PK_SRC_NONE;
   }
-  m.p.alpha[PK_ON_NODE][PK_PROTO_SHORT]     = 1.5e-6;
-  m.p.beta[PK_ON_NODE][PK_PROTO_SHORT]      = 3e-10;
-  m.p.eager_limit[PK_ON_NODE]               = 4096;
+  m.p.alpha[PK_ON_NODE][PK_PROTO_SHORT] = 1.5e-6;
+  m.p.beta[PK_ON_NODE][PK_PROTO_SHORT]  = 3e-10;
+  m.p.eager_limit[PK_ON_NODE]           = 4096;
   PetscCall(PKMachineEffective(&m, &eff, &g));
   Check("off-node short alpha: the on-node one", eff.alpha[PK_OFF_NODE][PK_PROTO_SHORT], 1.5e-6, 0, 0);
   Check("off-node short beta: the on-node one (its alpha missing)", eff.beta[PK_OFF_NODE][PK_PROTO_SHORT], 3e-10, 0, 0);
@@ -1263,7 +1264,12 @@ static PetscErrorCode TestBad(const char *which)
   HandMachine(&m);
   PetscCall(PetscStrcmp(which, "grid", &eq));
   if (eq) {
-    PKGrid3d   g = {{10, 10, 10}, 1, {3, 1, 1}, {2, 1, 1}, 27, 8, PETSC_FALSE};
+    PKGrid3d g = {
+      {10, 10, 10},
+      1, {3,  1,  1 },
+      {2,  1,  1 },
+      27, 8, PETSC_FALSE
+    };
     PKCommCost c;
     PetscCall(PKModelHaloGrid3d(&m, &g, NULL, &c, NULL));
   }
@@ -1309,7 +1315,7 @@ static PetscErrorCode TestBad(const char *which)
 
 int main(int argc, char **argv)
 {
-  char      bad[64] = "";
+  char      bad[64]     = "";
   char      section[64] = "";
   PetscBool all;
 

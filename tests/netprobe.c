@@ -72,8 +72,8 @@ static int CmpD(const void *a, const void *b)
 
 static int Echo(long port, long seconds)
 {
-  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((unsigned short)port), .sin_addr.s_addr = htonl(INADDR_ANY)};
-  int                fd = socket(AF_INET, SOCK_DGRAM, 0);
+  struct sockaddr_in a   = {.sin_family = AF_INET, .sin_port = htons((unsigned short)port), .sin_addr.s_addr = htonl(INADDR_ANY)};
+  int                fd  = socket(AF_INET, SOCK_DGRAM, 0);
   double             end = Now() + (double)seconds;
   char               buf[2048];
   if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a))) Die("echo: bind");
@@ -114,7 +114,7 @@ static int PingPong(long port, long rounds, long per, int nh, char **hosts)
 {
   struct sockaddr_in to[MAX_HOSTS];
   double            *t[MAX_HOSTS];
-  int                fd = socket(AF_INET, SOCK_DGRAM, 0);
+  int                fd  = socket(AF_INET, SOCK_DGRAM, 0);
   unsigned long      seq = 0;
   if (fd < 0) Die("pingpong: socket");
   for (int h = 0; h < nh; h++) {
@@ -154,10 +154,10 @@ static int Sink(long port, long seconds)
 {
   struct sockaddr_in a  = {.sin_family = AF_INET, .sin_port = htons((unsigned short)port), .sin_addr.s_addr = htonl(INADDR_ANY)};
   int                fd = socket(AF_INET, SOCK_STREAM, 0), one = 1, c[64], nc = 0;
-  double             end = Now() + (double)seconds;
+  double             end   = Now() + (double)seconds;
   long long          total = 0;
   static char        buf[1 << 16];
-  int                u  = socket(AF_INET, SOCK_DGRAM, 0); /* and datagrams, so that no ICMP answers them */
+  int                u = socket(AF_INET, SOCK_DGRAM, 0); /* and datagrams, so that no ICMP answers them */
   setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
   if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) || listen(fd, 16)) Die("sink: listen");
   if (u < 0 || bind(u, (struct sockaddr *)&a, sizeof(a))) Die("sink: bind udp");
@@ -166,8 +166,8 @@ static int Sink(long port, long seconds)
   while (Now() < end) {
     struct pollfd p[66];
     int           np = 0;
-    p[np++] = (struct pollfd){.fd = fd, .events = POLLIN};
-    p[np++] = (struct pollfd){.fd = u, .events = POLLIN};
+    p[np++]          = (struct pollfd){.fd = fd, .events = POLLIN};
+    p[np++]          = (struct pollfd){.fd = u, .events = POLLIN};
     for (int i = 0; i < nc; i++) p[np++] = (struct pollfd){.fd = c[i], .events = POLLIN};
     if (poll(p, (nfds_t)np, 100) <= 0) continue;
     if ((p[0].revents & POLLIN) && nc < 64) c[nc++] = accept(fd, NULL, NULL);
@@ -175,8 +175,7 @@ static int Sink(long port, long seconds)
       if (p[i].revents) {
         ssize_t n = p[i].fd == u ? recv(u, buf, sizeof(buf), 0) : read(p[i].fd, buf, sizeof(buf));
         if (n > 0) total += n;
-        else if (p[i].fd != u) { /* the sender is done: closing tells it its data arrived */
-          close(p[i].fd);
+        else if (p[i].fd != u) { /* the sender is done: closing tells it its data arrived */ close(p[i].fd);
           for (int q = 0; q < nc; q++)
             if (c[q] == p[i].fd) c[q] = c[--nc];
           break; /* the poll set no longer matches c[] */
@@ -208,7 +207,7 @@ static int Stream(const char *host, long port, long bytes)
     left -= n;
   }
   shutdown(fd, SHUT_WR);
-  if (read(fd, buf, 1) < 0) {} /* the sink closes when it has read everything: the data has arrived */
+  if (read(fd, buf, 1) < 0) { } /* the sink closes when it has read everything: the data has arrived */
   printf("stream: %ld bytes to %s in %.3f s\n", bytes, host, Now() - t0);
   return 0;
 }

@@ -82,15 +82,15 @@ static double ProcessCPU(void)
 
 int main(int argc, char **argv)
 {
-  PKProblem   prob;
-  KSP         ksp;
-  Vec         x0, x1;
-  PetscInt    its0, its1, n, nmpi, repeat = 3, seed = 7, nloc, ndiff = 0, gdiff, cost_pairs = 9;
-  PetscReal   us = 200, hz = 500, wall, cpu;
-  PetscBool   cost_check = PETSC_FALSE, rate_check = PETSC_FALSE;
-  double      tsolve;
-  PetscMPIInt rank;
-  long        lbad, gbad, lcalls, gcalls;
+  PKProblem          prob;
+  KSP                ksp;
+  Vec                x0, x1;
+  PetscInt           its0, its1, n, nmpi, repeat = 3, seed = 7, nloc, ndiff = 0, gdiff, cost_pairs = 9;
+  PetscReal          us = 200, hz = 500, wall, cpu;
+  PetscBool          cost_check = PETSC_FALSE, rate_check = PETSC_FALSE;
+  double             tsolve;
+  PetscMPIInt        rank;
+  long               lbad, gbad, lcalls, gcalls;
   const PetscScalar *a0, *a1;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -155,7 +155,12 @@ int main(int argc, char **argv)
   /* 3. what the detours cost, in CPU and in wall time: the least over interleaved pairs of each side */
   if (cost_check) {
     PetscMPIInt size;
-    PetscReal   best[2][2] = {{PETSC_MAX_REAL, PETSC_MAX_REAL}, {PETSC_MAX_REAL, PETSC_MAX_REAL}}, *inj[2], med[2]; /* [cpu|wall][quiet|noisy less detours] */
+    PetscReal   best[2][2] =
+      {
+        {PETSC_MAX_REAL, PETSC_MAX_REAL},
+        {PETSC_MAX_REAL, PETSC_MAX_REAL}
+    },
+              *inj[2], med[2]; /* [cpu|wall][quiet|noisy less detours] */
     const char *clk[2] = {"CPU", "wall"};
 
     PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));

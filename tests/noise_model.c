@@ -72,7 +72,7 @@ static PetscReal MonteCarloSums(PetscRandom r, PetscInt m, const PetscReal x[], 
 int main(int argc, char **argv)
 {
   PetscInt    fails = 0;
-  PetscReal   x1 = 1e-3, Eq, En, mc, sample[64];
+  PetscReal   x1    = 1e-3, Eq, En, mc, sample[64];
   PetscRandom r;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

@@ -83,7 +83,7 @@ static PetscErrorCode KSPSetUp_Fake(KSP ksp)
 static PetscErrorCode KSPCreate_Fake(KSP ksp)
 {
   PetscFunctionBegin;
-  ksp->ops->setup         = KSPSetUp_Fake;
+  ksp->ops->setup = KSPSetUp_Fake;
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetChunks_C", KSPPipeGetChunks_Fake));
   ksp->ops->solve         = KSPSolve_Fake;
@@ -135,7 +135,8 @@ int main(int argc, char **argv)
       }
       PetscCheck(S->itred[k] == 2 && S->itearly[k] == want, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Row %" PetscInt_FMT ": %" PetscInt_FMT " reductions, %" PetscInt_FMT " early on every rank; expected 2 and %" PetscInt_FMT, k, S->itred[k], S->itearly[k], want);
       PetscCheck(S->phase_max[k * PK_PHASE_N + PK_PHASE_OVERLAP] > 0 && S->phase_max[k * PK_PHASE_N + PK_PHASE_REDUCE] > 0 && S->phase_max[k * PK_PHASE_N + PK_PHASE_PC] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Row %" PetscInt_FMT ": work during an outstanding reduction must be overlap, its wait reduce", k);
-      if (step == 2) PetscCheck(S->itred[k - 1] == 0 && PetscAbsReal(S->tmean[k - 1] - S->tmean[k]) < 1e-12 * S->tmean[k] + 1e-15, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A jump of two iterations shares its time evenly and its reductions go to its last row");
+      if (step == 2)
+        PetscCheck(S->itred[k - 1] == 0 && PetscAbsReal(S->tmean[k - 1] - S->tmean[k]) < 1e-12 * S->tmean[k] + 1e-15, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A jump of two iterations shares its time evenly and its reductions go to its last row");
       red += 2;
       early += want;
       i += step;

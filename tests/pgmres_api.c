@@ -25,7 +25,7 @@ static PetscErrorCode Solve(PKProblem *p, KSPType type, PetscInt restart_after_s
   PetscCall(KSPGMRESSetCGSRefinementType(ksp, KSP_GMRES_CGS_REFINE_IFNEEDED));
   {
     PetscErrorCode (*orth)(KSP, PetscInt) = NULL;
-    KSPGMRESCGSRefinementType cgs          = KSP_GMRES_CGS_REFINE_NEVER;
+    KSPGMRESCGSRefinementType cgs         = KSP_GMRES_CGS_REFINE_NEVER;
     PetscCall(KSPGMRESGetOrthogonalization(ksp, &orth));
     PetscCall(KSPGMRESGetCGSRefinementType(ksp, &cgs));
     PetscCheck(orth == KSPGMRESClassicalGramSchmidtOrthogonalization && cgs == KSP_GMRES_CGS_REFINE_IFNEEDED, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPGMRESGetOrthogonalization or KSPGMRESGetCGSRefinementType does not give what was set", type);

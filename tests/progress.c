@@ -105,7 +105,8 @@ int main(int argc, char **argv)
       if (!(fon > min_early_on)) ok = PETSC_FALSE;
       if (!(lon < max_late_ratio * loff + late_slack)) ok = PETSC_FALSE;
     }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "progress: %s %-8s ranks %d: chunks %2" PetscInt_FMT ": %5" PetscInt_FMT " of %5" PetscInt_FMT " reductions early (%.2f), %6" PetscInt_FMT " MPI_Test | chunks %2" PetscInt_FMT ": %5" PetscInt_FMT " of %5" PetscInt_FMT " early (%.2f), %6" PetscInt_FMT " MPI_Test | late on/off %.2f\n", ok ? "ok  " : "FAIL", types[t], size, chunks_on, on.early, on.n, (double)fon, on.tests, chunks_off, off.early, off.n, (double)foff, off.tests, loff > 0 ? (double)(lon / loff) : 0.0));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "progress: %s %-8s ranks %d: chunks %2" PetscInt_FMT ": %5" PetscInt_FMT " of %5" PetscInt_FMT " reductions early (%.2f), %6" PetscInt_FMT " MPI_Test | chunks %2" PetscInt_FMT ": %5" PetscInt_FMT " of %5" PetscInt_FMT " early (%.2f), %6" PetscInt_FMT " MPI_Test | late on/off %.2f\n", ok ? "ok  " : "FAIL", types[t], size, chunks_on, on.early, on.n, (double)fon, on.tests, chunks_off,
+                          off.early, off.n, (double)foff, off.tests, loff > 0 ? (double)(lon / loff) : 0.0));
     if (!ok) {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: need early fraction with chunks on > %g and late(on) < %g x late(off) + %g\n", (double)min_early_on, (double)max_late_ratio, (double)late_slack));
       failures++;

@@ -31,8 +31,8 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKrylovInitializePackage());
-  PetscCall(PipeKrylovInitializePackage());          /* twice: harmless */
-  PetscCall(PetscDLLibraryRegister_pipekrylov());    /* and through the plugin entry point */
+  PetscCall(PipeKrylovInitializePackage());       /* twice: harmless */
+  PetscCall(PetscDLLibraryRegister_pipekrylov()); /* and through the plugin entry point */
   PetscCall(PipeKrylovGetVersion(version, sizeof(version)));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", version));
   for (int i = 0; i < 6; i++) PetscCall(Check(ours[i], PETSC_TRUE, &failures));

@@ -94,35 +94,35 @@ static PetscErrorCode Joined(const char expr[], PetscInt max, char out[], size_t
 static PetscErrorCode TestHostlist(void)
 {
   const char *cases[][2] = {
-    {"node[01-04,20]",       "node01 node02 node03 node04 node20"                                               }, /* range, list, padding */
-    {"node[001-003]",        "node001 node002 node003"                                                          }, /* width of the lower end */
-    {"tux[0-3,12,18-20]",    "tux0 tux1 tux2 tux3 tux12 tux18 tux19 tux20"                                      }, /* topology.conf(5)'s example */
-    {"node[8-10]",           "node8 node9 node10"                                                               }, /* no padding: width 1 */
-    {"n[07-10]",             "n07 n08 n09 n10"                                                                  },
+    {"node[01-04,20]",       "node01 node02 node03 node04 node20"                                           }, /* range, list, padding */
+    {"node[001-003]",        "node001 node002 node003"                                                      }, /* width of the lower end */
+    {"tux[0-3,12,18-20]",    "tux0 tux1 tux2 tux3 tux12 tux18 tux19 tux20"                                  }, /* topology.conf(5)'s example */
+    {"node[8-10]",           "node8 node9 node10"                                                           }, /* no padding: width 1 */
+    {"n[07-10]",             "n07 n08 n09 n10"                                                              },
     {"rack[0-1]_blade[0-2]", "rack0_blade0 rack0_blade1 rack0_blade2 rack1_blade0 rack1_blade1 rack1_blade2"}, /* first group slowest */
-    {"alpha,beta, gamma",    "alpha beta gamma"                                                                 },
-    {"node[1-2]-ib,login",   "node1-ib node2-ib login"                                                          }, /* text after the bracket */
-    {"s[0-1] t",             "s0 s1 t"                                                                          }, /* white space separates too */
-    {"x[2,1-2]",             "x2 x1 x2"                                                                         }, /* order kept, repeats passed on */
-    {"[1-2]",                "1 2"                                                                              },
+    {"alpha,beta, gamma",    "alpha beta gamma"                                                             },
+    {"node[1-2]-ib,login",   "node1-ib node2-ib login"                                                      }, /* text after the bracket */
+    {"s[0-1] t",             "s0 s1 t"                                                                      }, /* white space separates too */
+    {"x[2,1-2]",             "x2 x1 x2"                                                                     }, /* order kept, repeats passed on */
+    {"[1-2]",                "1 2"                                                                          },
   };
   const char *bad[][3] = {
-    {"node[3-1]",                                  "100",  "range 3-1 decreases"                 },
-    {"node[1-3",                                   "100",  "not closed with ']'"                 },
-    {"node[]",                                     "100",  "expected a number"                   },
-    {"node[1,,2]",                                 "100",  "expected a number"                   },
-    {"a,,b",                                       "100",  "an empty name"                       },
-    {"a,",                                         "100",  "an empty name"                       },
-    {"",                                           "100",  "an empty host list"                  },
-    {"node]1",                                     "100",  "']' without '['"                     },
-    {"bgl[123x456]",                               "100",  "box syntax"                          },
-    {"n[0-1234567890]",                            "100",  "more than 9 digits"                  },
-    {"n[0-99999]",                                 "1000", "expands to more than 1000 names"     },
-    {"n[0-9]_[0-9]_[0-9]_[0-9]",                   "1000", "expands to more than 1000 names"     }, /* 10^4 */
-    {"a[0-1],b[0-1]",                              "3",    "more than 3 names in all"            },
-    {"n[1 -2]",                                    "100",  "white space inside brackets"         },
-    {"a=b",                                        "100",  "character 0x3d not allowed"          },
-    {"a[0]b[0]c[0]d[0]e[0]f[0]g[0]h[0]i[0]",       "100",  "more than 8 bracket groups"          },
+    {"node[3-1]",                            "100",  "range 3-1 decreases"            },
+    {"node[1-3",                             "100",  "not closed with ']'"            },
+    {"node[]",                               "100",  "expected a number"              },
+    {"node[1,,2]",                           "100",  "expected a number"              },
+    {"a,,b",                                 "100",  "an empty name"                  },
+    {"a,",                                   "100",  "an empty name"                  },
+    {"",                                     "100",  "an empty host list"             },
+    {"node]1",                               "100",  "']' without '['"                },
+    {"bgl[123x456]",                         "100",  "box syntax"                     },
+    {"n[0-1234567890]",                      "100",  "more than 9 digits"             },
+    {"n[0-99999]",                           "1000", "expands to more than 1000 names"},
+    {"n[0-9]_[0-9]_[0-9]_[0-9]",             "1000", "expands to more than 1000 names"}, /* 10^4 */
+    {"a[0-1],b[0-1]",                        "3",    "more than 3 names in all"       },
+    {"n[1 -2]",                              "100",  "white space inside brackets"    },
+    {"a=b",                                  "100",  "character 0x3d not allowed"     },
+    {"a[0]b[0]c[0]d[0]e[0]f[0]g[0]h[0]i[0]", "100",  "more than 8 bracket groups"     },
   };
   char     out[512], lng[300];
   PetscInt n;
@@ -167,12 +167,12 @@ static PetscErrorCode TestParse(void)
   const char *name;
   /* the same tree in Slurm's other spellings: keys in any case, blanks around '=', a quoted list with a blank,
      continuation lines (one ending in blanks after the backslash), CRLF, comments, escapes */
-  const char  variants[] = "  switchname = s0 NODES=\"node01, node0[2-4]\" \\   \r\n"
-                           "      linkspeed=10   # a comment, \\ no continuation here\r\n"
-                           "\n"
-                           "SwitchName=s1 Nodes=node[05-08]\r\n"
-                           "SwitchName=spi\\ne Switches=s0,\\\n"
-                           "s1\n";
+  const char variants[] = "  switchname = s0 NODES=\"node01, node0[2-4]\" \\   \r\n"
+                          "      linkspeed=10   # a comment, \\ no continuation here\r\n"
+                          "\n"
+                          "SwitchName=s1 Nodes=node[05-08]\r\n"
+                          "SwitchName=spi\\ne Switches=s0,\\\n"
+                          "s1\n";
 
   PetscFunctionBegin;
   PetscCall(TopoFromText(TwoLeaves, &t));
@@ -263,13 +263,13 @@ static PetscErrorCode TestRoutes(void)
                                                /  \    |
                                          (n0,n1)l0 l1  l2 (n4,n5)
                                                 (n2,n3)                                                            */
-  const char deep[]  = "SwitchName=l0 Nodes=n[0-1]\n"
-                       "SwitchName=l1 Nodes=n[2-3]\n"
-                       "SwitchName=l2 Nodes=n[4-5]\n"
-                       "SwitchName=l3 Nodes=n6\n"
-                       "SwitchName=a0 Switches=l[0-1]\n"
-                       "SwitchName=a1 Switches=l2\n"
-                       "SwitchName=core Switches=a[0-1],l3\n";
+  const char deep[]   = "SwitchName=l0 Nodes=n[0-1]\n"
+                        "SwitchName=l1 Nodes=n[2-3]\n"
+                        "SwitchName=l2 Nodes=n[4-5]\n"
+                        "SwitchName=l3 Nodes=n6\n"
+                        "SwitchName=a0 Switches=l[0-1]\n"
+                        "SwitchName=a1 Switches=l2\n"
+                        "SwitchName=core Switches=a[0-1],l3\n";
   const char forest[] = "SwitchName=s0 Nodes=a[1-2]\nSwitchName=s1 Nodes=b[1-2]\n";
   PKTopo     t;
   PetscInt   h, depth, nr;
@@ -314,34 +314,34 @@ static PetscErrorCode TestRoutes(void)
 static PetscErrorCode TestBadFile(void)
 {
   const char *bad[][2] = {
-    {"SwitchName=s0 Nodes=n[1-2]\nSwitchName=s0 Nodes=n3\n",                       "topology.conf line 2: switch 's0' is defined twice (first on line 1)"                    },
-    {"SwitchName=s0 \\\n  Nodes=n1\nSwitchName=s0 Nodes=n2\n",                     "topology.conf line 3: switch 's0' is defined twice (first on line 1)"                    }, /* lines counted through a continuation */
-    {"SwitchName=s0 Nodes=n1\nSwitchName=s1 Nodes=n[0-1]\n",                        "topology.conf line 2: node 'n1' is under switch 's1' here and under 's0' on line 1"      },
-    {"SwitchName=s0 Nodes=n1 Switches=s1\n",                                        "topology.conf line 1: switch 's0' has both Nodes= and Switches="                          },
+    {"SwitchName=s0 Nodes=n[1-2]\nSwitchName=s0 Nodes=n3\n",                        "topology.conf line 2: switch 's0' is defined twice (first on line 1)"                         },
+    {"SwitchName=s0 \\\n  Nodes=n1\nSwitchName=s0 Nodes=n2\n",                      "topology.conf line 3: switch 's0' is defined twice (first on line 1)"                         }, /* lines counted through a continuation */
+    {"SwitchName=s0 Nodes=n1\nSwitchName=s1 Nodes=n[0-1]\n",                        "topology.conf line 2: node 'n1' is under switch 's1' here and under 's0' on line 1"           },
+    {"SwitchName=s0 Nodes=n1 Switches=s1\n",                                        "topology.conf line 1: switch 's0' has both Nodes= and Switches="                              },
     {"SwitchName=s0 Nodes=n1\nSwitchName=top Switches=s[0-1]\n",                    "topology.conf line 2: switch 'top' lists 's1' in Switches=, which no SwitchName= line defines"},
-    {"SwitchName=l Nodes=n1\nSwitchName=a Switches=l,b\nSwitchName=b Switches=a\n", "the switches form a cycle: 'a' under 'b' under 'a'"                                       },
-    {"SwitchName=a Switches=a\nSwitchName=l Nodes=n1\n",                            "topology.conf line 1: switch 'a' lists itself"                                            },
-    {"SwitchName=l Nodes=n1\nSwitchName=p1 Switches=l\nSwitchName=p2 Switches=l\n", "topology.conf line 3: switch 'l' is under 'p2' here and under 'p1' on line 2"            },
-    {"SwitchName=s0 Nodes=n1 Foo=3\n",                                              "topology.conf line 1: unknown key 'Foo'"                                                  },
-    {"\n# c\nNodes=n1\n",                                                           "topology.conf line 3: unknown key 'Nodes': a topology/tree line starts with SwitchName="  },
-    {"BlockName=b1 Nodes=n1\n",                                                     "BlockName= is Slurm's topology/block plugin"                                              },
-    {"SwitchName s0\n",                                                             "topology.conf line 1: expected '=' after 'SwitchName'"                                    },
-    {"SwitchName=s0 Nodes=\n",                                                      "topology.conf line 1: Nodes= has no value"                                                },
-    {"SwitchName=s0 Nodes=\"n1\n",                                                  "topology.conf line 1: Nodes=\"...: the quote is not closed"                               },
-    {"SwitchName=s0 Nodes=n1 LinkSpeed=fast\n",                                     "topology.conf line 1: LinkSpeed=fast is not an integer"                                   },
-    {"\n\nSwitchName=s0 Nodes=node[5-3]\n",                                         "topology.conf line 3: Nodes= 'node[5-3]': range 5-3 decreases"                            },
-    {"# nothing\n",                                                                 "topology.conf: no SwitchName= line"                                                       },
-    {"SwitchName=top\n",                                                            "topology.conf: no switch has Nodes="                                                      },
-    {"SwitchName=s[0-1] Nodes=n1\n",                                                "topology.conf line 1: SwitchName= 's[0-1]': one name, not a host list"                    },
-    {"SwitchName=a\\#b Nodes=n1\n",                                                 "character 0x23 not allowed"                                                               }, /* \# is a '#', not a comment */
-    {"SwitchName=s0 Nodes=n[0-2000000]\n",                                          "expands to more than 1048576 names"                                                       },
-    {"SwitchName=s0 Nodes=a Nodes=b\n",                                             "topology.conf line 1: Nodes= given twice"                                                 },
-    {"SwitchName=s0 Nodes+=a\n",                                                    "topology.conf line 1: operator '+=' not accepted"                                         },
+    {"SwitchName=l Nodes=n1\nSwitchName=a Switches=l,b\nSwitchName=b Switches=a\n", "the switches form a cycle: 'a' under 'b' under 'a'"                                           },
+    {"SwitchName=a Switches=a\nSwitchName=l Nodes=n1\n",                            "topology.conf line 1: switch 'a' lists itself"                                                },
+    {"SwitchName=l Nodes=n1\nSwitchName=p1 Switches=l\nSwitchName=p2 Switches=l\n", "topology.conf line 3: switch 'l' is under 'p2' here and under 'p1' on line 2"                 },
+    {"SwitchName=s0 Nodes=n1 Foo=3\n",                                              "topology.conf line 1: unknown key 'Foo'"                                                      },
+    {"\n# c\nNodes=n1\n",                                                           "topology.conf line 3: unknown key 'Nodes': a topology/tree line starts with SwitchName="      },
+    {"BlockName=b1 Nodes=n1\n",                                                     "BlockName= is Slurm's topology/block plugin"                                                  },
+    {"SwitchName s0\n",                                                             "topology.conf line 1: expected '=' after 'SwitchName'"                                        },
+    {"SwitchName=s0 Nodes=\n",                                                      "topology.conf line 1: Nodes= has no value"                                                    },
+    {"SwitchName=s0 Nodes=\"n1\n",                                                  "topology.conf line 1: Nodes=\"...: the quote is not closed"                                   },
+    {"SwitchName=s0 Nodes=n1 LinkSpeed=fast\n",                                     "topology.conf line 1: LinkSpeed=fast is not an integer"                                       },
+    {"\n\nSwitchName=s0 Nodes=node[5-3]\n",                                         "topology.conf line 3: Nodes= 'node[5-3]': range 5-3 decreases"                                },
+    {"# nothing\n",                                                                 "topology.conf: no SwitchName= line"                                                           },
+    {"SwitchName=top\n",                                                            "topology.conf: no switch has Nodes="                                                          },
+    {"SwitchName=s[0-1] Nodes=n1\n",                                                "topology.conf line 1: SwitchName= 's[0-1]': one name, not a host list"                        },
+    {"SwitchName=a\\#b Nodes=n1\n",                                                 "character 0x23 not allowed"                                                                   }, /* \# is a '#', not a comment */
+    {"SwitchName=s0 Nodes=n[0-2000000]\n",                                          "expands to more than 1048576 names"                                                           },
+    {"SwitchName=s0 Nodes=a Nodes=b\n",                                             "topology.conf line 1: Nodes= given twice"                                                     },
+    {"SwitchName=s0 Nodes+=a\n",                                                    "topology.conf line 1: operator '+=' not accepted"                                             },
   };
-  char     *deep, *lng;
-  size_t    len = 0;
-  PKTopo    t = NULL;
-  PetscInt  nsw, depth;
+  char    *deep, *lng;
+  size_t   len = 0;
+  PKTopo   t   = NULL;
+  PetscInt nsw, depth;
 
   PetscFunctionBegin;
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -550,8 +550,8 @@ static PetscErrorCode TestLoads(void)
    fmt % (1 .. nnodes) unless names are given, on the tree text; maxsteps as PKDMDAPlacementComputeTopology's */
 static PetscErrorCode TopoPlace(const char tree[], PetscInt dim, const PetscInt M[], DMDAStencilType st, PetscInt nnodes, PetscInt ppn, const PetscInt procs[], const char fmt[], const char *const given[], PetscInt maxsteps, PKPlacement *pl, PKTopoPlacement *tp)
 {
-  PKTopo   t;
-  char   **names;
+  PKTopo t;
+  char **names;
 
   PetscFunctionBegin;
   PetscCall(TopoFromText(tree, &t));
@@ -624,7 +624,7 @@ static PetscErrorCode TestPlace(void)
   PKTopoPlacement tp;
   /* PETSc's grid for 32 x 8 on 8 ranks, fixed: with one rank per node the node-aware search would take 8 x 1 slabs
      (as many bytes off node, 896, in 14 messages instead of 20) */
-  const PetscInt  G42[2] = {4, 2};
+  const PetscInt G42[2] = {4, 2};
 
   PetscFunctionBegin;
   /* The worked example of docs/models.md §7.3 and §7.8: TwoLeaves (node01-04 under s0, node05-08 under s1), a 2-D
@@ -784,14 +784,14 @@ static PetscInt Draw(unsigned long long *st, PetscInt n)
 
 static PetscErrorCode ComparePlacement(PetscInt ntrials, PetscInt seed, PetscInt uniform, PetscInt maxn)
 {
-  unsigned long long st = (unsigned long long)seed;
+  unsigned long long st   = (unsigned long long)seed;
   PetscInt           done = 0, miss = 0, busy_only = 0;
   PetscReal          excess = 0, worst = 0;
 
   PetscFunctionBegin;
   PetscCheck(maxn >= 4 && maxn <= 24 && uniform >= 0 && uniform <= maxn / 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Need 4 <= -maxn <= 24 and 0 <= -uniform <= maxn / 2");
   for (PetscInt k = 0; k < ntrials; k++) {
-    PetscInt        nn = uniform ? uniform * (2 + Draw(&st, maxn / uniform - 1)) : 4 + Draw(&st, maxn - 3);
+    PetscInt        nn  = uniform ? uniform * (2 + Draw(&st, maxn / uniform - 1)) : 4 + Draw(&st, maxn - 3);
     PetscInt        ppn = 1 + Draw(&st, 2), dim = 2 + Draw(&st, 2), M[3], nl = 0, node = 0, sz[24];
     DMDAStencilType stn;
     char            tree[4096] = "", line[128];
@@ -829,7 +829,9 @@ static PetscErrorCode ComparePlacement(PetscInt ntrials, PetscInt seed, PetscInt
         if (a.topo.link_bytes == b.topo.link_bytes) busy_only++;
         excess += r;
         worst = PetscMax(worst, r);
-        if (verbose) (void)PetscPrintf(PETSC_COMM_SELF, "case %d: %d nodes x %d, %dx%dx%d (%dD %s), optimum %g/%g, heuristic %g/%g\n%s", (int)k, (int)nn, (int)ppn, (int)M[0], (int)M[1], (int)M[2], (int)dim, stn == DMDA_STENCIL_BOX ? "box" : "star", (double)a.topo.link_bytes, (double)a.topo.busiest_bytes, (double)b.topo.link_bytes, (double)b.topo.busiest_bytes, tree);
+        if (verbose)
+          (void)PetscPrintf(PETSC_COMM_SELF, "case %d: %d nodes x %d, %dx%dx%d (%dD %s), optimum %g/%g, heuristic %g/%g\n%s", (int)k, (int)nn, (int)ppn, (int)M[0], (int)M[1], (int)M[2], (int)dim, stn == DMDA_STENCIL_BOX ? "box" : "star",
+                            (double)a.topo.link_bytes, (double)a.topo.busiest_bytes, (double)b.topo.link_bytes, (double)b.topo.busiest_bytes, tree);
       }
     }
     PetscCall(PKTopoPlacementDestroy(&a));
@@ -894,7 +896,7 @@ static PetscErrorCode WriteFile(const char dir[], const char rel[], const char t
 static PetscErrorCode TestCounters(void)
 {
   char          root[] = "/tmp/pktopo-XXXXXX", cmd[PETSC_MAX_PATH_LEN + 16];
-  const char   *ib = "class/infiniband/mlx5_0/ports/1/";
+  const char   *ib     = "class/infiniband/mlx5_0/ports/1/";
   char          path[PETSC_MAX_PATH_LEN];
   PKNetPort     port;
   PKNetCounters before, after, d;
@@ -984,9 +986,9 @@ static PetscErrorCode TestHwloc(void)
 {
   PKNodeTopo       nt;
   PetscInt         np, nn, npu, pk[6], nu[6];
-  const char      *masks[] = {"0", "3", "4", "0-7", "2-3", "3-4"};
+  const char      *masks[]  = {"0", "3", "4", "0-7", "2-3", "3-4"};
   const char      *masks4[] = {"0-3", "4", "0-7", "8-15", "6-9"};
-  char             xml[] = "/tmp/pktopo-XXXXXX", spec[64], bind[PK_CPULIST_MAX];
+  char             xml[]    = "/tmp/pktopo-XXXXXX", spec[64], bind[PK_CPULIST_MAX];
   hwloc_topology_t h;
   int              fd;
 

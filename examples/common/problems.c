@@ -52,10 +52,10 @@ static PetscErrorCode PKAssemblePoisson27(MPI_Comm comm, PKProblem *p, PetscInt 
     for (PetscInt j = ys; j < ys + ym; j++)
       for (PetscInt i = xs; i < xs + xm; i++) {
         PetscInt nc = 0;
-        row.i = i;
-        row.j = j;
-        row.k = k;
-        row.c = 0;
+        row.i       = i;
+        row.j       = j;
+        row.k       = k;
+        row.c       = 0;
         for (PetscInt dk = -1; dk <= 1; dk++)
           for (PetscInt dj = -1; dj <= 1; dj++)
             for (PetscInt di = -1; di <= 1; di++) {
@@ -111,7 +111,7 @@ static PetscErrorCode PKAssemble2D(MPI_Comm comm, PKProblem *p, PetscInt nside, 
       PetscReal x = (i + 1) * h, y = (j + 1) * h, kc = PKKappa(prm, x, y);
       PetscReal kw = 0.5 * (kc + PKKappa(prm, x - h, y)), ke = 0.5 * (kc + PKKappa(prm, x + h, y));
       PetscReal ks = 0.5 * (kc + PKKappa(prm, x, y - h)), kn = 0.5 * (kc + PKKappa(prm, x, y + h));
-      PetscReal d = prm->eps > 0 ? prm->eps : 1.0;
+      PetscReal d  = prm->eps > 0 ? prm->eps : 1.0;
       PetscReal cw = -d * kw, ce = -d * ke, cs = -d * ks, cn = -d * kn, cc = d * (kw + ke + ks + kn) - prm->sigma;
       PetscInt  nc = 0;
       if (prm->eps > 0) { /* convection, first-order upwind: an M-matrix, non-symmetric */
@@ -140,10 +140,10 @@ static PetscErrorCode PKAssemble2D(MPI_Comm comm, PKProblem *p, PetscInt nside, 
         cw -= prm->wind * h;
         ce += prm->wind * h;
       }
-      row.i = i;
-      row.j = j;
-      row.k = 0;
-      row.c = 0;
+      row.i     = i;
+      row.j     = j;
+      row.k     = 0;
+      row.c     = 0;
       col[nc].i = i;
       col[nc].j = j;
       v[nc++]   = cc;
@@ -190,7 +190,7 @@ static PetscErrorCode PKSetExact(PKProblem *p)
     for (PetscInt j = ys; j < ys + ym; j++)
       for (PetscInt i = xs; i < xs + xm; i++) {
         PetscReal X = (i + 1.0) / (M + 1), Y = (j + 1.0) / (N + 1), Z = dim == 3 ? (k + 1.0) / (P + 1) : 0.5;
-        x[idx++]    = PetscSinReal(PETSC_PI * X) * PetscSinReal(2 * PETSC_PI * Y) * (1.0 + Z) + 0.1 * X * Y;
+        x[idx++] = PetscSinReal(PETSC_PI * X) * PetscSinReal(2 * PETSC_PI * Y) * (1.0 + Z) + 0.1 * X * Y;
       }
   PetscCall(VecRestoreArray(p->xexact, &x));
   PetscCall(MatMult(p->A, p->xexact, p->b));

@@ -48,7 +48,7 @@ PetscErrorCode PKReportCSVRead(MPI_Comm comm, PKReportCSV *r)
     char  line[512];
     r->n = 0;
     while (fp && fgets(line, sizeof(line), fp)) {
-      char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL, *end;
+      char  *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL, *end;
       double v;
       if (!strncmp(line, "section,", 8)) { /* a new solve's block: keep only the last */
         r->n = 0;

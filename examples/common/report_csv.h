@@ -15,8 +15,8 @@
 typedef struct {
   char      path[PETSC_MAX_PATH_LEN];
   char      prefix[64];
-  PetscBool ours;  /* we asked for the report (the user did not) */
-  PetscInt  n;     /* rows of the last block */
+  PetscBool ours;                       /* we asked for the report (the user did not) */
+  PetscInt  n;                          /* rows of the last block */
   char      key[PK_REPORT_CSV_MAX][64]; /* "section,name" */
   PetscReal val[PK_REPORT_CSV_MAX];
 } PKReportCSV;

@@ -16,18 +16,18 @@
 #include <pipekrylov/private/pkcore.h>
 
 struct _p_PKSpMV {
-  Mat              A;          /* the operator (a reference) */
-  PetscBool        chunked;    /* our kernel is used */
-  char             why[160];   /* why not, for -ksp_view */
-  PetscObjectState nzstate;    /* nonzero state the structure below was built for */
-  Mat              Ad, Ao;     /* diagonal and off-diagonal blocks (Ao NULL for SeqAIJ) */
-  PetscInt         m;          /* local rows */
-  PetscInt         nghost;     /* halo values received */
-  PetscInt         noff;       /* rows of Ao with entries */
-  PetscInt        *offrows;    /* those rows */
-  Vec              lvec;       /* halo values */
-  VecScatter       halo;       /* global x -> lvec */
-  PetscLogDouble   flops;      /* per product */
+  Mat              A;        /* the operator (a reference) */
+  PetscBool        chunked;  /* our kernel is used */
+  char             why[160]; /* why not, for -ksp_view */
+  PetscObjectState nzstate;  /* nonzero state the structure below was built for */
+  Mat              Ad, Ao;   /* diagonal and off-diagonal blocks (Ao NULL for SeqAIJ) */
+  PetscInt         m;        /* local rows */
+  PetscInt         nghost;   /* halo values received */
+  PetscInt         noff;     /* rows of Ao with entries */
+  PetscInt        *offrows;  /* those rows */
+  Vec              lvec;     /* halo values */
+  VecScatter       halo;     /* global x -> lvec */
+  PetscLogDouble   flops;    /* per product */
 };
 
 /* CSR arrays of a SeqAIJ block, borrowed for one product */
@@ -68,13 +68,13 @@ static PetscErrorCode PKCSRRestore(Mat B, PKCSR *c)
 /* y[i] = sum_k a_ik x_k for rows [r0, r1), summed left to right from 0 as MatMult_SeqAIJ does */
 static inline void PKRowsMult(const PKCSR *c, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscInt r0, PetscInt r1)
 {
-  const PetscInt *PETSC_RESTRICT    ia = c->ia, *PETSC_RESTRICT ja = c->ja;
+  const PetscInt *PETSC_RESTRICT ia = c->ia, *PETSC_RESTRICT ja = c->ja;
   const PetscScalar *PETSC_RESTRICT aa = c->aa;
   PetscInt                          i  = r0;
 
   for (; i + 4 <= r1; i += 4) {
     const PetscInt k0 = ia[i], k1 = ia[i + 1], k2 = ia[i + 2], k3 = ia[i + 3], k4 = ia[i + 4];
-    const PetscInt n = PetscMin(PetscMin(k1 - k0, k2 - k1), PetscMin(k3 - k2, k4 - k3));
+    const PetscInt n  = PetscMin(PetscMin(k1 - k0, k2 - k1), PetscMin(k3 - k2, k4 - k3));
     PetscScalar    s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
 
     for (PetscInt k = 0; k < n; k++) {
@@ -102,7 +102,7 @@ static inline void PKRowsMult(const PKCSR *c, const PetscScalar *PETSC_RESTRICT 
 /* y[i] += sum_k a_ik x_k for the listed rows, continuing y[i]'s sum as MatMultAdd_SeqAIJ does */
 static inline void PKRowsMultAdd(const PKCSR *c, const PetscInt *PETSC_RESTRICT rows, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscInt j0, PetscInt j1)
 {
-  const PetscInt *PETSC_RESTRICT    ia = c->ia, *PETSC_RESTRICT ja = c->ja;
+  const PetscInt *PETSC_RESTRICT ia = c->ia, *PETSC_RESTRICT ja = c->ja;
   const PetscScalar *PETSC_RESTRICT aa = c->aa;
   PetscInt                          j  = j0;
 
@@ -110,7 +110,7 @@ static inline void PKRowsMultAdd(const PKCSR *c, const PetscInt *PETSC_RESTRICT 
     const PetscInt i0 = rows[j], i1 = rows[j + 1], i2 = rows[j + 2], i3 = rows[j + 3];
     const PetscInt k0 = ia[i0], k1 = ia[i1], k2 = ia[i2], k3 = ia[i3];
     const PetscInt e0 = ia[i0 + 1], e1 = ia[i1 + 1], e2 = ia[i2 + 1], e3 = ia[i3 + 1];
-    const PetscInt n = PetscMin(PetscMin(e0 - k0, e1 - k1), PetscMin(e2 - k2, e3 - k3));
+    const PetscInt n  = PetscMin(PetscMin(e0 - k0, e1 - k1), PetscMin(e2 - k2, e3 - k3));
     PetscScalar    s0 = y[i0], s1 = y[i1], s2 = y[i2], s3 = y[i3];
 
     for (PetscInt k = 0; k < n; k++) {

@@ -90,14 +90,14 @@ static PetscErrorCode PKMatGhosts(Mat A, PetscInt *nghost, PetscInt **ghosts, Pe
 @*/
 PetscErrorCode PKMatGetHaloCounts(Mat A, const PetscMPIInt rank_node[], PKHaloCounts *hc)
 {
-  MPI_Comm        comm;
-  PetscMPIInt     rank, size, nnodes, *rn = NULL, nto = 0, nfrom = 0, *to, *from;
+  MPI_Comm           comm;
+  PetscMPIInt        rank, size, nnodes, *rn = NULL, nto = 0, nfrom = 0, *to, *from;
   const PetscMPIInt *node;
-  PetscInt        nghost, *ghosts, bpg;
-  PetscInt64     *todata, *fromdata, *nodebytes, sums[4], mine[4];
-  PetscLayout     cmap;
-  PetscInt        mx[4], mxl[4];
-  PetscInt64      mm[2], mml[2];
+  PetscInt           nghost, *ghosts, bpg;
+  PetscInt64        *todata, *fromdata, *nodebytes, sums[4], mine[4];
+  PetscLayout        cmap;
+  PetscInt           mx[4], mxl[4];
+  PetscInt64         mm[2], mml[2];
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
@@ -167,17 +167,17 @@ PetscErrorCode PKMatGetHaloCounts(Mat A, const PetscMPIInt rank_node[], PKHaloCo
   hc->msgs_off_total  = sums[1];
   hc->bytes_on_total  = sums[2];
   hc->bytes_off_total = sums[3];
-  mxl[0] = hc->send_msgs_on + hc->send_msgs_off + hc->recv_msgs_on + hc->recv_msgs_off;
-  mxl[1] = hc->send_msgs_on + hc->send_msgs_off;
-  mxl[2] = hc->recv_msgs_on + hc->recv_msgs_off;
-  mxl[3] = hc->send_msgs_off;
+  mxl[0]              = hc->send_msgs_on + hc->send_msgs_off + hc->recv_msgs_on + hc->recv_msgs_off;
+  mxl[1]              = hc->send_msgs_on + hc->send_msgs_off;
+  mxl[2]              = hc->recv_msgs_on + hc->recv_msgs_off;
+  mxl[3]              = hc->send_msgs_off;
   PetscCallMPI(MPIU_Allreduce(mxl, mx, 4, MPIU_INT, MPI_MAX, comm));
   hc->msgs_max          = mx[0];
   hc->send_msgs_max     = mx[1];
   hc->recv_msgs_max     = mx[2];
   hc->send_msgs_off_max = mx[3];
-  mml[0] = -hc->msg_bytes_off_min; /* max of the negated = min */
-  mml[1] = hc->msg_bytes_off_max;
+  mml[0]                = -hc->msg_bytes_off_min; /* max of the negated = min */
+  mml[1]                = hc->msg_bytes_off_max;
   PetscCallMPI(MPIU_Allreduce(mml, mm, 2, MPIU_INT64, MPI_MAX, comm));
   hc->msg_bytes_off_min = hc->msgs_off_total ? -mm[0] : 0;
   hc->msg_bytes_off_max = mm[1];

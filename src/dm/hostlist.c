@@ -93,7 +93,7 @@ static PetscErrorCode ParseGroup(const char item[], size_t len, size_t *i, const
 static PetscErrorCode ExpandItem(const char item[], size_t len, PKRange r[], PetscInt maxnames, const char where[], PKHostlistFn fn, void *ctx, PetscInt *count)
 {
   size_t     lit_at[PK_TOPO_MAX_BRACKETS + 1], lit_len[PK_TOPO_MAX_BRACKETS + 1], i = 0, longest = 0;
-  PetscInt   ng = 0, nr = 0, first[PK_TOPO_MAX_BRACKETS + 1], ri[PK_TOPO_MAX_BRACKETS];
+  PetscInt   ng = 0, nr                     = 0, first[PK_TOPO_MAX_BRACKETS + 1], ri[PK_TOPO_MAX_BRACKETS];
   PetscInt64 v[PK_TOPO_MAX_BRACKETS], total = 1;
   char       name[PK_TOPO_MAX_NAME + 1];
 
@@ -210,7 +210,7 @@ PetscErrorCode PKHostlistForEach(const char expr[], PetscInt maxnames, const cha
   while (i < len && isspace((unsigned char)expr[i])) i++;
   PetscCheck(i < len, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: an empty host list", where);
   for (;;) {
-    size_t s = i;
+    size_t s     = i;
     int    depth = 0;
     while (i < len && (depth > 0 || (expr[i] != ',' && !isspace((unsigned char)expr[i])))) {
       if (expr[i] == '[') depth++;
@@ -268,7 +268,7 @@ static PetscErrorCode NameListPush(void *ctx, const char name[])
 @*/
 PetscErrorCode PKHostlistExpand(const char expr[], PetscInt maxnames, PetscInt *n, char ***names)
 {
-  PKNameList     l = {NULL, 0, 0};
+  PKNameList     l     = {NULL, 0, 0};
   PetscInt       count = 0;
   PetscErrorCode ierr;
 

@@ -51,7 +51,10 @@ PetscErrorCode PKNodeTopoCreate(const char spec[], PKNodeTopo *nt)
   if (err) {
     hwloc_topology_destroy(t->topo);
     PetscCall(PetscFree(t));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "hwloc could not load the topology '%s' (%s)", len ? spec : "of this machine", syn ? "not a synthetic description hwloc accepts" : xml ? "no such file, or not an hwloc XML export" : "hwloc_topology_load failed");
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "hwloc could not load the topology '%s' (%s)", len ? spec : "of this machine",
+            syn   ? "not a synthetic description hwloc accepts"
+            : xml ? "no such file, or not an hwloc XML export"
+                  : "hwloc_topology_load failed");
   }
   *nt = t;
   PetscFunctionReturn(0);
@@ -170,8 +173,8 @@ static PetscInt Inside(hwloc_topology_t topo, hwloc_obj_type_t type, hwloc_const
 @*/
 PetscErrorCode PKNodeTopoPlace(PKNodeTopo nt, PetscInt n, const char *const lists[], PetscInt package[], PetscInt numa[])
 {
-  hwloc_bitmap_t       set = hwloc_bitmap_alloc();
-  hwloc_const_bitmap_t all = hwloc_topology_get_complete_cpuset(nt->topo);
+  hwloc_bitmap_t       set    = hwloc_bitmap_alloc();
+  hwloc_const_bitmap_t all    = hwloc_topology_get_complete_cpuset(nt->topo);
   PetscBool            nopack = hwloc_get_nbobjs_by_type(nt->topo, HWLOC_OBJ_PACKAGE) == 0 ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBegin;

@@ -160,7 +160,11 @@ PetscErrorCode PKDMDADefaultProcs(PetscInt dim, const PetscInt M[], PetscMPIInt 
         if (m * n * p == size) break;
         m--;
       }
-      if (Mx > Ny && m < n) { PetscInt t = m; m = n; n = t; }
+      if (Mx > Ny && m < n) {
+        PetscInt t = m;
+        m          = n;
+        n          = t;
+      }
     } else if (m == PETSC_DECIDE && n != PETSC_DECIDE && p == PETSC_DECIDE) {
       m = (PetscInt)(0.5 + PetscSqrtReal(((PetscReal)Mx) * ((PetscReal)size) / ((PetscReal)Pz * n)));
       if (!m) m = 1;
@@ -169,7 +173,11 @@ PetscErrorCode PKDMDADefaultProcs(PetscInt dim, const PetscInt M[], PetscMPIInt 
         if (m * n * p == size) break;
         m--;
       }
-      if (Mx > Pz && m < p) { PetscInt t = m; m = p; p = t; }
+      if (Mx > Pz && m < p) {
+        PetscInt t = m;
+        m          = p;
+        p          = t;
+      }
     } else if (m != PETSC_DECIDE && n == PETSC_DECIDE && p == PETSC_DECIDE) {
       n = (PetscInt)(0.5 + PetscSqrtReal(((PetscReal)Ny) * ((PetscReal)size) / ((PetscReal)Pz * m)));
       if (!n) n = 1;
@@ -178,7 +186,11 @@ PetscErrorCode PKDMDADefaultProcs(PetscInt dim, const PetscInt M[], PetscMPIInt 
         if (m * n * p == size) break;
         n--;
       }
-      if (Ny > Pz && n < p) { PetscInt t = n; n = p; p = t; }
+      if (Ny > Pz && n < p) {
+        PetscInt t = n;
+        n          = p;
+        p          = t;
+      }
     } else if (m == PETSC_DECIDE && n == PETSC_DECIDE && p == PETSC_DECIDE) {
       n = (PetscInt)(0.5 + PetscPowReal(((PetscReal)Ny * Ny) * ((PetscReal)size) / ((PetscReal)Pz * Mx), (PetscReal)(1. / 3.)));
       if (!n) n = 1;
@@ -194,7 +206,11 @@ PetscErrorCode PKDMDADefaultProcs(PetscInt dim, const PetscInt M[], PetscMPIInt 
         if (m * n * p == size) break;
         m--;
       }
-      if (Mx > Pz && m < p) { PetscInt t = m; m = p; p = t; }
+      if (Mx > Pz && m < p) {
+        PetscInt t = m;
+        m          = p;
+        p          = t;
+      }
     }
     procs[0] = m;
     procs[1] = n;
@@ -228,12 +244,12 @@ static void PKHaloEval(PetscInt dim, const PetscInt M[], DMDAStencilType st, Pet
   for (PetscInt k = 0; k < p; k++)
     for (PetscInt j = 0; j < n; j++)
       for (PetscInt i = 0; i < m; i++) {
-        const PetscInt me = i + m * (j + n * k);
+        const PetscInt me   = i + m * (j + n * k);
         const PetscInt w[3] = {PKPart(M[0], m, i), dim > 1 ? PKPart(M[1], n, j) : 1, dim > 2 ? PKPart(M[2], p, k) : 1};
         for (PetscInt ok = -dz; ok <= dz; ok++)
           for (PetscInt oj = -dy; oj <= dy; oj++)
             for (PetscInt oi = -1; oi <= 1; oi++) {
-              PetscInt nz = (oi != 0) + (oj != 0) + (ok != 0), ii = i + oi, jj = j + oj, kk = k + ok, other;
+              PetscInt   nz = (oi != 0) + (oj != 0) + (ok != 0), ii = i + oi, jj = j + oj, kk = k + ok, other;
               PetscInt64 vals;
               if (!nz || (st == DMDA_STENCIL_STAR && nz > 1)) continue;
               if (ii < 0 || jj < 0 || kk < 0 || ii >= m || jj >= n || kk >= p) continue;
@@ -339,7 +355,7 @@ static int PKHaloCmp(const PKHaloSums *a, const PKHaloSums *b)
 static PetscErrorCode PKPlacementSearch(PetscInt dim, const PetscInt M[], DMDAStencilType st, PetscInt s, PetscInt dof, PetscInt nnodes, PetscInt ppn, PetscMPIInt size, const PetscMPIInt rank_node[], const PetscInt given[], PKPlacement *pl)
 {
   PetscInt  *nop, gv[3] = {PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE};
-  PKHaloSums best = {0, 0, 0, 0}, def, cur;
+  PKHaloSums best  = {0, 0, 0, 0}, def, cur;
   PetscBool  found = PETSC_FALSE, blocked = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -415,7 +431,7 @@ static PetscErrorCode PKPlacementSearch(PetscInt dim, const PetscInt M[], DMDASt
      nodes as they are; it need not be a block, and may already be the best one), the default stays */
   if (found && PKHaloCmp(&best, &def) >= 0) found = PETSC_FALSE;
   if (found) {
-    pl->placed = PETSC_TRUE;
+    pl->placed    = PETSC_TRUE;
     pl->msgs_on   = best.msgs_on;
     pl->msgs_off  = best.msgs_off;
     pl->bytes_on  = best.bytes_on;
@@ -431,8 +447,7 @@ static PetscErrorCode PKPlacementSearch(PetscInt dim, const PetscInt M[], DMDASt
     pl->msgs_off  = def.msgs_off;
     pl->bytes_on  = def.bytes_on;
     pl->bytes_off = def.bytes_off;
-    if (ppn <= 0 || ppn * nnodes != size)
-      PetscCall(PetscSNPrintf(pl->note, sizeof(pl->note), "nodes differ in size (%" PetscInt_FMT " nodes for %d ranks): default layout kept", nnodes, (int)size));
+    if (ppn <= 0 || ppn * nnodes != size) PetscCall(PetscSNPrintf(pl->note, sizeof(pl->note), "nodes differ in size (%" PetscInt_FMT " nodes for %d ranks): default layout kept", nnodes, (int)size));
     else if (!blocked) PetscCall(PetscSNPrintf(pl->note, sizeof(pl->note), "no process grid allowed here has a block of %" PetscInt_FMT " ranks per node: default layout kept", ppn));
     else PetscCall(PetscSNPrintf(pl->note, sizeof(pl->note), "no block layout of a process grid with no more halo bytes in all than the default grid's has fewer off-node bytes: default layout kept"));
   }
@@ -531,10 +546,10 @@ PetscErrorCode PKDMDAPlacementRankNode(const PKPlacement *pl, PetscInt r, PetscI
    name and computes the order (src/dm/topoplace.c); every rank gets the order */
 
 typedef struct {
-  char            file[PETSC_MAX_PATH_LEN]; /* -da_node_aware_topology; empty: none */
-  PetscBool       view;                     /* -da_node_aware_view */
-  PetscInt       *order;                    /* [nnodes], every rank: node block b runs on node order[b] */
-  PetscBool       placed;                   /* the order is not the node-aware one */
+  char      file[PETSC_MAX_PATH_LEN]; /* -da_node_aware_topology; empty: none */
+  PetscBool view;                     /* -da_node_aware_view */
+  PetscInt *order;                    /* [nnodes], every rank: node block b runs on node order[b] */
+  PetscBool placed;                   /* the order is not the node-aware one */
   /* rank 0 only, for the view */
   PKTopo          topo;
   PKTopoPlacement tp;
@@ -884,7 +899,7 @@ PetscErrorCode DMDACreateNodeAware(MPI_Comm comm, PetscInt dim, DMBoundaryType b
 PetscErrorCode PKMPIRankfileOption(const char file[], char opt[], size_t len)
 {
   char        lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-  int         n     = 0, major = 0;
+  int         n = 0, major = 0;
   const char *ompi;
 
   PetscFunctionBegin;

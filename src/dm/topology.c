@@ -31,7 +31,7 @@ typedef struct {
   PetscInt parent; /* switch index, -1 for a root */
   PetscInt level;  /* links from its root */
   PetscInt line, parent_line;
-  PetscInt speed;  /* LinkSpeed= (1 if not given, as Slurm) */
+  PetscInt speed; /* LinkSpeed= (1 if not given, as Slurm) */
 } PKSwitch;
 
 typedef struct {
@@ -88,7 +88,7 @@ static PetscErrorCode ArenaAdd(PKTopo t, const char s[], size_t len, PetscInt *o
   }
   PetscCall(PetscMemcpy(t->arena + t->arena_len, s, len));
   t->arena[t->arena_len + len] = 0;
-  *off = (PetscInt)t->arena_len;
+  *off                         = (PetscInt)t->arena_len;
   t->arena_len += len + 1;
   PetscFunctionReturn(0);
 }
@@ -345,7 +345,7 @@ static PetscErrorCode ParseLine(PKTopo t, char buf[], PetscInt line)
   t->sw[t->nsw].line   = line;
   t->sw[t->nsw].speed  = 1;
   if (val[3]) {
-    char    *end;
+    char     *end;
     long long s = strtoll(val[3], &end, 10);
     PetscCheck(*end == 0 && s >= 0 && s <= 4294967295LL && isdigit((unsigned char)val[3][0]), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "topology.conf line %" PetscInt_FMT ": LinkSpeed=%s is not an integer from 0 to 4294967295", line, val[3]);
     t->sw[t->nsw].speed = (PetscInt)s;
@@ -380,9 +380,8 @@ static PetscErrorCode TopoBuild(PKTopo t)
 
     PetscCheck(s >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "topology.conf line %" PetscInt_FMT ": switch '%s' lists '%s' in Switches=, which no SwitchName= line defines", t->child[c].line, t->arena + t->sw[p].name, name);
     PetscCheck(s != p, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "topology.conf line %" PetscInt_FMT ": switch '%s' lists itself in Switches=", t->child[c].line, name);
-    PetscCheck(t->sw[s].parent < 0 || t->sw[s].parent == p, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-               "topology.conf line %" PetscInt_FMT ": switch '%s' is under '%s' here and under '%s' on line %" PetscInt_FMT ": a switch has one parent in a tree (for several spines over the same leaf switches, write one top switch)", t->child[c].line, name,
-               t->arena + t->sw[p].name, t->arena + t->sw[t->sw[s].parent].name, t->sw[s].parent_line);
+    PetscCheck(t->sw[s].parent < 0 || t->sw[s].parent == p, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "topology.conf line %" PetscInt_FMT ": switch '%s' is under '%s' here and under '%s' on line %" PetscInt_FMT ": a switch has one parent in a tree (for several spines over the same leaf switches, write one top switch)",
+               t->child[c].line, name, t->arena + t->sw[p].name, t->arena + t->sw[t->sw[s].parent].name, t->sw[s].parent_line);
     t->sw[s].parent      = p;
     t->sw[s].parent_line = t->child[c].line;
   }
@@ -390,7 +389,7 @@ static PetscErrorCode TopoBuild(PKTopo t)
      of its own (stamp) has found a cycle */
   PetscCall(PetscMalloc1(t->nsw, &stamp));
   for (PetscInt s = 0; s < t->nsw; s++) {
-    stamp[s]        = -1;
+    stamp[s]       = -1;
     t->sw[s].level = -1;
   }
   t->nroots = 0;
@@ -416,7 +415,7 @@ static PetscErrorCode TopoBuild(PKTopo t)
       PetscCall(PetscFree(stamp));
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "topology.conf line %" PetscInt_FMT ": the switches form a cycle: %s", line, msg);
     }
-    top = x < 0 ? -1 : t->sw[x].level; /* the level of where the walk stopped (-1 above a root) */
+    top = x < 0 ? -1 : t->sw[x].level;        /* the level of where the walk stopped (-1 above a root) */
     for (PetscInt y = s, k = n; k > 0; k--) { /* y is k steps below where the walk stopped */
       t->sw[y].level = top + k;
       y              = t->sw[y].parent;
@@ -460,10 +459,10 @@ PetscErrorCode PKTopoCreateFromString(const char text[], size_t len, PKTopo *top
 {
   PKTopo         t;
   char          *buf;
-  size_t         pos = 0;
+  size_t         pos    = 0;
   PetscInt       lineno = 0, first;
-  PetscBool      got = PETSC_TRUE;
-  PetscErrorCode ierr = 0;
+  PetscBool      got    = PETSC_TRUE;
+  PetscErrorCode ierr   = 0;
 
   PetscFunctionBegin;
   PetscCheck(topo, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No place for the topology");
@@ -707,8 +706,8 @@ PetscErrorCode PKTopoRoute(PKTopo topo, PetscInt a, PetscInt b, PetscInt *nlinks
   PetscCheck(a >= 0 && a < topo->nnode && b >= 0 && b < topo->nnode, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Nodes %" PetscInt_FMT " and %" PetscInt_FMT ": not both in [0, %" PetscInt_FMT ")", a, b, topo->nnode);
   *nlinks = 0;
   if (a == b) PetscFunctionReturn(0);
-  x              = topo->node[a].leaf;
-  y              = topo->node[b].leaf;
+  x            = topo->node[a].leaf;
+  y            = topo->node[b].leaf;
   links[nup++] = (PKTopoLink){topo->nsw + a, PK_TOPO_UP};
   while (x != y) { /* climb the deeper side, or both at the same level, to the lowest common switch */
     PetscInt lx = topo->sw[x].level, ly = topo->sw[y].level;
@@ -795,4 +794,3 @@ PetscErrorCode PKTopoLinkName(PKTopo topo, PKTopoLink l, char buf[], size_t len)
   PetscCall(PetscSNPrintf(buf, len, "%s->%s", l.dir == PK_TOPO_UP ? lo : hi, l.dir == PK_TOPO_UP ? hi : lo));
   PetscFunctionReturn(0);
 }
-

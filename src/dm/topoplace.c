@@ -102,7 +102,9 @@ static PetscErrorCode PKLayoutNodes(const PKPlacement *pl, const PetscMPIInt ran
    Messages are added a bufferful at a time (no list of all of them). */
 static PetscErrorCode PKLayoutTraffic(PKTopo topo, const PetscBool isleaf[], const PKHaloGrid *g, const PetscInt node_of_pos[], const PetscInt where[], PKTopoTraffic *tr, PetscReal *offnode)
 {
-  enum { CHUNK = 1024 };
+  enum {
+    CHUNK = 1024
+  };
   const PetscInt size = g->procs[0] * g->procs[1] * g->procs[2];
   PetscInt       nsw, n = 0, src[CHUNK], dst[CHUNK], from[26];
   PetscReal      bytes[CHUNK], b[26];
@@ -212,13 +214,13 @@ PetscErrorCode PKDMDATopoTraffic(PetscInt dim, const PetscInt M[], DMDAStencilTy
 
 typedef struct {
   /* the tree, as far as the search needs it */
-  PetscInt   nsw, *par, *lev; /* [nsw]: parent (-1: a root) and level of each switch */
+  PetscInt nsw, *par, *lev; /* [nsw]: parent (-1: a root) and level of each switch */
   /* the blocks and the bytes between them per ghost update: directed edges from -> to, one per ordered pair */
-  PetscInt   B, ne, *efrom, *eto, *ioff, *inc; /* inc[ioff[g] .. ioff[g + 1]): the edges at block g */
-  PetscReal *ew;
-  PetscInt64 *csum;  /* [3 B]: the sums of the block's positions' coordinates (its centre, times its size) */
+  PetscInt    B, ne, *efrom, *eto, *ioff, *inc; /* inc[ioff[g] .. ioff[g + 1]): the edges at block g */
+  PetscReal  *ew;
+  PetscInt64 *csum; /* [3 B]: the sums of the block's positions' coordinates (its centre, times its size) */
   /* the leaves that hold nodes of the allocation: switch and node count of each; ordinal of each switch (-1) */
-  PetscInt   nl, *lsw, *lcap, *lord;
+  PetscInt nl, *lsw, *lcap, *lord;
   /* an assignment: the leaf (ordinal) of each block; loads per uplink direction, their sum and largest */
   PetscInt  *gl;
   PetscReal *load, total, busy;
@@ -292,7 +294,7 @@ static PetscErrorCode PKSearchGraph(PKSearch *S, const PKHaloGrid *g, const Pets
   for (PetscInt q = 0; q < S->B; q++) poff[q + 1] += poff[q];
   PetscCall(PetscCalloc1(S->B, &cnt));
   for (PetscInt r = 0; r < size; r++) {
-    const PetscInt q = node_of_pos[r];
+    const PetscInt q        = node_of_pos[r];
     pos[poff[q] + cnt[q]++] = r;
     S->csum[3 * q + 0] += r % g->procs[0];
     S->csum[3 * q + 1] += (r / g->procs[0]) % g->procs[1];
@@ -316,7 +318,7 @@ static PetscErrorCode PKSearchGraph(PKSearch *S, const PKHaloGrid *g, const Pets
             PetscCall(PetscRealloc(sizeof(PetscInt) * cap, &S->eto));
             PetscCall(PetscRealloc(sizeof(PetscReal) * cap, &S->ew));
           }
-          slot[h]        = S->ne;
+          slot[h]         = S->ne;
           S->efrom[S->ne] = h;
           S->eto[S->ne]   = q;
           S->ew[S->ne++]  = 0;
@@ -375,11 +377,11 @@ static PetscErrorCode PKSearchDestroy(PKSearch *S)
 typedef struct {
   PetscInt64 maxsteps;
   PetscBool  aborted, found;
-  PetscReal  bt, bb;    /* the best so far (starts at the node-aware order's cost: only better ones are kept) */
-  PetscReal  nab;       /* the node-aware order's busiest link: no result may exceed it */
-  PetscInt  *best;      /* [B] its leaves */
-  PetscInt  *used;      /* [nl] blocks placed under each leaf */
-  PetscInt  *eqprev;    /* [nl] the previous leaf of the same parent and size, -1: such leaves are filled in order */
+  PetscReal  bt, bb; /* the best so far (starts at the node-aware order's cost: only better ones are kept) */
+  PetscReal  nab;    /* the node-aware order's busiest link: no result may exceed it */
+  PetscInt  *best;   /* [B] its leaves */
+  PetscInt  *used;   /* [nl] blocks placed under each leaf */
+  PetscInt  *eqprev; /* [nl] the previous leaf of the same parent and size, -1: such leaves are filled in order */
 } PKExhaustive;
 
 /* Blocks 0 .. g-1 are placed; place g under every leaf with room. A partial assignment carries the bytes between the
@@ -571,7 +573,7 @@ static void PKSwap(PKSearch *S, PetscInt g, PetscInt h)
 static PetscErrorCode PKSearchSwaps(PKSearch *S, PetscBool constrained, PetscReal nat, PetscReal nab, PetscInt64 maxtrials)
 {
   PetscInt  *moff, *mem, *mpos, *stamp, *fill, *cand, nstamp = 0;
-  PetscInt64 trials = 0;
+  PetscInt64 trials   = 0;
   PetscBool  improved = PETSC_TRUE;
 
   PetscFunctionBegin;
@@ -602,13 +604,13 @@ static PetscErrorCode PKSearchSwaps(PKSearch *S, PetscBool constrained, PetscRea
         for (PetscInt t = S->ioff[g]; t < S->ioff[g + 1]; t++) {
           const PetscInt Lo = S->gl[PKOther(S, S->inc[t], g)];
           if (Lo == S->gl[g] || stamp[Lo] == nstamp) continue;
-          stamp[Lo]   = nstamp;
+          stamp[Lo]  = nstamp;
           cand[nc++] = Lo;
         }
       for (PetscInt c = 0; c < nc && !moved && trials < maxtrials; c++) {
         const PetscInt Lo = cand[c];
         for (PetscInt i = moff[Lo]; i < moff[Lo + 1] && !moved && trials < maxtrials; i++) {
-          const PetscInt  h = mem[i];
+          const PetscInt  h  = mem[i];
           const PetscReal t0 = S->total, b0 = S->busy;
           trials++;
           S->steps++;
@@ -653,7 +655,7 @@ static void PKKidsOrder(PKBisection *R, const PetscInt base[], PetscInt nsw, Pet
     if (v == 1)
       for (PetscInt i = 1; i < n; i++) /* insertion sort: few children */
         for (PetscInt j = i; j > 0 && R->cap[R->kids[lo + j]] > R->cap[R->kids[lo + j - 1]]; j--) {
-          const PetscInt x  = R->kids[lo + j];
+          const PetscInt x    = R->kids[lo + j];
           R->kids[lo + j]     = R->kids[lo + j - 1];
           R->kids[lo + j - 1] = x;
         }
@@ -787,7 +789,7 @@ static PetscErrorCode PKTopoPlaceCheck(const PKPlacement *pl, PKTopo topo, const
     PetscCall(PKTopoGetNode(topo, v, NULL, &leaf));
     if (leaf0 < 0) leaf0 = leaf;
     if (leaf != leaf0) oneleaf = PETSC_FALSE;
-    for (r = leaf;; ) { /* its root */
+    for (r = leaf;;) { /* its root */
       PetscInt parent;
       PetscCall(PKTopoGetSwitch(topo, r, NULL, &parent, NULL, NULL));
       if (parent < 0) break;
@@ -841,7 +843,7 @@ static PetscErrorCode PKSearchSetup(PKSearch *S, PKTopo topo, const PKTopoPlacem
   S->nl = 0;
   for (PetscInt sw = 0; sw < S->nsw; sw++)
     if (S->lord[sw] >= 0) {
-      S->lord[sw]    = S->nl;
+      S->lord[sw]     = S->nl;
       S->lsw[S->nl++] = sw;
     }
   for (PetscInt i = 0; i < S->B; i++) {
@@ -884,7 +886,8 @@ static PetscErrorCode PKSearchOrder(const PKSearch *S, PKTopoPlacement *tp, PKTo
 static PetscErrorCode PKSearchCheck(const PKSearch *S, const PKTopoTraffic *tr, const char what[])
 {
   PetscFunctionBegin;
-  PetscCheck(S->total == tr->link_bytes && S->busy == tr->busiest_bytes, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Topology-aware placement: the search's %s layout has %g bytes on switch links, busiest %g; PKTopoLoads counts %g and %g", what, (double)S->total, (double)S->busy, (double)tr->link_bytes, (double)tr->busiest_bytes);
+  PetscCheck(S->total == tr->link_bytes && S->busy == tr->busiest_bytes, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Topology-aware placement: the search's %s layout has %g bytes on switch links, busiest %g; PKTopoLoads counts %g and %g", what, (double)S->total,
+             (double)S->busy, (double)tr->link_bytes, (double)tr->busiest_bytes);
   PetscFunctionReturn(0);
 }
 

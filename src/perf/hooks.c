@@ -108,12 +108,12 @@ PetscErrorCode PKPerfCtxGet(KSP ksp, PetscBool create, PKPerfCtx **ctx)
   }
   if (!create) PetscFunctionReturn(0);
   PetscCall(PetscNew(&c));
-  c->mon.rec.priv   = &c->mon;
-  c->mon.rec.rowend = PKRecRowEnd;
-  c->mon.rec.detour = PKNoiseDetour_Private; /* noise injection: the marks call it once noise_next is due */
+  c->mon.rec.priv           = &c->mon;
+  c->mon.rec.rowend         = PKRecRowEnd;
+  c->mon.rec.detour         = PKNoiseDetour_Private; /* noise injection: the marks call it once noise_next is due */
   c->mon.rec.hot.noise_next = PK_NOISE_OFF;
-  c->mon.code_on    = -1;
-  c->mon.open_event = -1;
+  c->mon.code_on            = -1;
+  c->mon.open_event         = -1;
   PetscCall(PetscStrcpy(c->mon.papi_events, "default"));
   PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ksp), &cont));
   PetscCall(PetscContainerSetPointer(cont, c));
@@ -144,7 +144,8 @@ static PetscErrorCode PKPerfOptionItems(KSP ksp, PetscOptionItems *PetscOptionsO
   PetscCall(PetscOptionsString("-ksp_perf_trace", "Write the per-iteration per-rank trace to this CSV file (MPI-IO; appends solve after solve)", "KSPPerfMonitorSet", c->mon.trace, c->mon.trace, sizeof(c->mon.trace), &c->mon.opt_trace));
   PetscCall(PetscOptionsName("-ksp_perfmodel_view", "Print the performance report at the end of each solve: -ksp_perfmodel_view [viewer]", "KSPPerfMonitorSet", &c->mon.opt_report));
   PetscCall(PetscOptionsString("-ksp_perf_papi_events", "PAPI events recorded per iteration: comma list, default, or none", "KSPPerfMonitorSet", c->mon.papi_events, c->mon.papi_events, sizeof(c->mon.papi_events), NULL));
-  PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: this host's profile in $XDG_CACHE_HOME/pipekrylov, else the embedded one", "KSPPerfMonitorSet", c->model.machine_path, c->model.machine_path, sizeof(c->model.machine_path), NULL));
+  PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: this host's profile in $XDG_CACHE_HOME/pipekrylov, else the embedded one", "KSPPerfMonitorSet", c->model.machine_path,
+                               c->model.machine_path, sizeof(c->model.machine_path), NULL));
   PetscCall(PetscOptionsString("-ksp_perfmodel_topology", "The cluster's switch tree for the model's hops, contention and placement: a Slurm topology.conf", "KSPPerfMonitorSet", c->model.topology_path, c->model.topology_path, sizeof(c->model.topology_path), NULL));
   PetscCall(PetscOptionsString("-ksp_perfmodel_netcounters", "Root of the network port counters the report reads around each solve, in sysfs's layout (%h: the node's name)", "KSPPerfMonitorSet", c->mon.net_root, c->mon.net_root, sizeof(c->mon.net_root), NULL));
   PetscCall(PetscOptionsInt("-ksp_perf_node_size", "Treat every k consecutive ranks as one node (0: nodes from MPI_COMM_TYPE_SHARED)", "KSPPerfMonitorSet", c->mon.node_size, &c->mon.node_size, NULL));
@@ -176,7 +177,8 @@ static PetscErrorCode PKPerfCheckOptions(KSP ksp, PKPerfCtx *c)
     if (!opened) PetscCall(PKOptionsCreateViewer(comm, ((PetscObject)ksp)->options, prefix, "-ksp_perfmodel_view", &c->report.viewer, &c->report.format, NULL));
     PetscCall(PetscObjectTypeCompare((PetscObject)c->report.viewer, PETSCVIEWERASCII, &iascii));
     PetscCheck(iascii, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports ASCII viewers (stdout, ascii:file, with ::ascii_info, ::ascii_info_detail or ::ascii_csv), not %s", prefix ? prefix : "", ((PetscObject)c->report.viewer)->type_name);
-    PetscCheck(c->report.format == PETSC_VIEWER_DEFAULT || c->report.format == PETSC_VIEWER_ASCII_INFO || c->report.format == PETSC_VIEWER_ASCII_INFO_DETAIL || c->report.format == PETSC_VIEWER_ASCII_CSV, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports the formats ascii_info, ascii_info_detail and ascii_csv, not %s", prefix ? prefix : "", PetscViewerFormats[c->report.format]);
+    PetscCheck(c->report.format == PETSC_VIEWER_DEFAULT || c->report.format == PETSC_VIEWER_ASCII_INFO || c->report.format == PETSC_VIEWER_ASCII_INFO_DETAIL || c->report.format == PETSC_VIEWER_ASCII_CSV, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports the formats ascii_info, ascii_info_detail and ascii_csv, not %s", prefix ? prefix : "",
+               PetscViewerFormats[c->report.format]);
   }
   if (!c->mon.opt_report) PetscCall(PetscViewerDestroy(&c->report.viewer));
   c->mon.net_on = c->mon.opt_report; /* the counters feed the report's congestion penalty only */
@@ -239,7 +241,8 @@ PetscErrorCode PKPerfView(KSP ksp, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
   if (!c || !c->mon.options_read || !PKPerfIsOn(c)) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  performance monitor: on%s%s%s, PAPI events %s%s%s\n", c->mon.opt_trace ? ", trace " : "", c->mon.opt_trace ? c->mon.trace : "", c->mon.opt_report ? ", report (-ksp_perfmodel_view)" : "", c->mon.papi_events, c->model.machine_path[0] ? ", machine profile " : "", c->model.machine_path));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  performance monitor: on%s%s%s, PAPI events %s%s%s\n", c->mon.opt_trace ? ", trace " : "", c->mon.opt_trace ? c->mon.trace : "", c->mon.opt_report ? ", report (-ksp_perfmodel_view)" : "", c->mon.papi_events,
+                                   c->model.machine_path[0] ? ", machine profile " : "", c->model.machine_path));
   if (PKPapiUnavailable()[0]) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  PAPI: the default events are not recorded on this machine: %s\n", PKPapiUnavailable()));
     PetscCall(PetscViewerASCIIPrintf(viewer, "    the kernel's software events, where they exist, are left out (a system call every iteration); to ask:\n"));
@@ -314,7 +317,7 @@ static PetscErrorCode PKPerfSolveBegin(KSP ksp, PKPerfCtx **out)
   c->mon.active = PETSC_TRUE;
   if (c->mon.builtin) {
     c->mon.hook_prev = pk_hook_top;
-    pk_hook_top  = c;
+    pk_hook_top      = c;
   }
   *out = c;
   PetscFunctionReturn(0);

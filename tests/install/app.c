@@ -82,7 +82,8 @@ int main(int argc, char **argv)
     PetscCallMPI(MPI_Comm_free(&nc));
     PetscCall(DMDACreateNodeAware(PETSC_COMM_WORLD, 2, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 64, 64, 1, 1, 1, &da));
     PetscCall(DMDestroy(&da));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "placement: %" PetscInt_FMT " nodes, %" PetscInt_FMT " ranks per node; default grid %" PetscInt_FMT "x%" PetscInt_FMT ", placed off-node bytes %lld; rank 3 on node %" PetscInt_FMT "; halo off-node messages %lld\n", pl.nnodes, pl.ppn, procs[0], procs[1], (long long)pl.bytes_off, node, (long long)hc.msgs_off_total));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "placement: %" PetscInt_FMT " nodes, %" PetscInt_FMT " ranks per node; default grid %" PetscInt_FMT "x%" PetscInt_FMT ", placed off-node bytes %lld; rank 3 on node %" PetscInt_FMT "; halo off-node messages %lld\n", pl.nnodes, pl.ppn, procs[0], procs[1],
+                          (long long)pl.bytes_off, node, (long long)hc.msgs_off_total));
   }
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));

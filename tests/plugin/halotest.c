@@ -31,7 +31,7 @@ static PetscErrorCode HaloTestReport(Mat A)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pk_halotest_hostfile", file, sizeof(file), &flg));
   if (flg) {
     /* the host of every rank of comm: read the list (rank of PETSC_COMM_WORLD), gather my host's number */
-    PetscMPIInt wrank, me = -1;
+    PetscMPIInt wrank, me            = -1;
     char        line[256], mine[256] = "";
     FILE       *f;
     PetscInt    r = 0;

@@ -82,15 +82,15 @@ static inline PetscErrorCode PKCGNorm(KSP ksp, PetscScalar rz, const PetscScalar
 #define PK_LANCZOS_GAP   1e-4                          /* measured gap relative to ||r|| */
 
 struct _n_PKLanczos {
-  PetscInt    cap;      /* entries allocated: max_it + 1 when allocated */
-  PetscInt    n;        /* entries of the solve under way (or the last) */
-  PetscReal   aprev;    /* alpha of the last entry (0: none yet, or a new block follows) */
-  PetscReal   muprev;   /* (r, z) of the last entry (three-term form) */
-  PetscReal   floor;    /* stop below this residual relative to the largest (0: never; the recurrence-based types) */
-  PetscReal   rzmax;    /* the largest |(r, z)| of the entries so far */
-  const char *stopped;  /* why the tridiagonal ended before the solve did (NULL: it did not) */
-  PetscReal  *d, *e;    /* T[k][k] = d[k], T[k-1][k] = e[k] (e[0] = 0) */
-  PetscReal  *dd, *ee;  /* copies that LAPACK overwrites */
+  PetscInt    cap;     /* entries allocated: max_it + 1 when allocated */
+  PetscInt    n;       /* entries of the solve under way (or the last) */
+  PetscReal   aprev;   /* alpha of the last entry (0: none yet, or a new block follows) */
+  PetscReal   muprev;  /* (r, z) of the last entry (three-term form) */
+  PetscReal   floor;   /* stop below this residual relative to the largest (0: never; the recurrence-based types) */
+  PetscReal   rzmax;   /* the largest |(r, z)| of the entries so far */
+  const char *stopped; /* why the tridiagonal ended before the solve did (NULL: it did not) */
+  PetscReal  *d, *e;   /* T[k][k] = d[k], T[k-1][k] = e[k] (e[0] = 0) */
+  PetscReal  *dd, *ee; /* copies that LAPACK overwrites */
 };
 
 /* Whether an entry whose residual has (r, z) = rz may be appended; ends the tridiagonal at the rounding level */
@@ -200,17 +200,17 @@ typedef enum {
 } PKRecomputeWhy;
 
 typedef struct {
-  PetscInt       user;        /* -1: the policy decides; 0 or 1: forced off or on by the user */
-  PetscBool      on;          /* in force for the coming pass */
-  PKRecomputeWhy why;         /* why it is on (or was last) */
-  PetscReal      nrows;       /* unknowns of the solve */
-  PetscReal      predicted;   /* the predicted iteration count at the last judgement (0: none yet) */
-  PetscBool      final;       /* switched off for the rest of the solve (PKRecomputeRefuted) */
+  PetscInt       user;      /* -1: the policy decides; 0 or 1: forced off or on by the user */
+  PetscBool      on;        /* in force for the coming pass */
+  PKRecomputeWhy why;       /* why it is on (or was last) */
+  PetscReal      nrows;     /* unknowns of the solve */
+  PetscReal      predicted; /* the predicted iteration count at the last judgement (0: none yet) */
+  PetscBool      final;     /* switched off for the rest of the solve (PKRecomputeRefuted) */
   /* what the last solve did, for -ksp_view and the cost description */
-  PetscInt       npasses;     /* passes that recomputed */
-  PetscInt       non, noff;   /* switches on and off by the policy */
-  PetscInt       at_on, at_off; /* iterations of the last switch on and off (-1: none) */
-  char           reason[2][192]; /* the last switch on and the last switch off, and why, as -ksp_view prints them */
+  PetscInt npasses;        /* passes that recomputed */
+  PetscInt non, noff;      /* switches on and off by the policy */
+  PetscInt at_on, at_off;  /* iterations of the last switch on and off (-1: none) */
+  char     reason[2][192]; /* the last switch on and the last switch off, and why, as -ksp_view prints them */
 } PKRecompute;
 
 PETSC_INTERN PetscErrorCode PKRecomputeStart(KSP, PKRecompute *);

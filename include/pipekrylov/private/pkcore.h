@@ -72,9 +72,9 @@ PETSC_INTERN PetscErrorCode PKSpMVGetReason(PKSpMV, const char **);
    present. With none registered every call below does nothing and PKRecGet gives NULL, so the solvers' marks cost
    one predictable branch each. The core never calls into src/perf by name. */
 typedef struct {
-  PetscErrorCode (*getrec)(KSP, PKRec *);          /* the recorder of this KSP for the solve about to start, or NULL */
-  PetscErrorCode (*setfromoptions)(KSP);           /* a pipekrylov KSP's options are being read */
-  PetscErrorCode (*view)(KSP, PetscViewer);        /* a pipekrylov KSP is being viewed (-ksp_view) */
+  PetscErrorCode (*getrec)(KSP, PKRec *);   /* the recorder of this KSP for the solve about to start, or NULL */
+  PetscErrorCode (*setfromoptions)(KSP);    /* a pipekrylov KSP's options are being read */
+  PetscErrorCode (*view)(KSP, PetscViewer); /* a pipekrylov KSP is being viewed (-ksp_view) */
 } PKObserver;
 
 PETSC_INTERN PetscErrorCode PKObserverSet(const PKObserver *);

@@ -67,21 +67,21 @@ typedef struct _n_PKLanczos *PKLanczos;
 /* ------------------------------------------------------------------------------------------------------------ */
 /* The common part of every pipekrylov solver's data */
 typedef struct _n_KSP_PK {
-  PetscInt    chunks;       /* -ksp_pipe_chunks: pieces the overlapped work is split into (1 = no MPI_Test) */
-  PKReduce    red;          /* this solver's reductions */
-  PKSpMV      spmv;         /* the operator, chunked where possible */
-  Mat         spmv_mat;     /* the operator spmv was built for */
-  PKRec       rec;          /* recorder of the solve under way, NULL when monitoring is off */
-  const char *description;  /* one line for -ksp_view */
-  PetscBool   replaces;     /* this type replaces a PETSc type of the same name */
-  PetscReal   true_rnorm;   /* true residual norm at exit (pipelined solvers), -1 if not computed */
-  PetscBool   needs_spd;      /* a CG-family solver: symmetric positive definite operator and preconditioner */
-  PetscBool   check_symmetry; /* -ksp_pipe_check_symmetry: test the operator with MatIsSymmetric at set-up */
-  PetscReal   symmetry_tol;   /* tolerance of that test */
-  PKLanczos   lanczos;        /* a CG-family solver asked for eigenvalue estimates (ksp->calc_sings): its tridiagonal */
-  PetscBool   recurred;       /* CG family: r and its products are recurred (nbpcg, pipecg, pipe2cg): the tridiagonal
+  PetscInt    chunks;                                     /* -ksp_pipe_chunks: pieces the overlapped work is split into (1 = no MPI_Test) */
+  PKReduce    red;                                        /* this solver's reductions */
+  PKSpMV      spmv;                                       /* the operator, chunked where possible */
+  Mat         spmv_mat;                                   /* the operator spmv was built for */
+  PKRec       rec;                                        /* recorder of the solve under way, NULL when monitoring is off */
+  const char *description;                                /* one line for -ksp_view */
+  PetscBool   replaces;                                   /* this type replaces a PETSc type of the same name */
+  PetscReal   true_rnorm;                                 /* true residual norm at exit (pipelined solvers), -1 if not computed */
+  PetscBool   needs_spd;                                  /* a CG-family solver: symmetric positive definite operator and preconditioner */
+  PetscBool   check_symmetry;                             /* -ksp_pipe_check_symmetry: test the operator with MatIsSymmetric at set-up */
+  PetscReal   symmetry_tol;                               /* tolerance of that test */
+  PKLanczos   lanczos;                                    /* a CG-family solver asked for eigenvalue estimates (ksp->calc_sings): its tridiagonal */
+  PetscBool   recurred;                                   /* CG family: r and its products are recurred (nbpcg, pipecg, pipe2cg): the tridiagonal
                                  ends at their rounding level (pkcgimpl.h) */
-  PetscErrorCode (*check_estimates)(KSP); /* CG family, optional: refuses a configuration that cannot judge its estimates */
+  PetscErrorCode (*check_estimates)(KSP);                 /* CG family, optional: refuses a configuration that cannot judge its estimates */
   PetscErrorCode (*solve)(KSP, struct _n_KSP_PK *);       /* the type's iteration, between PKSolveBegin and PKSolveEnd */
   PetscErrorCode (*after_solve)(KSP, struct _n_KSP_PK *); /* optional, after PKSolveEnd (e.g. PKTrueResidualAtExit) */
 } KSP_PK;

@@ -43,20 +43,20 @@ typedef struct {
   PetscReal alpha_xs[PK_NPROTO]; /* s */
   PetscReal beta_xs[PK_NPROTO];  /* s / byte */
   /* max-rate model (Gropp, Olson, Samfass; 004): node injection bandwidth and per-process bandwidth */
-  PetscReal RN;             /* bytes/s, off-node injection of one node */
-  PetscReal Rb[PK_NLOC];    /* bytes/s, one process */
-  PetscReal gamma;          /* queue search, s per message^2 (004 T_q = gamma n^2) */
-  PetscReal delta;          /* contention, s per byte crossing the busiest link (004 T_c = delta l) */
-  PetscReal hop_latency;    /* s per extra network hop (0: topology unknown) */
-  PetscReal stall_time;     /* s per tick of the network's stall counter (000 5.7's T_stall; InfiniBand's
+  PetscReal RN;          /* bytes/s, off-node injection of one node */
+  PetscReal Rb[PK_NLOC]; /* bytes/s, one process */
+  PetscReal gamma;       /* queue search, s per message^2 (004 T_q = gamma n^2) */
+  PetscReal delta;       /* contention, s per byte crossing the busiest link (004 T_c = delta l) */
+  PetscReal hop_latency; /* s per extra network hop (0: topology unknown) */
+  PetscReal stall_time;  /* s per tick of the network's stall counter (000 5.7's T_stall; InfiniBand's
                                port_xmit_wait) */
   /* allreduce of n doubles on P ranks: T = ceil(log2 P) * (allreduce_alpha + 8 n allreduce_beta), per locality */
   PetscReal allreduce_alpha[PK_NLOC]; /* s per recursive-doubling round */
   PetscReal allreduce_beta[PK_NLOC];  /* s per byte per round */
   /* node-local compute */
-  PetscReal mem_bw;       /* bytes/s, STREAM triad of one rank while all ranks of the node run it */
-  PetscReal spmv_per_nnz; /* s per stored nonzero of an AIJ SpMV */
-  PetscReal flop_time;    /* s per flop of a memory-bound sweep (AMG model t_i) */
+  PetscReal mem_bw;        /* bytes/s, STREAM triad of one rank while all ranks of the node run it */
+  PetscReal spmv_per_nnz;  /* s per stored nonzero of an AIJ SpMV */
+  PetscReal flop_time;     /* s per flop of a memory-bound sweep (AMG model t_i) */
   PetscReal amg_flop_time; /* s per model flop of a BoomerAMG V-cycle, from a timed hierarchy (the AMG model's t_i
                               when measured; else flop_time) */
   /* noise (fixed-work quanta per core): detours per second and their mean and maximum length */
@@ -88,7 +88,7 @@ PETSC_INTERN const PetscInt       PKMachineNFields;
 
 typedef struct {
   PKMachineParams p;
-  PKParamSource   src[64]; /* per field of PKMachineFields, in order */
+  PKParamSource   src[64];                    /* per field of PKMachineFields, in order */
   char            origin[PETSC_MAX_PATH_LEN]; /* the profile file, or "embedded default" */
 } PKMachine;
 

@@ -94,12 +94,12 @@ PETSC_INTERN const char *const PKCommTermNames[];
 
 typedef struct {
   PetscReal t[PK_CT_N];
-  PetscReal total;                     /* sum of t[] */
-  PetscReal nmsg[PK_NLOC][PK_NPROTO];  /* messages by locality and protocol (fractional for averages) */
-  PetscReal bytes[PK_NLOC];            /* bytes sent */
+  PetscReal total;                    /* sum of t[] */
+  PetscReal nmsg[PK_NLOC][PK_NPROTO]; /* messages by locality and protocol (fractional for averages) */
+  PetscReal bytes[PK_NLOC];           /* bytes sent */
   PetscBool hops_known, congestion_measured;
-  PetscBool contention_counted;        /* l counted on the switch tree (else 004 eq 7's estimate, or none) */
-  PetscReal hops_max;                  /* switches traversed by the farthest off-node message (0: unknown) */
+  PetscBool contention_counted; /* l counted on the switch tree (else 004 eq 7's estimate, or none) */
+  PetscReal hops_max;           /* switches traversed by the farthest off-node message (0: unknown) */
 } PKCommCost;
 
 /* The messages one rank sends in one halo exchange (from the operator's scatter) */
@@ -111,11 +111,11 @@ typedef struct {
   PetscInt          ppn;       /* ranks on the node */
   PetscBool         pipelined; /* blocking exchange of all messages at once: apply 000 5.9 pipelining */
   /* what the machine's topology says (issue 21; all optional: zero them when unknown) */
-  const PetscReal  *hops;      /* [n] switches each off-node message traverses (PKNetState.hops' unit); NULL: the
+  const PetscReal *hops;    /* [n] switches each off-node message traverses (PKNetState.hops' unit); NULL: the
                                   PKNetState's average */
-  const PetscBool  *xsocket;   /* [n] an on-node message between the node's sockets (alpha_xs, beta_xs); NULL: none */
-  PetscBool         have_l;    /* l known: the bytes of the whole exchange on the busiest switch-to-switch link */
-  PetscReal         l;
+  const PetscBool *xsocket; /* [n] an on-node message between the node's sockets (alpha_xs, beta_xs); NULL: none */
+  PetscBool        have_l;  /* l known: the bytes of the whole exchange on the busiest switch-to-switch link */
+  PetscReal        l;
 } PKHaloPattern;
 
 PETSC_INTERN PetscErrorCode PKModelHalo(const PKMachineParams *, const PKHaloPattern *, const PKNetState *, PKCommCost *);
@@ -183,7 +183,7 @@ typedef struct {
   PetscBool    norm_separate; /* PETSc cg: the norm is its own reduction (PRECONDITIONED/UNPRECONDITIONED norms) */
   PetscBool    have_cost;     /* the counts come from the solver's description (pipekrylov's types); else the table */
   PKSolverCost cost;
-  PetscBool    pc_fused;      /* a diagonal preconditioner (jacobi, none) is applied inside the solver's fused vector
+  PetscBool    pc_fused; /* a diagonal preconditioner (jacobi, none) is applied inside the solver's fused vector
                                  pass: the description's fuse_pc applications per cycle leave the PC term and the
                                  overlap window (w_pc_fused) and add fuse_pc_streams vector streams (pipecg: m = M w,
                                  none left per iteration; pipe2cg: c = M q, one of two per pass left) */
@@ -210,7 +210,7 @@ typedef struct {
 } PKSolverShape;
 
 typedef struct {
-  PetscInt  nvals;        /* doubles reduced */
+  PetscInt  nvals; /* doubles reduced */
   PetscBool blocking;
   PetscReal w_spmv, w_pc; /* SpMV and PC applications overlapped with it */
 } PKReductionSpec;
@@ -233,24 +233,24 @@ PETSC_INTERN PetscReal PKModelOverlapHidden(PetscReal C, PetscReal W, PetscReal 
 
 typedef struct {
   PKSolverConfig solver;
-  PetscInt       K;          /* iterations */
+  PetscInt       K; /* iterations */
   PKLayout       layout;
-  PetscReal      t_spmv;     /* s per SpMV application, local compute only (no halo wait) */
-  PetscReal      t_pc;       /* s per PC application */
-  PetscReal      t_vec;      /* s of vector work per iteration of this solver */
-  PetscReal      t_init;     /* measured time before the first iteration; < 0: model it from the shape */
-  PKCommCost     halo;       /* one halo exchange of the slowest rank (PKModelHalo); zero = none (1 rank) */
-  PetscReal      halo_theta; /* fraction of the SpMV compute that hides its halo exchange, [0,1] (000 model: 0) */
-  PKNetState     net;        /* for the allreduces */
-  PetscReal      sync[2];    /* synchronization gap per iteration, [0] blocking rule, [1] non-blocking; < 0: none */
-  PetscReal      theta;      /* overlap of the non-blocking reductions, [0,1]; < 0: not measured (0, flagged) */
+  PetscReal      t_spmv;         /* s per SpMV application, local compute only (no halo wait) */
+  PetscReal      t_pc;           /* s per PC application */
+  PetscReal      t_vec;          /* s of vector work per iteration of this solver */
+  PetscReal      t_init;         /* measured time before the first iteration; < 0: model it from the shape */
+  PKCommCost     halo;           /* one halo exchange of the slowest rank (PKModelHalo); zero = none (1 rank) */
+  PetscReal      halo_theta;     /* fraction of the SpMV compute that hides its halo exchange, [0,1] (000 model: 0) */
+  PKNetState     net;            /* for the allreduces */
+  PetscReal      sync[2];        /* synchronization gap per iteration, [0] blocking rule, [1] non-blocking; < 0: none */
+  PetscReal      theta;          /* overlap of the non-blocking reductions, [0,1]; < 0: not measured (0, flagged) */
   PetscReal      ranks_per_core; /* ranks sharing one core on the busiest host (<= 1: none). The papers run one
                                     rank per core. With k ranks per core the core also runs the k - 1 others' work
                                     in every iteration: a rank that waits gives its core to them (blocking
                                     solvers: the waits absorb it), and a rank that polls with MPI_Test may give it
                                     up inside its own compute (its measured compute then already holds it). The
                                     term is k t_cpu minus the measured compute (spmv + pc + vec), at least 0 */
-  PetscReal      t_cpu;      /* CPU time one rank used during the solve (mean over ranks); < 0: unknown, then
+  PetscReal      t_cpu;          /* CPU time one rank used during the solve (mean over ranks); < 0: unknown, then
                                 the term is (k - 1) times the measured compute */
 } PKSolveInput;
 
@@ -278,14 +278,14 @@ typedef enum {
 } PKTermId;
 
 typedef enum {
-  PK_TERM_MEASURED,      /* read from this run */
-  PK_TERM_MODELLED,      /* computed from the profile and the run's counts */
-  PK_TERM_NOT_MEASURED,  /* needs data this run does not have (congestion counters, trace): 0 */
-  PK_TERM_NO_TOPOLOGY,   /* needs the network hop distance: 0 */
+  PK_TERM_MEASURED,       /* read from this run */
+  PK_TERM_MODELLED,       /* computed from the profile and the run's counts */
+  PK_TERM_NOT_MEASURED,   /* needs data this run does not have (congestion counters, trace): 0 */
+  PK_TERM_NO_TOPOLOGY,    /* needs the network hop distance: 0 */
   PK_TERM_NOT_APPLICABLE, /* does not arise here (overlap of a blocking solver, halo on one rank or node): 0 */
-  PK_TERM_TREE,          /* counted on the switch tree (-ksp_perfmodel_topology) with the profile's parameter */
-  PK_TERM_COUNTERS,      /* from the network counters read around the solve, with the profile's stall_time */
-  PK_TERM_NOT_CALIBRATED /* the inputs are there, the profile lacks the parameter (hop_latency, delta, stall_time): 0 */
+  PK_TERM_TREE,           /* counted on the switch tree (-ksp_perfmodel_topology) with the profile's parameter */
+  PK_TERM_COUNTERS,       /* from the network counters read around the solve, with the profile's stall_time */
+  PK_TERM_NOT_CALIBRATED  /* the inputs are there, the profile lacks the parameter (hop_latency, delta, stall_time): 0 */
 } PKTermStatus;
 
 typedef struct {
@@ -294,18 +294,18 @@ typedef struct {
   const char *source; /* paper and section */
 } PKTermInfo;
 
-PETSC_INTERN const PKTermInfo        PKTermInfos[];
-PETSC_INTERN const char *const       PKTermStatusNames[];
+PETSC_INTERN const PKTermInfo  PKTermInfos[];
+PETSC_INTERN const char *const PKTermStatusNames[];
 
 typedef struct {
   PKSolverKind kind;
   PetscInt     K, P;
-  PetscReal    t[PK_TERM_N];      /* seconds over the whole solve */
+  PetscReal    t[PK_TERM_N]; /* seconds over the whole solve */
   PKTermStatus status[PK_TERM_N];
-  PetscReal    total;             /* sum of t[] (exactly: computed as that sum) */
-  PetscReal    per_iteration;     /* (total - t[PK_TERM_INIT]) / K */
-  PetscReal    allreduce_one;     /* one allreduce of the solver's largest reduction */
-  PetscReal    halo_one;          /* one halo exchange */
+  PetscReal    total;         /* sum of t[] (exactly: computed as that sum) */
+  PetscReal    per_iteration; /* (total - t[PK_TERM_INIT]) / K */
+  PetscReal    allreduce_one; /* one allreduce of the solver's largest reduction */
+  PetscReal    halo_one;      /* one halo exchange */
 } PKModelResult;
 
 PETSC_INTERN PetscErrorCode PKModelSolve(const PKMachineParams *, const PKSolveInput *, PKModelResult *);
@@ -324,12 +324,12 @@ PETSC_INTERN PetscErrorCode PKModelWhatIfRanks(const PKMachineParams *, const PK
 #define PK_AMG_MAXLEVELS 40
 
 typedef struct {
-  PetscReal C;          /* unknowns on the level (global) */
-  PetscReal s, shat;    /* average nonzeros per row of A_i and of the interpolation P_i (level i+1 -> i) */
-  PetscReal p, phat;    /* max messages sent by a process: A_i, P_i */
-  PetscReal n, nhat;    /* max doubles sent by a process: A_i, P_i */
-  PetscReal t;          /* s per flop on this level; <= 0: machine flop_time */
-  PetscReal smooth;     /* flops per nonzero of A_i for smoothing and the residual in one cycle; <= 0: 6 (002: one
+  PetscReal C;       /* unknowns on the level (global) */
+  PetscReal s, shat; /* average nonzeros per row of A_i and of the interpolation P_i (level i+1 -> i) */
+  PetscReal p, phat; /* max messages sent by a process: A_i, P_i */
+  PetscReal n, nhat; /* max doubles sent by a process: A_i, P_i */
+  PetscReal t;       /* s per flop on this level; <= 0: machine flop_time */
+  PetscReal smooth;  /* flops per nonzero of A_i for smoothing and the residual in one cycle; <= 0: 6 (002: one
                            sweep down, the residual, one sweep up, 2 flops each); a symmetric smoother (forward and
                            backward) sweeps twice: 10; a direct solve on the coarsest level: 2 (its solve) */
 } PKAMGLevel;
@@ -424,34 +424,34 @@ PETSC_INTERN PetscErrorCode PKNoiseSlowdownModel(PetscInt m, const PetscReal x[]
 /* Stochastic runtime models (001 sections 2, 4-7)                                                              */
 
 typedef struct {
-  PetscInt         K;       /* iterations */
-  PetscInt         P;       /* ranks */
-  PetscReal        Peff;    /* independent variables per iteration; 001 section 4 uses P/64 when the ranks of a
+  PetscInt         K;    /* iterations */
+  PetscInt         P;    /* ranks */
+  PetscReal        Peff; /* independent variables per iteration; 001 section 4 uses P/64 when the ranks of a
                                node move together; <= 0: P */
   PetscInt         npooled;
-  const PetscReal *pooled;  /* bulk sample of per-rank iteration times */
-  const PetscReal *tmin;    /* [K] per iteration min over ranks: uniform a_k (eq 11, the uniform MLE) */
-  const PetscReal *tmax;    /* [K] per iteration max over ranks: s_k = tmax - tmin */
-  PetscInt         nsim;    /* simulated runs of section 6 (averaged); <= 0: 8 */
-  unsigned long    seed;    /* PetscRandom seed of the simulation */
+  const PetscReal *pooled; /* bulk sample of per-rank iteration times */
+  const PetscReal *tmin;   /* [K] per iteration min over ranks: uniform a_k (eq 11, the uniform MLE) */
+  const PetscReal *tmax;   /* [K] per iteration max over ranks: s_k = tmax - tmin */
+  PetscInt         nsim;   /* simulated runs of section 6 (averaged); <= 0: 8 */
+  unsigned long    seed;   /* PetscRandom seed of the simulation */
 } PKStochInput;
 
 typedef struct {
-  PetscReal    mean, sd;          /* of the bulk sample */
-  PKJSU        bulk;              /* JSU fit of the bulk sample */
+  PetscReal    mean, sd; /* of the bulk sample */
+  PKJSU        bulk;     /* JSU fit of the bulk sample */
   PKJSUFitInfo bulk_info;
-  PetscReal    ks_D, ks_crit;     /* one-sample KS of the bulk vs its fit, critical value at 5% */
-  PetscBool    bulk_rejected;     /* the KS test rejects the JSU fit at 5%: ET and ETp come from the empirical
+  PetscReal    ks_D, ks_crit;   /* one-sample KS of the bulk vs its fit, critical value at 5% */
+  PetscBool    bulk_rejected;   /* the KS test rejects the JSU fit at 5%: ET and ETp come from the empirical
                                      distribution of the sample (ET_emp, ETp_emp), the what-if from a normal */
-  PetscReal    ET_emp, ETp_emp;   /* eqs 3 and 6 with the sample's own (empirical) distribution */
-  PetscBool    sim_rejected;      /* a KS test rejects the fit of the a_k or of the s_k: no simulation */
-  PetscReal    ET;                /* eq 3: K E[max of Peff] under the bulk JSU */
-  PetscReal    ETp;               /* eq 6: K mu (JSU mean) */
-  PetscReal    EThat;             /* eq 7 with uniform F_k (eq 11): sum_k a_k + s_k Peff/(Peff+1) */
-  PetscReal    ETphat;            /* eq 8: sum_k a_k + s_k/2 */
-  PKJSU        fit_a, fit_s;      /* section 6: JSU fits of the a_k and the s_k */
+  PetscReal    ET_emp, ETp_emp; /* eqs 3 and 6 with the sample's own (empirical) distribution */
+  PetscBool    sim_rejected;    /* a KS test rejects the fit of the a_k or of the s_k: no simulation */
+  PetscReal    ET;              /* eq 3: K E[max of Peff] under the bulk JSU */
+  PetscReal    ETp;             /* eq 6: K mu (JSU mean) */
+  PetscReal    EThat;           /* eq 7 with uniform F_k (eq 11): sum_k a_k + s_k Peff/(Peff+1) */
+  PetscReal    ETphat;          /* eq 8: sum_k a_k + s_k/2 */
+  PKJSU        fit_a, fit_s;    /* section 6: JSU fits of the a_k and the s_k */
   PKJSUFitInfo info_a, info_s;
-  PetscReal    sim_ET, sim_ETp;   /* section 6 simulation (eqs 12, 13), mean over nsim runs */
+  PetscReal    sim_ET, sim_ETp; /* section 6 simulation (eqs 12, 13), mean over nsim runs */
   PetscReal    sim_ET_sd, sim_ETp_sd;
   PetscReal    cramer, bertsimas; /* eqs 9, 10 with N = Peff, times K */
   PetscInt     K;
@@ -477,21 +477,21 @@ PETSC_INTERN PetscReal      PKKSOneSidedCritical(PetscReal alpha, PetscInt n, Pe
 /* From the run's measurements to the model's inputs (measured.c)                                              */
 
 typedef struct {
-  PetscInt  K, nspmv, npc;          /* iterations, SpMV and PC applications of the solve */
+  PetscInt    K, nspmv, npc; /* iterations, SpMV and PC applications of the solve */
   PetscMPIInt nranks;
-  PetscReal work[PK_PHASE_N];       /* time by activity over the solve, mean over ranks */
-  PetscBool vec_measured;           /* the vector time holds no reduction (pipekrylov's types) */
-  PetscReal rows_local, rows_sum, nnz_sum; /* this rank's rows; rows and nonzeros summed over ranks (nnz 0: unknown) */
-  PetscReal streams;                /* vector streams per iteration of the solver (PKSolverStreams) */
-  PetscReal scalar_bytes, mem_bw;   /* sizeof(PetscScalar); the profile's memory bandwidth */
-  PetscBool pc_fused, pc_is_jacobi; /* a diagonal PC applied inside the fused vector pass; it is jacobi */
-  PetscReal init_pc, pc_per_cycle, its_per_cycle; /* the solver's shape: start-up PCs, PCs and iterations per cycle */
+  PetscReal   work[PK_PHASE_N];                     /* time by activity over the solve, mean over ranks */
+  PetscBool   vec_measured;                         /* the vector time holds no reduction (pipekrylov's types) */
+  PetscReal   rows_local, rows_sum, nnz_sum;        /* this rank's rows; rows and nonzeros summed over ranks (nnz 0: unknown) */
+  PetscReal   streams;                              /* vector streams per iteration of the solver (PKSolverStreams) */
+  PetscReal   scalar_bytes, mem_bw;                 /* sizeof(PetscScalar); the profile's memory bandwidth */
+  PetscBool   pc_fused, pc_is_jacobi;               /* a diagonal PC applied inside the fused vector pass; it is jacobi */
+  PetscReal   init_pc, pc_per_cycle, its_per_cycle; /* the solver's shape: start-up PCs, PCs and iterations per cycle */
 } PKMeasured;
 
 typedef struct {
-  PetscReal t_spmv, t_pc, t_vec;    /* s per SpMV, per PC application, s of vector work per iteration */
-  PetscBool vec_modelled;           /* t_vec from the vector streams (PETSc's types on several ranks) */
-  PetscBool pc_modelled;            /* t_pc from the vector streams (a fused diagonal PC) */
+  PetscReal t_spmv, t_pc, t_vec; /* s per SpMV, per PC application, s of vector work per iteration */
+  PetscBool vec_modelled;        /* t_vec from the vector streams (PETSc's types on several ranks) */
+  PetscBool pc_modelled;         /* t_pc from the vector streams (a fused diagonal PC) */
 } PKMeasuredTimes;
 
 PETSC_INTERN PetscErrorCode PKModelTimesFromMeasured(const PKMeasured *, PKMeasuredTimes *);
@@ -504,11 +504,19 @@ PETSC_INTERN PetscReal      PKModelHaloHiddenShare(PetscReal halo_total, PetscRe
 #define PK_SLOW_REL   0.05 /* slower means more than 5% above the reference */
 #define PK_SLOW_MAX   8    /* slow ranks named at most */
 /* a rank's summary of its busy times (PKSlowRankSummary) */
-enum { PK_SLOW_MEDIAN, PK_SLOW_MAD2, PK_SLOW_Q25, PK_SLOW_Q75, PK_SLOW_MEAN, PK_SLOW_VAR, PK_SLOW_NSUM };
+enum {
+  PK_SLOW_MEDIAN,
+  PK_SLOW_MAD2,
+  PK_SLOW_Q25,
+  PK_SLOW_Q75,
+  PK_SLOW_MEAN,
+  PK_SLOW_VAR,
+  PK_SLOW_NSUM
+};
 
 typedef struct {
-  PetscInt    nfound;                    /* ranks found slow */
-  PetscInt    n;                         /* of them named, the slowest first */
+  PetscInt    nfound; /* ranks found slow */
+  PetscInt    n;      /* of them named, the slowest first */
   PetscMPIInt rank[PK_SLOW_MAX];
   PetscReal   mean[PK_SLOW_MAX];         /* mean busy time per iteration */
   PetscReal   D[PK_SLOW_MAX];            /* one-sided KS D+ against the reference */

@@ -49,22 +49,22 @@ typedef struct {
 typedef struct {
   struct _p_PKRec rec; /* rec.priv points back here (the start of the PKPerfCtx too) */
   /* settings: options read once, at the first solve, with the KSP's prefix; code_on from KSPPerfMonitorSet */
-  PetscBool         options_read;
-  PetscInt          code_on; /* -1 not set from code, 0 off, 1 on */
-  PetscBool         opt_monitor, opt_trace, opt_report;
-  char              trace[PETSC_MAX_PATH_LEN];
-  PetscBool         trace_failed; /* an unwritable trace was reported once; no more attempts */
-  PetscInt64        trace_serial; /* this context's number among those that wrote traces in this process (trace.c) */
-  char              papi_events[256];
-  PetscInt          node_size; /* -ksp_perf_node_size, 0: MPI_COMM_TYPE_SHARED */
+  PetscBool  options_read;
+  PetscInt   code_on; /* -1 not set from code, 0 off, 1 on */
+  PetscBool  opt_monitor, opt_trace, opt_report;
+  char       trace[PETSC_MAX_PATH_LEN];
+  PetscBool  trace_failed; /* an unwritable trace was reported once; no more attempts */
+  PetscInt64 trace_serial; /* this context's number among those that wrote traces in this process (trace.c) */
+  char       papi_events[256];
+  PetscInt   node_size; /* -ksp_perf_node_size, 0: MPI_COMM_TYPE_SHARED */
   /* placement, found at the first recorded solve */
-  PetscBool   layout_done;
-  PetscInt    node, nnodes, ppn;
-  PetscMPIInt tag;        /* for the selected ranks' series */
+  PetscBool    layout_done;
+  PetscInt     node, nnodes, ppn;
+  PetscMPIInt  tag;       /* for the selected ranks' series */
   PetscMPIInt *rank_node; /* [P] node of every rank of the KSP's communicator */
   /* the solve under way */
-  PetscBool      active;  /* recording */
-  PetscBool      builtin; /* a PETSc type: phases from PETSc's events, rows from the monitor */
+  PetscBool      active;       /* recording */
+  PetscBool      builtin;      /* a PETSc type: phases from PETSc's events, rows from the monitor */
   PetscBool      rows_started; /* the monitor saw iteration 0: rows begin here, before it was set-up */
   PetscInt       solve, nits_prev;
   PetscLogDouble tbegin, trow0, tend; /* PetscTime at KSPSolve begin, start of the first row, KSPSolve end */
@@ -72,8 +72,8 @@ typedef struct {
   double         realbegin;           /* CLOCK_REALTIME at tbegin: comparable between ranks on a node */
   PetscInt       n, nalloc;
   PKRow         *rows;
-  int            nctr;                /* PAPI counters */
-  long long     *ctr;                 /* [nalloc][nctr] cumulative readings at each row's end */
+  int            nctr; /* PAPI counters */
+  long long     *ctr;  /* [nalloc][nctr] cumulative readings at each row's end */
   long long      ctr_row0[PK_PAPI_MAX], ctr_end[PK_PAPI_MAX];
   PKRow          setup_red, finish_red; /* reductions before the first and after the last row */
   PetscLogDouble wait_mark;             /* rec.hot.work[halo] + work[reduce] at the end of the last row */
@@ -85,16 +85,16 @@ typedef struct {
   /* noise injection (noise.c) and the last noise-free solve of this KSP, the reference of its slowdown */
   PKNoise    noise;
   PetscBool  quiet_have;
-  PetscReal  quiet_per_it;  /* KSPSolve time per iteration, slowest rank: the median of the last noise-free solves */
+  PetscReal  quiet_per_it;              /* KSPSolve time per iteration, slowest rank: the median of the last noise-free solves */
   PetscReal  quiet_hist[PK_QUIET_HIST]; /* the last noise-free solves' times per iteration (a ring) */
-  PetscInt   quiet_nhist;   /* noise-free solves seen (the ring holds the last PK_QUIET_HIST) */
-  PetscInt   quiet_npooled; /* its pooled per-iteration sample (rank 0 only; 0 elsewhere) */
+  PetscInt   quiet_nhist;               /* noise-free solves seen (the ring holds the last PK_QUIET_HIST) */
+  PetscInt   quiet_npooled;             /* its pooled per-iteration sample (rank 0 only; 0 elsewhere) */
   PetscReal *quiet_pooled;
   /* results of the last solve */
   PetscLogDouble t_enter; /* this rank's KSPSolve begin after the earliest rank's (system clock) */
   PKStats        stats;
-  PetscReal     *busy;    /* this rank's busy time per iteration, for the record (record.c) */
-  PetscInt       nbusy;   /* its length allocated */
+  PetscReal     *busy;  /* this rank's busy time per iteration, for the record (record.c) */
+  PetscInt       nbusy; /* its length allocated */
   /* network counters around each solve (netwatch.c): on with the report; one reader per node */
   PetscBool     net_on;
   char          net_root[PETSC_MAX_PATH_LEN];          /* -ksp_perfmodel_netcounters ("": /sys) */
@@ -132,15 +132,15 @@ PETSC_INTERN PetscErrorCode PKRecRowsStart(PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKRecSolveEnd(KSP, PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKRecFree(PKMonitorCtx *);
 
-PETSC_INTERN PetscErrorCode PKPapiSetUp(MPI_Comm, const char[], const char[]);
-PETSC_INTERN PetscErrorCode PKPapiCheckList(MPI_Comm, const char[], char[], size_t);
-PETSC_INTERN int            PKPapiCount(void);
+PETSC_INTERN PetscErrorCode     PKPapiSetUp(MPI_Comm, const char[], const char[]);
+PETSC_INTERN PetscErrorCode     PKPapiCheckList(MPI_Comm, const char[], char[], size_t);
+PETSC_INTERN int                PKPapiCount(void);
 PETSC_INTERN const char *const *PKPapiNames(void);
 PETSC_INTERN const char        *PKPapiUnavailable(void);
 PETSC_INTERN const char        *PKPapiUnavailableReason(void);
 PETSC_INTERN const char        *PKPapiSoftwareEvents(void);
-PETSC_INTERN void           PKPapiRead(long long *);
-PETSC_INTERN PetscErrorCode PKPapiFinalize(void);
+PETSC_INTERN void               PKPapiRead(long long *);
+PETSC_INTERN PetscErrorCode     PKPapiFinalize(void);
 
 PETSC_INTERN PetscErrorCode PKStatsLayout(MPI_Comm, PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKStatsCompute(MPI_Comm, PKMonitorCtx *);
@@ -152,7 +152,7 @@ PETSC_INTERN PetscErrorCode PKTraceFinalize(void);
 /* Noise injection (noise.c) */
 #define PK_NOISE_OFF PETSC_MAX_REAL
 PETSC_INTERN void           PKNoiseDetour_Private(PKRec, PetscLogDouble); /* the recorder's detour (rec.detour) */
-PETSC_INTERN void           PKNoiseBlockingBegin(PKMonitorCtx *); /* PETSc's types: a blocking reduction (hooks.c) */
+PETSC_INTERN void           PKNoiseBlockingBegin(PKMonitorCtx *);         /* PETSc's types: a blocking reduction (hooks.c) */
 PETSC_INTERN void           PKNoiseBlockingEnd(PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKNoiseReadOptions(KSP, PKMonitorCtx *, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode PKNoiseCheckOptions(KSP, PKMonitorCtx *);

@@ -24,24 +24,24 @@ typedef struct {
   PetscReal          duration; /* seconds */
   PetscReal          freq;     /* mean arrivals per second */
   PetscInt           seed;
-  PetscInt           nranks;   /* 0: every rank */
+  PetscInt           nranks; /* 0: every rank */
   PetscInt           ranks[PK_NOISE_MAXRANKS];
-  PetscBool          here;     /* this rank injects */
-  PetscInt           skip;     /* -ksp_perf_noise_skip: the first solves of the KSP run without noise */
+  PetscBool          here;      /* this rank injects */
+  PetscInt           skip;      /* -ksp_perf_noise_skip: the first solves of the KSP run without noise */
   PetscBool          alternate; /* -ksp_perf_noise_alternate: after the skip, noisy and noise-free solves alternate */
-  PetscBool          active;   /* noise in the solve under way (or the last one) */
-  unsigned long long state;    /* PRNG state */
+  PetscBool          active;    /* noise in the solve under way (or the last one) */
+  unsigned long long state;     /* PRNG state */
   PetscBool          seeded;
   /* the arrival clock (noise.c, PKNoiseClock): compute time since t0; the next arrival at next_c on it */
-  PetscLogDouble     t0, next_c;
-  PetscLogDouble     blocked;  /* PETSc's types: time inside their blocking reductions (hooks.c) */
-  PetscLogDouble     block_t0; /* when the current one began */
-  int                inblock;  /* nesting depth of blocking reductions */
+  PetscLogDouble t0, next_c;
+  PetscLogDouble blocked;  /* PETSc's types: time inside their blocking reductions (hooks.c) */
+  PetscLogDouble block_t0; /* when the current one began */
+  int            inblock;  /* nesting depth of blocking reductions */
   /* counters of the solve under way (or the last one) */
-  PetscInt           n;                 /* detours served */
-  PetscLogDouble     wall, cpu;         /* time inside them: wall clock (PetscTime) and this thread's CPU time */
-  PetscInt           nphase[PK_PHASE_N]; /* detours by the phase they were charged to (act: what was being done) */
-  PetscInt           noverlap;          /* of those, served while a non-blocking reduction was in flight */
+  PetscInt       n;                  /* detours served */
+  PetscLogDouble wall, cpu;          /* time inside them: wall clock (PetscTime) and this thread's CPU time */
+  PetscInt       nphase[PK_PHASE_N]; /* detours by the phase they were charged to (act: what was being done) */
+  PetscInt       noverlap;           /* of those, served while a non-blocking reduction was in flight */
 } PKNoise;
 
 /* testing (tests/noise.c, linked with the static archive): a function called at the start of every detour */

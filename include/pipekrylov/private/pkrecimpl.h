@@ -24,14 +24,14 @@ typedef struct _p_PKRec *PKRec;
 
 /* The part of the recorder the inline marks touch; the rest is private to src/perf (pkperfimpl.h) */
 typedef struct {
-  PetscLogDouble tlast;            /* time of the last mark */
-  PKPhase        cur;              /* phase the time since tlast is charged to */
-  PetscBool      overlap;          /* a non-blocking reduction is outstanding */
-  PetscLogDouble acc[PK_PHASE_N];  /* phase times of the current iteration so far */
-  PetscInt       red_state;        /* -1 no reduction waited on in this iteration, 0 waited, 1 done before its wait */
-  PetscInt       red_tests;        /* MPI_Test calls made for the reductions of this iteration */
-  PetscInt       red_count;        /* reductions finished in this iteration */
-  unsigned long long red_mask;     /* bit j set: the j-th of them (j < 64) was complete before its wait */
+  PetscLogDouble     tlast;           /* time of the last mark */
+  PKPhase            cur;             /* phase the time since tlast is charged to */
+  PetscBool          overlap;         /* a non-blocking reduction is outstanding */
+  PetscLogDouble     acc[PK_PHASE_N]; /* phase times of the current iteration so far */
+  PetscInt           red_state;       /* -1 no reduction waited on in this iteration, 0 waited, 1 done before its wait */
+  PetscInt           red_tests;       /* MPI_Test calls made for the reductions of this iteration */
+  PetscInt           red_count;       /* reductions finished in this iteration */
+  unsigned long long red_mask;        /* bit j set: the j-th of them (j < 64) was complete before its wait */
   /* for the model, per solve (set-up, rows and finish): time by what was really done, also inside an overlap
      window (where acc[] charges everything to overlap), and the operator and preconditioner applications */
   PKPhase        act;              /* what the time since tlast was spent on */
@@ -48,9 +48,9 @@ typedef struct {
 struct _p_PKRec {
   PKRecHot hot;
   PetscErrorCode (*rowend)(PKRec, PetscInt); /* close the row of iteration its (set by the owner) */
-  void (*detour)(PKRec, PetscLogDouble);      /* serve the noise detours due by time t (set by the owner, or NULL);
+  void (*detour)(PKRec, PetscLogDouble);     /* serve the noise detours due by time t (set by the owner, or NULL);
                                                  called only from a mark that enters a compute phase */
-  void *priv;                                 /* the monitor context that owns this recorder */
+  void *priv;                                /* the monitor context that owns this recorder */
 };
 
 static inline void PKRecPhase(PKRec rec, PKPhase ph)

@@ -29,14 +29,14 @@ typedef struct {
   PetscViewer       viewer; /* -ksp_perfmodel_view */
   PetscViewerFormat format;
   char              spec[PETSC_MAX_PATH_LEN + 32]; /* the file, mode and format it was opened for ("": standard output) */
-  PKSpMV            spmv; /* chunked-SpMV structure of a PETSc type's operator, for its halo (sec_halo.c) */
-  Mat               mat;  /* the operator it was built for */
+  PKSpMV            spmv;                          /* chunked-SpMV structure of a PETSc type's operator, for its halo (sec_halo.c) */
+  Mat               mat;                           /* the operator it was built for */
   /* where the KSP's ranks are, found at its first report (sec_net.c) */
-  PetscInt *where;                             /* [P] each rank's node in the switch tree (< 0: not listed) */
-  PetscInt  nmissing;                          /* ranks whose node the tree does not list */
+  PetscInt *where;                               /* [P] each rank's node in the switch tree (< 0: not listed) */
+  PetscInt  nmissing;                            /* ranks whose node the tree does not list */
   char      missing[MPI_MAX_PROCESSOR_NAME + 1]; /* one such node */
-  PetscInt *package;                           /* [P] each rank's socket (< 0: bound to several) */
-  PetscInt  npackages;                         /* sockets of the largest node */
+  PetscInt *package;                             /* [P] each rank's socket (< 0: bound to several) */
+  PetscInt  npackages;                           /* sockets of the largest node */
 } PKReportCtx;
 
 /* The end-of-solve report to rep's viewer, from the record of the solve that just ended (report.c); collective */

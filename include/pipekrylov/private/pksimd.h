@@ -25,7 +25,7 @@ typedef double PKv4d __attribute__((vector_size(32), aligned(8))); /* aligned(8)
     #define PK_SIMD_CLONES
   #endif
 
-/* The block loop of the fused kernels, written once: for each block of PK_DOT_BLOCK elements, UPDATE(T, LD, ST, BC,
+  /* The block loop of the fused kernels, written once: for each block of PK_DOT_BLOCK elements, UPDATE(T, LD, ST, BC,
    DOT) on 4-wide vectors (LDV, STV, BCV: load, store, broadcast), then on the block's remainder one element at a
    time (LDS, STS, BCS), with the element index in i and DOT(j, a, b) adding a b to partial sum j of nacc; when keep
    is true, each block's partial sums are added to sum[] as (s0 + s1) + (s2 + s3), in block order, exactly as the

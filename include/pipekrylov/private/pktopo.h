@@ -23,13 +23,13 @@
 #include <petscsys.h>
 #include <pipekrylov.h> /* PKPlacement, for the topology-aware placement */
 
-#define PK_TOPO_MAX_TEXT     (4 << 20) /* bytes of a topology.conf buffer */
-#define PK_TOPO_MAX_LINE     65536     /* characters of one logical line, continuation lines joined */
-#define PK_TOPO_MAX_SWITCHES 65535     /* Slurm numbers switches with 16 bits */
-#define PK_TOPO_MAX_NODES    (1 << 20) /* nodes, and names one host-list expression may expand to */
-#define PK_TOPO_MAX_NAME     255       /* characters of a switch or node name (a DNS name has at most 253) */
-#define PK_TOPO_MAX_DEPTH    20        /* switch levels below a root; Slurm gives up resolving its tree after 20 */
-#define PK_TOPO_MAX_BRACKETS 8         /* bracket groups in one host-list name (rack[0-3]_blade[0-41] has 2) */
+#define PK_TOPO_MAX_TEXT     (4 << 20)                   /* bytes of a topology.conf buffer */
+#define PK_TOPO_MAX_LINE     65536                       /* characters of one logical line, continuation lines joined */
+#define PK_TOPO_MAX_SWITCHES 65535                       /* Slurm numbers switches with 16 bits */
+#define PK_TOPO_MAX_NODES    (1 << 20)                   /* nodes, and names one host-list expression may expand to */
+#define PK_TOPO_MAX_NAME     255                         /* characters of a switch or node name (a DNS name has at most 253) */
+#define PK_TOPO_MAX_DEPTH    20                          /* switch levels below a root; Slurm gives up resolving its tree after 20 */
+#define PK_TOPO_MAX_BRACKETS 8                           /* bracket groups in one host-list name (rack[0-3]_blade[0-41] has 2) */
 #define PK_TOPO_MAX_ROUTE    (2 * PK_TOPO_MAX_DEPTH + 2) /* links of the longest route */
 
 /* Slurm host-list expressions (hostlist.c) */
@@ -70,23 +70,23 @@ PETSC_INTERN PetscErrorCode PKTopoRecursiveDoublingHops(PKTopo, PetscInt n, cons
    PKTopoLoadsSummarize.
 */
 typedef struct {
-  PetscInt   nlinks;      /* nswitches + nnodes */
-  PetscReal *bytes;       /* [2 nlinks]: bytes[2 link + dir] */
-  PetscInt  *nmsg;        /* [2 nlinks]: messages crossing the link in that direction */
-  PetscInt   n_on;        /* messages between two ranks of one node: no link */
-  PetscInt   n_off;       /* messages between nodes, routed */
-  PetscInt   n_unknown;   /* messages with a node not in the topology (index < 0) or in another tree: not routed */
-  PetscReal  bytes_off;   /* bytes of the routed messages */
-  PetscReal  hops_sum;    /* sum of their hops */
-  PetscReal  hops_bytes;  /* sum of bytes x hops (= sum of bytes over all links) */
+  PetscInt   nlinks;     /* nswitches + nnodes */
+  PetscReal *bytes;      /* [2 nlinks]: bytes[2 link + dir] */
+  PetscInt  *nmsg;       /* [2 nlinks]: messages crossing the link in that direction */
+  PetscInt   n_on;       /* messages between two ranks of one node: no link */
+  PetscInt   n_off;      /* messages between nodes, routed */
+  PetscInt   n_unknown;  /* messages with a node not in the topology (index < 0) or in another tree: not routed */
+  PetscReal  bytes_off;  /* bytes of the routed messages */
+  PetscReal  hops_sum;   /* sum of their hops */
+  PetscReal  hops_bytes; /* sum of bytes x hops (= sum of bytes over all links) */
   PetscInt   hops_max;
   /* set by PKTopoLoadsSummarize */
-  PetscReal  hops_avg;          /* per off-node message (000 5.6's n_hops) */
-  PetscReal  hops_byte_avg;     /* per byte (004 section 4.2's h) */
-  PKTopoLink busiest;           /* the link direction with the most bytes (ties: lowest link, up first); link -1 if none */
+  PetscReal  hops_avg;      /* per off-node message (000 5.6's n_hops) */
+  PetscReal  hops_byte_avg; /* per byte (004 section 4.2's h) */
+  PKTopoLink busiest;       /* the link direction with the most bytes (ties: lowest link, up first); link -1 if none */
   PetscReal  busiest_bytes;
   PetscInt   busiest_nmsg;
-  PKTopoLink busiest_net;       /* the same among switch-to-switch links only: 004's contention l */
+  PKTopoLink busiest_net; /* the same among switch-to-switch links only: 004's contention l */
   PetscReal  busiest_net_bytes;
   PetscInt   busiest_net_nmsg;
 } PKTopoLoads;
@@ -127,14 +127,14 @@ typedef struct {
 
 typedef struct {
   PetscInt      nnodes;
-  PetscBool     placed;   /* PETSC_TRUE: the node blocks are moved by the tree; else the node-aware order is kept (note) */
-  PetscBool     usable;   /* the tree describes the allocation: every node in it once, all under one root, equal
+  PetscBool     placed;    /* PETSC_TRUE: the node blocks are moved by the tree; else the node-aware order is kept (note) */
+  PetscBool     usable;    /* the tree describes the allocation: every node in it once, all under one root, equal
                              node sizes (PETSC_FALSE: the note says what is wrong; the caller should tell the user) */
-  PetscBool     optimal;  /* every assignment was compared (or all of them are equivalent): no better one exists */
-  PetscInt64    steps;    /* search steps: assignments tried (exhaustive), then swaps tried (heuristic) */
-  PetscInt      nleaves;  /* leaf switches that hold nodes of the allocation */
-  PetscInt     *order;    /* [nnodes]: node block b (PKDMDAPlacementRankNode()'s node b) runs on allocation node order[b] */
-  PetscInt     *tnode;    /* [nnodes]: allocation node i is the tree's node tnode[i] (-1: not listed) */
+  PetscBool     optimal;   /* every assignment was compared (or all of them are equivalent): no better one exists */
+  PetscInt64    steps;     /* search steps: assignments tried (exhaustive), then swaps tried (heuristic) */
+  PetscInt      nleaves;   /* leaf switches that hold nodes of the allocation */
+  PetscInt     *order;     /* [nnodes]: node block b (PKDMDAPlacementRankNode()'s node b) runs on allocation node order[b] */
+  PetscInt     *tnode;     /* [nnodes]: allocation node i is the tree's node tnode[i] (-1: not listed) */
   PKTopoTraffic def;       /* PETSc's grid, ranks x-fastest, rank r on allocation node r / ppn (or rank_node[r]) */
   PKTopoTraffic nodeaware; /* the node-aware layout, block b on allocation node b */
   PKTopoTraffic topo;      /* the topology-aware layout, block b on allocation node order[b] (= nodeaware if not placed) */

@@ -27,10 +27,12 @@ PetscErrorCode PKCGSetUp(KSP ksp, KSP_PK *pk, PetscInt nred)
   PetscCall(PKCGLanczosSetUp(ksp, pk));
   PetscCall(PCGetOperators(ksp->pc, &Amat, NULL));
   PetscCall(MatIsSymmetricKnown(Amat, &set, &flg));
-  PetscCheck(!set || flg, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "KSP %s needs a symmetric positive definite operator, but the operator is marked non-symmetric (MatSetOption MAT_SYMMETRIC false); use gmres or pgmres", ((PetscObject)ksp)->type_name);
+  PetscCheck(!set || flg, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "KSP %s needs a symmetric positive definite operator, but the operator is marked non-symmetric (MatSetOption MAT_SYMMETRIC false); use gmres or pgmres",
+             ((PetscObject)ksp)->type_name);
   if (pk->check_symmetry && !set) {
     PetscCall(MatIsSymmetric(Amat, pk->symmetry_tol, &flg));
-    PetscCheck(flg, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "KSP %s needs a symmetric positive definite operator, but the operator is not symmetric (-ksp_pipe_check_symmetry, tolerance %g); use gmres or pgmres", ((PetscObject)ksp)->type_name, (double)pk->symmetry_tol);
+    PetscCheck(flg, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "KSP %s needs a symmetric positive definite operator, but the operator is not symmetric (-ksp_pipe_check_symmetry, tolerance %g); use gmres or pgmres", ((PetscObject)ksp)->type_name,
+               (double)pk->symmetry_tol);
   }
   PetscFunctionReturn(0);
 }

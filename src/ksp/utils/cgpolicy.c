@@ -55,13 +55,14 @@ PetscErrorCode PKRecomputeJudge(KSP ksp, PKRecompute *rc, PetscInt i, PetscReal 
   PetscFunctionBegin;
   *changed = PETSC_FALSE;
   if (rc->user >= 0 || rc->final || i < PK_RC_FIRST || !(dp0 > 0) || !(ttol > 0) || !(dp > ttol)) PetscFunctionReturn(0);
-  rate  = dp < dp0 ? PetscLogReal(dp0 / dp) / i : 0.0;
-  left  = (PetscReal)(ksp->max_it - i);
+  rate = dp < dp0 ? PetscLogReal(dp0 / dp) / i : 0.0;
+  left = (PetscReal)(ksp->max_it - i);
   if (rate > 0) left = PetscMin(left, PetscLogReal(dp / ttol) / rate);
-  total = i + left;
+  total         = i + left;
   rc->predicted = total;
   if (!rc->on && total >= lim && left >= lim / 8) {
-    PetscCall(PetscSNPrintf(rc->reason[0], sizeof(rc->reason[0]), "recompute on from iteration %" PetscInt_FMT ": %.0f iterations predicted to the tolerance, %.2f x the %.0f unknowns (at least %g: the rounding of the recurrences would delay convergence)", i, (double)total, (double)(total / rc->nrows), (double)rc->nrows, (double)PK_RC_LANCZOS));
+    PetscCall(PetscSNPrintf(rc->reason[0], sizeof(rc->reason[0]), "recompute on from iteration %" PetscInt_FMT ": %.0f iterations predicted to the tolerance, %.2f x the %.0f unknowns (at least %g: the rounding of the recurrences would delay convergence)", i, (double)total, (double)(total / rc->nrows),
+                            (double)rc->nrows, (double)PK_RC_LANCZOS));
     PetscCall(PKRecomputeSwitch(ksp, rc, i, PETSC_TRUE, PK_RC_LANCZOS_REGIME));
     *changed = PETSC_TRUE;
   } else if (rc->on && rc->why == PK_RC_LANCZOS_REGIME && total < lim / 2) {
@@ -121,7 +122,8 @@ PetscErrorCode PKRecomputeView(const PKRecompute *rc, PetscViewer viewer, PetscI
 {
   PetscFunctionBegin;
   if (rc->user >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  recompute policy: %s recomputed in the overlap of every pass: %s (%s)\n", what, rc->user ? "forced on" : "forced off", opt));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  recompute policy: %s recomputed in the overlap window when the solve is predicted to take at least %g x the unknowns in iterations, or (pipe2cg) the measured gap would force more than %d replacements; else recurred (%s 0|1 forces)\n", what, (double)PK_RC_LANCZOS, PK_RC_MAX_REPLACE, opt));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  recompute policy: %s recomputed in the overlap window when the solve is predicted to take at least %g x the unknowns in iterations, or (pipe2cg) the measured gap would force more than %d replacements; else recurred (%s 0|1 forces)\n", what, (double)PK_RC_LANCZOS, PK_RC_MAX_REPLACE, opt));
   if (its > 0 || rc->npasses) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " passes recomputed in %" PetscInt_FMT " iterations, switched on %" PetscInt_FMT " and off %" PetscInt_FMT " times by the policy%s%s%s%s\n", rc->npasses, its, rc->non, rc->noff, rc->reason[0][0] ? "; " : "", rc->reason[0], rc->reason[1][0] ? "; " : "", rc->reason[1]));
   }

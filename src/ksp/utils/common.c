@@ -111,11 +111,11 @@ PetscErrorCode PKCreate_Common(KSP ksp, KSP_PK *pk, const char *description, Pet
   ksp->ops->setfromoptions = KSPSetFromOptions_PK;
   ksp->ops->buildsolution  = KSPBuildSolutionDefault;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
-  pk->chunks      = PK_DEFAULT_CHUNKS;
-  pk->description = description;
-  pk->replaces    = replaces;
-  pk->true_rnorm  = -1.0;
-  pk->symmetry_tol = 1e-12;
+  pk->chunks               = PK_DEFAULT_CHUNKS;
+  pk->description          = description;
+  pk->replaces             = replaces;
+  pk->true_rnorm           = -1.0;
+  pk->symmetry_tol         = 1e-12;
   PetscCall(PKReduceCreate(PetscObjectComm((PetscObject)ksp), 4, &pk->red));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetChunks_C", KSPPipeSetChunks_PK));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetChunks_C", KSPPipeGetChunks_PK));
@@ -149,7 +149,8 @@ PetscErrorCode PKSetUp_Common(KSP ksp, KSP_PK *pk, PetscInt nred)
     PetscCall(PCGetOperators(ksp->pc, &A, NULL));
     PetscCall(MatIsSymmetricKnown(A, &set, &flg));
     PetscCall(MatHasOperation(A, MATOP_IS_SYMMETRIC, &has));
-    PetscCheck(set || has, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-ksp_pipe_check_symmetry cannot check this operator: a matrix of type %s (matrix-free) has no MatIsSymmetric; drop the option, or declare the operator symmetric with MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE)", ((PetscObject)A)->type_name);
+    PetscCheck(set || has, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-ksp_pipe_check_symmetry cannot check this operator: a matrix of type %s (matrix-free) has no MatIsSymmetric; drop the option, or declare the operator symmetric with MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE)",
+               ((PetscObject)A)->type_name);
   }
   PetscCall(PKReduceEnsure(&pk->red, nred));
   PetscCall(PKSpMVForOperator(ksp, pk));
@@ -224,7 +225,9 @@ PetscErrorCode PKView_Common(KSP ksp, KSP_PK *pk, PetscViewer viewer)
     if (chunked) PetscCall(PetscViewerASCIIPrintf(viewer, "  SpMV: chunked, halo exchange driven by the solver\n"));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  SpMV: %s\n", why));
   }
-  if (pk->red.nnonblock) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " blocking and %" PetscInt_FMT " non-blocking reductions, %" PetscInt_FMT " of them complete before their wait (%" PetscInt_FMT " MPI_Test calls)\n", pk->red.nblocking, pk->red.nnonblock, pk->red.nearly, pk->red.ntesttotal));
+  if (pk->red.nnonblock)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " blocking and %" PetscInt_FMT " non-blocking reductions, %" PetscInt_FMT " of them complete before their wait (%" PetscInt_FMT " MPI_Test calls)\n", pk->red.nblocking,
+                                     pk->red.nnonblock, pk->red.nearly, pk->red.ntesttotal));
   else if (pk->red.nblocking) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " blocking reductions\n", pk->red.nblocking));
   if (pk->check_symmetry) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator checked for symmetry at set-up (tolerance %g)\n", (double)pk->symmetry_tol));
   if (pk->true_rnorm >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  true residual norm at exit: %g\n", (double)pk->true_rnorm));
@@ -240,7 +243,7 @@ PetscErrorCode PKSolveBegin(KSP ksp, KSP_PK *pk)
   PetscCall(PKSpMVForOperator(ksp, pk));
   if (pk->needs_spd) PetscCall(PKCGLanczosBegin(ksp, pk));
   pk->red.nblocking = pk->red.nnonblock = pk->red.nearly = pk->red.ntesttotal = 0;
-  pk->true_rnorm                                                                = -1.0;
+  pk->true_rnorm                                                              = -1.0;
   PetscCall(PKRecGet(ksp, &pk->rec));
   pk->red.rec  = pk->rec;
   pk->red.poll = (PetscBool)(pk->chunks > 1);
@@ -257,8 +260,11 @@ PetscErrorCode PKSolveEnd(KSP ksp, KSP_PK *pk)
   if (pk->needs_spd) PetscCall(PKCGLanczosEnd(ksp, pk));
   /* a CG type's indefinite breakdown is often a nonsymmetric operator (boundary rows, as in PETSc's ex45) */
   if (ksp->reason == KSP_DIVERGED_INDEFINITE_MAT || ksp->reason == KSP_DIVERGED_INDEFINITE_PC) {
-    if (pk->check_symmetry) PetscCall(PetscInfo(ksp, "%s: %s although the operator passed -ksp_pipe_check_symmetry: the operator or the preconditioner is indefinite, or the preconditioner is not symmetric\n", ((PetscObject)ksp)->type_name, KSPConvergedReasons[ksp->reason]));
-    else PetscCall(PetscInfo(ksp, "%s: %s: CG needs a symmetric positive definite operator and preconditioner; -ksp_pipe_check_symmetry checks at set-up that the operator is symmetric (gmres or pgmres solve nonsymmetric ones)\n", ((PetscObject)ksp)->type_name, KSPConvergedReasons[ksp->reason]));
+    if (pk->check_symmetry)
+      PetscCall(PetscInfo(ksp, "%s: %s although the operator passed -ksp_pipe_check_symmetry: the operator or the preconditioner is indefinite, or the preconditioner is not symmetric\n", ((PetscObject)ksp)->type_name, KSPConvergedReasons[ksp->reason]));
+    else
+      PetscCall(PetscInfo(ksp, "%s: %s: CG needs a symmetric positive definite operator and preconditioner; -ksp_pipe_check_symmetry checks at set-up that the operator is symmetric (gmres or pgmres solve nonsymmetric ones)\n", ((PetscObject)ksp)->type_name,
+                          KSPConvergedReasons[ksp->reason]));
   }
   pk->red.rec = pk->rec = NULL;
   PetscFunctionReturn(0);

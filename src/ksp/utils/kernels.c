@@ -29,9 +29,9 @@ typedef struct {
 } PKRawDot;
 
 typedef struct {
-  PetscInt  nops, ndots;
-  PKRawOp   op[PK_FUSED_MAX];
-  PKRawDot  dot[PK_FUSED_MAX];
+  PetscInt    nops, ndots;
+  PKRawOp     op[PK_FUSED_MAX];
+  PKRawDot    dot[PK_FUSED_MAX];
   PetscScalar sum[PK_FUSED_MAX];
 } PKFusedCtx;
 
@@ -39,7 +39,7 @@ static inline void PKOpBlock(const PKRawOp *o, PetscInt i0, PetscInt i1)
 {
   PetscScalar *PETSC_RESTRICT       w = o->w;
   const PetscScalar *PETSC_RESTRICT x = o->x, *PETSC_RESTRICT y = o->y;
-  const PetscScalar                 a = o->a, b = o->b, c = o->c;
+  const PetscScalar a = o->a, b = o->b, c = o->c;
 
   /* c == 0 and y == NULL never read w or y: a NaN left in w must not leak into the result. c == 1 (the axpy
      form of most updates) skips a multiplication that is exact anyway: same result, bit for bit. */

@@ -43,7 +43,7 @@ typedef struct {
 */
 #if defined(PETSC_USE_REAL_DOUBLE) && !defined(PETSC_USE_COMPLEX) && (defined(__GNUC__) || defined(__clang__))
   #define PK_VEC2 1
-typedef double PKv2 __attribute__((vector_size(16)));
+typedef double     PKv2 __attribute__((vector_size(16)));
 static inline PKv2 PKLd(const double *p)
 {
   PKv2 v;
@@ -61,7 +61,7 @@ static inline void PKAxpyN(PetscScalar *PETSC_RESTRICT y, PetscInt nk, const Pet
 {
   const PetscScalar *x0 = x[0], *x1 = nk > 1 ? x[1] : x[0], *x2 = nk > 2 ? x[2] : x[0], *x3 = nk > 3 ? x[3] : x[0];
   const PetscScalar  a0 = a[0], a1 = nk > 1 ? a[1] : 0.0, a2 = nk > 2 ? a[2] : 0.0, a3 = nk > 3 ? a[3] : 0.0;
-  PetscInt           i  = i0;
+  PetscInt           i = i0;
 
 #if defined(PK_VEC2)
   {
@@ -123,7 +123,7 @@ static inline void PKDotN(const PetscScalar *x, PetscInt nk, const PetscScalar *
 {
   const PetscScalar *y0 = y[0], *y1 = nk > 1 ? y[1] : y[0], *y2 = nk > 2 ? y[2] : y[0], *y3 = nk > 3 ? y[3] : y[0];
   PetscScalar        s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  PetscInt           i  = i0;
+  PetscInt           i = i0;
 
 #if defined(PK_VEC2)
   {
@@ -264,11 +264,11 @@ PetscErrorCode PKVecMaxpyMDot(KSP_PK *pk, PKMultiWork *w, PetscInt nupd, const P
   ctx.ndot = ndot;
   for (PetscInt u = 0; u < nupd; u++) {
     const PetscInt ry = nr; /* compare vectors, not arrays: on a rank with no rows every array may be NULL */
-    ctx.upd[u].y     = (PetscScalar *)w->ref[nr++];
-    ctx.upd[u].alpha = upd[u].alpha;
-    ctx.upd[u].n     = upd[u].n;
-    ctx.upd[u].a     = upd[u].a;
-    ctx.upd[u].x     = w->ref + nr;
+    ctx.upd[u].y      = (PetscScalar *)w->ref[nr++];
+    ctx.upd[u].alpha  = upd[u].alpha;
+    ctx.upd[u].n      = upd[u].n;
+    ctx.upd[u].a      = upd[u].a;
+    ctx.upd[u].x      = w->ref + nr;
     for (PetscInt k = 0; k < upd[u].n; k++) PetscCheck(w->ridx[nr + k] != w->ridx[ry], PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "Multi-vector kernel: an update's target is one of its own sources");
     nr += upd[u].n;
     flops += (2.0 * upd[u].n + (upd[u].alpha != 1.0 ? 1.0 : 0.0)) * n;

@@ -12,8 +12,8 @@
 #include <petsctao.h>
 #include <pipekrylov/private/pkmodel.h>
 
-#define PK_SQRT2   1.41421356237309504880
-#define PK_LSQ2PI  0.91893853320467274178 /* log(sqrt(2 pi)) */
+#define PK_SQRT2  1.41421356237309504880
+#define PK_LSQ2PI 0.91893853320467274178 /* log(sqrt(2 pi)) */
 
 PetscReal PKNormalCdf(PetscReal x)
 {
@@ -30,10 +30,10 @@ PetscReal PKNormalLogCdf(PetscReal x)
 /* Acklam's rational approximation (relative error 1.2e-9) refined by one Halley step on erfc */
 PetscReal PKNormalQuantile(PetscReal p)
 {
-  static const PetscReal a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
-  static const PetscReal b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01, -1.328068155288572e+01};
-  static const PetscReal c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
-  static const PetscReal d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00};
+  static const PetscReal a[]  = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
+  static const PetscReal b[]  = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01, -1.328068155288572e+01};
+  static const PetscReal c[]  = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
+  static const PetscReal d[]  = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00};
   const PetscReal        plow = 0.02425;
   PetscReal              q, r, x, e, u;
 
@@ -204,16 +204,16 @@ static PetscErrorCode PKJSUFitObjective(Tao tao, Vec X, PetscReal *f, void *ctx)
 
 PetscErrorCode PKJSUFit(PetscInt n, const PetscReal x[], PKJSU *j, PKJSUFitInfo *info)
 {
-  PetscReal  *s, mean = 0, var = 0, xi, lambda, nll;
-  PKJSUFitCtx ctx;
+  PetscReal   *s, mean = 0, var = 0, xi, lambda, nll;
+  PKJSUFitCtx  ctx;
   PKJSUFitInfo dummy;
 
   PetscFunctionBegin;
   if (!info) info = &dummy;
   PetscCall(PetscMemzero(info, sizeof(*info)));
-  j->gamma = 0;
-  j->delta = 1;
-  j->xi    = n > 0 ? x[0] : 0;
+  j->gamma  = 0;
+  j->delta  = 1;
+  j->xi     = n > 0 ? x[0] : 0;
   j->lambda = 1;
   if (n < 8) PetscFunctionReturn(0);
   PetscCall(PetscMalloc1(n, &s));

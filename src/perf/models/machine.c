@@ -14,10 +14,13 @@
 
 const char *const PKParamSourceNames[] = {"embedded default", "profile", "measured in this run", "not available", "PKParamSource", "PK_SRC_", NULL};
 
-#define PO(m)         offsetof(PKMachineParams, m)
-#define PKF(k, u, h, m, kind) {k, u, h, PO(m), kind}
-#define POS           PK_FIELD_POSITIVE
-#define NNEG          PK_FIELD_NONNEG
+#define PO(m) offsetof(PKMachineParams, m)
+#define PKF(k, u, h, m, kind) \
+  { \
+    k, u, h, PO(m), kind \
+  }
+#define POS  PK_FIELD_POSITIVE
+#define NNEG PK_FIELD_NONNEG
 
 /* The order is the order of the file; a new field goes at the end of its group (src[] is indexed by position) */
 const PKMachineField PKMachineFields[] = {
@@ -71,12 +74,12 @@ static const struct {
   const char *key, *title;
 } PKSections[] = {
   {"alpha_on_short",  "Point-to-point between two ranks of one node: postal model T = alpha + beta * bytes per MPI protocol (000 section 5.1-5.2)"},
-  {"alpha_xs_short",  "Point-to-point between the two sockets of one node (004 section 3; none: one socket, the on-node values are used)"          },
-  {"alpha_off_short", "Point-to-point between nodes (none: no off-node pair at calibration)"                                                         },
-  {"RN",              "Network penalties: max-rate (Gropp, Olson, Samfass), queue search and contention (004), hops and congestion (000 5.6-5.7)"  },
-  {"mem_bw",          "Node-local compute"                                                                                                          },
-  {"noise_rate",      "Noise: detours seen by fixed-work quanta on every core at once"                                                              },
-  {"ppn",             "The run that measured this profile"                                                                                          },
+  {"alpha_xs_short",  "Point-to-point between the two sockets of one node (004 section 3; none: one socket, the on-node values are used)"         },
+  {"alpha_off_short", "Point-to-point between nodes (none: no off-node pair at calibration)"                                                      },
+  {"RN",              "Network penalties: max-rate (Gropp, Olson, Samfass), queue search and contention (004), hops and congestion (000 5.6-5.7)" },
+  {"mem_bw",          "Node-local compute"                                                                                                        },
+  {"noise_rate",      "Noise: detours seen by fixed-work quanta on every core at once"                                                            },
+  {"ppn",             "The run that measured this profile"                                                                                        },
 };
 
 /*
@@ -98,17 +101,17 @@ static const struct {
 */
 #define DEFAULT_PROFILE_NOTE "idle 2-core development machine, 2026-11-21, 2 ranks, one node"
 static const PKMachineParams PKDefaultParams = {
-  .alpha            = {{6.811e-7, 3.705e-6, 3.484e-6}, {0, 0, 0}},
+  .alpha            = {{6.811e-7, 3.705e-6, 3.484e-6},    {0, 0, 0}},
   .beta             = {{7.822e-10, 2.433e-10, 7.453e-11}, {0, 0, 0}},
-  .eager_limit      = {3072, 0},
-  .rendezvous_limit = {49152, 0},
+  .eager_limit      = {3072,                              0        },
+  .rendezvous_limit = {49152,                             0        },
   .RN               = 0,
-  .Rb               = {1.3418e10, 0},
+  .Rb               = {1.3418e10,                         0        },
   .gamma            = 2.761e-9,
   .delta            = 0,
   .hop_latency      = 0,
-  .allreduce_alpha  = {1.669e-6, 0},
-  .allreduce_beta   = {4.193e-10, 0},
+  .allreduce_alpha  = {1.669e-6,                          0        },
+  .allreduce_beta   = {4.193e-10,                         0        },
   .mem_bw           = 1.72e10,
   .spmv_per_nnz     = 8.2e-10,
   .flop_time        = 4.1e-10,
@@ -166,9 +169,8 @@ void PKMachineFieldRange(PetscInt i, PetscReal *lo, PetscReal *hi)
     *lo = 1e-14;
     *hi = 1e-4;
   } else if (!strcmp(k, "gamma")) *hi = 1e-2;
-  else if (!strcmp(u, "s")) { /* latencies, hop latency, noise lengths */
-    *lo = PKMachineFields[i].kind == PK_FIELD_POSITIVE ? 1e-10 : 0;
-    *hi = 1.0;
+  else if (!strcmp(u, "s")) { /* latencies, hop latency, noise lengths */ *lo = PKMachineFields[i].kind == PK_FIELD_POSITIVE ? 1e-10 : 0;
+    *hi                                                                       = 1.0;
   }
 }
 
@@ -299,8 +301,8 @@ PetscErrorCode PKMachineParseString(const char text[], const char name[], PKMach
     return PETSC_ERR_MEM;
   }
   for (line = buf; line; line = next) {
-    char *hash, *eq, *key, *val, *end;
-    double v;
+    char    *hash, *eq, *key, *val, *end;
+    double   v;
     PetscInt i;
 
     lineno++;
@@ -320,7 +322,7 @@ PetscErrorCode PKMachineParseString(const char text[], const char name[], PKMach
     if (!have_version) {
       if (strcmp(key, PK_PROFILE_VERSION_KEY)) PARSE_FAIL("not a pipekrylov machine profile: the first setting must be '%s = %d', found key '%s'", PK_PROFILE_VERSION_KEY, PK_PROFILE_VERSION, key);
       errno = 0;
-      v = strtod(val, &end);
+      v     = strtod(val, &end);
       if (!*val || *Trim(end) || errno) PARSE_FAIL("version '%s' is not a number", val);
       if (v != PK_PROFILE_VERSION) PARSE_FAIL("unsupported profile version %s (this pipekrylov reads version %d)", val, PK_PROFILE_VERSION);
       have_version = PETSC_TRUE;
@@ -340,7 +342,7 @@ PetscErrorCode PKMachineParseString(const char text[], const char name[], PKMach
       continue;
     }
     errno = 0;
-    v = strtod(val, &end);
+    v     = strtod(val, &end);
     if (end == val || *Trim(end)) PARSE_FAIL("value '%s' of '%s' is not a number", val, key);
     if (!isfinite(v) || errno == ERANGE) PARSE_FAIL("value '%s' of '%s' is not a finite number", val, key);
     switch (PKMachineFields[i].kind) {
@@ -362,9 +364,7 @@ PetscErrorCode PKMachineParseString(const char text[], const char name[], PKMach
     FieldSet(&m->p, i, v);
     m->src[i] = PK_SRC_PROFILE;
   }
-  if (!have_version) {
-    PARSE_FAIL("end of file without the version line '%s = %d' (empty profile)", PK_PROFILE_VERSION_KEY, PK_PROFILE_VERSION);
-  }
+  if (!have_version) { PARSE_FAIL("end of file without the version line '%s = %d' (empty profile)", PK_PROFILE_VERSION_KEY, PK_PROFILE_VERSION); }
   /* Protocol limits must be ordered: the short range cannot extend past the eager range */
   for (int loc = 0; loc < PK_NLOC; loc++) {
     PetscInt ie = KeyIndex(loc == PK_ON_NODE ? "eager_limit_on" : "eager_limit_off");
@@ -524,7 +524,7 @@ PetscErrorCode PKMachineEffective(const PKMachine *m, PKMachineParams *eff, PKMa
     if (m->src[i] != PK_SRC_NONE || def.src[i] == PK_SRC_NONE || PKMachineFields[i].kind == PK_FIELD_COUNT) continue;
     if (!strstr(key, "_on") || strstr(key, "_off")) continue; /* on-node fields: alpha_on_*, beta_on_*, *_limit_on, Rb_on, allreduce_*_on */
     *(PetscReal *)((char *)eff + off) = *(const PetscReal *)((const char *)&def.p + off);
-    l = strlen(g.onnode_default);
+    l                                 = strlen(g.onnode_default);
     PetscCall(PetscSNPrintf(g.onnode_default + l, sizeof(g.onnode_default) - l, "%s%s", l ? ", " : "", key));
   }
   for (int k = 0; k < PK_NPROTO; k++) {
@@ -552,7 +552,7 @@ PetscErrorCode PKMachineEffective(const PKMachine *m, PKMachineParams *eff, PKMa
   do { \
     PetscCall(PKMachineFieldIndexOf(m, &m->p.field[PK_OFF_NODE], &i)); \
     if (m->src[i] == PK_SRC_NONE) { \
-      size_t l = strlen(g.offnode_filled); \
+      size_t l                = strlen(g.offnode_filled); \
       eff->field[PK_OFF_NODE] = eff->field[PK_ON_NODE]; \
       PetscCall(PetscSNPrintf(g.offnode_filled + l, sizeof(g.offnode_filled) - l, "%s%s", l ? ", " : "", PKMachineFields[i].key)); \
     } \
@@ -566,7 +566,7 @@ PetscErrorCode PKMachineEffective(const PKMachine *m, PKMachineParams *eff, PKMa
   PetscCall(PKMachineFieldIndexOf(m, &m->p.RN, &i));
   if (m->src[i] == PK_SRC_NONE || eff->RN <= 0) { /* no node injection cap known */
     size_t l = strlen(g.offnode_filled);
-    eff->RN = PETSC_MAX_REAL;
+    eff->RN  = PETSC_MAX_REAL;
     PetscCall(PetscSNPrintf(g.offnode_filled + l, sizeof(g.offnode_filled) - l, "%sRN (no injection cap)", l ? ", " : ""));
   }
   if (gaps) *gaps = g;

@@ -24,7 +24,7 @@ typedef struct {
 /* p messages carrying n doubles, times `rep` (3 for the smoother's exchanges) */
 static void PKAMGMessages(const PKMachineParams *m, const PKAMGInput *in, PetscReal p, PetscReal n, PetscReal rep, PKAMGComm *c)
 {
-  PKLocality loc = in->offnode ? PK_OFF_NODE : PK_ON_NODE;
+  PKLocality loc   = in->offnode ? PK_OFF_NODE : PK_ON_NODE;
   PetscReal  alpha = in->alpha, beta = in->beta, gam, bw, ml;
 
   c->base = c->distance = c->bandwidth = c->contention = 0;
@@ -62,7 +62,7 @@ PetscErrorCode PKModelAMGCycle(const PKMachineParams *m, const PKAMGInput *in, P
     r->smooth_comp[i] = (lv[i].smooth > 0 ? lv[i].smooth : 6.0) * (lv[i].C / in->P) * lv[i].s * ti;
     PKAMGMessages(m, in, lv[i].p, lv[i].n, 3, &cs);
     cr.base = cr.distance = cr.bandwidth = cr.contention = 0;
-    ci = cr;
+    ci                                                   = cr;
     if (i < L - 1) {
       r->restrict_comp[i] = 2.0 * (lv[i + 1].C / in->P) * lv[i].shat * ti;
       PKAMGMessages(m, in, lv[i].phat, lv[i].nhat, 1, &cr);

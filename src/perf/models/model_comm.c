@@ -119,9 +119,9 @@ PetscErrorCode PKModelHalo(const PKMachineParams *m, const PKHaloPattern *h, con
   c->congestion_measured = net->stalls_per_byte >= 0 ? PETSC_TRUE : PETSC_FALSE;
   ppn_off                = h->ppn_off > 0 ? h->ppn_off : (PetscReal)PetscMax(h->ppn, 1);
   for (PetscInt i = 0; i < h->n; i++) {
-    PetscReal  s  = h->bytes[i];
-    PKLocality lc = h->loc[i];
-    PKProtocol pr = PKModelProtocol(m, lc, s);
+    PetscReal  s    = h->bytes[i];
+    PKLocality lc   = h->loc[i];
+    PKProtocol pr   = PKModelProtocol(m, lc, s);
     PetscReal  post = PKModelPostal(m, lc, s), mr = 0, cg = 0, hops = h->hops ? h->hops[i] : net->hops;
 
     PetscCheck(lc == PK_ON_NODE || lc == PK_OFF_NODE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Message %" PetscInt_FMT ": invalid locality %d", i, (int)lc);
@@ -132,9 +132,9 @@ PetscErrorCode PKModelHalo(const PKMachineParams *m, const PKHaloPattern *h, con
     c->bytes[lc] += s;
     c->t[PK_CT_POSTAL] += post;
     if (lc == PK_OFF_NODE) {
-      anyoff = PETSC_TRUE;
-      mr     = PetscMax(0, PKModelMaxRate(m, lc, s, ppn_off) - post);
-      cg     = PKModelCongestionHops(net, s, ppn_off, hops);
+      anyoff      = PETSC_TRUE;
+      mr          = PetscMax(0, PKModelMaxRate(m, lc, s, ppn_off) - post);
+      cg          = PKModelCongestionHops(net, s, ppn_off, hops);
       c->hops_max = PetscMax(c->hops_max, hops);
       c->t[PK_CT_MAXRATE] += mr;
       c->t[PK_CT_CONGESTION] += cg;
@@ -224,15 +224,19 @@ PetscErrorCode PKModelHaloGrid3d(const PKMachineParams *m, const PKGrid3d *g, co
   for (PetscInt x = 0; x < 9; x++)
     for (PetscInt y = 0; y < 9; y++)
       for (PetscInt z = 0; z < 9; z++) {
-        PetscInt  cls[3][2] = {{x / 3, x % 3}, {y / 3, y % 3}, {z / 3, z % 3}};
-        PetscReal w         = cnt[0][x / 3][x % 3] * cnt[1][y / 3][y % 3] * cnt[2][z / 3][z % 3];
-        PetscInt  n         = 0;
+        PetscInt cls[3][2] = {
+          {x / 3, x % 3},
+          {y / 3, y % 3},
+          {z / 3, z % 3}
+        };
+        PetscReal w = cnt[0][x / 3][x % 3] * cnt[1][y / 3][y % 3] * cnt[2][z / 3][z % 3];
+        PetscInt  n = 0;
 
         if (w == 0) continue;
         for (PetscInt o = 0; o < 27; o++) {
           PetscInt  off[3] = {o % 3 - 1, (o / 3) % 3 - 1, o / 9 - 1}, nz = 0;
           PetscBool exists = PETSC_TRUE, isoff = PETSC_FALSE;
-          PetscReal pts    = 1;
+          PetscReal pts = 1;
 
           for (PetscInt d = 0; d < 3; d++) {
             if (off[d] == 0) {

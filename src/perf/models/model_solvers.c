@@ -107,7 +107,6 @@ PetscErrorCode PKSolverConfigFromCost(const PKSolverCost *cost, PKSolverConfig *
   PetscFunctionReturn(0);
 }
 
-
 static PetscBool PKIsPGMRES(PKSolverKind k)
 {
   return (k == PK_SOLVER_PGMRES || k == PK_SOLVER_PETSC_PGMRES) ? PETSC_TRUE : PETSC_FALSE;
@@ -134,12 +133,12 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
   PetscCall(PetscMemzero(s, sizeof(*s)));
   if (cfg->have_cost && !PKIsGMRES(cfg->kind)) { /* the solver's own counts (a GMRES cycle's shape depends on steps) */
     const PKSolverCost *c = &cfg->cost;
-    s->its         = c->its;
-    s->nspmv       = c->nspmv;
-    s->npc         = c->npc;
-    s->streams     = c->streams;
-    s->nred        = c->nred;
-    s->nonblocking = PETSC_FALSE;
+    s->its                = c->its;
+    s->nspmv              = c->nspmv;
+    s->npc                = c->npc;
+    s->streams            = c->streams;
+    s->nred               = c->nred;
+    s->nonblocking        = PETSC_FALSE;
     for (PetscInt i = 0; i < c->nred; i++)
       if (!c->red[i].blocking) s->nonblocking = PETSC_TRUE;
     s->init_spmv  = c->init_spmv;
@@ -187,7 +186,7 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
   case PK_SOLVER_PETSC_PGMRES:
   case PK_SOLVER_PETSC_GMRES: {
     PetscInt k = (steps > 0 && steps < m) ? steps : m;
-    s->its = k;
+    s->its     = k;
     if (PKIsPGMRES(cfg->kind)) { /* k+1 passes, each one split reduction */
       /* Ops: PETSc's pgmres one per pass; pipekrylov's one per step, and a cycle ended by convergence has applied
          the Op of the two steps after the last (the look-ahead of the pipeline; counted in tests/cost.c) */
@@ -224,10 +223,10 @@ PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *cfg, const PKSolverS
   PetscCall(PetscMemzero(r, sizeof(*r)));
   if (cfg->have_cost && !PKIsGMRES(cfg->kind)) { /* as the solver describes the reduction */
     const PKReductionCost *c = &cfg->cost.red[i];
-    r->nvals    = c->nvals;
-    r->blocking = c->blocking;
-    r->w_spmv   = c->w_spmv;
-    r->w_pc     = c->w_pc - (cfg->pc_fused ? c->w_pc_fused : 0); /* the fused pass made it before the reduction */
+    r->nvals                 = c->nvals;
+    r->blocking              = c->blocking;
+    r->w_spmv                = c->w_spmv;
+    r->w_pc                  = c->w_pc - (cfg->pc_fused ? c->w_pc_fused : 0); /* the fused pass made it before the reduction */
     PetscFunctionReturn(0);
   }
   r->blocking = PETSC_TRUE;
@@ -361,8 +360,8 @@ typedef struct {
 /* Charge `mult` copies of the cycle `s` to t[] */
 static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s, PetscReal mult, PetscReal t[])
 {
-  const PKSolveInput *in = ctx->in;
-  PetscInt            nnb = 0;
+  const PKSolveInput *in         = ctx->in;
+  PetscInt            nnb        = 0;
   PetscReal           sync_cycle = s->its * ctx->sync;
 
   PetscFunctionBegin;
@@ -490,7 +489,7 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
 
   /* k ranks per core: the core also runs the other k - 1 ranks' compute in every iteration and start-up */
   if (in->ranks_per_core > 1) {
-    PetscReal compute = res->t[PK_TERM_SPMV] + res->t[PK_TERM_PC] + res->t[PK_TERM_VEC] + tinit[PK_TERM_SPMV] + tinit[PK_TERM_PC] + tinit[PK_TERM_VEC];
+    PetscReal compute       = res->t[PK_TERM_SPMV] + res->t[PK_TERM_PC] + res->t[PK_TERM_VEC] + tinit[PK_TERM_SPMV] + tinit[PK_TERM_PC] + tinit[PK_TERM_VEC];
     res->t[PK_TERM_OVERSUB] = in->t_cpu >= 0 ? PetscMax(0, in->ranks_per_core * in->t_cpu - compute) : (in->ranks_per_core - 1) * compute;
   }
 
@@ -508,7 +507,7 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   }
   if (in->layout.nodes <= 1) res->status[PK_TERM_ALLR_HOPS] = res->status[PK_TERM_ALLR_CONGESTION] = PK_TERM_NOT_APPLICABLE;
   if (in->layout.P <= 1) res->status[PK_TERM_ALLR_COMM] = res->status[PK_TERM_ALLR_LOCAL] = PK_TERM_NOT_APPLICABLE;
-  res->status[PK_TERM_SYNC] = in->layout.P <= 1 ? PK_TERM_NOT_APPLICABLE : (in->sync[blocking ? 0 : 1] < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MEASURED);
+  res->status[PK_TERM_SYNC]    = in->layout.P <= 1 ? PK_TERM_NOT_APPLICABLE : (in->sync[blocking ? 0 : 1] < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MEASURED);
   res->status[PK_TERM_OVERLAP] = blocking ? PK_TERM_NOT_APPLICABLE : ((in->theta < 0 && !ideal) ? PK_TERM_NOT_MEASURED : PK_TERM_MODELLED);
   res->status[PK_TERM_OVERSUB] = in->ranks_per_core > 1 ? PK_TERM_MODELLED : PK_TERM_NOT_APPLICABLE;
 

@@ -36,13 +36,13 @@ PetscErrorCode PKSlowRankSummary(PetscInt K, PetscReal busy[], PetscReal work[],
   m = PKQuantileSorted(K, busy, 0.5);
   for (PetscInt k = 0; k < K; k++) work[k] = PetscAbsReal(busy[k] - m);
   PetscCall(PetscSortReal(K, work));
-  q                  = 1.4826 * PKQuantileSorted(K, work, 0.5);
-  s[PK_SLOW_MEDIAN]  = m;
-  s[PK_SLOW_MAD2]    = q * q;
-  s[PK_SLOW_Q25]     = PKQuantileSorted(K, busy, 0.25);
-  s[PK_SLOW_Q75]     = PKQuantileSorted(K, busy, 0.75);
-  s[PK_SLOW_MEAN]    = mean;
-  s[PK_SLOW_VAR]     = var;
+  q                 = 1.4826 * PKQuantileSorted(K, work, 0.5);
+  s[PK_SLOW_MEDIAN] = m;
+  s[PK_SLOW_MAD2]   = q * q;
+  s[PK_SLOW_Q25]    = PKQuantileSorted(K, busy, 0.25);
+  s[PK_SLOW_Q75]    = PKQuantileSorted(K, busy, 0.75);
+  s[PK_SLOW_MEAN]   = mean;
+  s[PK_SLOW_VAR]    = var;
   PetscFunctionReturn(0);
 }
 

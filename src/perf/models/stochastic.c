@@ -250,7 +250,7 @@ PetscErrorCode PKStochasticModel(const PKStochInput *in, PKStochResult *r)
       PetscBool oka, oks;
       PetscCall(PKJSUFitAccepted(K, ak, &r->fit_a, &D, &crit, &oka));
       PetscCall(PKJSUFitAccepted(K, sk, &r->fit_s, &D, &crit, &oks));
-      r->sim_rejected = (PetscBool)!(oka && oks);
+      r->sim_rejected = (PetscBool) !(oka && oks);
     } else r->sim_rejected = PETSC_TRUE;
     if (!r->sim_rejected) PetscCall(PKStochasticSimulate(&r->fit_a, &r->fit_s, K, Peff, in->nsim, in->seed, &r->sim_ET, &r->sim_ETp, &r->sim_ET_sd, &r->sim_ETp_sd));
     PetscCall(PetscFree2(ak, sk));

@@ -91,7 +91,7 @@ static int PKLawPtCmp(const void *a, const void *b)
 static PetscErrorCode PKLawFromPoints(PetscInt n, PetscReal pts[], PKLaw *L)
 {
   PetscReal lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL, wsum = 0;
-  PetscInt  m  = 0;
+  PetscInt  m = 0;
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < n; i++) {
@@ -340,7 +340,7 @@ PetscErrorCode PKNoiseSlowdownModel(PetscInt m, const PetscReal x[], PetscReal d
 
 PetscErrorCode PKEMaxNormalGroups(PetscInt ng, const PetscReal mu[], const PetscReal sd[], const PetscReal cnt[], PetscReal *e)
 {
-  const PetscInt n = 4000;
+  const PetscInt n  = 4000;
   PetscReal      lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL, h, sum = 0;
 
   PetscFunctionBegin;

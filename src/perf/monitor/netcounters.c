@@ -151,8 +151,7 @@ PetscErrorCode PKNetCountersRead(const char root[], const PKNetPort *port, PKNet
       PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", dir, files[k]));
       ReadCounter(path, 1, PETSC_FALSE, c, (PKNetCounterId)k);
     }
-    if (!c->missing[0])
-      PetscCall(PetscSNPrintf(c->missing, sizeof(c->missing), "no stall counter: interface %s has only Linux statistics (an InfiniBand or RoCE port has port_xmit_wait under %s/class/infiniband)", port->name, r));
+    if (!c->missing[0]) PetscCall(PetscSNPrintf(c->missing, sizeof(c->missing), "no stall counter: interface %s has only Linux statistics (an InfiniBand or RoCE port has port_xmit_wait under %s/class/infiniband)", port->name, r));
   }
   PetscFunctionReturn(0);
 }

@@ -26,13 +26,13 @@ static void *pk_noise_cb_ctx       = NULL;
 
 /* the last noise-free solve of the process, by KSP type, global rows and ranks (another KSP on the same problem) */
 static struct {
-  char       type[64];
-  PetscInt   N;
+  char        type[64];
+  PetscInt    N;
   PetscMPIInt P;
-  PetscReal  per_it;
-  PetscInt   npooled;
-  PetscReal *pooled;
-  PetscBool  have;
+  PetscReal   per_it;
+  PetscInt    npooled;
+  PetscReal  *pooled;
+  PetscBool   have;
 } pk_quiet_last;
 
 /*@C
@@ -230,12 +230,12 @@ PetscErrorCode PKNoiseSolveBegin(KSP ksp, PKMonitorCtx *c)
   nz->n = nz->noverlap = 0;
   nz->wall = nz->cpu = 0;
   PetscCall(PetscArrayzero(nz->nphase, PK_PHASE_N));
-  nz->blocked = 0;
-  nz->inblock = 0;
+  nz->blocked           = 0;
+  nz->inblock           = 0;
   c->rec.hot.noise_next = PK_NOISE_OFF;
   /* alternating, every second solve after the skip is a noise-free reference taken in the same conditions as its
      noisy neighbours (a machine whose speed drifts during a run biased a reference taken only before them) */
-  nz->active            = (PetscBool)(nz->on && c->solve >= nz->skip && (!nz->alternate || (c->solve - nz->skip) % 2 == 0));
+  nz->active = (PetscBool)(nz->on && c->solve >= nz->skip && (!nz->alternate || (c->solve - nz->skip) % 2 == 0));
   if (!nz->active || !nz->here) PetscFunctionReturn(0);
   PetscCall(PetscTime(&now));
   nz->t0                = now; /* the origin of the arrival clock (PKNoiseClock) */
@@ -258,7 +258,7 @@ PetscErrorCode PKNoiseSolveEnd(KSP ksp, PKMonitorCtx *c)
   if (c->noise.active || S->nits <= 0) PetscFunctionReturn(0);
   /* the reference is the median of the last PK_QUIET_HIST noise-free solves: one slow quiet solve (a descheduled
      rank) made every slowdown measured against it too small (bench/noise: slowdowns of 0.6-0.85 with noise on) */
-  c->quiet_have                                  = PETSC_TRUE;
+  c->quiet_have                                 = PETSC_TRUE;
   c->quiet_hist[c->quiet_nhist % PK_QUIET_HIST] = S->solve_time / S->nits;
   c->quiet_nhist++;
   {
@@ -328,9 +328,9 @@ PetscErrorCode PKNoiseQuietReference(KSP ksp, PKMonitorCtx *c, PetscReal *per_it
 
 PetscErrorCode PKNoiseView(KSP ksp, PKMonitorCtx *c, PetscViewer viewer)
 {
-  PKNoise *nz = &c->noise;
-  char   list[256] = "every rank";
-  size_t len;
+  PKNoise *nz        = &c->noise;
+  char     list[256] = "every rank";
+  size_t   len;
 
   PetscFunctionBegin;
   (void)ksp;

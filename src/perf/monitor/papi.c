@@ -226,7 +226,8 @@ static PetscErrorCode PKPapiSaySetFixed(MPI_Comm comm, const char prefix[], cons
     size_t l = strlen(rec);
     PetscCall(PetscSNPrintf(rec + l, sizeof(rec) - l, "%s%s", i ? ", " : "", pk_papi.names[i]));
   }
-  PetscCall(PetscFPrintf(comm, PETSC_STDERR, "WARNING pipekrylov: -%sksp_perf_papi_events %s is not used: PAPI counts one event set per process, fixed at the first recorded solve by -%sksp_perf_papi_events %s; this KSP records %s%s\n", prefix ? prefix : "", list, pk_papi.prefix, pk_papi.request, rec[0] ? "the same events: " : "no PAPI events", rec));
+  PetscCall(PetscFPrintf(comm, PETSC_STDERR, "WARNING pipekrylov: -%sksp_perf_papi_events %s is not used: PAPI counts one event set per process, fixed at the first recorded solve by -%sksp_perf_papi_events %s; this KSP records %s%s\n", prefix ? prefix : "", list,
+                         pk_papi.prefix, pk_papi.request, rec[0] ? "the same events: " : "no PAPI events", rec));
   PetscFunctionReturn(0);
 }
 
@@ -280,8 +281,8 @@ PetscErrorCode PKPapiFinalize(void)
   PetscFunctionBegin;
   PetscCall(PKPapiDestroySet());
   if ((pk_papi.setup || pk_papi.inited) && PAPI_is_initialized() != PAPI_NOT_INITED) PAPI_shutdown();
-  pk_papi.setup  = PETSC_FALSE;
-  pk_papi.inited = PETSC_FALSE;
+  pk_papi.setup      = PETSC_FALSE;
+  pk_papi.inited     = PETSC_FALSE;
   pk_papi.request[0] = pk_papi.prefix[0] = 0;
   PetscFunctionReturn(0);
 }

@@ -18,15 +18,15 @@ PetscErrorCode PKMonitorRecord(KSP ksp, PKMonitorCtx *c, PKSolveRecord *r)
     r->work[j] = (PetscReal)h->work[j];
     r->win[j]  = (PetscReal)h->win[j];
   }
-  r->nspmv     = h->nspmv;
-  r->npc       = h->npc;
-  r->cpu       = (PetscReal)(c->cpuend - c->cpubegin);
-  r->rank_node = c->rank_node;
+  r->nspmv       = h->nspmv;
+  r->npc         = h->npc;
+  r->cpu         = (PetscReal)(c->cpuend - c->cpubegin);
+  r->rank_node   = c->rank_node;
   r->net_read    = c->net_have;
   r->net_delta   = &c->net_delta;
   r->net_missing = c->net_state == PK_NET_NO_PORT ? c->net_missing : "";
   r->net_port    = c->net_port.name;
-  r->ppn       = c->ppn;
+  r->ppn         = c->ppn;
   /* busy time per iteration: the row's time less its waits; PETSc's types: SpMV and PC (their vector phase holds
      the waits of their blocking allreduces) */
   if (K > c->nbusy) {

@@ -63,7 +63,7 @@ static PetscErrorCode PKRecCloseRows(PKMonitorCtx *c, PetscInt its, const long l
     PKRow *row = &c->rows[c->n + j];
     row->t1    = (j == d - 1) ? h->tlast : t0 + (h->tlast - t0) * (PetscLogDouble)(j + 1) / (PetscLogDouble)d;
     for (k = 0; k < PK_PHASE_N; k++) row->ph[k] = h->acc[k] / (PetscLogDouble)d;
-    row->wait = (wnow - c->wait_mark) / (PetscLogDouble)d;
+    row->wait     = (wnow - c->wait_mark) / (PetscLogDouble)d;
     row->red_mask = 0;
     row->red_n = row->red_tests = 0;
   }
@@ -71,7 +71,8 @@ static PetscErrorCode PKRecCloseRows(PKMonitorCtx *c, PetscInt its, const long l
     const long long *c0 = c->n ? c->ctr + (c->n - 1) * c->nctr : c->ctr_row0;
     long long       *cl = c->ctr + (its - 1) * c->nctr;
 
-    if (ctr_now) for (k = 0; k < c->nctr; k++) cl[k] = ctr_now[k];
+    if (ctr_now)
+      for (k = 0; k < c->nctr; k++) cl[k] = ctr_now[k];
     for (j = 0; j < d - 1; j++)
       for (k = 0; k < c->nctr; k++) c->ctr[(c->n + j) * c->nctr + k] = c0[k] + (cl[k] - c0[k]) * (j + 1) / d;
   }
@@ -111,9 +112,9 @@ PetscErrorCode PKRecSolveBegin(KSP ksp, PKMonitorCtx *c)
   c->n  = 0;
   PetscCall(PKRecEnsure(c, guess));
   PetscCall(PetscMemzero(h, sizeof(*h)));
-  h->cur       = PK_PHASE_VEC;
-  h->act       = PK_PHASE_VEC;
-  h->red_state = -1;
+  h->cur        = PK_PHASE_VEC;
+  h->act        = PK_PHASE_VEC;
+  h->red_state  = -1;
   h->noise_next = PK_NOISE_OFF; /* PKNoiseSolveBegin draws the first arrival when noise is on */
   c->wait_mark  = 0;
   PetscCall(PetscMemzero(&c->setup_red, sizeof(PKRow)));
@@ -146,7 +147,7 @@ void PKRecClockStart(PKMonitorCtx *c)
   c->trow0 = c->rec.hot.tlast = c->tbegin;
   clock_gettime(CLOCK_REALTIME, &ts);
   c->realbegin = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-  c->cpubegin = PKRecCPUTime();
+  c->cpubegin  = PKRecCPUTime();
   if (c->nctr) PKPapiRead(c->ctr_row0);
 }
 

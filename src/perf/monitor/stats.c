@@ -165,10 +165,10 @@ static void PKStatsRecord(PKMonitorCtx *c, PetscInt k, PetscReal *x)
 
 /* The transpose under way: records out, columns in, results to rank 0 */
 typedef struct {
-  PetscInt     C, nrec, nres, mine;
-  PetscMPIInt  rank, size, *scnt, *sdsp, *rcnt, *rdsp;
-  PetscReal   *send, *recv, *res, *all, *work;
-  MPI_Request  req;
+  PetscInt    C, nrec, nres, mine;
+  PetscMPIInt rank, size, *scnt, *sdsp, *rcnt, *rdsp;
+  PetscReal  *send, *recv, *res, *all, *work;
+  MPI_Request req;
 } PKStatsT;
 
 /* First column of rank q's block */

@@ -44,19 +44,19 @@
 typedef struct _n_PKTraceFile *PKTraceFile;
 struct _n_PKTraceFile {
   char       *name;
-  MPI_File    fh;   /* open until PetscFinalize */
-  MPI_Offset  end;  /* bytes written so far */
+  MPI_File    fh;    /* open until PetscFinalize */
+  MPI_Offset  end;   /* bytes written so far */
   int         dirfd; /* >= 0: the directory held open for a long path (see PK_TRACE_MPIIO_PATH_MAX) */
   MPI_Group   group; /* the processes that opened it, the only ones that write it */
   dev_t       dev;   /* what the file is (its name may be spelled in several ways) */
   ino_t       ino;
   PetscBool   failed; /* a write failed: reported once, never written again */
-  PetscInt64 *owner; /* the serial numbers of the monitor contexts of the KSPs that wrote it, by their `ksp` id */
+  PetscInt64 *owner;  /* the serial numbers of the monitor contexts of the KSPs that wrote it, by their `ksp` id */
   PetscInt    nowner, maxowner;
   PKTraceFile next;
 };
-static PKTraceFile pk_trace_files = NULL; /* files started (truncated, header written) in this run, newest first */
-static PetscInt64  pk_trace_serial = 0;   /* the last serial number given to a monitor context */
+static PKTraceFile pk_trace_files  = NULL; /* files started (truncated, header written) in this run, newest first */
+static PetscInt64  pk_trace_serial = 0;    /* the last serial number given to a monitor context */
 
 /* Close the files in the order they were opened (the same on every rank that shares one: they open together) */
 PetscErrorCode PKTraceFinalize(void)

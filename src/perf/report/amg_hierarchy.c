@@ -136,7 +136,7 @@ PetscErrorCode PKAMGLevelsCreate(PC pc, PKAMGLevels *lv)
   PC          copy;
   Mat         Amat, Pmat, *ops = NULL, *interp = NULL;
   PetscInt    nops = 0, ninterp = 0;
-  const char *prefix, *htype = NULL;
+  const char *prefix, *htype    = NULL;
   PKAMGQuiet  q;
   PetscBool   same;
 

@@ -47,7 +47,7 @@ static void PKCPUModel(char cpu[], size_t len)
 /* Letters, digits, '.', '_' kept; anything else becomes one '-'; at most max characters */
 static void PKSlug(const char *in, char *out, size_t max)
 {
-  size_t n = 0;
+  size_t n    = 0;
   int    dash = 0;
 
   for (; *in && n + 1 < max; in++) {

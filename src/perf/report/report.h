@@ -41,88 +41,88 @@ static inline PetscReal PKGap(PetscReal model, PetscReal measured)
 /* run and machine (sec_run.c) */
 typedef struct {
   KSPType            type;
-  PetscBool          ours;          /* one of pipekrylov's types */
+  PetscBool          ours; /* one of pipekrylov's types */
   KSPConvergedReason reason;
-  PKSolverConfig     config;        /* as the solver describes itself; PETSc's types: the model's table */
-  PetscBool          model;         /* the analytic model knows this type */
-  PetscReal          measured;      /* KSPSolve, slowest rank */
-  PetscReal          rows_time;     /* the iterations' elapsed time: KSPSolve less set-up and finish */
+  PKSolverConfig     config;                            /* as the solver describes itself; PETSc's types: the model's table */
+  PetscBool          model;                             /* the analytic model knows this type */
+  PetscReal          measured;                          /* KSPSolve, slowest rank */
+  PetscReal          rows_time;                         /* the iterations' elapsed time: KSPSolve less set-up and finish */
   PetscReal          work[PK_PHASE_N], win[PK_PHASE_N]; /* time by activity and inside overlap windows, mean over ranks */
   PetscReal          phase[PK_PHASE_N];                 /* the rows' phase totals, mean over ranks */
-  PetscInt           nspmv, npc;    /* applications per solve */
-  PetscInt           nrows_global, nnz_global; /* nnz < 0: matrix-free */
+  PetscInt           nspmv, npc;                        /* applications per solve */
+  PetscInt           nrows_global, nnz_global;          /* nnz < 0: matrix-free */
   PetscReal          rows_local, rows_sum, nnz_sum;
   PetscBool          pc_diagonal, pc_is_jacobi;
   PetscReal          ranks_per_core, t_cpu;
-  PetscReal          theta_counts;  /* the fraction of reductions complete before their wait; < 0: none measured */
+  PetscReal          theta_counts; /* the fraction of reductions complete before their wait; < 0: none measured */
   const char        *papi_unavailable, *papi_reason;
   /* the machine */
-  const PKMachine   *machine;
-  PetscBool          machine_is_default; /* no -ksp_perfmodel_machine and no profile of this host in the cache */
-  PKMachineParams    eff;                /* the profile with unavailable values filled in */
-  PetscBool          offnode_substituted;
-  char               offnode_missing[256]; /* the protocols whose off-node alpha/beta the profile does not have */
-  char               offnode_filled[512];  /* other off-node fields it does not have (on-node values used) */
-  char               onnode_default[512];  /* on-node communication fields it does not have (embedded default used) */
+  const PKMachine *machine;
+  PetscBool        machine_is_default; /* no -ksp_perfmodel_machine and no profile of this host in the cache */
+  PKMachineParams  eff;                /* the profile with unavailable values filled in */
+  PetscBool        offnode_substituted;
+  char             offnode_missing[256]; /* the protocols whose off-node alpha/beta the profile does not have */
+  char             offnode_filled[512];  /* other off-node fields it does not have (on-node values used) */
+  char             onnode_default[512];  /* on-node communication fields it does not have (embedded default used) */
 } PKSecRun;
 
 /* the network: switch tree, sockets, counters (sec_net.c) */
 typedef struct {
   PetscBool       have_tree;
-  PKTopo          topo;          /* the model context's */
+  PKTopo          topo; /* the model context's */
   const char     *tree_file;
-  const PetscInt *where;         /* [P] each rank's node in the tree (< 0: not listed); the report context's */
-  PetscInt        nmissing;      /* ranks whose node the tree does not list */
-  const char     *missing;       /* one such node */
-  PetscReal       allr_links;    /* the allreduce's off-node rounds: mean of each round's farthest pair's hops */
-  PetscInt        allr_rounds;   /* rounds priced (all their nodes in the tree) */
-  PetscBool       have_sockets;  /* a node with two sockets or more */
-  const PetscInt *package;       /* [P] each rank's socket (< 0: bound to several), or NULL */
-  PetscInt        nread, nstall; /* nodes whose counters were read; of them with a stall counter */
-  PetscInt        nport;         /* readers that found no port */
-  PetscReal       sum[PK_NETCTR_N]; /* the counters over the solve, summed over the nodes read */
-  char            port[64];      /* rank 0's port */
+  const PetscInt *where;                             /* [P] each rank's node in the tree (< 0: not listed); the report context's */
+  PetscInt        nmissing;                          /* ranks whose node the tree does not list */
+  const char     *missing;                           /* one such node */
+  PetscReal       allr_links;                        /* the allreduce's off-node rounds: mean of each round's farthest pair's hops */
+  PetscInt        allr_rounds;                       /* rounds priced (all their nodes in the tree) */
+  PetscBool       have_sockets;                      /* a node with two sockets or more */
+  const PetscInt *package;                           /* [P] each rank's socket (< 0: bound to several), or NULL */
+  PetscInt        nread, nstall;                     /* nodes whose counters were read; of them with a stall counter */
+  PetscInt        nport;                             /* readers that found no port */
+  PetscReal       sum[PK_NETCTR_N];                  /* the counters over the solve, summed over the nodes read */
+  char            port[64];                          /* rank 0's port */
   char            why[2 * PETSC_MAX_PATH_LEN + 128]; /* why no stall counter (rank 0's reason) */
-  PKNetState      net;           /* for the model: the allreduce's hops (switches), stalls per byte, stall time */
+  PKNetState      net;                               /* for the model: the allreduce's hops (switches), stalls per byte, stall time */
 } PKSecNet;
 
 /* the halo exchange (sec_halo.c) */
 typedef struct {
-  PetscBool  have;                  /* known (one rank: none at all) */
-  char       why[128];              /* why not */
-  PKCommCost cost;                  /* the slowest rank's modelled exchange per SpMV */
+  PetscBool  have;                                /* known (one rank: none at all) */
+  char       why[128];                            /* why not */
+  PKCommCost cost;                                /* the slowest rank's modelled exchange per SpMV */
   PetscReal  msgs[2][PK_NLOC], bytes[2][PK_NLOC]; /* [0] average rank, [1] slowest rank */
   PetscReal  avg_total;
   PetscReal  total_msgs[PK_NLOC], total_bytes[PK_NLOC]; /* sums over ranks, one SpMV */
-  PetscInt   max_posted;            /* most messages one rank sends per SpMV */
-  PetscReal  wait;                  /* measured wait for the ghost values per SpMV, the rank that waited longest */
+  PetscInt   max_posted;                                /* most messages one rank sends per SpMV */
+  PetscReal  wait;                                      /* measured wait for the ghost values per SpMV, the rank that waited longest */
   /* a node-aware layout of the operator's DMDA (src/dm) that would cut off-node bytes: its saving per SpMV on the
      slowest rank (model), off-node bytes per SpMV of this run and of the placement, and the commands */
   /* on the switch tree (-ksp_perfmodel_topology): hops of the off-node messages (links, pktopo.h), messages with a
      node not in the tree, the busiest switch-to-switch link direction and its bytes per SpMV (004's l) */
-  PetscBool  have_tree;
-  PetscReal  hops_avg;
-  PetscInt   hops_max, n_unrouted;
-  char       busiest[96];
-  PetscReal  busiest_bytes;
-  PetscBool  have_place;
-  PetscReal  place_saving, place_bytes_off[2];
-  char       place_what[160], place_cmd[320];
+  PetscBool have_tree;
+  PetscReal hops_avg;
+  PetscInt  hops_max, n_unrouted;
+  char      busiest[96];
+  PetscReal busiest_bytes;
+  PetscBool have_place;
+  PetscReal place_saving, place_bytes_off[2];
+  char      place_what[160], place_cmd[320];
   /* a topology-aware layout (the node-aware blocks ordered on the switch tree, src/dm/topoplace.c) that would cut
      the busiest switch-to-switch link's bytes: its saving per SpMV (the node-aware layout's, if this run does not
      have it, and the contention term's), the busiest link's bytes now and placed, the commands */
-  PetscBool  have_tplace;
-  PetscReal  tplace_saving, tplace_l[2], tplace_link[2];
-  char       tplace_what[160], tplace_cmd[640];
+  PetscBool have_tplace;
+  PetscReal tplace_saving, tplace_l[2], tplace_link[2];
+  char      tplace_what[160], tplace_cmd[640];
 } PKSecHalo;
 
 /* the analytic model (sec_analytic.c) */
 typedef struct {
-  PKSolveInput  in;                 /* what it was fed */
+  PKSolveInput  in; /* what it was fed */
   PKModelResult model;
-  PetscReal     sync_raw[2];        /* synchronization gap per iteration: median, first quartile */
-  PetscBool     vec_modelled;       /* PETSc type: vector time from the streams and memory bandwidth */
-  PetscBool     pc_time_modelled;   /* the PC was fused and too rarely applied outside: t_pc from vector streams */
+  PetscReal     sync_raw[2];      /* synchronization gap per iteration: median, first quartile */
+  PetscBool     vec_modelled;     /* PETSc type: vector time from the streams and memory bandwidth */
+  PetscBool     pc_time_modelled; /* the PC was fused and too rarely applied outside: t_pc from vector streams */
 } PKSecAnalytic;
 
 /* the stochastic model (sec_stoch.c) */
@@ -139,23 +139,23 @@ typedef struct {
 typedef struct {
   PetscBool        have_noise;
   PetscMPIInt      nranks;
-  PetscBool        nonblocking;       /* E[T'] (non-blocking solver) rather than E[T] */
-  PetscReal        d, f;              /* detour length (s) and rate (Hz) */
-  PetscInt         ranks_on;          /* ranks that inject */
-  PetscInt         n;                 /* detours, all ranks */
-  PetscReal        injected;          /* time in detours, sum over ranks (injector's clock) */
+  PetscBool        nonblocking; /* E[T'] (non-blocking solver) rather than E[T] */
+  PetscReal        d, f;        /* detour length (s) and rate (Hz) */
+  PetscInt         ranks_on;    /* ranks that inject */
+  PetscInt         n;           /* detours, all ranks */
+  PetscReal        injected;    /* time in detours, sum over ranks (injector's clock) */
   PetscReal        inj_min, inj_max;
-  PetscReal       *inj;               /* [P] per rank (rank 0) */
-  PetscReal        ref_per_it;        /* noise-free time per iteration: a quiet solve before, or the model */
-  const char      *ref;               /* where it comes from */
-  PetscInt         quiet_m;           /* noise-free sample for the prediction */
+  PetscReal       *inj;        /* [P] per rank (rank 0) */
+  PetscReal        ref_per_it; /* noise-free time per iteration: a quiet solve before, or the model */
+  const char      *ref;        /* where it comes from */
+  PetscInt         quiet_m;    /* noise-free sample for the prediction */
   const PetscReal *quiet_x;
   PetscReal        meas, pred, Eq, En; /* slowdowns; E per iteration without and with */
   /* slow ranks: busy time per iteration (compute, no waits) per rank */
-  PetscBool        have_slow;
-  PKSlowRanks      slow;
-  PetscInt         slow_node[PK_SLOW_MAX];
-  PetscInt         slow_node_all[PK_SLOW_MAX], nslow_nodes; /* nodes all of whose ranks are slow */
+  PetscBool   have_slow;
+  PKSlowRanks slow;
+  PetscInt    slow_node[PK_SLOW_MAX];
+  PetscInt    slow_node_all[PK_SLOW_MAX], nslow_nodes; /* nodes all of whose ranks are slow */
 } PKSecNoise;
 
 /* the AMG cycle model (sec_amg.c) */
@@ -177,10 +177,10 @@ typedef struct {
   PKModelResult  solver[PK_WHATIF_SOLVERS];
   PetscBool      iters_differ[PK_WHATIF_SOLVERS]; /* other method family: its iteration count is not this run's */
   PetscInt       nsolver;
-  PKModelResult  full;              /* the same solve with full overlap (theta = 1) */
+  PKModelResult  full; /* the same solve with full overlap (theta = 1) */
   PetscBool      have_full;
-  PetscBool      ranks_refused;     /* no what-if for larger runs: no off-node parameters */
-  const char    *halo_how;          /* how the what-if for larger runs models their halo exchange */
+  PetscBool      ranks_refused; /* no what-if for larger runs: no off-node parameters */
+  const char    *halo_how;      /* how the what-if for larger runs models their halo exchange */
   PetscInt       P[PK_WHATIF_RANKS];
   PKModelResult  ranks[PK_WHATIF_RANKS];
   PetscReal      ET[PK_WHATIF_RANKS], ETp[PK_WHATIF_RANKS];

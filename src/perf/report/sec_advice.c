@@ -193,9 +193,11 @@ static PetscErrorCode PKSecAdviceViewOthers(PetscViewer v, const PKStats *S, con
   PetscFunctionBegin;
   for (PetscInt i = 0; i < ad->nsolver; i++) nfam += ad->iters_differ[i];
   if (nfam) {
-    PetscCall(PetscViewerASCIIPrintf(v, "  the other method family (%s): iterations differ, not ranked;\n    time per iteration, and the total only if it took this run's %" PetscInt_FMT " iterations (it will not):\n", PKSolverItersComparable(run->config.kind, PK_SOLVER_PCG) ? "GMRES: minimal residual, restarted" : "CG: needs an SPD operator and preconditioner", S->nits));
+    PetscCall(
+      PetscViewerASCIIPrintf(v, "  the other method family (%s): iterations differ, not ranked;\n    time per iteration, and the total only if it took this run's %" PetscInt_FMT " iterations (it will not):\n", PKSolverItersComparable(run->config.kind, PK_SOLVER_PCG) ? "GMRES: minimal residual, restarted" : "CG: needs an SPD operator and preconditioner", S->nits));
     for (PetscInt i = 0; i < ad->nsolver; i++)
-      if (ad->iters_differ[i]) PetscCall(PetscViewerASCIIPrintf(v, "        -ksp_type %-12s %10.3e s per iteration (%.3e s at %" PetscInt_FMT ")\n", PKSolverKindNames[ad->kind[i]], (double)ad->solver[i].per_iteration, (double)ad->solver[i].total, S->nits));
+      if (ad->iters_differ[i])
+        PetscCall(PetscViewerASCIIPrintf(v, "        -ksp_type %-12s %10.3e s per iteration (%.3e s at %" PetscInt_FMT ")\n", PKSolverKindNames[ad->kind[i]], (double)ad->solver[i].per_iteration, (double)ad->solver[i].total, S->nits));
   }
   if (ad->ranks_refused) {
     /* larger runs cross nodes: no prediction from on-node values standing in for off-node ones */
@@ -229,7 +231,8 @@ PetscErrorCode PKSecAdviceView(PetscViewer v, const PKStats *S, const PKSecRun *
   /* the same count holds in exact arithmetic; where the pipelined recurrences' rounding would delay convergence,
      pipecg and pipe2cg keep CG's count by recomputing (their policy, docs/pipelined-accuracy.md), at a price the
      what-if knows only for this run's own type (a throwaway KSP of another type has not solved anything) */
-  if (PKSolverItersComparable(run->config.kind, PK_SOLVER_PCG)) PetscCall(PetscViewerASCIIPrintf(v, "    (within the CG family; pipecg and pipe2cg recompute where CG runs longer than a tenth of the\n    unknowns, one SpMV more per iteration: priced here for this run's own type only)\n"));
+  if (PKSolverItersComparable(run->config.kind, PK_SOLVER_PCG))
+    PetscCall(PetscViewerASCIIPrintf(v, "    (within the CG family; pipecg and pipe2cg recompute where CG runs longer than a tenth of the\n    unknowns, one SpMV more per iteration: priced here for this run's own type only)\n"));
   for (PetscInt i = 0; i < nadv; i++) {
     /* a ratio >= 1 either way: "1.15x slower" for a change predicted at 1.15 times this run's model; one that
        prints as 1.00x has no direction: "same time" */
@@ -243,9 +246,12 @@ PetscErrorCode PKSecAdviceView(PetscViewer v, const PKStats *S, const PKSecRun *
   }
   if (halo->have_place) {
     PetscCall(PetscViewerASCIIPrintf(v, "    node-aware layout:\n      %s\n", halo->place_cmd));
-    if (halo->place_saving <= 0) PetscCall(PetscViewerASCIIPrintf(v, "      (the slowest rank keeps as many off-node messages, so the model predicts no time saved here; the\n      cut is in the traffic all ranks put on the network, which congests it at scale: 000 6.2)\n"));
+    if (halo->place_saving <= 0)
+      PetscCall(PetscViewerASCIIPrintf(v, "      (the slowest rank keeps as many off-node messages, so the model predicts no time saved here; the\n      cut is in the traffic all ranks put on the network, which congests it at scale: 000 6.2)\n"));
   }
-  if (halo->have_tplace) PetscCall(PetscViewerASCIIPrintf(v, "    %s layout (bytes on switch-to-switch links %.0f -> %.0f per SpMV, 000 6.3):\n      %s\n", strncmp(halo->tplace_what, "topology", 8) ? "node-aware" : "topology-aware", (double)halo->tplace_link[0], (double)halo->tplace_link[1], halo->tplace_cmd));
+  if (halo->have_tplace)
+    PetscCall(PetscViewerASCIIPrintf(v, "    %s layout (bytes on switch-to-switch links %.0f -> %.0f per SpMV, 000 6.3):\n      %s\n", strncmp(halo->tplace_what, "topology", 8) ? "node-aware" : "topology-aware", (double)halo->tplace_link[0],
+                                     (double)halo->tplace_link[1], halo->tplace_cmd));
   PetscCall(PKSecAdviceViewOthers(v, S, run, a, st, ad));
   PetscFunctionReturn(0);
 }

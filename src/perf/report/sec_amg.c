@@ -51,7 +51,8 @@ PetscErrorCode PKSecAMGView(PetscViewer v, PetscViewerFormat fmt, const PKSecAMG
   if (fmt == PETSC_VIEWER_ASCII_INFO_DETAIL)
     for (PetscInt l = 0; l < g->L; l++) {
       PetscCall(PetscViewerASCIIPrintf(v, "    level %2" PetscInt_FMT ": %10.0f rows, %5.1f nnz/row, %4.0f msgs, %8.0f doubles sent: %.3e s\n", l, (double)g->lev[l].C, (double)g->lev[l].s, (double)g->lev[l].p, (double)g->lev[l].n, (double)r->level[l]));
-      PetscCall(PetscViewerASCIIPrintf(v, "      smoother %.2e + %.2e s, restriction %.2e + %.2e s, interpolation %.2e + %.2e s (compute + comm)\n", (double)r->smooth_comp[l], (double)r->smooth_comm[l], (double)r->restrict_comp[l], (double)r->restrict_comm[l], (double)r->interp_comp[l], (double)r->interp_comm[l]));
+      PetscCall(PetscViewerASCIIPrintf(v, "      smoother %.2e + %.2e s, restriction %.2e + %.2e s, interpolation %.2e + %.2e s (compute + comm)\n", (double)r->smooth_comp[l], (double)r->smooth_comm[l], (double)r->restrict_comp[l], (double)r->restrict_comm[l],
+                                       (double)r->interp_comp[l], (double)r->interp_comm[l]));
     }
   PetscFunctionReturn(0);
 }

@@ -76,11 +76,11 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   in->t_vec           = t.t_vec;
   a->vec_modelled     = t.vec_modelled;
   a->pc_time_modelled = t.pc_modelled;
-  in->t_init          = -1; /* modelled from the solver's start-up shape */
-  in->net = net->net; /* the allreduces' hops and the counters' congestion (sec_net.c) */
-  in->ranks_per_core = run->ranks_per_core;
-  in->t_cpu          = run->t_cpu;
-  in->theta          = run->theta_counts;
+  in->t_init          = -1;       /* modelled from the solver's start-up shape */
+  in->net             = net->net; /* the allreduces' hops and the counters' congestion (sec_net.c) */
+  in->ranks_per_core  = run->ranks_per_core;
+  in->t_cpu           = run->t_cpu;
+  in->theta           = run->theta_counts;
   /* the halo: the slowest rank's exchange, and how much of it the SpMV's own rows hid (the rest was waited for) */
   in->halo       = halo->cost;
   in->halo_theta = halo->have ? PKModelHaloHiddenShare(in->halo.total, halo->wait, in->t_spmv) : 0;
@@ -107,7 +107,8 @@ PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const
   }
   PetscCall(PetscViewerASCIIPrintf(v, "    %-45s %9.2e %6.1f%%\n", "total", (double)m->total, 100.0));
   PetscCall(PetscViewerASCIIPrintf(v, "    gap to the measured KSPSolve: %+.1f%% (model %.4e s, measured %.4e s)\n", (double)PKGap(m->total, run->measured), (double)m->total, (double)run->measured));
-  PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)in->t_spmv, (double)(S->nits ? (PetscReal)run->nspmv / S->nits : 0), (double)in->t_pc, (double)(S->nits ? (PetscReal)run->npc / S->nits : 0), (double)in->t_vec, a->vec_modelled ? " (modelled)" : ""));
+  PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)in->t_spmv, (double)(S->nits ? (PetscReal)run->nspmv / S->nits : 0), (double)in->t_pc, (double)(S->nits ? (PetscReal)run->npc / S->nits : 0),
+                                   (double)in->t_vec, a->vec_modelled ? " (modelled)" : ""));
   if (a->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc's vector time includes its allreduces: modelled from its streams at the SpMV bandwidth)\n"));
   if (run->config.pc_fused) {
     PC          pc;

@@ -106,10 +106,10 @@ static PetscErrorCode PKSecHaloOnTree(MPI_Comm comm, const PKSecNet *net, PetscM
     PetscInt links = -1;
     if (loc[i] != PK_OFF_NODE) continue;
     if (net->where[rank] >= 0 && net->where[dst[i]] >= 0) PetscCall(PKTopoHops(net->topo, net->where[rank], net->where[dst[i]], &links));
-    hops[i]     = links > 1 ? (PetscReal)(links - 1) : 0; /* switches traversed */
-    src[noff]   = net->where[rank];
-    to[noff]    = net->where[dst[i]];
-    b[noff++]   = bytes[i];
+    hops[i]   = links > 1 ? (PetscReal)(links - 1) : 0; /* switches traversed */
+    src[noff] = net->where[rank];
+    to[noff]  = net->where[dst[i]];
+    b[noff++] = bytes[i];
   }
   PetscCall(PKTopoLoadsCreate(net->topo, &L));
   PetscCall(PKTopoLoadsAdd(net->topo, noff, src, to, b, &L));
@@ -147,16 +147,16 @@ PetscErrorCode PKSecHaloGather(KSP ksp, const PKSolveRecord *rec, const PKSecRun
 {
   MPI_Comm           comm = PetscObjectComm((PetscObject)ksp);
   PetscMPIInt        rank, size;
-  PKSpMV             s  = NULL;
-  VecScatter         sf = NULL;
+  PKSpMV             s   = NULL;
+  VecScatter         sf  = NULL;
   PetscInt           nir = 0, n = 0, flag, gflag;
-  const PetscInt    *ioff = NULL, *iloc;
+  const PetscInt    *ioff   = NULL, *iloc;
   const PetscMPIInt *iranks = NULL;
   PetscMPIInt       *kranks = NULL;
-  PetscReal         *bytes  = NULL, *hops = NULL;
-  PKLocality        *loc    = NULL;
-  PetscMPIInt       *dst    = NULL;
-  PetscBool         *xs     = NULL;
+  PetscReal         *bytes = NULL, *hops = NULL;
+  PKLocality        *loc = NULL;
+  PetscMPIInt       *dst = NULL;
+  PetscBool         *xs  = NULL;
   PKHaloPattern      pat;
   PKCommCost         mine;
   PetscReal          sums[1 + 2 * PK_NLOC], gsums[1 + 2 * PK_NLOC], hw = rec->work[PK_PHASE_HALO], hmax;
@@ -254,7 +254,7 @@ static PetscBool PKDefaultNodeBlock(const PetscInt procs[3], PetscInt ppn, Petsc
 PetscErrorCode PKSecHaloAtP(KSP ksp, const PKStats *S, const PKSecRun *run, const PKSolveInput *in, PetscInt P, PKCommCost *h, const char **how)
 {
   Mat             A;
-  DM              dm = NULL;
+  DM              dm   = NULL;
   PetscBool       isda = PETSC_FALSE;
   PetscInt        dim, M[3], procs[3], dof, sw, pP[3], q[3];
   DMDAStencilType st;
@@ -287,7 +287,7 @@ PetscErrorCode PKSecHaloAtP(KSP ksp, const PKStats *S, const PKSecRun *run, cons
     }
   }
   {
-    PetscInt      n = 0;
+    PetscInt      n     = 0;
     PetscReal     bytes = 0, *b;
     PKLocality   *loc;
     PKHaloPattern pat;
@@ -337,8 +337,10 @@ static PetscErrorCode PKSecHaloPlaceCommand(PetscInt dim, const PetscInt M[3], D
   if (sw != 1) PetscCall(PetscSNPrintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " --width %" PetscInt_FMT, sw));
   if (dof != 1) PetscCall(PetscSNPrintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " --dof %" PetscInt_FMT, dof));
   PetscCall(PKMPIRankfileOption("ranks.txt", rfopt, sizeof(rfopt)));
-  if (tree) PetscCall(PetscSNPrintf(cmd, len, "bin/pipekrylov-place --nodes %" PetscInt_FMT " --ppn %" PetscInt_FMT " --grid %s%s --topology %s\n        --hosts %s --rankfile ranks.txt\n      then: mpiexec -n %d %s <your application and its options> %s\n      (or DMDACreateNodeAware with -da_node_aware_topology %s in the code)", S->nnodes, S->ppn, grid, extra, tree, hosts, S->nranks, rfopt, opts, tree));
-  else PetscCall(PetscSNPrintf(cmd, len, "bin/pipekrylov-place --nodes %" PetscInt_FMT " --ppn %" PetscInt_FMT " --grid %s%s --rankfile ranks.txt\n      then: mpiexec -n %d %s <your application and its options> %s\n      (or DMDACreateNodeAware in the code)", S->nnodes, S->ppn, grid, extra, S->nranks, rfopt, opts));
+  if (tree)
+    PetscCall(PetscSNPrintf(cmd, len, "bin/pipekrylov-place --nodes %" PetscInt_FMT " --ppn %" PetscInt_FMT " --grid %s%s --topology %s\n        --hosts %s --rankfile ranks.txt\n      then: mpiexec -n %d %s <your application and its options> %s\n      (or DMDACreateNodeAware with -da_node_aware_topology %s in the code)", S->nnodes, S->ppn, grid, extra, tree, hosts, S->nranks, rfopt, opts, tree));
+  else
+    PetscCall(PetscSNPrintf(cmd, len, "bin/pipekrylov-place --nodes %" PetscInt_FMT " --ppn %" PetscInt_FMT " --grid %s%s --rankfile ranks.txt\n      then: mpiexec -n %d %s <your application and its options> %s\n      (or DMDACreateNodeAware in the code)", S->nnodes, S->ppn, grid, extra, S->nranks, rfopt, opts));
   PetscFunctionReturn(0);
 }
 
@@ -427,7 +429,7 @@ PetscErrorCode PKSecHaloTopoPlacement(KSP ksp, const PKSolveRecord *rec, const P
 {
   const PKStats  *S = rec->stats;
   Mat             A;
-  DM              dm = NULL;
+  DM              dm   = NULL;
   PetscBool       isda = PETSC_FALSE;
   PetscInt        dim, M[3], procs[3], dof, sw;
   DMDAStencilType st;
@@ -455,7 +457,7 @@ PetscErrorCode PKSecHaloTopoPlacement(KSP ksp, const PKSolveRecord *rec, const P
   PetscCall(PetscInfo(ksp, "topology-aware layout: %s (busiest switch link %g bytes now, %g placed)\n", tp.note, (double)h->busiest_bytes, (double)tp.topo.busiest_bytes));
   if (tp.usable && tp.topo.busiest_bytes < 0.99 * h->busiest_bytes) {
     PetscReal dl = run->eff.delta * (h->busiest_bytes - tp.topo.busiest_bytes); /* the contention term's cut */
-    if (!tp.placed && h->have_place) { /* the node-aware layout already suggested makes the cut: say so there */
+    if (!tp.placed && h->have_place) {                                          /* the node-aware layout already suggested makes the cut: say so there */
       size_t l = strlen(h->place_what);
       h->place_saving += dl;
       PetscCall(PetscSNPrintf(h->place_what + l, sizeof(h->place_what) - l, ", switch link %.0f->%.0f", (double)h->busiest_bytes, (double)tp.topo.busiest_bytes));
@@ -481,10 +483,16 @@ PetscErrorCode PKSecHaloView(PetscViewer v, const PKStats *S, const PKSecHalo *h
 {
   PetscFunctionBegin;
   if (h->have && S->nranks > 1)
-    PetscCall(PetscViewerASCIIPrintf(v, "    halo per SpMV, slowest rank: %.0f on-node + %.0f off-node messages, %.0f + %.0f bytes\n      (average rank %.1f + %.1f messages; all ranks %.0f + %.0f messages, %.0f + %.0f bytes;\n      at most %" PetscInt_FMT " messages posted by one rank)\n", (double)h->msgs[1][PK_ON_NODE], (double)h->msgs[1][PK_OFF_NODE], (double)h->bytes[1][PK_ON_NODE], (double)h->bytes[1][PK_OFF_NODE], (double)h->msgs[0][PK_ON_NODE], (double)h->msgs[0][PK_OFF_NODE], (double)h->total_msgs[PK_ON_NODE], (double)h->total_msgs[PK_OFF_NODE], (double)h->total_bytes[PK_ON_NODE], (double)h->total_bytes[PK_OFF_NODE], h->max_posted));
+    PetscCall(PetscViewerASCIIPrintf(v, "    halo per SpMV, slowest rank: %.0f on-node + %.0f off-node messages, %.0f + %.0f bytes\n      (average rank %.1f + %.1f messages; all ranks %.0f + %.0f messages, %.0f + %.0f bytes;\n      at most %" PetscInt_FMT " messages posted by one rank)\n",
+                                     (double)h->msgs[1][PK_ON_NODE], (double)h->msgs[1][PK_OFF_NODE], (double)h->bytes[1][PK_ON_NODE], (double)h->bytes[1][PK_OFF_NODE], (double)h->msgs[0][PK_ON_NODE], (double)h->msgs[0][PK_OFF_NODE], (double)h->total_msgs[PK_ON_NODE],
+                                     (double)h->total_msgs[PK_OFF_NODE], (double)h->total_bytes[PK_ON_NODE], (double)h->total_bytes[PK_OFF_NODE], h->max_posted));
   else if (!h->have) PetscCall(PetscViewerASCIIPrintf(v, "    halo: %s\n", h->why));
-  if (h->have_tree) PetscCall(PetscViewerASCIIPrintf(v, "    on the switch tree: off-node messages %.2f hops on average, %" PetscInt_FMT " at most%s; busiest\n      switch-to-switch link %s: %.0f bytes per SpMV (contention's l)\n", (double)h->hops_avg, h->hops_max, h->n_unrouted ? " (some not routed: nodes not in the tree)" : "", h->busiest, (double)h->busiest_bytes));
-  if (h->have && in->halo.total > 0) PetscCall(PetscViewerASCIIPrintf(v, "    halo exchange per SpMV: modelled %.2e s, measured wait %.2e s (the longest); the rest\n      is hidden behind the SpMV's own rows, %.0f%% of its compute (halo.overlap)\n", (double)in->halo.total, (double)h->wait, 100.0 * (double)in->halo_theta));
+  if (h->have_tree)
+    PetscCall(PetscViewerASCIIPrintf(v, "    on the switch tree: off-node messages %.2f hops on average, %" PetscInt_FMT " at most%s; busiest\n      switch-to-switch link %s: %.0f bytes per SpMV (contention's l)\n", (double)h->hops_avg, h->hops_max, h->n_unrouted ? " (some not routed: nodes not in the tree)" : "", h->busiest,
+                                     (double)h->busiest_bytes));
+  if (h->have && in->halo.total > 0)
+    PetscCall(PetscViewerASCIIPrintf(v, "    halo exchange per SpMV: modelled %.2e s, measured wait %.2e s (the longest); the rest\n      is hidden behind the SpMV's own rows, %.0f%% of its compute (halo.overlap)\n", (double)in->halo.total, (double)h->wait,
+                                     100.0 * (double)in->halo_theta));
   PetscFunctionReturn(0);
 }
 
@@ -492,7 +500,10 @@ PetscErrorCode PKSecHaloView(PetscViewer v, const PKStats *S, const PKSecHalo *h
 PetscErrorCode PKSecHaloCSV(PetscViewer v, const PKSecHalo *h)
 {
   PetscFunctionBegin;
-  if (h->have_tree) PetscCall(PetscViewerASCIIPrintf(v, "halo,offnode_hops_avg,%.4g,hops,switch tree\nhalo,offnode_hops_max,%" PetscInt_FMT ",hops,switch tree\nhalo,busiest_link_bytes,%.0f,bytes,switch tree\n", (double)h->hops_avg, h->hops_max, (double)h->busiest_bytes));
-  if (h->have) PetscCall(PetscViewerASCIIPrintf(v, "halo,onnode_msgs_total,%.0f,messages,measured\nhalo,offnode_msgs_total,%.0f,messages,measured\nhalo,onnode_bytes_total,%.0f,bytes,measured\nhalo,offnode_bytes_total,%.0f,bytes,measured\nhalo,max_msgs_per_rank,%" PetscInt_FMT ",messages,measured\n", (double)h->total_msgs[PK_ON_NODE], (double)h->total_msgs[PK_OFF_NODE], (double)h->total_bytes[PK_ON_NODE], (double)h->total_bytes[PK_OFF_NODE], h->max_posted));
+  if (h->have_tree)
+    PetscCall(PetscViewerASCIIPrintf(v, "halo,offnode_hops_avg,%.4g,hops,switch tree\nhalo,offnode_hops_max,%" PetscInt_FMT ",hops,switch tree\nhalo,busiest_link_bytes,%.0f,bytes,switch tree\n", (double)h->hops_avg, h->hops_max, (double)h->busiest_bytes));
+  if (h->have)
+    PetscCall(PetscViewerASCIIPrintf(v, "halo,onnode_msgs_total,%.0f,messages,measured\nhalo,offnode_msgs_total,%.0f,messages,measured\nhalo,onnode_bytes_total,%.0f,bytes,measured\nhalo,offnode_bytes_total,%.0f,bytes,measured\nhalo,max_msgs_per_rank,%" PetscInt_FMT ",messages,measured\n",
+                                     (double)h->total_msgs[PK_ON_NODE], (double)h->total_msgs[PK_OFF_NODE], (double)h->total_bytes[PK_ON_NODE], (double)h->total_bytes[PK_OFF_NODE], h->max_posted));
   PetscFunctionReturn(0);
 }

@@ -69,7 +69,7 @@ static PetscErrorCode PKSecNetSockets(MPI_Comm comm, PKReportCtx *rep)
 {
   PetscMPIInt size;
   PetscInt    pkg = -1, numa = -1, npk = 0, nnuma, npu;
-  PKNodeTopo  nt  = NULL;
+  PKNodeTopo  nt = NULL;
   char       *list;
 
   PetscFunctionBegin;
@@ -167,7 +167,9 @@ PetscErrorCode PKSecNetView(PetscViewer v, const PKStats *S, const PKSecRun *run
     if (n->nmissing) PetscCall(PetscViewerASCIIPrintf(v, "    network: %" PetscInt_FMT " of %" PetscInt_FMT " ranks on nodes %s does not list (%s among them): their messages are not routed\n", n->nmissing, S->nranks, n->tree_file, n->missing));
     if (n->allr_rounds) PetscCall(PetscViewerASCIIPrintf(v, "    allreduce's off-node rounds: %.2f hops on average for the farthest pair of a round (%" PetscInt_FMT " rounds)\n", (double)n->allr_links, n->allr_rounds));
   }
-  if (n->nstall > 0) PetscCall(PetscViewerASCIIPrintf(v, "    network counters of %" PetscInt_FMT " node%s' ports (%s, ...): %.3g stalls per byte sent (%.3g stalls, %.3g bytes)%s\n", n->nread, n->nread == 1 ? "" : "s", n->port, (double)n->net.stalls_per_byte, (double)n->sum[PK_NETCTR_STALLS], (double)n->sum[PK_NETCTR_XMIT_BYTES], run->eff.stall_time > 0 ? "" : ";\n      the profile has no stall_time (s per stall tick): congestion not priced"));
+  if (n->nstall > 0)
+    PetscCall(PetscViewerASCIIPrintf(v, "    network counters of %" PetscInt_FMT " node%s' ports (%s, ...): %.3g stalls per byte sent (%.3g stalls, %.3g bytes)%s\n", n->nread, n->nread == 1 ? "" : "s", n->port, (double)n->net.stalls_per_byte,
+                                     (double)n->sum[PK_NETCTR_STALLS], (double)n->sum[PK_NETCTR_XMIT_BYTES], run->eff.stall_time > 0 ? "" : ";\n      the profile has no stall_time (s per stall tick): congestion not priced"));
   else PetscCall(PetscViewerASCIIPrintf(v, "    network counters: no stall counter read (%s)\n", n->why[0] ? n->why : "no reading"));
   PetscFunctionReturn(0);
 }
@@ -176,6 +178,8 @@ PetscErrorCode PKSecNetCSV(PetscViewer v, const PKSecNet *n)
 {
   PetscFunctionBegin;
   if (n->have_tree) PetscCall(PetscViewerASCIIPrintf(v, "net,ranks_not_in_tree,%" PetscInt_FMT ",ranks,switch tree\nnet,allreduce_hops,%.4g,hops,switch tree\n", n->nmissing, (double)n->allr_links));
-  if (n->nstall > 0) PetscCall(PetscViewerASCIIPrintf(v, "net,nodes_counted,%" PetscInt_FMT ",nodes,network counters\nnet,stalls,%.6g,ticks,network counters\nnet,bytes_sent,%.6g,bytes,network counters\nnet,stalls_per_byte,%.6g,1/byte,network counters\n", n->nread, (double)n->sum[PK_NETCTR_STALLS], (double)n->sum[PK_NETCTR_XMIT_BYTES], (double)n->net.stalls_per_byte));
+  if (n->nstall > 0)
+    PetscCall(PetscViewerASCIIPrintf(v, "net,nodes_counted,%" PetscInt_FMT ",nodes,network counters\nnet,stalls,%.6g,ticks,network counters\nnet,bytes_sent,%.6g,bytes,network counters\nnet,stalls_per_byte,%.6g,1/byte,network counters\n", n->nread,
+                                     (double)n->sum[PK_NETCTR_STALLS], (double)n->sum[PK_NETCTR_XMIT_BYTES], (double)n->net.stalls_per_byte));
   PetscFunctionReturn(0);
 }

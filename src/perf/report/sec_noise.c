@@ -19,7 +19,12 @@
 */
 #include "report.h"
 
-enum { PK_NG_WALL = PK_SLOW_NSUM, PK_NG_N, PK_NG_HERE, PK_NG }; /* per-rank numbers gathered: the summary, then these */
+enum {
+  PK_NG_WALL = PK_SLOW_NSUM,
+  PK_NG_N,
+  PK_NG_HERE,
+  PK_NG
+}; /* per-rank numbers gathered: the summary, then these */
 
 /* Rank 0: the injected noise, per rank (all: the gathered PK_NG numbers of every rank), and the predicted slowdown */
 static PetscErrorCode PKSecNoiseInjected(const PKSolveRecord *rec, PetscMPIInt size, const PetscReal all[], PKSecNoise *n)
@@ -186,7 +191,8 @@ PetscErrorCode PKSecNoiseView(PetscViewer v, PetscViewerFormat fmt, const PKStat
     } else {
       PetscCall(PetscViewerASCIIPrintf(v, "  slow ranks: %" PetscInt_FMT " (mean busy time per iteration, waits excluded; the others %.3e s):\n", sr->nfound, (double)sr->rest_mean));
       for (PetscInt i = 0; i < sr->n; i++) {
-        PetscCall(PetscViewerASCIIPrintf(v, "    rank %d (node %" PetscInt_FMT "): %.3e s (%+.0f%%; %.0f%% of its iterations >5%% slower), costs %.3e s\n", sr->rank[i], n->slow_node[i], (double)sr->mean[i], (double)(sr->rest_mean > 0 ? 100.0 * (sr->mean[i] / sr->rest_mean - 1) : 0), (double)(100.0 * sr->D[i]), (double)sr->cost[i]));
+        PetscCall(PetscViewerASCIIPrintf(v, "    rank %d (node %" PetscInt_FMT "): %.3e s (%+.0f%%; %.0f%% of its iterations >5%% slower), costs %.3e s\n", sr->rank[i], n->slow_node[i], (double)sr->mean[i], (double)(sr->rest_mean > 0 ? 100.0 * (sr->mean[i] / sr->rest_mean - 1) : 0), (double)(100.0 * sr->D[i]),
+                                         (double)sr->cost[i]));
         if (fmt != PETSC_VIEWER_ASCII_INFO) PetscCall(PetscViewerASCIIPrintf(v, "      (%s per iteration %.3e s with it, %.3e s without)\n", n->nonblocking ? "slowest median" : "expected max over ranks", (double)sr->Ewith, (double)sr->Ewithout[i]));
       }
       for (PetscInt i = 0; i < n->nslow_nodes; i++) PetscCall(PetscViewerASCIIPrintf(v, "    node %" PetscInt_FMT ": all its ranks are slow\n", n->slow_node_all[i]));

@@ -56,7 +56,6 @@ static PetscErrorCode PKMachineComm(MPI_Comm comm, MPI_Comm *machine)
   PetscFunctionReturn(0);
 }
 
-
 PetscErrorCode PKReportRanksPerCore(MPI_Comm comm, PetscReal *rpc)
 {
   MPI_Comm    host;
@@ -109,10 +108,10 @@ PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *mod
   const PKStats *S    = rec->stats;
   PetscMPIInt    size;
   PetscErrorCode (*ours)(KSP, PetscInt *);
-  PetscReal      w[2 * PK_PHASE_N + 4], wsum[2 * PK_PHASE_N + 4];
-  Mat            A;
-  MatInfo        info;
-  PetscInt       nloc;
+  PetscReal w[2 * PK_PHASE_N + 4], wsum[2 * PK_PHASE_N + 4];
+  Mat       A;
+  MatInfo   info;
+  PetscInt  nloc;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(r, sizeof(*r)));
@@ -263,8 +262,10 @@ PetscErrorCode PKSecRunView(PetscViewer v, PetscViewerFormat fmt, const PKSolveR
     }
   }
   PetscCall(PKSecRunPolicyView(v, r));
-  if (S->nreductions) PetscCall(PetscViewerASCIIPrintf(v, "    measured overlap: %" PetscInt_FMT " of %" PetscInt_FMT " reductions complete before their wait (%.0f%%), %" PetscInt_FMT " MPI_Test calls\n", S->nearly, S->nreductions, (double)PKPct(S->nearly, S->nreductions), S->ntests));
-  else if (r->model && r->theta_counts < 0 && (r->config.kind == PK_SOLVER_PETSC_GROPPCG || r->config.kind == PK_SOLVER_PETSC_PIPECG || r->config.kind == PK_SOLVER_PETSC_PGMRES)) PetscCall(PetscViewerASCIIPrintf(v, "    overlap of PETSc's split reductions is not measured (no MPI_Test accounting): assumed none\n"));
+  if (S->nreductions)
+    PetscCall(PetscViewerASCIIPrintf(v, "    measured overlap: %" PetscInt_FMT " of %" PetscInt_FMT " reductions complete before their wait (%.0f%%), %" PetscInt_FMT " MPI_Test calls\n", S->nearly, S->nreductions, (double)PKPct(S->nearly, S->nreductions), S->ntests));
+  else if (r->model && r->theta_counts < 0 && (r->config.kind == PK_SOLVER_PETSC_GROPPCG || r->config.kind == PK_SOLVER_PETSC_PIPECG || r->config.kind == PK_SOLVER_PETSC_PGMRES))
+    PetscCall(PetscViewerASCIIPrintf(v, "    overlap of PETSc's split reductions is not measured (no MPI_Test accounting): assumed none\n"));
   PetscFunctionReturn(0);
 }
 
@@ -311,7 +312,7 @@ PetscErrorCode PKSecMachineView(PetscViewer v, PetscViewerFormat fmt, const PKSe
   PetscCall(PetscViewerASCIIPrintf(v, PK_RULE));
   {
     /* the origin can be long (the default says where it was measured): wrap it at 96 columns */
-    const char *s = m->origin;
+    const char *s   = m->origin;
     size_t      len = strlen(s), first = 1;
     while (len) {
       size_t n = len;

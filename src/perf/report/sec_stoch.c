@@ -107,7 +107,8 @@ PetscErrorCode PKSecStochView(PetscViewer v, const PKStats *S, const PKSecRun *r
     PetscFunctionReturn(0);
   }
   PetscCall(PetscViewerASCIIPrintf(v, "  stochastic model (001): iteration times over ranks; P_eff = %g%s\n", (double)r->Peff, r->Peff < S->nranks ? " (the ranks of a node move together)" : ""));
-  PetscCall(PetscViewerASCIIPrintf(v, "    bulk Johnson SU fit (gamma, delta, xi, lambda) = (%.3g, %.3g, %.3e, %.3e)\n      one-sample KS D %.3f, 5%% critical value %.3f: fit %s\n", (double)r->bulk.gamma, (double)r->bulk.delta, (double)r->bulk.xi, (double)r->bulk.lambda, (double)r->ks_D, (double)r->ks_crit, r->bulk_rejected ? "rejected" : "accepted"));
+  PetscCall(PetscViewerASCIIPrintf(v, "    bulk Johnson SU fit (gamma, delta, xi, lambda) = (%.3g, %.3g, %.3e, %.3e)\n      one-sample KS D %.3f, 5%% critical value %.3f: fit %s\n", (double)r->bulk.gamma, (double)r->bulk.delta, (double)r->bulk.xi,
+                                   (double)r->bulk.lambda, (double)r->ks_D, (double)r->ks_crit, r->bulk_rejected ? "rejected" : "accepted"));
   if (r->bulk_rejected) PetscCall(PetscViewerASCIIPrintf(v, "    (E[T], E[T'] below from the sample's own distribution; the what-if from a normal law)\n"));
   PetscCall(PetscViewerASCIIPrintf(v, "    E[T]  stationary, synchronised every iteration (eq 3)      %10.3e s   gap %+6.1f%%\n", (double)r->ET, (double)PKGap(r->ET, run->rows_time)));
   PetscCall(PetscViewerASCIIPrintf(v, "    E[T'] stationary, not synchronised (eq 6)                  %10.3e s   gap %+6.1f%%\n", (double)r->ETp, (double)PKGap(r->ETp, run->rows_time)));
@@ -118,7 +119,8 @@ PetscErrorCode PKSecStochView(PetscViewer v, const PKStats *S, const PKSecRun *r
   PetscCall(PetscViewerASCIIPrintf(v, "    upper bounds of E[T]: Cramer (eq 9) %.3e s, Bertsimas (eq 10) %.3e s\n", (double)r->cramer, (double)r->bertsimas));
   PetscCall(PetscViewerASCIIPrintf(v, "    measured iterations (KSPSolve minus set-up and finish)        %.3e s\n", (double)run->rows_time));
   for (PetscInt p = 0; p < st->nks; p++)
-    PetscCall(PetscViewerASCIIPrintf(v, "    KS ranks %d, %d%s: D %.3f, 5%% critical %.3f: %s; correlation %.2f\n", st->ks_a[p], st->ks_b[p], st->ks_same_node[p] ? " (one node)" : "", (double)st->ks_D[p], (double)st->ks_crit[p], st->ks_D[p] > st->ks_crit[p] ? "distributions differ" : "same distribution", (double)st->ks_corr[p]));
+    PetscCall(PetscViewerASCIIPrintf(v, "    KS ranks %d, %d%s: D %.3f, 5%% critical %.3f: %s; correlation %.2f\n", st->ks_a[p], st->ks_b[p], st->ks_same_node[p] ? " (one node)" : "", (double)st->ks_D[p], (double)st->ks_crit[p], st->ks_D[p] > st->ks_crit[p] ? "distributions differ" : "same distribution",
+                                     (double)st->ks_corr[p]));
   PetscFunctionReturn(0);
 }
 
@@ -129,6 +131,7 @@ PetscErrorCode PKSecStochCSV(PetscViewer v, const PKSecRun *run, const PKSecStoc
   PetscFunctionBegin;
   if (!st->have) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(v, "stochastic,ET,%.9e,s,modelled\nstochastic,ETprime,%.9e,s,modelled\nstochastic,EThat,%.9e,s,modelled\nstochastic,ETprimehat,%.9e,s,modelled\n", (double)r->ET, (double)r->ETp, (double)r->EThat, (double)r->ETphat));
-  PetscCall(PetscViewerASCIIPrintf(v, "stochastic,sim_ET,%.9e,s,modelled\nstochastic,sim_ETprime,%.9e,s,modelled\nstochastic,cramer,%.9e,s,bound\nstochastic,bertsimas,%.9e,s,bound\nstochastic,measured_iterations,%.9e,s,measured\n", (double)r->sim_ET, (double)r->sim_ETp, (double)r->cramer, (double)r->bertsimas, (double)run->rows_time));
+  PetscCall(PetscViewerASCIIPrintf(v, "stochastic,sim_ET,%.9e,s,modelled\nstochastic,sim_ETprime,%.9e,s,modelled\nstochastic,cramer,%.9e,s,bound\nstochastic,bertsimas,%.9e,s,bound\nstochastic,measured_iterations,%.9e,s,measured\n", (double)r->sim_ET,
+                                   (double)r->sim_ETp, (double)r->cramer, (double)r->bertsimas, (double)run->rows_time));
   PetscFunctionReturn(0);
 }

@@ -82,9 +82,9 @@ static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
       /* p = z + b p and s = A z + b s (= A p), then the local (p, s), in one pass; after a (re)start p and s are ready */
       PKAxpbypcz u[2];
       PKDot      ps = {S, P};
-      beta           = fresh ? 0.0 : gamma / gammaold;
-      u[0]           = (PKAxpbypcz){P, 1.0, Z, 0, NULL, beta};
-      u[1]           = (PKAxpbypcz){S, 1.0, AZ, 0, NULL, beta};
+      beta          = fresh ? 0.0 : gamma / gammaold;
+      u[0]          = (PKAxpbypcz){P, 1.0, Z, 0, NULL, beta};
+      u[1]          = (PKAxpbypcz){S, 1.0, AZ, 0, NULL, beta};
       PetscCall(PKVecFused(pk, fresh ? 0 : 2, u, 1, &ps, pk->red.local));
       PetscCall(PKReduceBegin(&pk->red, 1)); /* reduction 1: (p, A p) */
       PetscCall(PKPCApply(ksp, pk, S, MS));  /* overlapped: M s */
@@ -157,7 +157,7 @@ static PetscErrorCode KSPPipeGetCost_PKNBPCG(KSP ksp, PKSolverCost *c)
   c->red[1]       = (PKReductionCost){.nvals = 1 + nrm, .w_spmv = 1}; /* (r, z) and the norm, during A z */
   c->nspmv        = 1;
   c->npc          = 1;
-  c->streams      = 15; /* vector traffic as implemented: p, s and (p,s) in one pass (reads p z s Az, writes p s) 6, x, r, z and the dots in one pass (reads x p r s z Ms, writes x r z) 9 */
+  c->streams      = 15;                      /* vector traffic as implemented: p, s and (p,s) in one pass (reads p z s Az, writes p s) 6, x, r, z and the dots in one pass (reads x p r s z Ms, writes x r z) 9 */
   c->init_spmv    = ksp->guess_zero ? 1 : 2; /* r = b - A x, s = A p */
   c->init_pc      = 1;
   c->init_nvals   = 1 + nrm;
@@ -202,11 +202,11 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKNBPCG(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&cg));
-  ksp->data = (void *)cg;
+  ksp->data       = (void *)cg;
   cg->pk.recurred = PETSC_TRUE; /* z = M r and s = A p by recurrence */
   PetscCall(PKCreate_Common(ksp, &cg->pk, "Gropp's non-blocking PCG, two non-blocking reductions per iteration: (p,Ap) behind PCApply, (r,z) and the norm behind MatMult", PETSC_FALSE, KSPSolve_PKNBPCG_Private));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKNBPCG));
   PetscCall(PKCGCreate_Common(ksp));
-  ksp->ops->setup          = KSPSetUp_PKNBPCG;
+  ksp->ops->setup = KSPSetUp_PKNBPCG;
   PetscFunctionReturn(0);
 }

@@ -109,7 +109,7 @@ static PetscErrorCode KSPPipeGetCost_PKPCG(KSP ksp, PKSolverCost *c)
   c->red[1]       = (PKReductionCost){.nvals = 1 + nrm, .blocking = PETSC_TRUE}; /* (r, z) and the norm */
   c->nspmv        = 1;
   c->npc          = 1;
-  c->streams      = 13; /* vector traffic as implemented (PKVecFused reads and writes each vector once per pass): p = z + b p 3, (p,s) 2, x and r in one pass 6, (r,z) and the norm in one pass 2 */
+  c->streams      = 13;                      /* vector traffic as implemented (PKVecFused reads and writes each vector once per pass): p = z + b p 3, (p,s) 2, x and r in one pass 6, (r,z) and the norm in one pass 2 */
   c->init_spmv    = ksp->guess_zero ? 0 : 1; /* r = b - A x */
   c->init_pc      = 1;
   c->init_nvals   = 1 + nrm;
@@ -151,6 +151,6 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPCG(KSP ksp)
   PetscCall(PKCreate_Common(ksp, &cg->pk, "Hestenes-Stiefel PCG, two blocking reductions per iteration (norm fused into the second)", PETSC_FALSE, KSPSolve_PKPCG_Private));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKPCG));
   PetscCall(PKCGCreate_Common(ksp));
-  ksp->ops->setup          = KSPSetUp_PKPCG;
+  ksp->ops->setup = KSPSetUp_PKPCG;
   PetscFunctionReturn(0);
 }

@@ -13,7 +13,7 @@
 #include "pgmresimpl.h"
 
 #define PGMRES_DEFAULT_RESTART 30
-#define PGMRES_BASIS_BLOCK     32 /* basis vectors allocated at set-up and at least per later block */
+#define PGMRES_BASIS_BLOCK     32  /* basis vectors allocated at set-up and at least per later block */
 #define PGMRES_CLAIM_SLACK     2.0 /* a true residual this much above the recursive one refutes a convergence claim */
 
 /* KSPCheckNorm() returns from the function it is used in: keep it in its own; the caller checks ksp->reason */
@@ -194,8 +194,7 @@ static PetscErrorCode PGMRESAddBasis(KSP ksp, KSP_PKPGMRES *pg, Vec model, Petsc
   PetscCall(PetscPopErrorHandler());
   if (ierr) {
     PetscCall(VecGetLocalSize(model, &nloc));
-    SETERRQ(PETSC_COMM_SELF, ierr == PETSC_ERR_MEM ? PETSC_ERR_MEM : ierr, "pgmres: could not allocate Krylov basis vectors %" PetscInt_FMT "..%" PetscInt_FMT " of restart %" PetscInt_FMT " (%.4g MB each on this rank)%s: use a smaller -ksp_gmres_restart", pg->nV, pg->nV + n - 1, pg->max_k,
-            (double)nloc * sizeof(PetscScalar) / 1048576.0, ierr == PETSC_ERR_MEM ? ", out of memory" : "");
+    SETERRQ(PETSC_COMM_SELF, ierr == PETSC_ERR_MEM ? PETSC_ERR_MEM : ierr, "pgmres: could not allocate Krylov basis vectors %" PetscInt_FMT "..%" PetscInt_FMT " of restart %" PetscInt_FMT " (%.4g MB each on this rank)%s: use a smaller -ksp_gmres_restart", pg->nV, pg->nV + n - 1, pg->max_k, (double)nloc * sizeof(PetscScalar) / 1048576.0, ierr == PETSC_ERR_MEM ? ", out of memory" : "");
   }
   (void)ksp;
   for (PetscInt i = 0; i < n; i++) pg->V[pg->nV + i] = blk[i];
@@ -225,7 +224,7 @@ static PetscErrorCode PGMRESCycle(KSP ksp, KSP_PKPGMRES *pg, PetscBool guess_zer
   PKHess        *hs = &pg->hs;
   Vec           *V  = pg->V;
   const PetscInt m = pg->max_k, base = ksp->its;
-  PetscReal      res, h = 0.0;
+  PetscReal      res, h              = 0.0;
   PetscInt       npend = 0; /* dots in the reduction under way (the norm, if any, follows them) */
 
   PetscFunctionBegin;
@@ -241,7 +240,8 @@ static PetscErrorCode PGMRESCycle(KSP ksp, KSP_PKPGMRES *pg, PetscBool guess_zer
   }
   /* the recursive residual that ended the last cycle must agree with the true one it restarts from */
   if (ksp->rnorm > 0.0 && PetscAbsReal(res - ksp->rnorm) > pg->breakdowntol * pg->rnorm0) {
-    PetscCheck(!ksp->errorifnotconverged, PetscObjectComm((PetscObject)ksp), PETSC_ERR_CONV_FAILED, "Residual norm computed by the pgmres recursion %g is far from the computed residual norm %g at restart, residual norm at start of cycle %g", (double)ksp->rnorm, (double)res, (double)pg->rnorm0);
+    PetscCheck(!ksp->errorifnotconverged, PetscObjectComm((PetscObject)ksp), PETSC_ERR_CONV_FAILED, "Residual norm computed by the pgmres recursion %g is far from the computed residual norm %g at restart, residual norm at start of cycle %g",
+               (double)ksp->rnorm, (double)res, (double)pg->rnorm0);
     PetscCall(PetscInfo(ksp, "Residual norm computed by the pgmres recursion %g is far from the computed residual norm %g at restart, residual norm at start of cycle %g\n", (double)ksp->rnorm, (double)res, (double)pg->rnorm0));
     ksp->reason = KSP_DIVERGED_BREAKDOWN;
     PetscFunctionReturn(0);
@@ -263,7 +263,7 @@ static PetscErrorCode PGMRESCycle(KSP ksp, KSP_PKPGMRES *pg, PetscBool guess_zer
 
   for (PetscInt it = 0;; it++) {
     /* V[it+1] feeds column it, which is finished only if step it+1 is one GMRES would take */
-    const PetscBool next = (PetscBool)(it < m && base + it < ksp->max_it);
+    const PetscBool next  = (PetscBool)(it < m && base + it < ksp->max_it);
     PetscInt        nvals = 0;
 
     if (next) {
@@ -344,7 +344,7 @@ static PetscErrorCode KSPSolve_PKPGMRES_Private(KSP ksp, KSP_PK *pk)
   PetscBool     guess_zero = ksp->guess_zero, first = PETSC_TRUE;
 
   PetscFunctionBegin;
-  (void)pk; /* the same as &pg->pk */
+  (void)pk;                           /* the same as &pg->pk */
   PetscCall(PGMRESEigSetUp(ksp, pg)); /* estimates requested after set-up: their room now, before the iteration */
   pg->eigcols = 0;
   PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
@@ -642,13 +642,13 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPGMRES(KSP ksp)
      estimate comes free with the Hessenberg matrix; the convergence test decides whether it is used) */
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
-  ksp->ops->setup          = KSPSetUp_PKPGMRES;
-  ksp->ops->reset          = KSPReset_PKPGMRES;
-  ksp->ops->destroy        = KSPDestroy_PKPGMRES;
-  ksp->ops->view           = KSPView_PKPGMRES;
-  ksp->ops->setfromoptions = KSPSetFromOptions_PKPGMRES;
-  ksp->ops->buildsolution  = KSPBuildSolution_PKPGMRES;
-  ksp->ops->buildresidual  = KSPBuildResidualDefault;
+  ksp->ops->setup                        = KSPSetUp_PKPGMRES;
+  ksp->ops->reset                        = KSPReset_PKPGMRES;
+  ksp->ops->destroy                      = KSPDestroy_PKPGMRES;
+  ksp->ops->view                         = KSPView_PKPGMRES;
+  ksp->ops->setfromoptions               = KSPSetFromOptions_PKPGMRES;
+  ksp->ops->buildsolution                = KSPBuildSolution_PKPGMRES;
+  ksp->ops->buildresidual                = KSPBuildResidualDefault;
   ksp->ops->computeextremesingularvalues = KSPComputeExtremeSingularValues_PKPGMRES;
   ksp->ops->computeeigenvalues           = KSPComputeEigenvalues_PKPGMRES;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESSetRestart_C", KSPGMRESSetRestart_PKPGMRES));

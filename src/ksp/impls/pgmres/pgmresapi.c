@@ -88,7 +88,8 @@ PetscErrorCode PGMRESViewGMRESAPI(KSP ksp, PetscViewer viewer)
   KSP_PKPGMRES *pg = (KSP_PKPGMRES *)ksp->data;
 
   PetscFunctionBegin;
-  if (pg->orthog != KSPGMRESClassicalGramSchmidtOrthogonalization || pg->cgstype != KSP_GMRES_CGS_REFINE_NEVER) PetscCall(PetscViewerASCIIPrintf(viewer, "  the orthogonalisation or CGS refinement asked for has no effect: p(1)-GMRES uses classical Gram-Schmidt, as PETSc's pgmres\n"));
+  if (pg->orthog != KSPGMRESClassicalGramSchmidtOrthogonalization || pg->cgstype != KSP_GMRES_CGS_REFINE_NEVER)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  the orthogonalisation or CGS refinement asked for has no effect: p(1)-GMRES uses classical Gram-Schmidt, as PETSc's pgmres\n"));
   if (pg->preallocate) PetscCall(PetscViewerASCIIPrintf(viewer, "  the whole Krylov basis allocated at set-up\n"));
   PetscFunctionReturn(0);
 }

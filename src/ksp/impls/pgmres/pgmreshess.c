@@ -129,13 +129,13 @@ PetscErrorCode PKHessFinishColumn(PKHess *h, PetscInt j, PetscReal haptol, Petsc
       *null = PETSC_TRUE;
       PetscFunctionReturn(0);
     }
-    h->cc[j]  = col[j] / d;
-    h->ss[j]  = col[j + 1] / d;
-    col[j]    = PetscConj(h->cc[j]) * col[j] + PetscConj(h->ss[j]) * col[j + 1];
+    h->cc[j]   = col[j] / d;
+    h->ss[j]   = col[j + 1] / d;
+    col[j]     = PetscConj(h->cc[j]) * col[j] + PetscConj(h->ss[j]) * col[j + 1];
     col[j + 1] = 0.0;
-    rs[j + 1] = -h->ss[j] * rs[j];
-    rs[j]     = PetscConj(h->cc[j]) * rs[j];
-    *res      = PetscAbsScalar(rs[j + 1]);
+    rs[j + 1]  = -h->ss[j] * rs[j];
+    rs[j]      = PetscConj(h->cc[j]) * rs[j];
+    *res       = PetscAbsScalar(rs[j + 1]);
   }
   PetscFunctionReturn(0);
 }

@@ -47,25 +47,25 @@ typedef struct {
 } PKHessEig;
 
 typedef struct {
-  KSP_PK      pk;           /* must be first */
-  PetscInt    max_k;        /* restart length m (-ksp_gmres_restart) */
-  PetscReal   haptol;       /* happy breakdown tolerance (-ksp_gmres_haptol) */
-  PetscReal   breakdowntol; /* restart check of the recursive against the true residual (-ksp_gmres_breakdown_tolerance) */
-  Vec        *V;            /* basis V[0..m] (m + 1 slots): V[j+1] = Op V[j] while V[j] is still being orthogonalised */
-  PetscInt    nV;           /* basis vectors allocated, V[0..nV-1]; more are added in blocks as a cycle needs them */
-  Vec       **Vblock;       /* the blocks of VecDuplicateVecs() that V[] points into, nblock of them */
-  PetscInt   *Vblock_n;     /* vectors in each block */
-  PetscInt    nblock;
-  PKHess      hs;
-  PetscScalar *coef;        /* kernel coefficients, 2 (m + 2) */
-  PKMultiWork mw;
-  PetscInt    col;          /* last finished Hessenberg column of the cycle under way; -1: ksp->vec_sol is current */
-  PetscReal   rnorm0;       /* residual norm at the start of the cycle */
-  PetscInt    nfalse;       /* last solve: convergence claims of the recursive residual refuted by the true one */
-  Vec         sol_temp;     /* KSPBuildSolution() target when the caller gives none */
-  PetscInt    eigcols;      /* finished Hessenberg columns of the last cycle that has any, for the estimates */
-  PKHessEig   eig;
-  PetscBool   preallocate;  /* KSPGMRESSetPreAllocateVectors(): the whole basis at set-up (pgmresapi.c) */
+  KSP_PK       pk;           /* must be first */
+  PetscInt     max_k;        /* restart length m (-ksp_gmres_restart) */
+  PetscReal    haptol;       /* happy breakdown tolerance (-ksp_gmres_haptol) */
+  PetscReal    breakdowntol; /* restart check of the recursive against the true residual (-ksp_gmres_breakdown_tolerance) */
+  Vec         *V;            /* basis V[0..m] (m + 1 slots): V[j+1] = Op V[j] while V[j] is still being orthogonalised */
+  PetscInt     nV;           /* basis vectors allocated, V[0..nV-1]; more are added in blocks as a cycle needs them */
+  Vec        **Vblock;       /* the blocks of VecDuplicateVecs() that V[] points into, nblock of them */
+  PetscInt    *Vblock_n;     /* vectors in each block */
+  PetscInt     nblock;
+  PKHess       hs;
+  PetscScalar *coef; /* kernel coefficients, 2 (m + 2) */
+  PKMultiWork  mw;
+  PetscInt     col;      /* last finished Hessenberg column of the cycle under way; -1: ksp->vec_sol is current */
+  PetscReal    rnorm0;   /* residual norm at the start of the cycle */
+  PetscInt     nfalse;   /* last solve: convergence claims of the recursive residual refuted by the true one */
+  Vec          sol_temp; /* KSPBuildSolution() target when the caller gives none */
+  PetscInt     eigcols;  /* finished Hessenberg columns of the last cycle that has any, for the estimates */
+  PKHessEig    eig;
+  PetscBool    preallocate;                /* KSPGMRESSetPreAllocateVectors(): the whole basis at set-up (pgmresapi.c) */
   PetscErrorCode (*orthog)(KSP, PetscInt); /* KSPGMRESSetOrthogonalization(): recorded, no effect (pgmresapi.c) */
   KSPGMRESCGSRefinementType cgstype;       /* KSPGMRESSetCGSRefinementType(): recorded, no effect */
 } KSP_PKPGMRES;

@@ -11,7 +11,8 @@ static PetscErrorCode Pipe2CGIterate(KSP ksp, KSP_PK *pk)
   (void)pk;
   PetscCall(Pipe2CGSolve(ksp, p2));
   p2->xtest = NULL; /* the solution is x itself again */
-  PetscCall(PetscInfo(ksp, "%" PetscInt_FMT " iterations: %" PetscInt_FMT " replacements (%" PetscInt_FMT " brought forward), %" PetscInt_FMT " probes, %" PetscInt_FMT " refuted claims, %" PetscInt_FMT " recovered breakdowns, %" PetscInt_FMT " restarts, %" PetscInt_FMT " passes held back, %" PetscInt_FMT " passes recomputed\n", ksp->its, p2->nreplace, p2->nadaptive, p2->nprobe, p2->nfalse, p2->nrecover, p2->nrestart, p2->nlate, p2->rc.npasses));
+  PetscCall(PetscInfo(ksp, "%" PetscInt_FMT " iterations: %" PetscInt_FMT " replacements (%" PetscInt_FMT " brought forward), %" PetscInt_FMT " probes, %" PetscInt_FMT " refuted claims, %" PetscInt_FMT " recovered breakdowns, %" PetscInt_FMT " restarts, %" PetscInt_FMT " passes held back, %" PetscInt_FMT " passes recomputed\n",
+                      ksp->its, p2->nreplace, p2->nadaptive, p2->nprobe, p2->nfalse, p2->nrecover, p2->nrestart, p2->nlate, p2->rc.npasses));
   PetscFunctionReturn(0);
 }
 
@@ -105,11 +106,15 @@ static PetscErrorCode KSPView_PKPIPE2CG(KSP ksp, PetscViewer viewer)
   PetscCall(PKRecomputeView(&p2->rc, viewer, ksp->its, "w = A z, p = M w, q = A p of the newer iterate (2 MatMult and 1 PCApply more per pass of two iterations)", "-ksp_pipe2cg_recompute"));
   if (p2->rc.npasses) PetscCall(PetscViewerASCIIPrintf(viewer, "  while recomputing, scheduled residual replacement %s\n", p2->replace_set || p2->gap_set ? "as set" : "off, only refuted convergence claims replace"));
   /* a pass makes two iterations: the period is k rounded up to even (k + 1 for odd k) */
-  if (p2->replace && p2->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations%s, earlier when the measured gap ||r - (b - A x)|| would reach %g x the tolerance\n", p2->replace + p2->replace % 2, p2->replace % 2 ? " (-ksp_pipe2cg_replace rounded up to even: two iterations per pass)" : "", (double)p2->gaptol));
-  else if (p2->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations%s\n", p2->replace + p2->replace % 2, p2->replace % 2 ? " (-ksp_pipe2cg_replace rounded up to even: two iterations per pass)" : ""));
+  if (p2->replace && p2->gaptol > 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations%s, earlier when the measured gap ||r - (b - A x)|| would reach %g x the tolerance\n", p2->replace + p2->replace % 2, p2->replace % 2 ? " (-ksp_pipe2cg_replace rounded up to even: two iterations per pass)" : "",
+                                     (double)p2->gaptol));
+  else if (p2->replace)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations%s\n", p2->replace + p2->replace % 2, p2->replace % 2 ? " (-ksp_pipe2cg_replace rounded up to even: two iterations per pass)" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement: off (accuracy degrades; the default is -ksp_pipe2cg_replace %d)\n", PIPE2CG_DEFAULT_REPLACE));
   if (p2->nreplace || p2->nprobe || p2->nfalse || p2->nrecover) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements (%" PetscInt_FMT " brought forward by the gap), %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", p2->nreplace, p2->nadaptive, p2->nprobe, (double)p2->maxgap, p2->nfalse, p2->nrecover, p2->nrestart));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements (%" PetscInt_FMT " brought forward by the gap), %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts\n", p2->nreplace, p2->nadaptive, p2->nprobe,
+                                     (double)p2->maxgap, p2->nfalse, p2->nrecover, p2->nrestart));
   }
   PetscFunctionReturn(0);
 }
@@ -275,10 +280,10 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
      up yet has the default, preconditioned, norm), in flight during c = M q, d = A c, g = M d, h = A g of N and,
      in a recomputing pass, w = A z, p = M w, q = A p before them. With a diagonal PC the pass of steps A and B
      writes c (not before a recomputing pass: c of the recurred q would be thrown away) */
-  c->red[0]       = (PKReductionCost){.nvals = PIPE2CG_NLAMBDA + ((ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE) ? 0 : 2), .w_spmv = 2 + 2 * f, .w_pc = 2 + f, .w_pc_fused = 1 - f};
-  c->nspmv        = 2 + 2 * f;
-  c->npc          = 2 + f;
-  c->streams      = 32 - 3 * f; /* vector traffic as implemented, per 2 iterations: steps A and B and the dots in one pass read the 8 vectors of O and the 10 of N and write 8 and 6 (unfused they would be 75); a recomputing pass does not write w, p, q of N */
+  c->red[0] = (PKReductionCost){.nvals = PIPE2CG_NLAMBDA + ((ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE) ? 0 : 2), .w_spmv = 2 + 2 * f, .w_pc = 2 + f, .w_pc_fused = 1 - f};
+  c->nspmv  = 2 + 2 * f;
+  c->npc    = 2 + f;
+  c->streams = 32 - 3 * f; /* vector traffic as implemented, per 2 iterations: steps A and B and the dots in one pass read the 8 vectors of O and the 10 of N and write 8 and 6 (unfused they would be 75); a recomputing pass does not write w, p, q of N */
   c->init_spmv    = ksp->guess_zero ? 4 : 5; /* r = b - A x, and w, q, d, h of index 0 */
   c->init_pc      = 4;
   c->init_nvals   = 5;
@@ -381,12 +386,12 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPIPE2CG(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&p2));
-  ksp->data   = (void *)p2;
-  p2->replace  = PIPE2CG_DEFAULT_REPLACE;
-  p2->gaptol   = PIPE2CG_DEFAULT_GAP;
-  p2->rc.user   = -1; /* the policy */
-  p2->fused    = PETSC_TRUE;
-  p2->pk.recurred = PETSC_TRUE; /* both vector chains by recurrence */
+  ksp->data              = (void *)p2;
+  p2->replace            = PIPE2CG_DEFAULT_REPLACE;
+  p2->gaptol             = PIPE2CG_DEFAULT_GAP;
+  p2->rc.user            = -1; /* the policy */
+  p2->fused              = PETSC_TRUE;
+  p2->pk.recurred        = PETSC_TRUE; /* both vector chains by recurrence */
   p2->pk.check_estimates = Pipe2CGCheckEstimates;
   PetscCall(PKCreate_Common(ksp, &p2->pk, "two CG iterations per non-blocking reduction (three-term recurrences), overlapped with 2 PCApply + 2 MatMult", PETSC_FALSE, Pipe2CGIterate));
   p2->pk.after_solve = Pipe2CGAfterSolve;

@@ -7,17 +7,17 @@
    loaded once, updated in registers and stored once (the generic PKVecFused walks 14 updates and 11 dots over
    cache blocks, touching each vector several times). Same arithmetic per element as the generic path. */
 typedef struct {
-  PetscScalar *o[8], *n[10]; /* set O: x r z w p q c d; set N: x r z w p q c d g h */
-  const PetscScalar *dinv;   /* with step B, c_N = M q_N = q_N .* dinv (a diagonal preconditioner), or NULL */
-  PetscScalar  a, b, c;      /* step A: O_x = a N_x + b N_z + c O_x, O_v = a N_v - b N_v' + c O_v */
-  PetscScalar  e, f, g;      /* step B: N_x = e O_x + f O_z + g N_x, N_v = e O_v - f O_v' + g N_v */
-  PetscInt     len;
-  PetscBool    stepB;        /* else step A only (the last half pass), no dots */
-  PetscBool    dots;         /* the dots of the new sets (with step B) */
-  PetscBool    storewpq;     /* store step B's w, p, q of N (not when the pass's overlap recomputes them: the dots
+  PetscScalar       *o[8], *n[10]; /* set O: x r z w p q c d; set N: x r z w p q c d g h */
+  const PetscScalar *dinv;         /* with step B, c_N = M q_N = q_N .* dinv (a diagonal preconditioner), or NULL */
+  PetscScalar        a, b, c;      /* step A: O_x = a N_x + b N_z + c O_x, O_v = a N_v - b N_v' + c O_v */
+  PetscScalar        e, f, g;      /* step B: N_x = e O_x + f O_z + g N_x, N_v = e O_v - f O_v' + g N_v */
+  PetscInt           len;
+  PetscBool          stepB;    /* else step A only (the last half pass), no dots */
+  PetscBool          dots;     /* the dots of the new sets (with step B) */
+  PetscBool          storewpq; /* store step B's w, p, q of N (not when the pass's overlap recomputes them: the dots
                                 need only their values) */
-  PetscInt     normv;        /* -1: no norms, else VZ or VR: lambda_9, 10 = norms of that vector of N and O */
-  PetscScalar  out[11];      /* lambda_0..8 [, 9, 10], local */
+  PetscInt           normv;    /* -1: no norms, else VZ or VR: lambda_9, 10 = norms of that vector of N and O */
+  PetscScalar        out[11];  /* lambda_0..8 [, 9, 10], local */
 } P2Fused;
 
   #define P2_UPDATE(T, LD, ST, BC, DOT) \
@@ -45,32 +45,57 @@ typedef struct {
         oc = a * nc + mb * ng; \
         od = a * nd + mb * nh; \
       } \
-      ST(o[VX], ox); ST(o[VR], or); ST(o[VZ], oz); ST(o[VW], ow); ST(o[VP], op); ST(o[VQ], oq); ST(o[VC], oc); ST(o[VD], od); \
+      ST(o[VX], ox); \
+      ST(o[VR], or); \
+      ST(o[VZ], oz); \
+      ST(o[VW], ow); \
+      ST(o[VP], op); \
+      ST(o[VQ], oq); \
+      ST(o[VC], oc); \
+      ST(o[VD], od); \
       if (p->stepB) { \
         const T e = BC(p->e), f = BC(p->f), mf = BC(-p->f), g = BC(p->g); \
         if (readN) { \
           nx = e * ox + f * oz + g * nx; \
-          nr = e * or + mf * ow + g * nr; \
+          nr = e * or +mf * ow + g * nr; \
           nz = e * oz + mf * op + g * nz; \
           nw = e * ow + mf * oq + g * nw; \
           np = e * op + mf * oc + g * np; \
           nq = e * oq + mf * od + g * nq; \
         } else { \
           nx = e * ox + f * oz; \
-          nr = e * or + mf * ow; \
+          nr = e * or +mf * ow; \
           nz = e * oz + mf * op; \
           nw = e * ow + mf * oq; \
           np = e * op + mf * oc; \
           nq = e * oq + mf * od; \
         } \
-        ST(n[VX], nx); ST(n[VR], nr); ST(n[VZ], nz); \
-        if (p->storewpq) { ST(n[VW], nw); ST(n[VP], np); ST(n[VQ], nq); } \
-        if (p->dinv) ST(n[VC], nq * LD(p->dinv)); \
+        ST(n[VX], nx); \
+        ST(n[VR], nr); \
+        ST(n[VZ], nz); \
+        if (p->storewpq) { \
+          ST(n[VW], nw); \
+          ST(n[VP], np); \
+          ST(n[VQ], nq); \
+        } \
+        if (p->dinv) ST(n[VC], nq *LD(p->dinv)); \
         if (dots) { \
-          DOT(0, nz, nw); DOT(1, nz, nq); DOT(2, nz, ow); DOT(3, np, nq); DOT(4, np, ow); \
-          DOT(5, oz, ow); DOT(6, nz, nr); DOT(7, nz, or); DOT(8, oz, or); \
-          if (normv == VZ) { DOT(9, nz, nz); DOT(10, oz, oz); } \
-          else if (normv == VR) { DOT(9, nr, nr); DOT(10, or, or); } \
+          DOT(0, nz, nw); \
+          DOT(1, nz, nq); \
+          DOT(2, nz, ow); \
+          DOT(3, np, nq); \
+          DOT(4, np, ow); \
+          DOT(5, oz, ow); \
+          DOT(6, nz, nr); \
+          DOT(7, nz, or); \
+          DOT(8, oz, or); \
+          if (normv == VZ) { \
+            DOT(9, nz, nz); \
+            DOT(10, oz, oz); \
+          } else if (normv == VR) { \
+            DOT(9, nr, nr); \
+            DOT(10, or, or); \
+          } \
         } \
       } \
     } while (0)
@@ -109,12 +134,12 @@ PetscErrorCode Pipe2CGFusedPass(KSP ksp, Vec *O, Vec *N, PetscBool stepB, PetscB
   if (wc) PetscCall(VecGetArrayRead(dinv, &p.dinv));
   else p.dinv = NULL;
   PetscCall(VecGetLocalSize(N[VR], &p.len));
-  p.a     = sA->rho;
-  p.b     = sA->rho * sA->gamma;
-  p.c     = 1.0 - sA->rho;
-  p.stepB = stepB;
+  p.a        = sA->rho;
+  p.b        = sA->rho * sA->gamma;
+  p.c        = 1.0 - sA->rho;
+  p.stepB    = stepB;
   p.storewpq = storewpq;
-  p.dots  = (PetscBool)(stepB && nd > 0);
+  p.dots     = (PetscBool)(stepB && nd > 0);
   if (stepB) {
     p.e = sB->rho;
     p.f = sB->rho * sB->gamma;

@@ -52,15 +52,15 @@
 #include <pipekrylov/private/pkcgimpl.h>
 #include <pipekrylov/private/pksimd.h>
 
-#define PIPE2CG_NLAMBDA         9     /* inner products per reduction, before the norms */
-#define PIPE2CG_DEFAULT_REPLACE 100   /* longest period of residual replacement */
-#define PIPE2CG_DEFAULT_GAP     0.1   /* replace when the residual gap reaches this fraction of the tolerance */
-#define PIPE2CG_FIRST_PROBE     16    /* iterations into a solve to 1e-10 at which the gap is first measured */
-#define PIPE2CG_MIN_PROBE       4     /* iterations into a window before which the gap is not measured */
-#define PIPE2CG_GAP_POWER       5.0   /* the gap grows at most about like the 5th power of the window (measured 2-5) */
-#define PIPE2CG_REL_GAP         1e-4  /* a replacement injects the gap into the recurrences: at most this relative to r */
-#define PIPE2CG_DRIFT_EVIDENCE  1e-6  /* a suspected breakdown is taken for drift only if the gap is at least this relative to r */
-#define PIPE2CG_RESTART_GAP     2.0   /* a refuted claim whose true residual is this much larger restarts */
+#define PIPE2CG_NLAMBDA         9    /* inner products per reduction, before the norms */
+#define PIPE2CG_DEFAULT_REPLACE 100  /* longest period of residual replacement */
+#define PIPE2CG_DEFAULT_GAP     0.1  /* replace when the residual gap reaches this fraction of the tolerance */
+#define PIPE2CG_FIRST_PROBE     16   /* iterations into a solve to 1e-10 at which the gap is first measured */
+#define PIPE2CG_MIN_PROBE       4    /* iterations into a window before which the gap is not measured */
+#define PIPE2CG_GAP_POWER       5.0  /* the gap grows at most about like the 5th power of the window (measured 2-5) */
+#define PIPE2CG_REL_GAP         1e-4 /* a replacement injects the gap into the recurrences: at most this relative to r */
+#define PIPE2CG_DRIFT_EVIDENCE  1e-6 /* a suspected breakdown is taken for drift only if the gap is at least this relative to r */
+#define PIPE2CG_RESTART_GAP     2.0  /* a refuted claim whose true residual is this much larger restarts */
 
 /* Work vectors: set O = x r z w p q c d, set N = r z w p q c d g h (x_N is ksp->vec_sol) */
 enum {
@@ -78,26 +78,26 @@ enum {
 
 typedef struct {
   PetscScalar mu, nu, gamma, rho, pap; /* (z,r), (z,A z), mu/nu, rho, (p,A p) = nu/rho of one step */
-  PetscReal   mu_mag, nu_mag;           /* a predicted step: the sums of the magnitudes of mu's and nu's terms (0: exact) */
-  PetscBool   restart;                  /* no predecessor (step 0, or a restart: rho = 1); a new Lanczos block */
+  PetscReal   mu_mag, nu_mag;          /* a predicted step: the sums of the magnitudes of mu's and nu's terms (0: exact) */
+  PetscBool   restart;                 /* no predecessor (step 0, or a restart: rho = 1); a new Lanczos block */
 } P2Step;
 
 typedef struct {
-  KSP_PK    pk;        /* must be first */
-  PetscInt  replace;   /* -ksp_pipe2cg_replace: longest period of residual replacement, 0 = off */
-  PetscReal gaptol;    /* -ksp_pipe2cg_replace_gap: replace when the gap reaches this fraction of the tolerance, 0 = fixed period */
-  Vec       O[8];      /* index n-1 */
-  Vec       N[10];     /* index n; N[VX] is ksp->vec_sol during a solve */
-  Vec       xtest;     /* the iterate under test when it is not ksp->vec_sol (for KSPBuildSolution in monitors) */
-  PetscBool restart;   /* restart (rho = 1) at the next replacement */
-  PetscBool fused;     /* -ksp_pipe2cg_fused: the one-loop kernel for steps A and B (else the generic PKVecFused) */
-  PKRecompute rc;      /* w, p, q of N recomputed from z in the overlap window: -ksp_pipe2cg_recompute, else the policy */
-  PetscBool replace_set, gap_set; /* -ksp_pipe2cg_replace, -ksp_pipe2cg_replace_gap given (else the defaults in force) */
+  KSP_PK      pk;                   /* must be first */
+  PetscInt    replace;              /* -ksp_pipe2cg_replace: longest period of residual replacement, 0 = off */
+  PetscReal   gaptol;               /* -ksp_pipe2cg_replace_gap: replace when the gap reaches this fraction of the tolerance, 0 = fixed period */
+  Vec         O[8];                 /* index n-1 */
+  Vec         N[10];                /* index n; N[VX] is ksp->vec_sol during a solve */
+  Vec         xtest;                /* the iterate under test when it is not ksp->vec_sol (for KSPBuildSolution in monitors) */
+  PetscBool   restart;              /* restart (rho = 1) at the next replacement */
+  PetscBool   fused;                /* -ksp_pipe2cg_fused: the one-loop kernel for steps A and B (else the generic PKVecFused) */
+  PKRecompute rc;                   /* w, p, q of N recomputed from z in the overlap window: -ksp_pipe2cg_recompute, else the policy */
+  PetscBool   replace_set, gap_set; /* -ksp_pipe2cg_replace, -ksp_pipe2cg_replace_gap given (else the defaults in force) */
   /* in force in the last (or current) solve */
-  PetscInt  period;    /* the replacement period: replace, or 0 while recomputing unless replace_set */
-  PetscReal gapeff;    /* the gap tolerance: gaptol, or 0 while recomputing unless gap_set */
-  PetscBool fusedpc;   /* the last solve applied the (diagonal) preconditioner inside that kernel */
-  Vec       D;         /* the diagonal of a diagonal preconditioner */
+  PetscInt  period;  /* the replacement period: replace, or 0 while recomputing unless replace_set */
+  PetscReal gapeff;  /* the gap tolerance: gaptol, or 0 while recomputing unless gap_set */
+  PetscBool fusedpc; /* the last solve applied the (diagonal) preconditioner inside that kernel */
+  Vec       D;       /* the diagonal of a diagonal preconditioner */
   /* what happened in the last solve, for -ksp_view */
   PetscInt  nreplace;  /* residual replacements */
   PetscInt  nadaptive; /* of those, brought forward by the measured gap */

@@ -73,7 +73,6 @@ static const char *Pipe2CGReasonWhy(KSPConvergedReason r)
   }
 }
 
-
 /* Section 5.5: recompute both sets from x_O and x_N (7 MatMult + 5 PCApply, no reduction). The new r_N is built in
    the scratch g_N (stale until the overlapped work) so that the gap it removes, r_N - (b - A x_N), is measured in
    the same pass over memory: gap[0] = local ||gap||^2, gap[1] = local ||b - A x_N||^2. */
@@ -118,12 +117,12 @@ static PetscErrorCode Pipe2CGReplace(KSP ksp, KSP_PKPIPE2CG *p2, PetscScalar gap
    gap[1] = local ||r_N||^2 */
 static PetscErrorCode Pipe2CGProbe(KSP ksp, KSP_PKPIPE2CG *p2, PetscScalar gap[2])
 {
-  KSP_PK          *pk = &p2->pk;
-  Vec             *N  = p2->N;
-  const PKAxpbypcz u  = {N[VG], 1.0, ksp->vec_rhs, -1.0, N[VR], -1.0}; /* g = b - r_N - A x_N */
+  KSP_PK          *pk   = &p2->pk;
+  Vec             *N    = p2->N;
+  const PKAxpbypcz u    = {N[VG], 1.0, ksp->vec_rhs, -1.0, N[VR], -1.0}; /* g = b - r_N - A x_N */
   const PKDot      d[2] = {
-    {N[VG], N[VG]},
-    {N[VR], N[VR]}
+         {N[VG], N[VG]},
+         {N[VR], N[VR]}
   };
 
   PetscFunctionBegin;
@@ -201,10 +200,10 @@ typedef struct {
 static PetscErrorCode Pipe2CGSchedule(KSP ksp, KSP_PKPIPE2CG *p2, P2Sched *ps, PetscInt n, PetscBool replaced, const PetscScalar v[], PetscBool *replace)
 {
   const PetscReal big = (PetscReal)PETSC_MAX_INT / 4, gap = PetscSqrtReal(PetscAbsScalar(v[0])), rn = PetscSqrtReal(PetscAbsScalar(v[1]));
-  const PetscInt  L   = PetscMax(n - ps->lastrep, 1);
-  const PetscReal G   = ps->ttolr > 0 ? gap / (p2->gapeff * ps->ttolr) : big; /* 1: the gap at the replacement threshold */
-  const PetscReal R   = rn > 0 ? gap / (rn * PIPE2CG_REL_GAP) : big;          /* 1: the relative gap at its limit */
-  PetscReal       next;                                                       /* window length of the next measurement */
+  const PetscInt  L = PetscMax(n - ps->lastrep, 1);
+  const PetscReal G = ps->ttolr > 0 ? gap / (p2->gapeff * ps->ttolr) : big; /* 1: the gap at the replacement threshold */
+  const PetscReal R = rn > 0 ? gap / (rn * PIPE2CG_REL_GAP) : big;          /* 1: the relative gap at its limit */
+  PetscReal       next;                                                     /* window length of the next measurement */
 
   PetscFunctionBegin;
   if (ps->ttolr > 0) p2->maxgap = PetscMax(p2->maxgap, gap / ps->ttolr);
@@ -344,12 +343,12 @@ static PetscErrorCode Pipe2CGStart(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st)
   st->ps.nextprobe = PETSC_MAX_INT;
   ksp->its         = 0;
   p2->nreplace = p2->nadaptive = p2->nprobe = p2->nfalse = p2->nrecover = p2->nrestart = p2->nlate = 0;
-  p2->restart  = PETSC_FALSE;
-  p2->maxgap   = 0.0;
-  p2->fusedpc  = PETSC_FALSE; /* set by the first pass that applies it */
-  p2->period   = p2->replace;
-  p2->gapeff   = p2->gaptol;
-  N[VX]        = ksp->vec_sol;
+  p2->restart                                                                                      = PETSC_FALSE;
+  p2->maxgap                                                                                       = 0.0;
+  p2->fusedpc                                                                                      = PETSC_FALSE; /* set by the first pass that applies it */
+  p2->period                                                                                       = p2->replace;
+  p2->gapeff                                                                                       = p2->gaptol;
+  N[VX]                                                                                            = ksp->vec_sol;
   PetscCall(PKRecomputeStart(ksp, &p2->rc));
 
   PetscCall(PKCGInitialResidual(ksp, pk, N[VR]));
@@ -364,7 +363,7 @@ static PetscErrorCode Pipe2CGStart(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st)
   PetscCall(PKPCApply(ksp, pk, N[VW], N[VP]));
   PetscCall(PKMatMult(ksp, pk, N[VP], N[VQ]));
   {
-    PKDot    f[6] = {
+    PKDot f[6] = {
       {N[VZ], N[VW]},
       {N[VZ], N[VQ]},
       {N[VP], N[VQ]},
@@ -435,7 +434,7 @@ static void Pipe2CGPlan(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pass *pp)
   const PetscBool last = (PetscBool)(st->dpm4 > 0 && st->dpm2 > 0 && st->dpm2 * (st->dpm2 / st->dpm4) <= st->ps.ttol);
 
   pp->half = pp->probe = pp->c_ready = PETSC_FALSE;
-  pp->rc   = p2->rc.on;
+  pp->rc                             = p2->rc.on;
   if (!st->redo) {
     pp->half = (PetscBool)(st->pending || st->n + 1 >= ksp->max_it);
     if (!pp->half) {
@@ -494,13 +493,13 @@ static PetscErrorCode Pipe2CGSteps(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pas
    there (with the breakdown predicted for step n+1 if it has not converged) */
 static PetscErrorCode Pipe2CGLastHalfPass(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st)
 {
-  KSP_PK            *pk  = &p2->pk;
-  Vec               *O   = p2->O;
-  const PetscScalar *lam = pk->red.global;
+  KSP_PK            *pk      = &p2->pk;
+  Vec               *O       = p2->O;
+  const PetscScalar *lam     = pk->red.global;
   PetscBool          replace = PETSC_FALSE;
   PKDot              h[2]    = {
-    {O[VZ], O[VR]},
-    {O[VZ], O[VZ]}
+                    {O[VZ], O[VR]},
+                    {O[VZ], O[VZ]}
   };
   PetscInt nh = 1;
 

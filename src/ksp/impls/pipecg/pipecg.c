@@ -65,11 +65,14 @@ static PetscErrorCode KSPView_PKPIPECG(KSP ksp, PetscViewer viewer)
 #endif
   if (cg->fusedpc) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the diagonal preconditioner applied inside the fused vector pass\n"));
   if (cg->gaptol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement when the measured gap ||r - (b - A x)|| would reach %g x the tolerance or %g x ||r|| (-ksp_pipecg_replace_gap)\n", (double)cg->gaptol, (double)PIPECG_REL_GAP));
-  else if (cg->gaptol < 0 && cg->rc.user != 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement while w is recurred, when the measured gap ||r - (b - A x)|| would reach %g x the tolerance or %g x ||r|| (-ksp_pipecg_replace_gap); not while it is recomputed\n", (double)PIPECG_DEFAULT_GAP, (double)PIPECG_REL_GAP));
+  else if (cg->gaptol < 0 && cg->rc.user != 1)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement while w is recurred, when the measured gap ||r - (b - A x)|| would reach %g x the tolerance or %g x ||r|| (-ksp_pipecg_replace_gap); not while it is recomputed\n", (double)PIPECG_DEFAULT_GAP, (double)PIPECG_REL_GAP));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  gap-driven residual replacement: off%s (-ksp_pipecg_replace_gap %g to turn on)\n", cg->gaptol < 0 ? ", not needed with the recompute" : "", (double)PIPECG_DEFAULT_GAP));
   PetscCall(PKRecomputeView(&cg->rc, viewer, ksp->its, "w = A u (predict-and-recompute: one more MatMult per iteration)", "-ksp_pipecg_recompute"));
   if (cg->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "  periodic residual replacement every %" PetscInt_FMT " iterations\n", cg->replace));
-  if (cg->nreplace || cg->nprobe || cg->nfalse || cg->nrecover) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements, %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts at the attainable accuracy\n", cg->nreplace, cg->nprobe, (double)cg->maxgap, cg->nfalse, cg->nrecover, cg->nrestart));
+  if (cg->nreplace || cg->nprobe || cg->nfalse || cg->nrecover)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " residual replacements, %" PetscInt_FMT " gap measurements, largest gap %.2e x the tolerance, %" PetscInt_FMT " convergence claims refuted by the true residual, %" PetscInt_FMT " breakdowns found to be rounding, %" PetscInt_FMT " restarts at the attainable accuracy\n", cg->nreplace, cg->nprobe,
+                                     (double)cg->maxgap, cg->nfalse, cg->nrecover, cg->nrestart));
   PetscFunctionReturn(0);
 }
 
@@ -217,7 +220,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
   c->red[0]       = (PKReductionCost){.nvals = PIPECG_NRED, .w_spmv = 1 + f, .w_pc = 1, .w_pc_fused = 1 - f};
   c->nspmv        = 1 + f;
   c->npc          = 1;
-  c->streams      = 18 - f; /* vector traffic as implemented: the eight updates and the dots in one pass read x r u w m n z q s p and write z q s p x u w r (unfused they would be 29); w not written before a recomputing pass */
+  c->streams      = 18 - f;                  /* vector traffic as implemented: the eight updates and the dots in one pass read x r u w m n z q s p and write z q s p x u w r (unfused they would be 29); w not written before a recomputing pass */
   c->init_spmv    = ksp->guess_zero ? 2 : 3; /* r = b - A x, w = A u, and the lagging pass's n = A m (docs/algorithms.md §4) */
   c->init_pc      = 2;
   c->init_nvals   = 3;
@@ -322,11 +325,11 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKPIPECG(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&cg));
-  ksp->data = (void *)cg;
-  cg->fused  = PETSC_TRUE;
-  cg->gaptol    = PETSC_DEFAULT; /* PipeCGGapTol */
-  cg->rc.user   = -1; /* the policy */
-  cg->pk.recurred = PETSC_TRUE; /* r, u, w, s, q, z by recurrence */
+  ksp->data              = (void *)cg;
+  cg->fused              = PETSC_TRUE;
+  cg->gaptol             = PETSC_DEFAULT; /* PipeCGGapTol */
+  cg->rc.user            = -1;            /* the policy */
+  cg->pk.recurred        = PETSC_TRUE;    /* r, u, w, s, q, z by recurrence */
   cg->pk.check_estimates = PipeCGCheckEstimates;
   PetscCall(PKCreate_Common(ksp, &cg->pk, "pipelined CG (Ghysels-Vanroose), one non-blocking reduction per iteration overlapped with PCApply + MatMult", PETSC_TRUE, PipeCGIterate));
   cg->pk.after_solve = PipeCGAfterSolve;

@@ -9,7 +9,7 @@
    overlapped PCApply of the next iteration). Same arithmetic per element as the generic path. */
 typedef struct {
   PetscScalar       *x, *r, *u, *w, *m, *n, *z, *q, *s, *p;
-  const PetscScalar *dinv;   /* m = w .* dinv in the pass, or NULL */
+  const PetscScalar *dinv; /* m = w .* dinv in the pass, or NULL */
   PetscScalar        alpha, beta;
   PetscBool          first;  /* z = n, q = m, s = w, p = u: a (re)start, never reading the old z, q, s, p */
   PetscBool          storew; /* store the updated w (not when the next pass recomputes it: its dots need only the value) */
@@ -24,25 +24,39 @@ typedef struct {
       const T nn = LD(k->n), mm = LD(k->m), ww = LD(k->w), uu = LD(k->u), al = BC(k->alpha), mal = BC(-k->alpha); \
       T       zz, qq, ss, pp, xx, rr, u2, w2; \
       if (k->first || k->beta == 0.0) { \
-        zz = nn; qq = mm; ss = ww; pp = uu; \
+        zz = nn; \
+        qq = mm; \
+        ss = ww; \
+        pp = uu; \
       } else { \
         const T be = BC(k->beta); \
-        zz = nn + be * LD(k->z); qq = mm + be * LD(k->q); ss = ww + be * LD(k->s); pp = uu + be * LD(k->p); \
+        zz         = nn + be * LD(k->z); \
+        qq         = mm + be * LD(k->q); \
+        ss         = ww + be * LD(k->s); \
+        pp         = uu + be * LD(k->p); \
       } \
       xx = al * pp + LD(k->x); \
       u2 = mal * qq + uu; \
       w2 = mal * zz + ww; \
       rr = mal * ss + LD(k->r); \
-      ST(k->z, zz); ST(k->q, qq); ST(k->s, ss); ST(k->p, pp); ST(k->x, xx); ST(k->u, u2); ST(k->r, rr); \
+      ST(k->z, zz); \
+      ST(k->q, qq); \
+      ST(k->s, ss); \
+      ST(k->p, pp); \
+      ST(k->x, xx); \
+      ST(k->u, u2); \
+      ST(k->r, rr); \
       if (k->storew) ST(k->w, w2); \
-      if (k->dinv) ST(k->m, w2 * LD(k->dinv)); \
+      if (k->dinv) ST(k->m, w2 *LD(k->dinv)); \
       if (nd) { \
-        DOT(0, u2, rr); DOT(1, u2, w2); \
+        DOT(0, u2, rr); \
+        DOT(1, u2, w2); \
         if (nd > 2) { \
           if (k->normr) DOT(2, rr, rr); \
           else DOT(2, u2, u2); \
         } \
-        DOT(3, u2, ss); DOT(4, pp, ss); \
+        DOT(3, u2, ss); \
+        DOT(4, pp, ss); \
       } \
     } while (0)
 
@@ -77,18 +91,19 @@ PetscErrorCode PipeCGFusedPass(KSP ksp, PetscScalar alpha, PetscScalar beta, Pet
   k.x = a[0], k.r = a[1], k.u = a[2], k.w = a[3], k.m = a[4], k.n = a[5], k.z = a[6], k.q = a[7], k.s = a[8], k.p = a[9];
   if (dinv) PetscCall(VecGetArrayRead(dinv, &k.dinv));
   else k.dinv = NULL;
-  k.alpha = alpha;
-  k.beta  = beta;
-  k.first = first;
+  k.alpha  = alpha;
+  k.beta   = beta;
+  k.first  = first;
   k.storew = storew;
-  k.ndots = nd;
-  k.normr = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+  k.ndots  = nd;
+  k.normr  = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
   PetscCall(VecGetLocalSize(ksp->work[0], &k.len));
   PetscCall(PetscLogEventBegin(PK_Event_VecFused, 0, 0, 0, 0));
   PipeCGFusedKernel(&k);
   PetscCall(PetscLogEventEnd(PK_Event_VecFused, 0, 0, 0, 0));
   PetscCall(PetscLogFlops((16.0 + 2.0 * (nd ? nd + 2 : 0) + (dinv ? 1.0 : 0.0)) * k.len));
-  if (nd) for (PetscInt j = 0; j < PIPECG_NRED; j++) out[j] = k.out[j];
+  if (nd)
+    for (PetscInt j = 0; j < PIPECG_NRED; j++) out[j] = k.out[j];
   if (dinv) PetscCall(VecRestoreArrayRead(dinv, &k.dinv));
   for (PetscInt j = 0; j < 10; j++) {
     if (j == 5) PetscCall(VecRestoreArrayRead(v[j], (const PetscScalar **)&a[j]));

@@ -21,26 +21,26 @@
 #include <pipekrylov/private/pksimd.h>
 
 typedef struct {
-  KSP_PK   pk;        /* must be first */
-  PetscInt replace;   /* -ksp_pipecg_replace: period of residual replacement, 0 = off */
+  KSP_PK   pk;      /* must be first */
+  PetscInt replace; /* -ksp_pipecg_replace: period of residual replacement, 0 = off */
   /* what happened in the last solve, for -ksp_view */
-  PetscInt nreplace;  /* residual replacements */
-  PetscInt nfalse;    /* convergence claims refuted by the true residual */
-  PetscInt nrecover;  /* breakdowns that a replacement showed to be drift */
-  PetscInt nrestart;  /* restarts (p = u): the curvature had no significant digit left, or the gap was as large as r */
-  PetscBool restart;  /* restart at the next replacement */
-  PetscInt  nfrozen;  /* iterations that kept x: the recursive residual below machine precision */
-  PetscInt nprobe;    /* measurements of the gap r - (b - A x) (one MatMult each) */
-  PetscReal maxgap;   /* the largest gap measured, relative to the tolerance (2-norm) */
-  PetscReal gaptol;   /* -ksp_pipecg_replace_gap: replace before the gap reaches this fraction of the tolerance, 0 = off,
+  PetscInt    nreplace; /* residual replacements */
+  PetscInt    nfalse;   /* convergence claims refuted by the true residual */
+  PetscInt    nrecover; /* breakdowns that a replacement showed to be drift */
+  PetscInt    nrestart; /* restarts (p = u): the curvature had no significant digit left, or the gap was as large as r */
+  PetscBool   restart;  /* restart at the next replacement */
+  PetscInt    nfrozen;  /* iterations that kept x: the recursive residual below machine precision */
+  PetscInt    nprobe;   /* measurements of the gap r - (b - A x) (one MatMult each) */
+  PetscReal   maxgap;   /* the largest gap measured, relative to the tolerance (2-norm) */
+  PetscReal   gaptol;   /* -ksp_pipecg_replace_gap: replace before the gap reaches this fraction of the tolerance, 0 = off,
                          PETSC_DEFAULT: PIPECG_DEFAULT_GAP while w is recurred, off while it is recomputed */
-  PetscInt nlate;     /* passes whose overlapped work was held back for a predicted convergence that did not come */
-  PKRecompute rc;     /* w = A u recomputed in the overlap window: -ksp_pipecg_recompute, else the policy (pkcgimpl.h) */
-  PetscBool fused;    /* -ksp_pipecg_fused: the one-loop update kernel, with a diagonal PC applied in it */
-  PetscBool fusedpc;  /* the last solve applied the (diagonal) preconditioner inside the update pass */
+  PetscInt    nlate;    /* passes whose overlapped work was held back for a predicted convergence that did not come */
+  PKRecompute rc;       /* w = A u recomputed in the overlap window: -ksp_pipecg_recompute, else the policy (pkcgimpl.h) */
+  PetscBool   fused;    /* -ksp_pipecg_fused: the one-loop update kernel, with a diagonal PC applied in it */
+  PetscBool   fusedpc;  /* the last solve applied the (diagonal) preconditioner inside the update pass */
 } KSP_PKPIPECG;
 
-#define PIPECG_DEFAULT_GAP  0.1  /* replace before the gap r - (b - A x) reaches this fraction of the tolerance */
+#define PIPECG_DEFAULT_GAP 0.1 /* replace before the gap r - (b - A x) reaches this fraction of the tolerance */
 
 /* The gap tolerance in force for the coming pass: while w is recomputed the gap grows as cg's does (its r and s
    recurrences are cg's, fed with w = A u), and replacements would only inject perturbations (measured: 44
@@ -51,12 +51,12 @@ static inline PetscReal PipeCGGapTol(const KSP_PKPIPECG *cg)
   if (cg->gaptol >= 0) return cg->gaptol;
   return cg->rc.on ? 0.0 : PIPECG_DEFAULT_GAP;
 }
-#define PIPECG_REL_GAP      1e-5 /* ... or this fraction of ||r||: beyond, the drift delays convergence */
-#define PIPECG_FIRST_PROBE  20   /* iteration of the first measurement of the gap, and the first after a replacement */
-#define PIPECG_MIN_PROBE    4    /* a replacement is brought forward rather than measure again sooner than this */
-#define PIPECG_MAX_PROBE    100  /* longest interval between two measurements */
-#define PIPECG_GAP_POWER    4.0  /* the gap of a window of L iterations grows about like L^4 (measured 3-5 on ex2) */
-#define PIPECG_RESTART_GAP  0.5  /* a gap this large against ||r|| also restarts (p = u) at the replacement */
+#define PIPECG_REL_GAP     1e-5 /* ... or this fraction of ||r||: beyond, the drift delays convergence */
+#define PIPECG_FIRST_PROBE 20   /* iteration of the first measurement of the gap, and the first after a replacement */
+#define PIPECG_MIN_PROBE   4    /* a replacement is brought forward rather than measure again sooner than this */
+#define PIPECG_MAX_PROBE   100  /* longest interval between two measurements */
+#define PIPECG_GAP_POWER   4.0  /* the gap of a window of L iterations grows about like L^4 (measured 3-5 on ex2) */
+#define PIPECG_RESTART_GAP 0.5  /* a gap this large against ||r|| also restarts (p = u) at the replacement */
 
 /* Values of the one reduction per iteration */
 #define PIPECG_NRED 5

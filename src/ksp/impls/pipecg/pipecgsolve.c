@@ -69,10 +69,10 @@ static PetscErrorCode PipeCGReplace(KSP ksp, KSP_PK *pk)
 static PetscErrorCode PipeCGProbe(KSP ksp, KSP_PK *pk, PetscScalar out[2])
 {
   Vec              R = ksp->work[0], N = ksp->work[4];
-  const PKAxpbypcz g = {N, 1.0, ksp->vec_rhs, -1.0, R, -1.0}; /* n = b - r - A x */
+  const PKAxpbypcz g    = {N, 1.0, ksp->vec_rhs, -1.0, R, -1.0}; /* n = b - r - A x */
   const PKDot      d[2] = {
-    {N, N},
-    {R, R}
+         {N, N},
+         {R, R}
   };
 
   PetscFunctionBegin;
@@ -176,12 +176,12 @@ static PetscErrorCode PipeCGStart(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st)
   st->nextprobe = PIPECG_FIRST_PROBE;
   ksp->its      = 0;
   cg->nreplace = cg->nfalse = cg->nrecover = cg->nlate = cg->nprobe = cg->nrestart = 0;
-  cg->restart  = PETSC_FALSE;
-  cg->nfrozen  = 0;
-  cg->maxgap   = 0.0;
-  st->nd           = PipeCGDots(ksp, R, U, W, st->d);
-  st->d[st->nd]     = (PKDot){S, U}; /* the curvature dots, see PipeCGLocalDots */
-  st->d[st->nd + 1] = (PKDot){S, P};
+  cg->restart                                                                      = PETSC_FALSE;
+  cg->nfrozen                                                                      = 0;
+  cg->maxgap                                                                       = 0.0;
+  st->nd                                                                           = PipeCGDots(ksp, R, U, W, st->d);
+  st->d[st->nd]                                                                    = (PKDot){S, U}; /* the curvature dots, see PipeCGLocalDots */
+  st->d[st->nd + 1]                                                                = (PKDot){S, P};
   PetscCall(PKCGInitialResidual(ksp, pk, R));
   PetscCall(PKPCApply(ksp, pk, R, U));
   PetscCall(PKMatMult(ksp, pk, U, W));
@@ -319,8 +319,8 @@ static PetscErrorCode PipeCGTest(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGPass
    (the gap schedule) brings the true residual back. Sets ksp->reason when the solve stops here. */
 static PetscErrorCode PipeCGScalars(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, const PCGPass *pp, PetscScalar *alpha, PetscScalar *beta, PetscBool *first)
 {
-  KSP_PK            *pk = &cg->pk;
-  const PetscInt     i  = st->i;
+  KSP_PK            *pk    = &cg->pk;
+  const PetscInt     i     = st->i;
   const PetscScalar  gamma = pp->gamma, delta = pp->delta;
   PetscScalar        pap = 0.0;
   PetscBool          frozen;
@@ -368,8 +368,10 @@ static PetscErrorCode PipeCGScalars(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, cons
   if (breakdown) {
     ksp->reason = breakdown;
     ksp->its    = i + 1; /* as cg reports it: the iteration the breakdown prevents */
-    if (PKCGCheckGamma(gamma, *first ? gamma : st->gref, *first)) PetscCall(PetscInfo(ksp, "stopping after iteration %" PetscInt_FMT ": %s, (r, u) = %g (previous %g)\n", i, KSPConvergedReasons[breakdown], (double)PetscRealPart(gamma), (double)PetscRealPart(st->gammaold)));
-    else PetscCall(PetscInfo(ksp, "stopping after iteration %" PetscInt_FMT ": %s, (r, u) = %g (previous %g), (p, A p) = %g (previous %g)\n", i, KSPConvergedReasons[breakdown], (double)PetscRealPart(gamma), (double)PetscRealPart(st->gammaold), (double)PetscRealPart(pap), (double)PetscRealPart(st->papold)));
+    if (PKCGCheckGamma(gamma, *first ? gamma : st->gref, *first))
+      PetscCall(PetscInfo(ksp, "stopping after iteration %" PetscInt_FMT ": %s, (r, u) = %g (previous %g)\n", i, KSPConvergedReasons[breakdown], (double)PetscRealPart(gamma), (double)PetscRealPart(st->gammaold)));
+    else
+      PetscCall(PetscInfo(ksp, "stopping after iteration %" PetscInt_FMT ": %s, (r, u) = %g (previous %g), (p, A p) = %g (previous %g)\n", i, KSPConvergedReasons[breakdown], (double)PetscRealPart(gamma), (double)PetscRealPart(st->gammaold), (double)PetscRealPart(pap), (double)PetscRealPart(st->papold)));
     PetscFunctionReturn(0);
   }
   *alpha = frozen ? 0.0 : gamma / pap;
@@ -391,21 +393,21 @@ static PetscErrorCode PipeCGUpdate(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, Petsc
   Vec               Z = ksp->work[5], Q = ksp->work[6], S = ksp->work[7], P = ksp->work[8], D = ksp->work[9];
   const PetscScalar c    = first ? 0.0 : beta; /* 0: a (re)start copies, never reading z, q, s, p */
   PKAxpbypcz        u[8] = {
-    {Z, 1.0,    N, 0, NULL, c  }, /* z = n + b z */
-    {Q, 1.0,    M, 0, NULL, c  }, /* q = m + b q */
-    {S, 1.0,    W, 0, NULL, c  }, /* s = w + b s */
-    {P, 1.0,    U, 0, NULL, c  }, /* p = u + b p */
-    {X, alpha,  P, 0, NULL, 1.0}, /* x += a p */
-    {U, -alpha, Q, 0, NULL, 1.0}, /* u -= a q */
-    {W, -alpha, Z, 0, NULL, 1.0}, /* w -= a z */
-    {R, -alpha, S, 0, NULL, 1.0}  /* r -= a s */
+           {Z, 1.0,    N, 0, NULL, c  }, /* z = n + b z */
+           {Q, 1.0,    M, 0, NULL, c  }, /* q = m + b q */
+           {S, 1.0,    W, 0, NULL, c  }, /* s = w + b s */
+           {P, 1.0,    U, 0, NULL, c  }, /* p = u + b p */
+           {X, alpha,  P, 0, NULL, 1.0}, /* x += a p */
+           {U, -alpha, Q, 0, NULL, 1.0}, /* u -= a q */
+           {W, -alpha, Z, 0, NULL, 1.0}, /* w -= a z */
+           {R, -alpha, S, 0, NULL, 1.0}  /* r -= a s */
   };
 
   PetscFunctionBegin;
   (void)D;
   st->i++;
   st->rc_next    = cg->rc.on;
-  st->dots_ready = (PetscBool)!(st->replace || (cg->replace > 0 && st->i - st->lastrep >= cg->replace));
+  st->dots_ready = (PetscBool) !(st->replace || (cg->replace > 0 && st->i - st->lastrep >= cg->replace));
 #if defined(PK_HAVE_V4D)
   if (cg->fused) {
     /* with the recompute, m = M w of the recurred w would be thrown away: not written */
@@ -428,9 +430,9 @@ PetscErrorCode PipeCGSolve(KSP ksp, KSP_PKPIPECG *cg)
   PetscFunctionBegin;
   PetscCall(PipeCGStart(ksp, cg, &st));
   for (;;) {
-    PCGPass     pp = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0.0, 0.0};
+    PCGPass     pp    = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 0.0, 0.0};
     PetscScalar alpha = 0.0, beta = 0.0;
-    PetscBool   first, stop = PETSC_FALSE;
+    PetscBool   first, stop       = PETSC_FALSE;
 
     PetscCall(PipeCGPrepare(ksp, cg, &st, &pp));
     PetscCall(PipeCGReduce(ksp, cg, &st, &pp));

@@ -116,7 +116,7 @@ static PetscErrorCode KSPPipeGetCost_PKSAPCG(KSP ksp, PKSolverCost *c)
   c->red[0]       = (PKReductionCost){.nvals = 2 + nrm, .blocking = PETSC_TRUE}; /* (z, r), (z, A z) and the norm */
   c->nspmv        = 1;
   c->npc          = 1;
-  c->streams      = 13; /* vector traffic as implemented: p, w, x, r in one pass (reads p z w s x r, writes p w x r) 10, the dots of r, z, s in one pass 3 */
+  c->streams      = 13;                      /* vector traffic as implemented: p, w, x, r in one pass (reads p z w s x r, writes p w x r) 10, the dots of r, z, s in one pass 3 */
   c->init_spmv    = ksp->guess_zero ? 1 : 2; /* r = b - A x, s = A z */
   c->init_pc      = 1;
   c->init_nvals   = 2 + nrm;
@@ -164,6 +164,6 @@ PETSC_INTERN PetscErrorCode KSPCreate_PKSAPCG(KSP ksp)
   PetscCall(PKCreate_Common(ksp, &cg->pk, "single-reduction PCG (Chronopoulos-Gear), one blocking reduction per iteration of (z,r), (z,Az) and the norm", PETSC_FALSE, KSPSolve_PKSAPCG_Private));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetCost_C", KSPPipeGetCost_PKSAPCG));
   PetscCall(PKCGCreate_Common(ksp));
-  ksp->ops->setup          = KSPSetUp_PKSAPCG;
+  ksp->ops->setup = KSPSetUp_PKSAPCG;
   PetscFunctionReturn(0);
 }
