@@ -62,6 +62,30 @@ echo "port_xmit_data of pknode0 moved by $((x1 - x0)), port_rcv_data of pknode3 
 [ $((r1 - r0)) -ge 52100 ] && [ $((r1 - r0)) -le 52130 ] || fail "counters: port_rcv_data of pknode3 moved by $((r1 - r0)), not 52100"
 pass "counters: 200 datagrams of 1000 bytes across the spine moved port_xmit_data by $((x1 - x0)) and port_rcv_data by $((r1 - r0)) (hand count 52100)"
 
+# UDP round trips within a leaf and across the spine, interleaved: the medians separate. Taken before the
+# congestion below, after which the path across the spine stayed slow for seconds. A whole measurement can be
+# disturbed all the same (seen: 51-68 us medians across the spine for 7-10 us in the runs before and after, up to
+# three times in a row, with the kernel's softirq work taking a core), so it is taken up to six times, 2 s apart,
+# and the first that separates is kept; if none does, the least disturbed one (smallest sum of the two medians).
+best=""
+for attempt in 1 2 3 4 5 6; do
+  # echo servers for this attempt: pingpong ends them with "quit"
+  ip netns exec "${prefix}1" "$np" echo 9303 20 >/dev/null 2>&1 &
+  ip netns exec "${prefix}2" "$np" echo 9303 20 >/dev/null 2>&1 &
+  sleep 0.3
+  ip netns exec "${prefix}0" "$np" pingpong 9303 50 100 "$net.2" "$net.3" >"$out/udp.txt" || fail "hops: netprobe pingpong"
+  cat "$out/udp.txt"
+  u2=$(sed -n "s/^pingpong $net.2: .* median \([0-9.]*\) us.*/\1/p" "$out/udp.txt")
+  u4=$(sed -n "s/^pingpong $net.3: .* median \([0-9.]*\) us.*/\1/p" "$out/udp.txt")
+  awk -v a="$u2" -v b="$u4" 'BEGIN { exit !(b > a && b - a < 20) }' && { best=""; break; }
+  if awk -v a="$u2" -v b="$u4" -v best="$best" 'BEGIN { split(best, o, " "); exit !(b > a && (best == "" || a + b < o[1] + o[2])) }'; then best="$u2 $u4"; fi
+  sleep 2
+done
+[ -n "$best" ] && { u2=${best% *}; u4=${best#* }; echo "kept the least disturbed attempt: $u2 us and $u4 us"; }
+awk -v a="$u2" -v b="$u4" 'BEGIN { exit !(b > a) }' || fail "hops: the UDP round trip across the spine ($u4 us) is not slower than within a leaf ($u2 us)"
+udphop=$(awk -v a="$u2" -v b="$u4" 'BEGIN { printf "%.3f", (b - a) / 4 }')
+pass "hops: UDP round trips, medians of 5000: within a leaf $u2 us, across the spine $u4 us ($udphop us per hop one way)"
+
 # congestion: pknode0 and pknode1 (leaf0) each stream 6 MB to leaf1 over the 100 Mbit/s spine (1 Gbit/s host links):
 # about 1 s in which each node's data waits in the shared uplink while its own link idles about 95% of the time
 ip netns exec "${prefix}2" "$np" sink 9302 20 >/dev/null 2>&1 &
@@ -85,23 +109,6 @@ a3=$(c pknode0 port_xmit_wait)
 [ "$a3" -le $((a2 + 100)) ] || fail "counters: idle again, port_xmit_wait of pknode0 moved from $a2 to $a3"
 pass "counters: idle again, port_xmit_wait still ($a2 -> $a3)"
 
-# UDP round trips within a leaf and across the spine, interleaved: the medians separate. On a machine busy with
-# other work a whole measurement can be disturbed (once seen: 51 us across the spine for 10 us the runs before
-# and after), so it is taken up to three times and the first that separates is kept
-for attempt in 1 2 3; do
-  ip netns exec "${prefix}1" "$np" echo 9303 20 >/dev/null 2>&1 &
-  ip netns exec "${prefix}2" "$np" echo 9303 20 >/dev/null 2>&1 &
-  sleep 0.3
-  ip netns exec "${prefix}0" "$np" pingpong 9303 50 100 "$net.2" "$net.3" >"$out/udp.txt" || fail "hops: netprobe pingpong"
-  cat "$out/udp.txt"
-  u2=$(sed -n "s/^pingpong $net.2: .* median \([0-9.]*\) us.*/\1/p" "$out/udp.txt")
-  u4=$(sed -n "s/^pingpong $net.3: .* median \([0-9.]*\) us.*/\1/p" "$out/udp.txt")
-  awk -v a="$u2" -v b="$u4" 'BEGIN { exit !(b > a && b - a < 20) }' && break
-  sleep 1
-done
-awk -v a="$u2" -v b="$u4" 'BEGIN { exit !(b > a) }' || fail "hops: the UDP round trip across the spine ($u4 us) is not slower than within a leaf ($u2 us)"
-udphop=$(awk -v a="$u2" -v b="$u4" 'BEGIN { printf "%.3f", (b - a) / 4 }')
-pass "hops: UDP round trips, medians of 5000: within a leaf $u2 us, across the spine $u4 us ($udphop us per hop one way)"
 
 # pipekrylov-calibrate on the tree, one rank per node
 "$cl" run 4 1 "$root/bin/pipekrylov-calibrate" -quick -topology "$PK_CLUSTER_DIR/topology.conf" -netcounters "$PK_CLUSTER_DIR/counters/%h" -o "$out/calibrate.profile" >"$out/calibrate.txt" 2>&1 ||
