@@ -30,7 +30,16 @@ PetscErrorCode PKCGSetUp(KSP ksp, KSP_PK *pk, PetscInt nred)
   PetscCheck(!set || flg, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "KSP %s needs a symmetric positive definite operator, but the operator is marked non-symmetric (MatSetOption MAT_SYMMETRIC false); use gmres or pgmres",
              ((PetscObject)ksp)->type_name);
   if (pk->check_symmetry && !set) {
-    PetscCall(MatIsSymmetric(Amat, pk->symmetry_tol, &flg));
+    /* Whether an operator can be checked is not told by its MATOP_IS_SYMMETRIC: PETSc 3.22's AIJ matrices have none
+       and are checked through MatIsTranspose. So the check is tried, and an operator that cannot be checked
+       (matrix-free: PETSC_ERR_SUP on every rank) is said so instead of PETSc's message; other errors pass through. */
+    PetscErrorCode ierr;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = MatIsSymmetric(Amat, pk->symmetry_tol, &flg);
+    PetscCall(PetscPopErrorHandler());
+    PetscCheck(ierr != PETSC_ERR_SUP, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-ksp_pipe_check_symmetry cannot check this operator: a matrix of type %s (matrix-free) has no MatIsSymmetric; drop the option, or declare the operator symmetric with MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE)",
+               ((PetscObject)Amat)->type_name);
+    PetscCall(ierr);
     PetscCheck(flg, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "KSP %s needs a symmetric positive definite operator, but the operator is not symmetric (-ksp_pipe_check_symmetry, tolerance %g); use gmres or pgmres", ((PetscObject)ksp)->type_name,
                (double)pk->symmetry_tol);
   }

@@ -143,15 +143,6 @@ static PetscErrorCode PKSpMVForOperator(KSP ksp, KSP_PK *pk)
 PetscErrorCode PKSetUp_Common(KSP ksp, KSP_PK *pk, PetscInt nred)
 {
   PetscFunctionBegin;
-  if (pk->check_symmetry) { /* an operator that cannot be checked (matrix-free) is said so, not left to PETSc's error */
-    Mat       A;
-    PetscBool set, flg, has;
-    PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-    PetscCall(MatIsSymmetricKnown(A, &set, &flg));
-    PetscCall(MatHasOperation(A, MATOP_IS_SYMMETRIC, &has));
-    PetscCheck(set || has, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-ksp_pipe_check_symmetry cannot check this operator: a matrix of type %s (matrix-free) has no MatIsSymmetric; drop the option, or declare the operator symmetric with MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE)",
-               ((PetscObject)A)->type_name);
-  }
   PetscCall(PKReduceEnsure(&pk->red, nred));
   PetscCall(PKSpMVForOperator(ksp, pk));
   PetscFunctionReturn(0);
