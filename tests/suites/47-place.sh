@@ -163,7 +163,7 @@ t_grep poisson27-nodeaware-help 'nodeaware' "$PK_BUILD/examples/poisson27" -help
 # DMDACreateNodeAware with -da_node_aware_topology on this one machine: -help lists the options; a malformed file is
 # an error naming its line on every rank; this host not in the file keeps the node-aware order with a note on
 # standard error (the placed case runs on the emulated cluster below)
-t_grep topoplace-lib-help '-da_node_aware_topology <.*: Slurm topology.conf' "$PK_BUILD/examples/poisson27" -nodeaware -help
+t_grep topoplace-lib-help '-da_node_aware_topology:? <.*: Slurm topology.conf' "$PK_BUILD/examples/poisson27" -nodeaware -help
 t_grep topoplace-lib-view-help '-da_node_aware_view' "$PK_BUILD/examples/poisson27" -nodeaware -help
 t_fail topoplace-lib-malformed "-da_node_aware_topology: Topology file '.*/bad-lib.conf': topology.conf line 2: Nodes= 'node\[05-': bracket group not closed" \
   sh -c 'printf "SwitchName=s0 Nodes=node[01-04]\nSwitchName=s1 Nodes=node[05-\n" >"$PLD/bad-lib.conf" && "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -problem laplace2d -n 32 -nodeaware -da_node_aware_topology "$PLD/bad-lib.conf"'
