@@ -9,6 +9,7 @@
 #include <petsc/private/kspimpl.h>
 #include <petsc/private/matimpl.h> /* ops->getinfo: whether the operator can count its nonzeros */
 #include <sched.h>
+#include <string.h>
 #include <unistd.h>
 
 /* The model's profile, loaded once: -ksp_perfmodel_machine > this host's profile in the user's cache > the embedded
@@ -34,25 +35,40 @@ PetscErrorCode PKReportLoadMachine(MPI_Comm comm, PKModelCtx *model)
    the same cores. Where the boot id cannot be read, MPI_COMM_TYPE_SHARED's groups are the machines. */
 static PetscErrorCode PKMachineComm(MPI_Comm comm, MPI_Comm *machine)
 {
-  char        id[64] = {0};
+  char        id[64] = {0}, *all;
   FILE       *f;
-  PetscMPIInt rank, color = -1, ok, allok;
+  PetscMPIInt rank, color = -1, ok, allok, gsize, first = 0;
+  MPI_Comm    g;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   f = fopen("/proc/sys/kernel/random/boot_id", "r");
   if (f) {
     if (fgets(id, sizeof(id), f)) {
-      unsigned long h = 5381; /* djb2 of the id: the split's color */
-      for (const char *c = id; *c && *c != '\n'; c++) h = h * 33 + (unsigned char)*c;
+      unsigned long h = 5381; /* djb2 of the id: the first split's color */
+
+      id[strcspn(id, "\n")] = 0;
+      for (const char *c = id; *c; c++) h = h * 33 + (unsigned char)*c;
       color = (PetscMPIInt)(h & 0x3fffffff);
     }
     (void)fclose(f);
   }
   ok = color >= 0;
   PetscCallMPI(MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm));
-  if (allok) PetscCallMPI(MPI_Comm_split(comm, color, rank, machine));
-  else PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, machine));
+  if (!allok) {
+    PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, machine));
+    PetscFunctionReturn(0);
+  }
+  /* two machines whose ids hash alike (likely somewhere among tens of thousands of nodes) are told apart by the
+     ids themselves, gathered within the hash's group only (normally one machine's ranks) */
+  PetscCallMPI(MPI_Comm_split(comm, color, rank, &g));
+  PetscCallMPI(MPI_Comm_size(g, &gsize));
+  PetscCall(PetscMalloc1((size_t)gsize * sizeof(id), &all));
+  PetscCallMPI(MPI_Allgather(id, (PetscMPIInt)sizeof(id), MPI_CHAR, all, (PetscMPIInt)sizeof(id), MPI_CHAR, g));
+  while (memcmp(all + (size_t)first * sizeof(id), id, sizeof(id))) first++;
+  PetscCall(PetscFree(all));
+  PetscCallMPI(MPI_Comm_split(g, first, rank, machine));
+  PetscCallMPI(MPI_Comm_free(&g));
   PetscFunctionReturn(0);
 }
 
