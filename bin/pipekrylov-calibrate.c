@@ -1440,23 +1440,17 @@ static PetscErrorCode HopFit(Calib *c, PetscInt nh, const PetscInt hops[], const
   PetscFunctionReturn(0);
 }
 
-/* The counter root of this node: ROOT with every %h replaced by the node's name (as -ksp_perfmodel_netcounters) */
-static PetscErrorCode CounterRoot(const char spec[], const char host[], char root[], size_t len)
+/* This node's counter root (-netcounters with %h = the node's name) and its port, if the reader recognises one */
+static PetscErrorCode NodePort(Calib *c, char root[], size_t len, PKNetPort *port, PetscBool *found)
 {
-  size_t o = 0;
+  char host[MPI_MAX_PROCESSOR_NAME + 1];
+  int  hl;
 
   PetscFunctionBegin;
-  for (const char *p = spec; *p; p++) {
-    const char *add = p[0] == '%' && p[1] == 'h' ? host : NULL;
-    size_t      n   = add ? strlen(add) : 1;
-    PetscCheck(o + n < len, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-netcounters '%s': longer than %zu characters with '%%h' = '%s'", spec, len - 1, host);
-    if (add) {
-      memcpy(root + o, add, n);
-      p++;
-    } else root[o] = *p;
-    o += n;
-  }
-  root[o] = 0;
+  PetscCallMPI(MPI_Get_processor_name(host, &hl));
+  host[PetscMax(0, PetscMin(hl, MPI_MAX_PROCESSOR_NAME))] = 0;
+  PetscCall(PKNetRootExpand(c->netroot, host, "-netcounters", root, len));
+  PetscCall(PKNetPortFind(root, port, found));
   PetscFunctionReturn(0);
 }
 
@@ -1471,14 +1465,11 @@ static PetscErrorCode ReadCounters(Calib *c, PetscBool reader, double v[3])
   PetscCall(QuietBarrier(c->comm));
   Pause(0.1);
   if (reader) {
-    char          host[MPI_MAX_PROCESSOR_NAME + 1], root[PETSC_MAX_PATH_LEN];
-    int           len;
+    char          root[PETSC_MAX_PATH_LEN];
     PKNetPort     port;
     PKNetCounters ctr;
     PetscBool     found;
-    PetscCallMPI(MPI_Get_processor_name(host, &len));
-    PetscCall(CounterRoot(c->netroot, host, root, sizeof(root)));
-    PetscCall(PKNetPortFind(root, &port, &found));
+    PetscCall(NodePort(c, root, sizeof(root), &port, &found));
     if (found) {
       PetscCall(PKNetCountersRead(root, &port, &ctr));
       if (ctr.have[PK_NETCTR_STALLS] && ctr.have[PK_NETCTR_XMIT_BYTES]) {
@@ -1529,14 +1520,11 @@ static PetscErrorCode NominalTick(Calib *c, PetscMPIInt reader, double *tick)
   PetscFunctionBegin;
   *tick = 0;
   if (c->rank == reader) {
-    char      host[MPI_MAX_PROCESSOR_NAME + 1], root[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN + 128], *text = NULL, why[256];
-    int       len;
+    char      root[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN + 128], *text = NULL, why[256];
     size_t    tl;
     PKNetPort port;
     PetscBool found;
-    PetscCallMPI(MPI_Get_processor_name(host, &len));
-    PetscCall(CounterRoot(c->netroot, host, root, sizeof(root)));
-    PetscCall(PKNetPortFind(root, &port, &found));
+    PetscCall(NodePort(c, root, sizeof(root), &port, &found));
     if (found && port.infiniband) {
       PetscCall(PetscSNPrintf(path, sizeof(path), "%s/class/infiniband/%s/pkemu_xmit_wait_tick_ns", root, port.name));
       if (!PKFileReadRegular(path, 0, 64, &text, &tl, why, sizeof(why))) {

@@ -38,6 +38,7 @@ typedef struct {
 } PKNetPort;
 
 /* Reading them is the monitor's (src/perf/monitor/netcounters.c); root NULL or "" is /sys */
+PETSC_INTERN PetscErrorCode PKNetRootExpand(const char spec[], const char name[], const char option[], char out[], size_t len);
 PETSC_INTERN PetscErrorCode PKNetPortFind(const char root[], PKNetPort *, PetscBool *found);
 PETSC_INTERN PetscErrorCode PKNetCountersRead(const char root[], const PKNetPort *, PKNetCounters *);
 

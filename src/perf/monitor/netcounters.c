@@ -183,6 +183,48 @@ static PetscBool StateIs(const char path[], const char word[])
 }
 
 /*@C
+   PKNetRootExpand - The counter root of one node: spec with every "%h" replaced by the node's name, so that one
+   option (-ksp_perfmodel_netcounters, pipekrylov-calibrate's -netcounters) serves a cluster whose counters are
+   mirrored per node (the emulated cluster's $PK_CLUSTER_DIR/counters/%h).
+
+   Not Collective
+
+   Input Parameters:
++  spec - the root as given, with "%h" where the node's name goes
+.  name - the node's name (MPI_Get_processor_name())
+.  option - the option that gave spec, for the error message
+-  len - the size of out
+
+   Output Parameter:
+.  out - the expanded root
+
+   Level: developer
+
+.seealso: `PKNetPortFind()`
+@*/
+PetscErrorCode PKNetRootExpand(const char spec[], const char name[], const char option[], char out[], size_t len)
+{
+  size_t n = 0, ln;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrlen(name, &ln));
+  for (const char *p = spec; *p; p++) {
+    const char *add = p;
+    size_t      k   = 1;
+    if (p[0] == '%' && p[1] == 'h') {
+      add = name;
+      k   = ln;
+      p++;
+    }
+    PetscCheck(n + k < len, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s '%s': longer than %zu characters with %%h replaced by '%s'", option, spec, len - 1, name);
+    PetscCall(PetscMemcpy(out + n, add, k));
+    n += k;
+  }
+  out[n] = 0;
+  PetscFunctionReturn(0);
+}
+
+/*@C
    PKNetPortFind - This node's network port: the first active InfiniBand/RoCE port (devices and ports in name
    order), else the first Linux interface that is up, other than lo.
 

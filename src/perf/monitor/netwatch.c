@@ -8,29 +8,6 @@
 */
 #include <pipekrylov/private/pkmonitor.h>
 
-/* root with every %h replaced by name; an error if it does not fit */
-static PetscErrorCode PKNetRootExpand(const char root[], const char name[], char out[], size_t len)
-{
-  size_t n = 0, ln;
-
-  PetscFunctionBegin;
-  PetscCall(PetscStrlen(name, &ln));
-  for (const char *p = root; *p; p++) {
-    const char *add = p;
-    size_t      k   = 1;
-    if (p[0] == '%' && p[1] == 'h') {
-      add = name;
-      k   = ln;
-      p++;
-    }
-    PetscCheck(n + k < len, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ksp_perfmodel_netcounters '%s': longer than %zu characters with %%h replaced by '%s'", root, len - 1, name);
-    PetscCall(PetscMemcpy(out + n, add, k));
-    n += k;
-  }
-  out[n] = 0;
-  PetscFunctionReturn(0);
-}
-
 /*
    PKNetWatchSetUp - which rank reads its node's counters (the lowest rank of each node) and which port; once per KSP,
    after the layout is known. A node without a port the reader recognises is not an error: the record says what
@@ -50,7 +27,7 @@ PetscErrorCode PKNetWatchSetUp(MPI_Comm comm, PKMonitorCtx *c)
   if (r < rank) PetscFunctionReturn(0);
   PetscCallMPI(MPI_Get_processor_name(name, &nlen));
   name[PetscMax(0, PetscMin(nlen, MPI_MAX_PROCESSOR_NAME))] = 0;
-  PetscCall(PKNetRootExpand(c->net_root, name, c->net_root_expanded, sizeof(c->net_root_expanded)));
+  PetscCall(PKNetRootExpand(c->net_root, name, "-ksp_perfmodel_netcounters", c->net_root_expanded, sizeof(c->net_root_expanded)));
   PetscCall(PKNetPortFind(c->net_root_expanded, &c->net_port, &found));
   if (found) c->net_state = PK_NET_READER;
   else {
