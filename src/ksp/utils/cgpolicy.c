@@ -5,6 +5,8 @@
 */
 #include <pipekrylov/private/pkcgimpl.h>
 
+static PetscErrorCode PKRecomputeSwitch(KSP, PKRecompute *, PetscInt, PetscBool, PKRecomputeWhy);
+
 /* At the start of a solve: the user's choice in force, the counts of the last solve cleared */
 PetscErrorCode PKRecomputeStart(KSP ksp, PKRecompute *rc)
 {
@@ -20,6 +22,13 @@ PetscErrorCode PKRecomputeStart(KSP ksp, PKRecompute *rc)
   rc->npasses = rc->non = rc->noff = 0;
   rc->at_on = rc->at_off = -1;
   rc->reason[0][0] = rc->reason[1][0] = 0;
+  /* without a norm nothing stops the solve before max_it, so max_it is the predicted count: a run that long on a
+     small problem goes on far past the attainable accuracy, where the recurred auxiliary vectors are rounding
+     alone and make x drift without bound; recomputed, x stays where cg keeps it */
+  if (rc->user < 0 && ksp->normtype == KSP_NORM_NONE && ksp->max_it >= PK_RC_LANCZOS * rc->nrows) {
+    PetscCall(PetscSNPrintf(rc->reason[0], sizeof(rc->reason[0]), "recompute on from the start: no norm, so %" PetscInt_FMT " iterations (max_it), %.2f x the %.0f unknowns (at least %g: the rounding of the recurrences would make x drift)", ksp->max_it, (double)(ksp->max_it / rc->nrows), (double)rc->nrows, (double)PK_RC_LANCZOS));
+    PetscCall(PKRecomputeSwitch(ksp, rc, 0, PETSC_TRUE, PK_RC_LANCZOS_REGIME));
+  }
   PetscFunctionReturn(0);
 }
 

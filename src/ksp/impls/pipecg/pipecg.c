@@ -102,7 +102,7 @@ static PetscErrorCode KSPSetFromOptions_PKPIPECG(KSP ksp, PetscOptionItems *Pets
   PetscCall(PetscOptionsInt("-ksp_pipecg_replace", "Recompute r, u, w, s, q, z from x and p every k iterations (0: off)", "KSPPipeCGSetReplacement", cg->replace, &k, &flg));
   if (flg) PetscCall(KSPPipeCGSetReplacement_PKPIPECG(ksp, k));
   {
-    PetscReal g = PipeCGGapTol(cg);
+    PetscReal g = PipeCGGapTol(ksp, cg);
     PetscCall(PetscOptionsReal("-ksp_pipecg_replace_gap", "Measure the gap ||r - (b - A x)|| (one MatMult per measurement) and replace before it reaches this fraction of the tolerance (0: off; default 0.1 while w is recurred, off while it is recomputed)", "KSPPipeCGSetReplacement", g, &g, &flg));
     if (flg) {
       PetscCheck(g >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipecg_replace_gap must be >= 0 (0 = off), not %g", (double)g);

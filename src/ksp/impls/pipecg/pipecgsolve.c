@@ -85,9 +85,9 @@ static PetscErrorCode PipeCGProbe(KSP ksp, KSP_PK *pk, PetscScalar out[2])
    the next pass, and the iteration of the next probe. The gap of a window (the iterations since the last
    replacement, of length L) grows at most about like L^PIPECG_GAP_POWER (docs/algorithms.md §5.5); replace
    when it has reached, or would reach before a probe PIPECG_MIN_PROBE iterations on, the threshold. */
-static void PipeCGSchedule(KSP_PKPIPECG *cg, PetscInt i, PetscInt lastrep, PetscReal gap, PetscReal rn, PetscReal ttolr, PetscBool *replace, PetscInt *nextprobe)
+static void PipeCGSchedule(KSP ksp, KSP_PKPIPECG *cg, PetscInt i, PetscInt lastrep, PetscReal gap, PetscReal rn, PetscReal ttolr, PetscBool *replace, PetscInt *nextprobe)
 {
-  const PetscReal thr = PetscMin(PipeCGGapTol(cg) * ttolr, PIPECG_REL_GAP * rn), L = (PetscReal)PetscMax(i - lastrep, 1);
+  const PetscReal thr = PetscMin(PipeCGGapTol(ksp, cg) * ttolr, PIPECG_REL_GAP * rn), L = (PetscReal)PetscMax(i - lastrep, 1);
   PetscReal       wait;
 
   cg->maxgap = ttolr > 0 ? PetscMax(cg->maxgap, gap / ttolr) : cg->maxgap;
@@ -148,7 +148,7 @@ typedef struct {
   PetscBool   diagpc;           /* the diagonal preconditioner is applied in the update sweep */
   PetscScalar gammaold, papold; /* (r, u) and (p, A p) of the previous iteration */
   PetscScalar gref, papref;     /* ... of the last (re)start: the signs a definite operator and PC keep */
-  PetscReal   gmax;             /* the largest |(r, u)| of the solve */
+  PetscReal   gmax;             /* the largest |(r, u)| since the last (re)start */
   PetscReal   ttol, dp0;        /* the convergence test's tolerance and norm at iteration 0 */
   PetscReal   dpm1, dpm2;       /* the norms of the last two iterates: they predict convergence in this pass */
   PetscInt    nd;               /* local products of a pass */
@@ -220,7 +220,7 @@ static PetscErrorCode PipeCGPrepare(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGP
      smoothers and coarse solvers): past the attainable accuracy the recurrences amplify their rounding (the
      recursive residual of ex2 4x4 without preconditioner grew by 10% per iteration after it had converged exactly
      at iteration 3, and x drifted to an error of 1e7 in 10000 iterations); then it is judged against ||r|| alone */
-  pp->probed = (PetscBool)(PipeCGGapTol(cg) > 0 && !pp->replaced && !st->redo && i >= st->nextprobe && i < ksp->max_it);
+  pp->probed = (PetscBool)(PipeCGGapTol(ksp, cg) > 0 && !pp->replaced && !st->redo && i >= st->nextprobe && i < ksp->max_it);
   if (pp->probed) {
     PetscCall(PipeCGProbe(ksp, pk, pk->red.local + PIPECG_NRED));
     cg->nprobe++;
@@ -235,16 +235,17 @@ static PetscErrorCode PipeCGPrepare(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGP
    x_max_it: nothing to prepare) */
 static PetscErrorCode PipeCGReduce(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGPass *pp)
 {
-  KSP_PK *pk = &cg->pk;
+  KSP_PK        *pk = &cg->pk;
+  const PetscInt nv = pp->probed ? PIPECG_NRED + 2 : PIPECG_NRED;
 
   PetscFunctionBegin;
-  PetscCall(PKReduceBegin(&pk->red, pp->probed ? PIPECG_NRED + 2 : PIPECG_NRED));
+  PetscCall(PKReduceBegin(&pk->red, nv));
   if (st->i < ksp->max_it && !pp->lazy) PetscCall(PipeCGOverlap(ksp, cg, st->rc_next, (PetscBool)(st->i == 0 || pp->replaced), &st->m_ready));
   PetscCall(PKReduceEnd(&pk->red));
   pp->gamma = pk->red.global[0];
   pp->delta = pk->red.global[1];
-  KSPCheckDot(ksp, pp->gamma);
-  KSPCheckDot(ksp, pp->delta);
+  /* every value, not only (r, u) and (w, u): a NaN in the curvature dots would otherwise read as a sign change */
+  for (PetscInt k = 0; k < nv; k++) KSPCheckDot(ksp, pk->red.global[k]);
   PetscFunctionReturn(0);
 }
 
@@ -293,7 +294,7 @@ static PetscErrorCode PipeCGTest(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGPass
   }
   if (pp->probed) {
     const PetscReal gap = PetscSqrtReal(PetscAbsScalar(pk->red.global[PIPECG_NRED])), rn = PetscSqrtReal(PetscAbsScalar(pk->red.global[PIPECG_NRED + 1]));
-    PipeCGSchedule(cg, i, st->lastrep, gap, rn, ksp->normtype == KSP_NORM_NONE ? PETSC_INFINITY : (dp > 0 ? st->ttol * rn / dp : 0.0), &st->replace, &st->nextprobe);
+    PipeCGSchedule(ksp, cg, i, st->lastrep, gap, rn, ksp->normtype == KSP_NORM_NONE ? PETSC_INFINITY : (dp > 0 ? st->ttol * rn / dp : 0.0), &st->replace, &st->nextprobe);
     PKLanczosGap(pk->lanczos, rn > 0 ? gap / rn : PETSC_INFINITY);
     PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ", %" PetscInt_FMT " after the last replacement: gap %g, %g x the tolerance, %g x ||r||%s; next measurement at %" PetscInt_FMT "\n", i, i - st->lastrep, (double)gap, dp > 0 && st->ttol > 0 ? (double)(gap * dp / (st->ttol * rn)) : 0.0, rn > 0 ? (double)(gap / rn) : 0.0, st->replace ? ": replacing" : "", st->nextprobe));
   }
@@ -312,11 +313,12 @@ static PetscErrorCode PipeCGTest(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGPass
    stayed negative passed the test against its predecessor while alpha = gamma / noise made x drift without bound
    (ex2 4x4 without preconditioner, norm none, 10000 iterations: error 1e7; as GAMG's coarse solver: 1e18). Any
    change from the start's sign is first taken for drift: the next pass is then a redo (st->redo).
-   A recursive residual below machine precision against the largest of the solve ((r, u) below eps^2 times it) is
-   past what any iterate can reach: the recurrences then run on rounding and, on a problem that converges exactly
-   (GAMG's 2x2 coarse problem, norm none, 10000 iterations), they amplify it (by 13% per iteration there) until x is
-   garbage. There x is kept (alpha = 0) and nothing is judged a breakdown; cg keeps its x there too. A replacement
-   (the gap schedule) brings the true residual back. Sets ksp->reason when the solve stops here. */
+   A recursive residual below machine precision against the largest since the last (re)start ((r, u) below eps^2
+   times it) is past what any iterate of that cycle can reach: the recurrences then run on rounding and, on a
+   problem that converges exactly (GAMG's 2x2 coarse problem, norm none), they amplify it until x is garbage. There x
+   is kept (alpha = 0) and nothing is judged a breakdown; cg keeps its x there too. A replacement (the gap schedule)
+   brings the true residual back, and the restart that follows it when the gap is as large as r starts a new cycle:
+   a step of iterative refinement, measured against its own start, so that x goes on improving as cg's does. Sets ksp->reason when the solve stops here. */
 static PetscErrorCode PipeCGScalars(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, const PCGPass *pp, PetscScalar *alpha, PetscScalar *beta, PetscBool *first)
 {
   KSP_PK            *pk    = &cg->pk;
@@ -327,9 +329,9 @@ static PetscErrorCode PipeCGScalars(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, cons
   KSPConvergedReason breakdown;
 
   PetscFunctionBegin;
-  st->gmax = PetscMax(st->gmax, PetscAbsScalar(gamma));
-  frozen   = (PetscBool)(i > 0 && PetscAbsScalar(gamma) <= PETSC_MACHINE_EPSILON * PETSC_MACHINE_EPSILON * st->gmax);
   *first   = (PetscBool)(i == 0 || (pp->replaced && cg->restart)); /* p = u */
+  st->gmax = *first ? PetscAbsScalar(gamma) : PetscMax(st->gmax, PetscAbsScalar(gamma));
+  frozen   = (PetscBool)(i > 0 && PetscAbsScalar(gamma) <= PETSC_MACHINE_EPSILON * PETSC_MACHINE_EPSILON * st->gmax);
   *beta    = 0.0;
   if (*first && i > 0) {
     cg->restart = PETSC_FALSE;
