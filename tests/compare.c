@@ -22,7 +22,11 @@ static const char help[] = "Solve one model problem with PETSc's reference solve
                            "                            every eigenvalue within -eig_all_rtol of the largest when both computed as many\n"
                            "  -eig_rtol <f>             (default 1e-8)\n"
                            "  -eig_all_rtol <f>         (default: -eig_rtol)\n"
-                           "  -transpose                solve with KSPSolveTranspose() (A^T x = b), reference and solvers alike\n\n";
+                           "  -transpose                solve with KSPSolveTranspose() (A^T x = b), reference and solvers alike\n"
+                           "  -op_nan_at <k>            the operator (a MatShell around A) returns a NaN in its first entry at its k-th\n"
+                           "                            application of every solve (counted from 1): each type must stop with\n"
+                           "                            DIVERGED_NANORINF, or converge with a true residual that meets the tolerance\n"
+                           "                            (the method discarded that product)\n\n";
 
 #include <pipekrylov.h>
 #include "problems.h"
@@ -50,6 +54,73 @@ static PetscErrorCode PCApply_Indefinite(PC pc, Vec x, Vec y)
   for (PetscInt i = 0; i < n; i++) b[i] = ((lo + i) % 7 == 3) ? -a[i] : a[i];
   PetscCall(VecRestoreArrayRead(x, &a));
   PetscCall(VecRestoreArray(y, &b));
+  PetscFunctionReturn(0);
+}
+
+/* A MatShell around A that puts a NaN into its k-th product of a solve (a failing operator) */
+typedef struct {
+  Mat      A;
+  PetscInt k, count;
+} NaNOp;
+
+static PetscErrorCode MatMult_NaNOp(Mat S, Vec x, Vec y)
+{
+  NaNOp *op;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &op));
+  PetscCall(MatMult(op->A, x, y));
+  if (++op->count == op->k) {
+    PetscInt lo, hi;
+    PetscCall(VecGetOwnershipRange(y, &lo, &hi));
+    if (!lo && hi > lo) PetscCall(VecSetValue(y, 0, (PetscScalar)NAN, INSERT_VALUES));
+    PetscCall(VecAssemblyBegin(y));
+    PetscCall(VecAssemblyEnd(y));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatGetDiagonal_NaNOp(Mat S, Vec d)
+{
+  NaNOp *op;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &op));
+  PetscCall(MatGetDiagonal(op->A, d));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatDestroy_NaNOp(Mat S)
+{
+  NaNOp *op;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &op));
+  PetscCall(MatDestroy(&op->A));
+  PetscCall(PetscFree(op));
+  PetscFunctionReturn(0);
+}
+
+/* p->A replaced by the shell around it */
+static PetscErrorCode NaNOpCreate(PKProblem *p, PetscInt k, NaNOp **ctx)
+{
+  PetscInt m, n, M, N;
+  NaNOp   *op;
+  Mat      S;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&op));
+  op->A = p->A;
+  op->k = k;
+  PetscCall(MatGetLocalSize(p->A, &m, &n));
+  PetscCall(MatGetSize(p->A, &M, &N));
+  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)p->A), m, n, M, N, op, &S));
+  PetscCall(MatShellSetOperation(S, MATOP_MULT, (void (*)(void))MatMult_NaNOp));
+  PetscCall(MatShellSetOperation(S, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_NaNOp));
+  PetscCall(MatShellSetOperation(S, MATOP_DESTROY, (void (*)(void))MatDestroy_NaNOp));
+  PetscCall(MatSetOption(S, MAT_SYMMETRIC, PETSC_TRUE));
+  p->A = S;
+  *ctx = op;
   PetscFunctionReturn(0);
 }
 
@@ -195,7 +266,8 @@ int main(int argc, char **argv)
   PKProblem   prob;
   Checks      c           = {1, -1, 0.0, 2.0, 1e-6, 1e-8, -1.0, "", PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
   char        reftype[64] = "cg", *types[16] = {NULL};
-  PetscInt    ntypes = 16, nsolves = 1, failures = 0;
+  PetscInt    ntypes = 16, nsolves = 1, failures = 0, nan_at = 0;
+  NaNOp      *nanop = NULL;
   PetscBool   settypes = PETSC_FALSE, change_op = PETSC_FALSE, rhs_zero = PETSC_FALSE, rhs_nan = PETSC_FALSE, rhs_inf = PETSC_FALSE, mark_nonsym = PETSC_FALSE, empty_ranks = PETSC_FALSE;
   PetscMPIInt size;
   KSP         ref, test[16];
@@ -228,6 +300,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-eig_rtol", "extreme singular values' tolerance", "", c.eig_rtol, &c.eig_rtol, NULL));
   PetscCall(PetscOptionsReal("-eig_all_rtol", "every eigenvalue's tolerance", "", c.eig_all_rtol, &c.eig_all_rtol, NULL));
   PetscCall(PetscOptionsBool("-transpose", "KSPSolveTranspose", "", c.transpose, &c.transpose, NULL));
+  PetscCall(PetscOptionsInt("-op_nan_at", "the operator's k-th product of a solve gets a NaN", "", nan_at, &nan_at, NULL));
   PetscOptionsEnd();
   if (c.eig_all_rtol < 0) c.eig_all_rtol = c.eig_rtol;
   if (!settypes || !ntypes) { /* default: pcg */
@@ -245,6 +318,7 @@ int main(int argc, char **argv)
     PetscCall(VecAssemblyEnd(prob.b));
   }
   if (mark_nonsym) PetscCall(MatSetOption(prob.A, MAT_SYMMETRIC, PETSC_FALSE));
+  if (nan_at > 0) PetscCall(NaNOpCreate(&prob, nan_at, &nanop));
   PetscCall(VecDuplicate(prob.b, &xref));
   PetscCall(VecDuplicate(prob.b, &xt));
   PetscCall(VecDuplicate(prob.b, &x0));
@@ -261,6 +335,7 @@ int main(int argc, char **argv)
 
     if (s && change_op) PetscCall(MatScale(prob.A, 2.0));
     PetscCall(VecCopy(x0, xref));
+    if (nanop) nanop->count = 0;
     if (c.transpose) PetscCall(KSPSolveTranspose(ref, prob.b, xref));
     else PetscCall(KSPSolve(ref, prob.b, xref));
     PetscCall(KSPGetIterationNumber(ref, &its_ref));
@@ -284,11 +359,28 @@ int main(int argc, char **argv)
       KSPNormType        nt;
 
       PetscCall(VecCopy(x0, xt));
+      if (nanop) nanop->count = 0;
       if (c.transpose) PetscCall(KSPSolveTranspose(test[t], prob.b, xt));
       else PetscCall(KSPSolve(test[t], prob.b, xt));
       PetscCall(KSPGetIterationNumber(test[t], &its));
       PetscCall(KSPGetConvergedReason(test[t], &r));
       PetscCall(KSPGetNormType(test[t], &nt));
+      if (nanop) { /* a NaN product: reported as such, or discarded by the method (a recomputed vector) and the solve
+                      converged, which the true residual must confirm */
+        if (r > 0) {
+          PetscCall(TrueResidual(test[t], c.transpose, prob.b, xt, &res, &limit));
+          if (!(res <= c.res_factor * limit)) {
+            ok = PETSC_FALSE;
+            PetscCall(PetscSNPrintf(why + strlen(why), sizeof(why) - strlen(why), " %s claimed after a NaN product, true residual %.3e above %g x %.3e;", KSPConvergedReasons[r], (double)res, (double)c.res_factor, (double)limit));
+          }
+        } else if (r != KSP_DIVERGED_NANORINF) {
+          ok = PETSC_FALSE;
+          PetscCall(PetscSNPrintf(why + strlen(why), sizeof(why) - strlen(why), " reason %s after a NaN product, expected DIVERGED_NANORINF;", KSPConvergedReasons[r]));
+        }
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s %-8s its %4" PetscInt_FMT " %-24s true residual %.2e (limit %.2e)%s\n", ok ? "ok  " : "FAIL", types[t], its, KSPConvergedReasons[r], (double)res, (double)limit, why));
+        if (!ok) failures++;
+        continue;
+      }
       if (c.expect_reason[0] && strcmp(KSPConvergedReasons[r], c.expect_reason)) {
         ok = PETSC_FALSE;
         PetscCall(PetscSNPrintf(why + strlen(why), sizeof(why) - strlen(why), " reason %s, expected %s;", KSPConvergedReasons[r], c.expect_reason));

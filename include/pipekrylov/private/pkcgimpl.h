@@ -30,6 +30,17 @@ static inline KSPConvergedReason PKCGCheckCurvature(PetscScalar pap, PetscScalar
   return KSP_CONVERGED_ITERATING;
 }
 
+/* A breakdown found by the tests above while (r, z) is below eps^2 times its largest of the solve is no evidence of
+   anything: the Krylov space is exhausted (the residual is far past what any iterate can reach), and the values
+   compared are rounding or have underflowed ((p, A p) reaches 0 before (r, z) does when A's small eigenvalues are
+   below 1). cg ends such a solve when (r, z) reaches 0 exactly, with KSP_CONVERGED_ATOL: so do we, a little earlier.
+   r: the reason the tests gave; gamma: (r, z) now; gmax: its largest magnitude in the solve. */
+static inline KSPConvergedReason PKCGExhausted(KSPConvergedReason r, PetscScalar gamma, PetscReal gmax)
+{
+  if (r < 0 && r != KSP_DIVERGED_NANORINF && PetscAbsScalar(gamma) <= PETSC_MACHINE_EPSILON * PETSC_MACHINE_EPSILON * gmax) return KSP_CONVERGED_ATOL;
+  return r;
+}
+
 /* The dot the norm type needs besides (r, z): (z, z) preconditioned, (r, r) unpreconditioned; none for natural
    and none. Returns whether there is one. */
 static inline PetscBool PKCGNormDot(KSP ksp, Vec R, Vec Z, PKDot *d)
@@ -184,6 +195,8 @@ static inline void PKLanczosStop(PKLanczos L, const char *why)
      replacements done and predicted to the tolerance (PKRecomputeGap) exceed PK_RC_MAX_REPLACE: each injects the
      gap into pipe2cg's three-term recurrences, and more of them cost accuracy (docs/pipelined-accuracy.md);
      pipecg's two-term recurrences take replacements without loss, so there the gap is left to them;
+   - on from the start without a norm (KSP_NORM_NONE) when max_it, the count such a solve runs, reaches
+     PK_RC_LANCZOS times the unknowns: far past convergence the recurred vectors are rounding alone and make x drift;
    - off for the rest of the solve (pipecg) when a convergence claim is refuted by the true residual while
      recomputing: the recurrences have reached their attainable accuracy at the tolerance, and the measured gap and
      its replacements take over (varcoef with jacobi at 1e-13, switched on without the replacement: converged

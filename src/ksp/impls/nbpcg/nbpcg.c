@@ -51,7 +51,7 @@ static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
   Vec                X = ksp->vec_sol, R = ksp->work[0], Z = ksp->work[1], P = ksp->work[2], S = ksp->work[3];
   Vec                MS = ksp->work[4], AZ = ksp->work[5]; /* M s and A z */
   PetscScalar        gamma, gammaold = 1.0, dpi = 0.0, dpiold = 0.0, beta, alpha;
-  PetscReal          dp;
+  PetscReal          dp, gmax;
   PetscInt           i, n;
   PetscBool          fresh = PETSC_TRUE; /* p = z and s = A p computed, not updated: the start or a restart */
   KSPConvergedReason br;
@@ -71,6 +71,7 @@ static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
   PetscCall(PKReduceEnd(&pk->red));
   gamma = pk->red.global[0];
   KSPCheckDot(ksp, gamma);
+  gmax = PetscAbsScalar(gamma);
   PetscCall(PKCGNorm(ksp, pk->red.global[0], n > 1 ? &pk->red.global[1] : NULL, &dp));
   PetscCall(PKConvergenceStep(ksp, dp));
   if (ksp->reason) PetscFunctionReturn(0);
@@ -102,7 +103,7 @@ static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
       br    = PKCGCheckGamma(gamma, gammaold, PETSC_FALSE);
       if (!br) br = PKCGCheckCurvature(dpi, dpiold, PETSC_FALSE);
     }
-    if ((ksp->reason = br)) {
+    if ((ksp->reason = PKCGExhausted(br, gamma, gmax))) {
       PetscCall(PetscInfo(ksp, "stopped by (r, z) = %g (previous %g), (p, A p) = %g (previous %g)\n", (double)PetscRealPart(gamma), (double)PetscRealPart(gammaold), (double)PetscRealPart(dpi), (double)PetscRealPart(dpiold)));
       break;
     }
@@ -127,6 +128,7 @@ static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
     gammaold = gamma;
     gamma    = pk->red.global[0];
     KSPCheckDot(ksp, gamma);
+    gmax     = PetscMax(gmax, PetscAbsScalar(gamma));
     PetscCall(PKCGNorm(ksp, pk->red.global[0], n > 1 ? &pk->red.global[1] : NULL, &dp));
     PetscCall(PKConvergenceStep(ksp, dp));
     PetscCall(PKRecIterEnd(pk->rec, ksp->its));

@@ -28,7 +28,7 @@ static PetscErrorCode KSPSolve_PKPCG_Private(KSP ksp, KSP_PK *pk)
 {
   Vec         X = ksp->vec_sol, R = ksp->work[0], Z = ksp->work[1], P = ksp->work[2], S = ksp->work[3];
   PetscScalar beta, betaold = 1.0, dpi = 0.0, dpiold, a;
-  PetscReal   dp;
+  PetscReal   dp, gmax;
   PetscInt    i, n;
 
   PetscFunctionBegin;
@@ -39,14 +39,15 @@ static PetscErrorCode KSPSolve_PKPCG_Private(KSP ksp, KSP_PK *pk)
   PetscCall(PKReduceAllreduce(&pk->red, n));
   beta = pk->red.global[0];
   KSPCheckDot(ksp, beta);
+  gmax = PetscAbsScalar(beta);
   PetscCall(PKCGNorm(ksp, pk->red.global[0], n > 1 ? &pk->red.global[1] : NULL, &dp));
   PetscCall(PKConvergenceStep(ksp, dp));
   if (ksp->reason) PetscFunctionReturn(0);
 
   for (i = 0; i < ksp->max_it; i++) {
     ksp->its = i + 1;
-    if ((ksp->reason = PKCGCheckGamma(beta, betaold, (PetscBool)!i))) {
-      PetscCall(PetscInfo(ksp, "stopped by (r, z) = %g (previous %g)\n", (double)PetscRealPart(beta), (double)PetscRealPart(betaold)));
+    if ((ksp->reason = PKCGExhausted(PKCGCheckGamma(beta, betaold, (PetscBool)!i), beta, gmax))) {
+      PetscCall(PetscInfo(ksp, "stopped by (r, z) = %g (previous %g, largest %g)\n", (double)PetscRealPart(beta), (double)PetscRealPart(betaold), (double)gmax));
       break;
     }
     if (!i) PetscCall(VecCopy(Z, P));
@@ -60,8 +61,8 @@ static PetscErrorCode KSPSolve_PKPCG_Private(KSP ksp, KSP_PK *pk)
     dpiold = dpi;
     dpi    = pk->red.global[0];
     KSPCheckDot(ksp, dpi);
-    if ((ksp->reason = PKCGCheckCurvature(dpi, dpiold, (PetscBool)!i))) {
-      PetscCall(PetscInfo(ksp, "diverging due to indefinite or negative definite matrix, (p, A p) = %g\n", (double)PetscRealPart(dpi)));
+    if ((ksp->reason = PKCGExhausted(PKCGCheckCurvature(dpi, dpiold, (PetscBool)!i), beta, gmax))) {
+      PetscCall(PetscInfo(ksp, "stopped by (p, A p) = %g (previous %g), (r, z) = %g (largest %g): %s\n", (double)PetscRealPart(dpi), (double)PetscRealPart(dpiold), (double)PetscRealPart(beta), (double)gmax, ksp->reason > 0 ? "the Krylov space is exhausted" : "indefinite or negative definite matrix"));
       break;
     }
     a = beta / dpi;
@@ -79,6 +80,7 @@ static PetscErrorCode KSPSolve_PKPCG_Private(KSP ksp, KSP_PK *pk)
     betaold = beta;
     beta    = pk->red.global[0];
     KSPCheckDot(ksp, beta);
+    gmax = PetscMax(gmax, PetscAbsScalar(beta));
     PetscCall(PKCGNorm(ksp, pk->red.global[0], n > 1 ? &pk->red.global[1] : NULL, &dp));
     PetscCall(PKConvergenceStep(ksp, dp));
     PetscCall(PKRecIterEnd(pk->rec, ksp->its));

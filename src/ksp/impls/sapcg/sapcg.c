@@ -31,7 +31,7 @@ static PetscErrorCode KSPSolve_PKSAPCG_Private(KSP ksp, KSP_PK *pk)
 {
   Vec         X = ksp->vec_sol, R = ksp->work[0], Z = ksp->work[1], S = ksp->work[2], P = ksp->work[3], W = ksp->work[4];
   PetscScalar gamma, gammaold = 1.0, delta, dpi = 0.0, dpiold, beta, alpha;
-  PetscReal   dp;
+  PetscReal   dp, gmax;
   PetscInt    i, n;
 
   PetscFunctionBegin;
@@ -44,14 +44,15 @@ static PetscErrorCode KSPSolve_PKSAPCG_Private(KSP ksp, KSP_PK *pk)
   gamma = pk->red.global[0];
   delta = pk->red.global[1];
   KSPCheckDot(ksp, gamma);
+  gmax = PetscAbsScalar(gamma);
   PetscCall(PKCGNorm(ksp, pk->red.global[0], n > 2 ? &pk->red.global[2] : NULL, &dp));
   PetscCall(PKConvergenceStep(ksp, dp));
   if (ksp->reason) PetscFunctionReturn(0);
 
   for (i = 0; i < ksp->max_it; i++) {
     ksp->its = i + 1;
-    if ((ksp->reason = PKCGCheckGamma(gamma, gammaold, (PetscBool)!i))) {
-      PetscCall(PetscInfo(ksp, "stopped by (r, z) = %g (previous %g)\n", (double)PetscRealPart(gamma), (double)PetscRealPart(gammaold)));
+    if ((ksp->reason = PKCGExhausted(PKCGCheckGamma(gamma, gammaold, (PetscBool)!i), gamma, gmax))) {
+      PetscCall(PetscInfo(ksp, "stopped by (r, z) = %g (previous %g, largest %g)\n", (double)PetscRealPart(gamma), (double)PetscRealPart(gammaold), (double)gmax));
       break;
     }
     dpiold = dpi;
@@ -63,8 +64,8 @@ static PetscErrorCode KSPSolve_PKSAPCG_Private(KSP ksp, KSP_PK *pk)
       dpi  = delta - beta * PetscConj(beta) * dpiold; /* (p, A p) by the Chronopoulos-Gear recurrence */
     }
     KSPCheckDot(ksp, dpi);
-    if ((ksp->reason = PKCGCheckCurvature(dpi, dpiold, (PetscBool)!i))) {
-      PetscCall(PetscInfo(ksp, "diverging due to indefinite or negative definite matrix, (p, A p) = %g, previous %g\n", (double)PetscRealPart(dpi), (double)PetscRealPart(dpiold)));
+    if ((ksp->reason = PKCGExhausted(PKCGCheckCurvature(dpi, dpiold, (PetscBool)!i), gamma, gmax))) {
+      PetscCall(PetscInfo(ksp, "stopped by (p, A p) = %g (previous %g), (r, z) = %g (largest %g): %s\n", (double)PetscRealPart(dpi), (double)PetscRealPart(dpiold), (double)PetscRealPart(gamma), (double)gmax, ksp->reason > 0 ? "the Krylov space is exhausted" : "indefinite or negative definite matrix"));
       break;
     }
     alpha = gamma / dpi;
@@ -87,6 +88,7 @@ static PetscErrorCode KSPSolve_PKSAPCG_Private(KSP ksp, KSP_PK *pk)
     gamma    = pk->red.global[0];
     delta    = pk->red.global[1];
     KSPCheckDot(ksp, gamma);
+    gmax = PetscMax(gmax, PetscAbsScalar(gamma));
     PetscCall(PKCGNorm(ksp, pk->red.global[0], n > 2 ? &pk->red.global[2] : NULL, &dp));
     PetscCall(PKConvergenceStep(ksp, dp));
     PetscCall(PKRecIterEnd(pk->rec, ksp->its));
