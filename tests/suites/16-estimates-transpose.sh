@@ -29,6 +29,29 @@ t_mpi eig-pipe2cg-recompute-np2 2 $CMP -problem laplace2d -n 48 -pc_type none -t
 # Far past the attainable accuracy (rtol 1e-30): the recurrence-based types end their tridiagonal where it stops being
 # a Lanczos process, so their extremes stay cg's (before: largest 4.6, 2.02 and 7.5 where cg's is 1.9986)
 t_grep eig-past-attainable-accuracy 'eigenvalue estimates use the first' $CMP -problem varcoef -n 48 -pc_type jacobi -types nbpcg,pipecg,pipe2cg -ksp_rtol 1e-30 -ksp_max_it 600 -expect_same_reason 0 -its_tol 1000 -res_factor 1e30 -sol_rtol 1e-8 -eigs -eig_rtol 1e-9 -info :ksp
+# An exhausted Krylov space (ex23: the 1-D Laplacian, n/2 iterations to the exact solution), at odd and even
+# iteration counts: every type's extreme singular values equal cg's to 3 digits (pipe2cg's null step after the
+# last true one ended its tridiagonal one step early, a condition number of 32 where cg's is 143)
+exhausted_eigs() { # NP N: ex23 -n N with jacobi; max/min of each type against cg's
+  local np=$1 n=$2 ref out typ rc=0 tut=$PK_BUILD/petsc-tutorials
+  ref=$("$PK_ROOT/tests/mpirun.sh" "$np" "$tut/ex23" -n "$n" -pc_type jacobi -ksp_type cg -ksp_view_singularvalues 2>&1 | sed -n 's/.*max \([^ ]*\) min \([^ ]*\) .*/\1 \2/p')
+  [ -n "$ref" ] || { echo "cg printed no estimates"; return 1; }
+  for typ in pcg sapcg nbpcg pipecg pipe2cg; do
+    out=$("$PK_ROOT/tests/mpirun.sh" "$np" "$tut/ex23" -n "$n" -pc_type jacobi -dll_append "$PK_LIB" -ksp_type $typ -ksp_view_singularvalues 2>&1 | sed -n 's/.*max \([^ ]*\) min \([^ ]*\) .*/\1 \2/p')
+    echo "n=$n np$np $typ: max min $out (cg $ref)"
+    awk -v a="$out" -v b="$ref" 'BEGIN { split(a, x, " "); split(b, y, " "); for (i = 1; i <= 2; i++) { d = x[i] - y[i]; if (d < 0) d = -d; if (!(d <= 5e-4 * y[i])) exit 1 } }' || { echo "FAIL: not cg's to 3 digits"; rc=1; }
+  done
+  return $rc
+}
+export -f exhausted_eigs
+if [ -x "$TUT/ex23" ]; then
+  for n in 16 17 18 22; do
+    t eig-exhausted-ex23-$n exhausted_eigs 1 $n
+  done
+  t eig-exhausted-ex23-21-np2 exhausted_eigs 2 21
+else
+  skip eig-exhausted-ex23 "PETSc's tutorials were not built"
+fi
 # configurations that cannot see where that point is refuse the request at set-up
 t_fail eig-pipecg-refuse-unmeasured 'pipecg cannot estimate eigenvalues' $CMP -problem laplace2d -types pipecg -eigs -ksp_pipecg_replace_gap 0
 t_fail eig-pipe2cg-refuse-unmeasured 'pipe2cg cannot estimate eigenvalues' $CMP -problem laplace2d -types pipe2cg -eigs -ksp_pipe2cg_replace 0

@@ -278,6 +278,7 @@ typedef struct {
   PetscInt           n;          /* index of set N, the newer iterate (set O holds n-1) */
   P2Step             sA, sB;     /* the steps of the coming pass: n -> n+1 (step A) and n+1 -> n+2 (step B) */
   KSPConvergedReason pending;    /* a breakdown predicted for step n+1, reported once iterate n+1 is tested */
+  const char        *lstop;      /* step B of the coming pass ends the Lanczos tridiagonal (a null step), and why */
   PetscBool          replace;    /* the coming pass replaces the residuals (period over, gap, refuted claim) */
   PetscBool          redo;       /* the coming pass recomputes both chains and redoes the reduction, no steps */
   PetscReal          dpm2, dpm4; /* the norms of the last two even iterates: they predict the last pass */
@@ -466,6 +467,10 @@ static PetscErrorCode Pipe2CGSteps(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2Pas
   (void)ksp; /* only the fused kernel (PK_HAVE_V4D) needs it */
   /* the Lanczos tridiagonal, if estimates are requested: one entry per step applied (a redo applies none) */
   PKLanczosPushThreeTerm(pk->lanczos, sA->mu, sA->gamma, sA->rho, sA->restart);
+  if (st->lstop) { /* step A is the last step of the Lanczos process, step B a null step */
+    PKLanczosStop(pk->lanczos, st->lstop);
+    st->lstop = NULL;
+  }
   if (!pp->half) PKLanczosPushThreeTerm(pk->lanczos, sB->mu, sB->gamma, sB->rho, sB->restart);
   u[nu++] = (PKAxpbypcz){O[VX], a, N[VX], b, N[VZ], c};
   for (PetscInt k = VR; k <= VD; k++) u[nu++] = (PKAxpbypcz){O[k], a, N[k], -b, N[k + 2], c};
@@ -640,7 +645,7 @@ static PetscErrorCode Pipe2CGAdvance(KSP ksp, KSP_PKPIPE2CG *p2, P2Loop *st, P2P
          gamma = 0: x_{n+2} = x_{n+1}), then both chains are recomputed and the recurrence restarts at the next
          pass, where the fresh products decide */
       PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT ": %s predicted %s; a null step, then recomputing and restarting at the next pass\n", n + 1, Pipe2CGReasonWhy(st->pending), Pipe2CGInsignificant(&snext) ? "at the rounding level" : "from fresh vectors"));
-      PKLanczosStop(pk->lanczos, "the recurrences reached the rounding level (a null step)");
+      st->lstop   = "the recurrences reached the rounding level (a null step)"; /* after step n, a true one */
       snext.rho   = 1.0;
       snext.gamma = 0.0;
       snext.pap   = sn.pap;
