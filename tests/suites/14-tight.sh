@@ -67,11 +67,14 @@ for c in "2 1e-8" "2 1e-10" "4 1e-12" "4 1e-13"; do
   read -r np rt <<<"$c"
   t tight-varcoef-none-$rt-np$np tight_family "$np" pipecg "$rt" -problem varcoef -n 48 -pc_type none -ksp_pipecg_recompute 1
 done
-# pipe2cg: iterations within 2% of cg's and the error within 2x down to 1e-13, no breakdown; below a relative
-# tolerance of 5e-10 it recomputes w, p, q by default (with the plain recurrences and their residual replacements
-# the error was 4-30x cg's there; docs/pipelined-accuracy.md), and above it the plain recurrences are still tested
+# pipe2cg: iterations within 2% of cg's and the error within 2x down to 1e-13, no breakdown. Where the measured gap
+# forces a residual replacement and more are predicted, the recompute policy switches to recomputing w, p, q (each
+# replacement injects the gap into the three-term recurrences: switched after the third, the error was 2.5-4x cg's
+# on ex2 100x100 on 2 ranks at 1e-10..1e-13); where no replacement is forced the plain recurrences are tested
 t tight-ex2-300-jacobi-np2-pipe2cg tight_ex2 2 300 jacobi pipe2cg 1e-9 1e-11 1e-13
 t tight-ex2-100-jacobi-np1-pipe2cg tight_ex2 1 100 jacobi pipe2cg 1e-8 1e-10 1e-12
+t tight-ex2-100-jacobi-np2-pipe2cg tight_ex2 2 100 jacobi pipe2cg 1e-10 1e-11 1e-12 1e-13
+t tight-ex2-100-jacobi-np2-pipecg tight_ex2 2 100 jacobi pipecg 1e-10 1e-11 1e-12 1e-13
 t tight-ex2-300-none-np4-pipe2cg tight_ex2 4 300 none pipe2cg 1e-12 1e-13
 t tight-ex2-600-jacobi-np2-pipe2cg tight_ex2 2 600 jacobi pipe2cg 1e-13
 # the plain recurrences and their replacements at 1e-12 (a choice the user can still make): the iterations

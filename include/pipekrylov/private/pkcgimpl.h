@@ -203,7 +203,7 @@ static inline void PKLanczosStop(PKLanczos L, const char *why)
      after 625 iterations where it ran to -ksp_max_it otherwise; with the replacement no claim is refuted there). */
 #define PK_RC_FIRST       1   /* the first iteration at which the predicted count is judged */
 #define PK_RC_LANCZOS     0.1 /* predicted iterations per unknown from which the recompute is on */
-#define PK_RC_MAX_REPLACE 8   /* pipe2cg: more gap-driven replacements than this (done and predicted): the recompute instead */
+#define PK_RC_MAX_REPLACE 2   /* pipe2cg: more gap-driven replacements than this (done and predicted): the recompute instead */
 
 typedef enum {
   PK_RC_OFF_START, /* not (yet) on */
