@@ -120,7 +120,7 @@ static PetscErrorCode PGMRESUpdateAndDots(KSP ksp, KSP_PKPGMRES *pg, PetscInt it
   KSP_PK      *pk = &pg->pk;
   PKHess      *hs = &pg->hs;
   Vec         *V  = pg->V;
-  PetscScalar *cn = pg->coef, *co = pg->coef + (pg->max_k + 2), sc = it > 1 ? 1.0 / h : 1.0;
+  PetscScalar *cn = pg->coef, *co = pg->coef + (pg->m + 2), sc = it > 1 ? 1.0 / h : 1.0;
   PKMaxpy      upd[3];
   PKMDot       dot[2];
   PetscInt     nu = 0, nd = 0, nv = 0;
@@ -194,7 +194,7 @@ static PetscErrorCode PGMRESAddBasis(KSP ksp, KSP_PKPGMRES *pg, Vec model, Petsc
   PetscCall(PetscPopErrorHandler());
   if (ierr) {
     PetscCall(VecGetLocalSize(model, &nloc));
-    SETERRQ(PETSC_COMM_SELF, ierr == PETSC_ERR_MEM ? PETSC_ERR_MEM : ierr, "pgmres: could not allocate Krylov basis vectors %" PetscInt_FMT "..%" PetscInt_FMT " of restart %" PetscInt_FMT " (%.4g MB each on this rank)%s: use a smaller -ksp_gmres_restart", pg->nV, pg->nV + n - 1, pg->max_k, (double)nloc * sizeof(PetscScalar) / 1048576.0, ierr == PETSC_ERR_MEM ? ", out of memory" : "");
+    SETERRQ(PETSC_COMM_SELF, ierr == PETSC_ERR_MEM ? PETSC_ERR_MEM : ierr, "pgmres: could not allocate Krylov basis vectors %" PetscInt_FMT "..%" PetscInt_FMT " of restart %" PetscInt_FMT " (%.4g MB each on this rank)%s: use a smaller -ksp_gmres_restart", pg->nV, pg->nV + n - 1, pg->m, (double)nloc * sizeof(PetscScalar) / 1048576.0, ierr == PETSC_ERR_MEM ? ", out of memory" : "");
   }
   (void)ksp;
   for (PetscInt i = 0; i < n; i++) pg->V[pg->nV + i] = blk[i];
@@ -210,7 +210,7 @@ PetscErrorCode PGMRESEnsureBasis(KSP ksp, KSP_PKPGMRES *pg, PetscInt j)
 {
   PetscFunctionBegin;
   if (j < pg->nV) PetscFunctionReturn(0);
-  PetscCall(PGMRESAddBasis(ksp, pg, pg->V[0], PetscMin(pg->max_k + 1, PetscMax(j + 1, pg->nV + PetscMax(PGMRES_BASIS_BLOCK, pg->nV / 2))) - pg->nV));
+  PetscCall(PGMRESAddBasis(ksp, pg, pg->V[0], PetscMin(pg->m + 1, PetscMax(j + 1, pg->nV + PetscMax(PGMRES_BASIS_BLOCK, pg->nV / 2))) - pg->nV));
   PetscFunctionReturn(0);
 }
 
@@ -223,7 +223,7 @@ static PetscErrorCode PGMRESCycle(KSP ksp, KSP_PKPGMRES *pg, PetscBool guess_zer
   KSP_PK        *pk = &pg->pk;
   PKHess        *hs = &pg->hs;
   Vec           *V  = pg->V;
-  const PetscInt m = pg->max_k, base = ksp->its;
+  const PetscInt m = pg->m, base = ksp->its;
   PetscReal      res, h              = 0.0;
   PetscInt       npend = 0; /* dots in the reduction under way (the norm, if any, follows them) */
 
@@ -421,12 +421,19 @@ static PetscErrorCode PGMRESFreeBasis(KSP_PKPGMRES *pg)
 
 static PetscErrorCode KSPSetUp_PKPGMRES(KSP ksp)
 {
-  KSP_PKPGMRES  *pg = (KSP_PKPGMRES *)ksp->data;
-  const PetscInt m  = pg->max_k;
+  KSP_PKPGMRES *pg = (KSP_PKPGMRES *)ksp->data;
+  PetscInt      m, N;
+  Mat           A;
 
   PetscFunctionBegin;
   PetscCheck(ksp->pc_side == PC_LEFT || ksp->pc_side == PC_RIGHT, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "pgmres supports left and right preconditioning only, not symmetric");
   PetscCall(PGMRESFreeBasis(pg));
+  /* the cycle never needs more steps than the problem has unknowns: its bookkeeping (and the basis and Hessenberg
+     matrix, which grow in blocks) follow the problem, not a restart far above it */
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  PetscCall(MatGetSize(A, &N, NULL));
+  m = pg->m = PetscMax(1, PetscMin(pg->max_k, N));
+  if (m < pg->max_k) PetscCall(PetscInfo(ksp, "restart %" PetscInt_FMT " capped at the problem's %" PetscInt_FMT " unknowns\n", pg->max_k, N));
   PetscCall(KSPSetWorkVecs(ksp, 2));
   /* the O(m) bookkeeping now; the basis (O(m) vectors) and the Hessenberg matrix (O(m^2)) in blocks as the
      cycles reach them, so that a restart far above the steps a solve takes costs nothing */
@@ -531,6 +538,7 @@ static PetscErrorCode KSPView_PKPGMRES(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (iascii) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  restart=%" PetscInt_FMT ", classical Gram-Schmidt with lagged normalisation (p(1)-GMRES)\n", pg->max_k));
+    if (pg->m && pg->m < pg->max_k) PetscCall(PetscViewerASCIIPrintf(viewer, "  cycles of at most %" PetscInt_FMT " steps: the problem's size (a Krylov space has no more dimensions)\n", pg->m));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  happy breakdown tolerance %g, restart breakdown tolerance %g\n", (double)pg->haptol, (double)pg->breakdowntol));
     if (pg->nfalse) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " convergence claims of the recursive residual refuted by the true residual (each restarted from x)\n", pg->nfalse));
     PetscCall(PGMRESViewGMRESAPI(ksp, viewer));
@@ -559,7 +567,7 @@ static PetscErrorCode KSPDestroy_PKPGMRES(KSP ksp)
 static PetscErrorCode KSPPipeGetCost_PKPGMRES(KSP ksp, PKSolverCost *c)
 {
   KSP_PKPGMRES *pg = (KSP_PKPGMRES *)ksp->data;
-  PetscInt      m  = pg->max_k;
+  PetscInt      m  = pg->m ? pg->m : pg->max_k;
 
   PetscFunctionBegin;
   /* a cycle of m steps: m Ops, m + 1 passes of one split reduction each (pass i: i + 1 dots and, i > 0, a norm);
@@ -586,7 +594,7 @@ static PetscErrorCode KSPPipeGetCost_PKPGMRES(KSP ksp, PKSolverCost *c)
    matrix-vector product, and progressed by MPI_Test between chunks of that work.
 
    Options Database Keys:
-+  -ksp_gmres_restart <m> - Krylov steps before a restart (default 30)
++  -ksp_gmres_restart <m> - Krylov steps before a restart (default 30; a cycle is capped at the problem's size)
 .  -ksp_gmres_haptol <tol> - happy breakdown tolerance (default 1e-30)
 .  -ksp_gmres_breakdown_tolerance <tol> - restart check of the recursive against the true residual norm (default 0.1)
 .  -ksp_gmres_preallocate - allocate the whole Krylov basis at set-up (default: in blocks as the cycles reach them)

@@ -14,7 +14,7 @@ static PetscErrorCode KSPGMRESSetPreAllocateVectors_PKPGMRES(KSP ksp)
 
   PetscFunctionBegin;
   pg->preallocate = PETSC_TRUE;
-  if (pg->nV) PetscCall(PGMRESEnsureBasis(ksp, pg, pg->max_k)); /* after set-up: now */
+  if (pg->nV) PetscCall(PGMRESEnsureBasis(ksp, pg, pg->m)); /* after set-up: now */
   PetscFunctionReturn(0);
 }
 

@@ -29,7 +29,7 @@ PetscErrorCode PGMRESEigDestroy(KSP_PKPGMRES *pg)
 PetscErrorCode PGMRESEigSetUp(KSP ksp, KSP_PKPGMRES *pg)
 {
   PKHessEig     *e = &pg->eig;
-  const PetscInt m = pg->max_k;
+  const PetscInt m = pg->m;
 
   PetscFunctionBegin;
   if (!ksp->calc_sings || e->m == m) PetscFunctionReturn(0);

@@ -48,7 +48,9 @@ typedef struct {
 
 typedef struct {
   KSP_PK       pk;           /* must be first */
-  PetscInt     max_k;        /* restart length m (-ksp_gmres_restart) */
+  PetscInt     max_k;        /* restart length asked for (-ksp_gmres_restart) */
+  PetscInt     m;            /* the cycle length used, m: max_k, capped at set-up at the problem's size (a Krylov space of
+                                a system with N unknowns has at most N dimensions), so that memory follows the need */
   PetscReal    haptol;       /* happy breakdown tolerance (-ksp_gmres_haptol) */
   PetscReal    breakdowntol; /* restart check of the recursive against the true residual (-ksp_gmres_breakdown_tolerance) */
   Vec         *V;            /* basis V[0..m] (m + 1 slots): V[j+1] = Op V[j] while V[j] is still being orthogonalised */
