@@ -267,7 +267,7 @@ int main(int argc, char **argv)
   Checks      c           = {1, -1, 0.0, 2.0, 1e-6, 1e-8, -1.0, "", PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
   char        reftype[64] = "cg", *types[16] = {NULL};
   PetscInt    ntypes = 16, nsolves = 1, failures = 0, nan_at = 0;
-  NaNOp      *nanop = NULL;
+  NaNOp      *nanop    = NULL;
   PetscBool   settypes = PETSC_FALSE, change_op = PETSC_FALSE, rhs_zero = PETSC_FALSE, rhs_nan = PETSC_FALSE, rhs_inf = PETSC_FALSE, mark_nonsym = PETSC_FALSE, empty_ranks = PETSC_FALSE;
   PetscMPIInt size;
   KSP         ref, test[16];

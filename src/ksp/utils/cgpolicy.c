@@ -26,7 +26,8 @@ PetscErrorCode PKRecomputeStart(KSP ksp, PKRecompute *rc)
      small problem goes on far past the attainable accuracy, where the recurred auxiliary vectors are rounding
      alone and make x drift without bound; recomputed, x stays where cg keeps it */
   if (rc->user < 0 && ksp->normtype == KSP_NORM_NONE && ksp->max_it >= PK_RC_LANCZOS * rc->nrows) {
-    PetscCall(PetscSNPrintf(rc->reason[0], sizeof(rc->reason[0]), "recompute on from the start: no norm, so %" PetscInt_FMT " iterations (max_it), %.2f x the %.0f unknowns (at least %g: the rounding of the recurrences would make x drift)", ksp->max_it, (double)(ksp->max_it / rc->nrows), (double)rc->nrows, (double)PK_RC_LANCZOS));
+    PetscCall(PetscSNPrintf(rc->reason[0], sizeof(rc->reason[0]), "recompute on from the start: no norm, so %" PetscInt_FMT " iterations (max_it), %.2f x the %.0f unknowns (at least %g: the rounding of the recurrences would make x drift)", ksp->max_it,
+                            (double)(ksp->max_it / rc->nrows), (double)rc->nrows, (double)PK_RC_LANCZOS));
     PetscCall(PKRecomputeSwitch(ksp, rc, 0, PETSC_TRUE, PK_RC_LANCZOS_REGIME));
   }
   PetscFunctionReturn(0);

@@ -128,7 +128,7 @@ static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
     gammaold = gamma;
     gamma    = pk->red.global[0];
     KSPCheckDot(ksp, gamma);
-    gmax     = PetscMax(gmax, PetscAbsScalar(gamma));
+    gmax = PetscMax(gmax, PetscAbsScalar(gamma));
     PetscCall(PKCGNorm(ksp, pk->red.global[0], n > 1 ? &pk->red.global[1] : NULL, &dp));
     PetscCall(PKConvergenceStep(ksp, dp));
     PetscCall(PKRecIterEnd(pk->rec, ksp->its));

@@ -224,7 +224,7 @@ static PetscErrorCode PGMRESCycle(KSP ksp, KSP_PKPGMRES *pg, PetscBool guess_zer
   PKHess        *hs = &pg->hs;
   Vec           *V  = pg->V;
   const PetscInt m = pg->m, base = ksp->its;
-  PetscReal      res, h              = 0.0;
+  PetscReal      res, h          = 0.0;
   PetscInt       npend = 0; /* dots in the reduction under way (the norm, if any, follows them) */
 
   PetscFunctionBegin;
