@@ -4,16 +4,21 @@
    MPI calls: the solvers call PKReduceTest between chunks of the work they overlap with it.
 
    One rank: no MPI call at all, the local values are the result (and the reduction counts as done early).
+   The non-blocking sum is MPI_Iallreduce, or recursive doubling on point-to-point messages (reduce_rd.c).
 */
 #include <pipekrylov/private/pkcore.h>
+
+const char *const PKIallreduceTypes[] = {"mpi", "rd", "PKIallreduceType", "PK_IALLREDUCE_", NULL};
 
 PetscErrorCode PKReduceCreate(MPI_Comm comm, PetscInt nmax, PKReduce *red)
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(red, sizeof(*red)));
-  red->comm = comm;
-  red->req  = MPI_REQUEST_NULL;
-  red->poll = PETSC_TRUE;
+  red->comm    = comm;
+  red->req     = MPI_REQUEST_NULL;
+  red->poll    = PETSC_TRUE;
+  red->algo    = PK_IALLREDUCE_DEFAULT;
+  red->rd.comm = MPI_COMM_NULL;
   PetscCallMPI(MPI_Comm_size(comm, &red->size));
   PetscCall(PKReduceEnsure(red, nmax));
   PetscFunctionReturn(0);
@@ -35,7 +40,8 @@ PetscErrorCode PKReduceDestroy(PKReduce *red)
 {
   PetscFunctionBegin;
   /* A reduction can only be left outstanding by an error inside a solve; complete it so MPI stays consistent */
-  if (red->active && !red->done) PetscCallMPI(MPI_Wait(&red->req, MPI_STATUS_IGNORE));
+  if (red->active && !red->done && red->algo == PK_IALLREDUCE_MPI) PetscCallMPI(MPI_Wait(&red->req, MPI_STATUS_IGNORE));
+  PetscCall(PKReduceRDDestroy(red));
   red->active = PETSC_FALSE;
   PetscCall(PetscFree2(red->local, red->global));
   red->nmax = 0;
@@ -70,7 +76,8 @@ PetscErrorCode PKReduceBegin(PKReduce *red, PetscInt n)
   red->active = PETSC_TRUE;
   if (red->size > 1) {
     red->done = PETSC_FALSE;
-    PetscCallMPI(MPI_Iallreduce(red->local, red->global, (PetscMPIInt)n, MPIU_SCALAR, MPIU_SUM, red->comm, &red->req));
+    if (red->algo == PK_IALLREDUCE_RD) PetscCall(PKReduceRDBegin(red));
+    else PetscCallMPI(MPI_Iallreduce(red->local, red->global, (PetscMPIInt)n, MPIU_SCALAR, MPIU_SUM, red->comm, &red->req));
   } else {
     PetscCall(PetscArraycpy(red->global, red->local, n));
     red->done = PETSC_TRUE;
@@ -85,9 +92,12 @@ PetscErrorCode PKReduceTest_Private(PKReduce *red)
   int flag = 0;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Test(&red->req, &flag, MPI_STATUS_IGNORE));
   red->ntests++;
-  if (flag) red->done = PETSC_TRUE;
+  if (red->algo == PK_IALLREDUCE_RD) PetscCall(PKReduceRDProgress(red, PETSC_FALSE));
+  else {
+    PetscCallMPI(MPI_Test(&red->req, &flag, MPI_STATUS_IGNORE));
+    if (flag) red->done = PETSC_TRUE;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -102,7 +112,8 @@ PetscErrorCode PKReduceEnd(PKReduce *red)
   PKRecPhase(red->rec, PK_PHASE_REDUCE);
   if (!red->done) {
     PetscCall(PetscLogEventBegin(PK_Event_Wait, 0, 0, 0, 0));
-    PetscCallMPI(MPI_Wait(&red->req, MPI_STATUS_IGNORE));
+    if (red->algo == PK_IALLREDUCE_RD) PetscCall(PKReduceRDProgress(red, PETSC_TRUE));
+    else PetscCallMPI(MPI_Wait(&red->req, MPI_STATUS_IGNORE));
     PetscCall(PetscLogEventEnd(PK_Event_Wait, 0, 0, 0, 0));
     red->done = PETSC_TRUE;
   }

@@ -61,6 +61,16 @@ t_mpi pipe-bad-indefinite-icc-np2 2 $CMP -problem indefinite -n 32 -pc_type bjac
 t pipe-bad-rhs-nan $CMP -problem laplace2d -n 32 -rhs_nan -types $P2 -expect_reason DIVERGED_NANORINF
 t_mpi pipe-bad-rhs-inf-np2 2 $CMP -problem laplace2d -n 32 -rhs_inf -types $P2 -expect_reason DIVERGED_NANORINF
 t pipe-bad-rhs-zero $CMP -problem laplace2d -n 32 -rhs_zero -types $P2 -expect_reason CONVERGED_ATOL
+# the non-blocking sums by recursive doubling on point-to-point messages (the default under SimGrid): the same
+# iterations, residuals and solutions as with MPI_Iallreduce, on powers of two and not, with and without polling;
+# no leak (its communicator and buffers are released with the KSP)
+for np in 2 3 5 8; do
+  t_mpi pipe-iallreduce-rd-np$np $np $CMP -problem laplace2d -n 32 -pc_type jacobi -types nbpcg,pipecg,pipe2cg -ksp_pipe_iallreduce rd -its_tol 2 -res_factor 1 -malloc_dump
+done
+t_mpi pipe-iallreduce-rd-pgmres-np3 3 $CMP -problem convdiff -ref_type gmres -types pgmres -its_tol 0 -pc_type jacobi -ksp_pipe_iallreduce rd
+t_mpi pipe-iallreduce-rd-nopoll-np3 3 $CMP -problem laplace2d -n 32 -pc_type jacobi -types pipecg,pipe2cg -ksp_pipe_iallreduce rd -ksp_pipe_chunks 1 -its_tol 2 -res_factor 1
+t_grep pipe-iallreduce-rd-view "recursive doubling on point-to-point messages" "$PK_ROOT/tests/mpirun.sh" 2 $CMP -problem laplace2d -n 16 -types pipecg -ksp_pipe_iallreduce rd -ksp_view
+t_fail pipe-iallreduce-bad "ring.*ksp_pipe_iallreduce|ksp_pipe_iallreduce.*ring" $CMP -problem laplace2d -n 16 -types pipecg -ksp_pipe_iallreduce ring
 # an operator that returns a NaN in its k-th product of a solve: DIVERGED_NANORINF as cg says (pipecg called a NaN
 # in its curvature dots an indefinite operator), or a converged solve that the true residual confirms where the
 # method threw that product away (a recomputed vector)

@@ -19,19 +19,50 @@
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Reductions. One object per solver; it owns its MPI request (PETSc's split-reduction request is private, and a
    solver that polls with MPI_Test needs its own). At most one non-blocking reduction is outstanding at a time. */
+
+/* How a non-blocking sum is done (-ksp_pipe_iallreduce): the MPI library's MPI_Iallreduce, or recursive doubling on
+   point-to-point messages advanced by the progress calls (src/core/reduce_rd.c; the default under SimGrid, whose
+   MPI_Iallreduce sends P - 1 messages per rank) */
+typedef enum {
+  PK_IALLREDUCE_MPI,
+  PK_IALLREDUCE_RD
+} PKIallreduceType;
+
+PETSC_INTERN const char *const PKIallreduceTypes[];
+#if defined(PK_SMPI)
+  #define PK_IALLREDUCE_DEFAULT PK_IALLREDUCE_RD
+#else
+  #define PK_IALLREDUCE_DEFAULT PK_IALLREDUCE_MPI
+#endif
+
 typedef struct {
-  MPI_Comm     comm;
-  PetscMPIInt  size;
-  PetscInt     nmax;   /* capacity of local[] and global[] */
-  PetscInt     n;      /* values in the reduction under way */
-  PetscScalar *local;  /* filled by the solver before Begin */
-  PetscScalar *global; /* valid after End / Allreduce */
-  MPI_Request  req;
-  PetscBool    active; /* an MPI_Iallreduce is outstanding */
-  PetscBool    done;   /* MPI_Test has seen it complete */
-  PetscInt     ntests; /* MPI_Test calls for the reduction under way */
-  PetscBool    poll;   /* call MPI_Test at all (off with -ksp_pipe_chunks 1: the reduction only moves in its wait) */
-  PKRec        rec;    /* recorder of the solve under way (NULL when off) */
+  MPI_Comm     comm;          /* PETSc's inner communicator (MPI_COMM_NULL until the first use) */
+  PetscMPIInt  tag;           /* a tag of its own on it */
+  PetscMPIInt  rank, newrank; /* newrank: place in the power-of-two part, -1 for a rank that folded */
+  PetscMPIInt  rem;           /* ranks beyond the largest power of two */
+  PetscInt     nrounds;       /* log2 of that power of two */
+  PetscInt     step;          /* 0 fold, 1..nrounds the rounds, nrounds + 1 unfold */
+  MPI_Request  req[2];        /* the step's messages */
+  int          nreq;
+  PetscScalar *tmp; /* what the step received */
+  PetscInt     ntmp;
+} PKReduceRD;
+
+typedef struct {
+  MPI_Comm         comm;
+  PetscMPIInt      size;
+  PetscInt         nmax;   /* capacity of local[] and global[] */
+  PetscInt         n;      /* values in the reduction under way */
+  PetscScalar     *local;  /* filled by the solver before Begin */
+  PetscScalar     *global; /* valid after End / Allreduce */
+  MPI_Request      req;
+  PetscBool        active; /* an MPI_Iallreduce is outstanding */
+  PetscBool        done;   /* MPI_Test has seen it complete */
+  PetscInt         ntests; /* MPI_Test calls for the reduction under way */
+  PetscBool        poll;   /* call MPI_Test at all (off with -ksp_pipe_chunks 1: the reduction only moves in its wait) */
+  PKIallreduceType algo;   /* how the non-blocking sum is done */
+  PKReduceRD       rd;     /* its state for PK_IALLREDUCE_RD */
+  PKRec            rec;    /* recorder of the solve under way (NULL when off) */
   /* counts for the solve under way (reset by PKSolveBegin) */
   PetscInt nblocking;  /* blocking allreduces */
   PetscInt nnonblock;  /* non-blocking reductions */
@@ -46,6 +77,9 @@ PETSC_INTERN PetscErrorCode PKReduceAllreduce(PKReduce *, PetscInt);
 PETSC_INTERN PetscErrorCode PKReduceBegin(PKReduce *, PetscInt);
 PETSC_INTERN PetscErrorCode PKReduceEnd(PKReduce *);
 PETSC_INTERN PetscErrorCode PKReduceTest_Private(PKReduce *);
+PETSC_INTERN PetscErrorCode PKReduceRDBegin(PKReduce *);
+PETSC_INTERN PetscErrorCode PKReduceRDProgress(PKReduce *, PetscBool);
+PETSC_INTERN PetscErrorCode PKReduceRDDestroy(PKReduce *);
 
 /* Progress the outstanding reduction, if any. Cheap enough to call between chunks of work. */
 static inline PetscErrorCode PKReduceTest(PKReduce *red)

@@ -189,6 +189,11 @@ PetscErrorCode PKSetFromOptions_Common(KSP ksp, KSP_PK *pk, PetscOptionItems *Pe
     PetscCheck(!has || *end || (errno != ERANGE && v == (long long)n), PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe_chunks %s is out of range: at most %" PetscInt_FMT, text, PETSC_MAX_INT);
     PetscCall(KSPPipeSetChunks_PK(ksp, n));
   }
+  {
+    PetscEnum algo = (PetscEnum)pk->red.algo;
+    PetscCall(PetscOptionsEnum("-ksp_pipe_iallreduce", "How a non-blocking reduction is done: mpi (MPI_Iallreduce) or rd (recursive doubling on point-to-point messages, advanced by the progress calls)", "KSPSolve", PKIallreduceTypes, algo, &algo, &flg));
+    if (flg) pk->red.algo = (PKIallreduceType)algo;
+  }
   PetscCall(PKObserverSetFromOptions(ksp));
   if (pk->needs_spd) {
     PetscCall(PetscOptionsBool("-ksp_pipe_check_symmetry", "Check at set-up that the operator is symmetric (costs one transpose)", "KSPSetUp", pk->check_symmetry, &pk->check_symmetry, NULL));
@@ -208,6 +213,7 @@ PetscErrorCode PKView_Common(KSP ksp, KSP_PK *pk, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  pipekrylov %s: %s\n", ((PetscObject)ksp)->type_name, pk->description));
   if (pk->replaces) PetscCall(PetscViewerASCIIPrintf(viewer, "  (replaces PETSc's %s, which stays available as -ksp_type petsc_%s)\n", ((PetscObject)ksp)->type_name, ((PetscObject)ksp)->type_name));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  progress chunks: %" PetscInt_FMT "%s\n", pk->chunks, pk->chunks == 1 ? " (no MPI_Test polling)" : ""));
+  if (pk->red.algo != PK_IALLREDUCE_MPI) PetscCall(PetscViewerASCIIPrintf(viewer, "  non-blocking reductions: recursive doubling on point-to-point messages, advanced by the progress calls (-ksp_pipe_iallreduce rd)\n"));
   if (pk->spmv) {
     PetscBool   chunked;
     const char *why;
@@ -369,8 +375,11 @@ PetscErrorCode PKConvergenceStep(KSP ksp, PetscReal rnorm)
 +  ksp - the Krylov solver (one of pipekrylov's types; ignored by other types)
 -  n   - the number of pieces, at least 1; 1 means no polling at all
 
-   Options Database Key:
-.  -ksp_pipe_chunks <n> - default 8
+   Options Database Keys:
++  -ksp_pipe_chunks <n> - default 8
+-  -ksp_pipe_iallreduce <mpi,rd> - how the non-blocking sum itself is done: the MPI library's MPI_Iallreduce
+   (default), or recursive doubling on point-to-point messages, one round advanced per progress call as Open MPI's
+   own schedule does (the default under SimGrid's simulator, whose MPI_Iallreduce sends P - 1 messages per rank)
 
    Level: intermediate
 
