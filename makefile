@@ -38,10 +38,23 @@ OPTFLAGS     ?= -O2 -g
 # PETSc's and hypre's headers are system headers to us: their own warnings are not ours to fix
 PETSC_SYSINC  = $(patsubst -I%,-isystem %,$(PETSC_CFLAGS))
 HYPRE_SYSINC  = $(patsubst -I%,-isystem %,$(HYPRE_INCLUDE))
-CFLAGS_ALL    = $(OPTFLAGS) -fPIC -std=gnu11 -Wall -Wextra \
+# SMPI=1: the build for SimGrid's simulator (bench/smpi): against a PETSc built with smpicc (bench/smpi/build-petsc),
+# without PAPI (the simulated ranks are threads of one process), every program linked with the static archive
+# (SimGrid gives each simulated rank its own copy of the executable's globals; a plugin loaded with -dll_append
+# would share one copy among them)
+ifeq ($(SMPI),1)
+  SMPI_FLAGS  = -DPK_SMPI
+  PAPI_LIB    =
+  # smpicc puts the system library directory first: -lpetsc would find Debian's shared libpetsc
+  PETSC_LIBS := $(patsubst -lpetsc,$(PETSC_LIBDIR)/libpetsc.a,$(PETSC_LIBS))
+else
+  SMPI_FLAGS  =
+  PAPI_LIB    = -lpapi
+endif
+CFLAGS_ALL    = $(OPTFLAGS) -fPIC -std=gnu11 -Wall -Wextra $(SMPI_FLAGS) \
                 -Iinclude $(PETSC_SYSINC) $(HYPRE_SYSINC) $(CFLAGS)
 RPATH         = -Wl,-rpath,$(PETSC_LIBDIR)
-LIBS_ALL      = $(PETSC_LIBS) $(HYPRE_LIB) $(BLASLAPACK_LIB) $(RPATH) -lpapi -lhwloc -lm
+LIBS_ALL      = $(PETSC_LIBS) $(HYPRE_LIB) $(BLASLAPACK_LIB) $(RPATH) $(PAPI_LIB) -lhwloc -lm
 # LIB and BUILD may be given elsewhere (make check-variants builds each Debian PETSc variant in build/variants/)
 LIB          ?= lib/libpipekrylov.so
 BUILD        ?= build
@@ -127,13 +140,17 @@ $(ARCHIVE): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $(LIB_OBJ)
 
-LINK_PK = -L$(dir $(LIB)) -Wl,-rpath,$(abspath $(dir $(LIB))) -lpipekrylov $(LIBS_ALL)
 LINK_PK_STATIC = $(ARCHIVE) $(LIBS_ALL)
+ifeq ($(SMPI),1)
+  LINK_PK = $(LINK_PK_STATIC)
+else
+  LINK_PK = -L$(dir $(LIB)) -Wl,-rpath,$(abspath $(dir $(LIB))) -lpipekrylov $(LIBS_ALL)
+endif
 LINK          = $(CC) $(OPTFLAGS)
 
 # Programs: their own object and examples/common's, linked with the shared library, or with the static archive for
 # those that call what the shared library does not export (the models, the machine profiles, the AMG reader)
-$(BUILD)/examples/%: $(BUILD)/obj/examples/%.o $(EX_COMMON_OBJ) $(LIB)
+$(BUILD)/examples/%: $(BUILD)/obj/examples/%.o $(EX_COMMON_OBJ) $(if $(filter 1,$(SMPI)),$(ARCHIVE),$(LIB))
 	@mkdir -p $(dir $@)
 	$(LINK) $< $(EX_COMMON_OBJ) -o $@ $(LINK_PK)
 

@@ -18,7 +18,8 @@
    4% of a 300 us iteration, twice the monitor's 2% budget. So they are recorded only when asked for by name.
 */
 #include <pipekrylov/private/pkmonitor.h>
-#include <papi.h>
+#if !defined(PK_SMPI) /* under the simulator: papi_none.c */
+  #include <papi.h>
 
 static const char *const pk_papi_hw[] = {"PAPI_TOT_CYC", "PAPI_TOT_INS"};
 
@@ -286,3 +287,4 @@ PetscErrorCode PKPapiFinalize(void)
   pk_papi.request[0] = pk_papi.prefix[0] = 0;
   PetscFunctionReturn(0);
 }
+#endif
