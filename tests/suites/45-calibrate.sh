@@ -26,6 +26,13 @@ t_fail profile-no-version "nover.profile', line 1: not a pipekrylov machine prof
 t_fail profile-bad-version "badver.profile', line 1: unsupported profile version 7" $PROF -load "$PD/badver.profile"
 t_fail profile-empty "empty.profile', line 1: end of file without the version line" $PROF -load "$PD/empty.profile"
 t_fail profile-unreadable "cannot read machine profile '.*does-not-exist.profile': No such file or directory" $PROF -load "$PD/does-not-exist.profile"
+# control characters of a profile (an ESC sequence, BEL, a C1 CSI) are shown escaped in the messages, never sent to
+# the terminal: by the profile viewer and by the report's -ksp_perfmodel_machine
+printf '%s\n\033[31mred = 1\n' "$v" >"$PD/esc-key.profile"
+printf '%s\nmem_bw = 3e9\a\302\233\n' "$v" >"$PD/esc-value.profile"
+t_grep profile-control-chars-key "esc-key.profile', line 2: '\\\\x1b\\[31mred' is not a key" "$PK_ROOT/tests/fails-escaped.sh" "$PROF" -load "$PD/esc-key.profile"
+t_grep profile-control-chars-value "esc-value.profile', line 2: value '3e9\\\\x07\\\\xc2\\\\x9b' of 'mem_bw' is not a number" "$PK_ROOT/tests/fails-escaped.sh" "$PROF" -load "$PD/esc-value.profile"
+t_grep profile-control-chars-report "esc-key.profile', line 2: '\\\\x1b\\[31mred' is not a key" "$PK_ROOT/tests/fails-escaped.sh" "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_view -ksp_perfmodel_machine "$PD/esc-key.profile"
 t_grep profile-parse-cases "all 21 cases rejected with their reason" $PROF -cases
 
 # The embedded default, its provenance, and exact write/read round trips

@@ -103,6 +103,9 @@ t place-duplicate-host place_refused "^pipekrylov-place: --hosts names host 'a' 
 t place-duplicate-host-case-domain place_refused "^pipekrylov-place: --hosts names one host twice, as 'node1' and as 'NODE1.cluster'" --nodes 3 --ppn 1 --grid 8x8 --hosts node1,node2,NODE1.cluster
 place_domains() { "$PL" --nodes 2 --ppn 1 --grid 8x8 --hosts a.x,a.y --rankfile "$PLD/rf-domains" >/dev/null 2>&1 && cat "$PLD/rf-domains"; }
 t_grep place-distinct-domains "^rank 1=a.y slot=0$" place_domains
+# a topology.conf's control characters are shown escaped in the message, never sent to the terminal
+printf 'SwitchName=s0 Nodes=n1\n\033[2J\033]0;pwned\007Foo=bar\n' >"$PLD/esc.conf"
+t_grep place-topology-control-chars "esc.conf': topology.conf line 2: expected Key=Value, found '\\\\x1b\\[2J\\\\x1b\\]0;pwned\\\\x07Foo=bar'" "$PK_ROOT/tests/fails-escaped.sh" "$PL" --nodes 1 --ppn 1 --grid 8 --topology "$PLD/esc.conf" --rankfile "$PLD/rf-esc"
 t_fail place-too-fine 'too fine' "$PL" --nodes 2 --ppn 2 --grid 3x3 --procs 4x1 --rankfile "$PLD/never"
 
 # bin/pipekrylov-place --topology (docs/models.md §7.8): the node blocks go to hosts by a Slurm topology.conf.
