@@ -1825,7 +1825,8 @@ int main(int argc, char **argv)
     return 0;
   }
   PetscCall(CheckCommandLine(c.comm, argc, argv));
-  /* a bare -o (PETSc reads it as an empty value) would name no file, and "-o -quick" would take -quick as the file */
+  /* a bare -o (PETSc reads it as an empty value, also when another option follows) names no file; a value that
+     starts with '-' is a negative number PETSc took for the value, not a file name meant */
   PetscCheck(tocache || (out[0] && out[0] != '-'), c.comm, PETSC_ERR_ARG_WRONG, "pipekrylov-calibrate: -o needs the name of the profile file to write (-o <file>)%s%s. Nothing was measured", out[0] ? ", not " : "", out);
   if (cachepath) {
     PetscCall(PKMachineCachePath(out, sizeof(out), NULL, 0));
