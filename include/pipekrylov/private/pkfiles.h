@@ -43,14 +43,14 @@ typedef struct {
   char  path[4096], dir[4096], tmp[4160];
 } PKAtomicFile;
 
-PETSC_INTERN int  PKFileAtomicOpen(const char path[], PKAtomicFile *, char why[], size_t whylen);
-PETSC_INTERN int  PKFileAtomicCommit(PKAtomicFile *, char why[], size_t whylen);
-PETSC_INTERN void PKFileAtomicAbort(PKAtomicFile *);
-PETSC_INTERN int  PKFileReadRegular(const char path[], int flags, size_t max, char **text, size_t *len, char why[], size_t whylen);
-PETSC_INTERN int  PKFileWriteAtomic(const char path[], const char data[], size_t len, mode_t mode, char why[], size_t whylen);
-PETSC_INTERN int  PKFileCheckOutput(const char path[], int *created, char why[], size_t whylen);
-PETSC_INTERN int  PKDirCheckPrivate(const char dir[], char why[], size_t whylen);
-PETSC_INTERN int  PKDirMakePrivate(const char dir[], char why[], size_t whylen);
+PETSC_INTERN int         PKFileAtomicOpen(const char path[], PKAtomicFile *, char why[], size_t whylen);
+PETSC_INTERN int         PKFileAtomicCommit(PKAtomicFile *, char why[], size_t whylen);
+PETSC_INTERN void        PKFileAtomicAbort(PKAtomicFile *);
+PETSC_INTERN int         PKFileReadRegular(const char path[], int flags, size_t max, char **text, size_t *len, char why[], size_t whylen);
+PETSC_INTERN int         PKFileWriteAtomic(const char path[], const char data[], size_t len, mode_t mode, char why[], size_t whylen);
+PETSC_INTERN int         PKFileCheckOutput(const char path[], int *created, char why[], size_t whylen);
+PETSC_INTERN int         PKDirCheckPrivate(const char dir[], char why[], size_t whylen);
+PETSC_INTERN int         PKDirMakePrivate(const char dir[], char why[], size_t whylen);
 PETSC_INTERN const char *PKTextEscape(const char in[], char out[], size_t outlen);
 
 #endif
