@@ -1718,6 +1718,53 @@ static PetscErrorCode CheckOutput(MPI_Comm comm, const char out[])
   PetscFunctionReturn(0);
 }
 
+/* Communication needs two ranks: a profile from one rank would have no on-node nor off-node parameters, and a
+   report on several ranks would then model communication as free */
+static PetscErrorCode CheckRanks(Calib *c, const char prog[])
+{
+  PetscFunctionBegin;
+  PetscCheck(c->size >= 2, c->comm, PETSC_ERR_ARG_SIZ, "pipekrylov-calibrate: one rank cannot measure communication (latencies, bandwidths, allreduce): run it on at least 2 ranks of one node (mpiexec -n 2 %s ...), and across nodes for the off-node parameters. Nothing was measured", prog);
+  PetscFunctionReturn(0);
+}
+
+/* PETSc's own options that it reads only in PetscFinalize(): known, though nobody has read them yet */
+static const char *const finalize_options[] = {"-options_left", "-options_view", "-citations", "-get_total_flops", "-log", "-log_all", "-log_mpe", "-objects_dump", "-mpidump", "-x_virtual", "-saw_options"};
+
+/* The command line must say only what this tool or PETSc's start-up understands: an option nobody read (a typo, a
+   GNU-style --quick) or a word that is no option's value (a profile named without -o) would otherwise let the run go
+   on and replace this host's cached profile, which every later report uses. Checked on every rank alike (each has
+   the same command line), before anything is measured or written. */
+static PetscErrorCode CheckCommandLine(MPI_Comm comm, int argc, char **argv)
+{
+  PetscInt N;
+  char   **names, **values;
+
+  PetscFunctionBegin;
+  /* PETSc reads these only in PetscFinalize(): read here, so that they are not taken for unknown ones */
+  for (size_t k = 0; k < sizeof(finalize_options) / sizeof(finalize_options[0]); k++) {
+    PetscBool set;
+    PetscCall(PetscOptionsHasName(NULL, NULL, finalize_options[k], &set));
+  }
+  for (int i = 1; i < argc; i++)
+    PetscCheck(argv[i][0] == '-' || (i > 1 && argv[i - 1][0] == '-'), comm, PETSC_ERR_ARG_WRONG, "pipekrylov-calibrate: unexpected argument '%s': options start with '-' (the profile's file is -o <file>); -help lists them. Nothing was measured", argv[i]);
+  /* the options the database holds and nobody has read so far: only those typed on this command line are refused,
+     not the ones of PETSC_OPTIONS or a .petscrc, which serve every PETSc program */
+  PetscCall(PetscOptionsLeftGet(NULL, &N, &names, &values));
+  for (PetscInt k = 0; k < N; k++) {
+    PetscBool typed = PETSC_FALSE;
+    for (int i = 1; i < argc && !typed; i++)
+      if (argv[i][0] == '-') PetscCall(PetscStrcasecmp(argv[i] + 1, names[k], &typed));
+    if (typed) {
+      char name[256];
+      PetscCall(PetscSNPrintf(name, sizeof(name), "-%s", names[k]));
+      PetscCall(PetscOptionsLeftRestore(NULL, &N, &names, &values));
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "pipekrylov-calibrate: unknown option %s: -help lists the options. Nothing was measured", name);
+    }
+  }
+  PetscCall(PetscOptionsLeftRestore(NULL, &N, &names, &values));
+  PetscFunctionReturn(0);
+}
+
 /* ---------------------------------------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -1732,15 +1779,20 @@ int main(int argc, char **argv)
   char        qname[32];
 
   PetscFunctionBeginUser;
+  /* --help and -h, which users try first, are not PETSc's: unread, they would run a whole calibration and replace
+     this host's cached profile. They become -help, which prints the usage on rank 0 and measures nothing. */
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) argv[i] = (char *)"-help";
   /* Without XDG_CACHE_HOME and HOME there is no cache: said before MPI starts, since Open MPI 5 does not start at all
      without HOME (and says only "Unable to get the user home directory") */
   if (!getenv("XDG_CACHE_HOME") && !getenv("HOME")) {
-    PetscBool to_file = PETSC_FALSE, ask_path = PETSC_FALSE;
+    PetscBool to_file = PETSC_FALSE, ask_path = PETSC_FALSE, ask_help = PETSC_FALSE;
     for (int i = 1; i < argc; i++) {
       if (!strcmp(argv[i], "-o")) to_file = PETSC_TRUE;
       if (!strcmp(argv[i], "-cache_path")) ask_path = PETSC_TRUE;
+      if (!strcmp(argv[i], "-help")) ask_help = PETSC_TRUE;
     }
-    if (ask_path || !to_file) {
+    if (!ask_help && (ask_path || !to_file)) {
       fprintf(stderr, "pipekrylov-calibrate: Neither XDG_CACHE_HOME nor HOME is set: there is no cache directory%s\n", ask_path ? " (-cache_path)" : "; give the profile's file with -o");
       return 1;
     }
@@ -1767,15 +1819,19 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-netcounters", "Root of each node's network counters, %h = its name (as -ksp_perfmodel_netcounters): stall_time", NULL, c.netroot, c.netroot, sizeof(c.netroot), NULL));
   PetscCall(PetscOptionsString("-node_topology", "hwloc topology of a node instead of this machine's (synthetic:<description> or xml:<file>)", NULL, c.nodetopo, c.nodetopo, sizeof(c.nodetopo), NULL));
   PetscOptionsEnd();
+  PetscCall(PetscOptionsHasHelp(NULL, &hashelp));
+  if (hashelp) { /* the usage and the options are printed: nothing else is done */
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+  PetscCall(CheckCommandLine(c.comm, argc, argv));
+  /* a bare -o (PETSc reads it as an empty value, also when another option follows) names no file; a value that
+     starts with '-' is a negative number PETSc took for the value, not a file name meant */
+  PetscCheck(tocache || (out[0] && out[0] != '-'), c.comm, PETSC_ERR_ARG_WRONG, "pipekrylov-calibrate: -o needs the name of the profile file to write (-o <file>)%s%s. Nothing was measured", out[0] ? ", not " : "", out);
   if (cachepath) {
     PetscCall(PKMachineCachePath(out, sizeof(out), NULL, 0));
     PetscCheck(out[0], c.comm, PETSC_ERR_USER_INPUT, "Neither XDG_CACHE_HOME nor HOME is set: there is no cache directory (-cache_path)");
     PetscCall(PetscPrintf(c.comm, "%s\n", out));
-    PetscCall(PetscFinalize());
-    return 0;
-  }
-  PetscCall(PetscOptionsHasHelp(NULL, &hashelp));
-  if (hashelp) {
     PetscCall(PetscFinalize());
     return 0;
   }
@@ -1794,15 +1850,14 @@ int main(int argc, char **argv)
 
     PetscCall(PKMachineCachePath(out, sizeof(out), dir, sizeof(dir)));
     PetscCheck(out[0], c.comm, PETSC_ERR_USER_INPUT, "Neither XDG_CACHE_HOME nor HOME is set: there is no cache directory; give the profile's file with -o");
+    PetscCall(CheckRanks(&c, argv[0])); /* before the cache directory is made */
     /* the cache is private: made 0700 here, or refused when it exists and is not the caller's alone (docs/security.md) */
     if (!c.rank) st.err = PKDirMakePrivate(dir, st.why, sizeof(st.why));
     PetscCallMPI(MPI_Bcast(&st, (PetscMPIInt)sizeof(st), MPI_BYTE, 0, c.comm));
     PetscCheck(!st.err, c.comm, PETSC_ERR_FILE_OPEN, "pipekrylov-calibrate: cannot use the profile cache: %s. Nothing was measured; make it your own directory (mode 0700) or give the profile's file with -o", st.why);
   }
   PetscCall(CheckOutput(c.comm, out)); /* -o or this host's cache file: writable, before anything is measured */
-  /* communication needs two ranks: a profile from one rank would have no on-node nor off-node parameters, and a
-     report on several ranks would then model communication as free */
-  PetscCheck(c.size >= 2, c.comm, PETSC_ERR_ARG_SIZ, "pipekrylov-calibrate: one rank cannot measure communication (latencies, bandwidths, allreduce): run it on at least 2 ranks of one node (mpiexec -n 2 %s ...), and across nodes for the off-node parameters. Nothing was measured", argv[0]);
+  PetscCall(CheckRanks(&c, argv[0]));
   c.maxit  = c.quick ? 10 : 20;
   c.target = c.quick ? 2e-3 : 2e-2;
   c.gap    = c.quick ? 1e-4 : 1e-3;

@@ -16,7 +16,7 @@ static const char usage[] = "usage: pipekrylov-place --nodes N --ppn K --grid Mx
                             "  --stencil  DMDA stencil type (default star), --width its width (default 1), --dof unknowns per point (default 1)\n"
                             "  --procs    fix (parts of) the process grid; 0 = free (default: all free)\n"
                             "  --hosts    node host names (default: the emulated cluster's pknode0, pknode1, ...): letters, digits, '.', '-'\n"
-                            "             and '_', one per node, none empty\n"
+                            "             and '_', one per node, none empty, no host twice (case and domain aside: a and A.x are one)\n"
                             "  --topology Slurm's topology.conf (topology/tree plugin: SwitchName=s0 Nodes=node[01-16], SwitchName=top\n"
                             "             Switches=s[0-1]) that locates the hosts on a switch tree: the node blocks go to the hosts so that\n"
                             "             neighbouring blocks share a leaf switch (fewest halo bytes on switch-to-switch links, then the lightest\n"
@@ -30,6 +30,7 @@ static const char usage[] = "usage: pipekrylov-place --nodes N --ppn K --grid Mx
 
 #include <ctype.h>
 #include <errno.h>
+#include <strings.h>
 #include <pipekrylov.h>
 #include <pipekrylov/private/pkcompat.h>
 #include <pipekrylov/private/pkfiles.h>
@@ -87,6 +88,24 @@ static void die2(const char *msg, const char *arg)
   exit(2);
 }
 
+static const char *const options[] = {"--nodes", "--ppn", "--grid", "--procs", "--stencil", "--width", "--dof", "--hosts", "--topology", "--rankfile", "--format"};
+
+static int is_option(const char *a)
+{
+  for (size_t k = 0; k < sizeof(options) / sizeof(options[0]); k++)
+    if (!strcmp(a, options[k])) return 1;
+  return 0;
+}
+
+/* One host named twice: the same host whatever the case of its letters (host names are case-insensitive), or with
+   and without its domain (the topology matches a name up to its first '.') */
+static int same_host(const char *a, const char *b)
+{
+  size_t la = strcspn(a, "."), lb = strcspn(b, ".");
+  if (!strcasecmp(a, b)) return 1;
+  return la == lb && (!a[la] || !b[lb]) && !strncasecmp(a, b, la);
+}
+
 /* One layout's traffic on the switch-to-switch links, for standard error */
 static PetscErrorCode PrintTraffic(PKTopo topo, const char what[], const PKTopoTraffic *tr)
 {
@@ -136,6 +155,8 @@ int main(int argc, char **argv)
       fputs(usage, stdout);
       return 0;
     }
+    /* an option of another tool or a typo is named as such, before its missing value is looked for */
+    if (!is_option(a)) die("unknown option ", a);
     if (!v) die("missing value after ", a);
     i++;
     if (!strcmp(a, "--nodes")) {
@@ -183,6 +204,14 @@ int main(int argc, char **argv)
       for (const char *c = tok; *c; c++)
         if (!isalnum((unsigned char)*c) && *c != '.' && *c != '-' && *c != '_') die2("--hosts: a host name holds letters, digits, '.', '-' and '_' only, not ", tok);
       if (n == nodes) die("--hosts names more hosts than --nodes: ", hosts);
+      /* two nodes on one host would share its slots (both blocks' ranks at slot 0 on) while the counts took them
+         for two nodes: refused rather than merged, since --nodes and the blocks are computed for distinct hosts */
+      for (PetscInt m = 0; m < n; m++)
+        if (same_host(hostv[m], tok)) {
+          if (!strcmp(hostv[m], tok)) fprintf(stderr, "pipekrylov-place: --hosts names host '%s' twice: one host per node, --nodes distinct hosts\n\n%s", tok, usage);
+          else fprintf(stderr, "pipekrylov-place: --hosts names one host twice, as '%s' and as '%s': one host per node, --nodes distinct hosts\n\n%s", hostv[m], tok, usage);
+          exit(2);
+        }
       hostv[n++] = tok;
       if (!comma) break;
       tok = comma + 1;

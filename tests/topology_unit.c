@@ -1,6 +1,6 @@
 static const char help[] = "Unit tests of the network topology (src/dm/hostlist.c, topology.c, linkload.c, locality.c; src/perf/models/netload.c; src/perf/monitor/netcounters.c).\n"
                            "Single rank, no KSP. Every check states its hand computation. Exit status 1 if any check fails.\n"
-                           "  -section <names>  run these sections only, comma-separated (hostlist parse routes badfile loads allreduce place topofile counters hwloc)\n"
+                           "  -section <names>  run these sections only, comma-separated (hostlist parse routes badfile loads allreduce place topofile counters escape hwloc)\n"
                            "  -v                print every check, not only failures\n"
                            "  -compare <n> [-seed s -uniform k -maxn m]  the placement heuristic against the exhaustive search on n random\n"
                            "                    small trees and grids (a measurement for docs/models.md 7.8, not a test; -v lists the misses)\n"
@@ -12,6 +12,7 @@ static const char help[] = "Unit tests of the network topology (src/dm/hostlist.
 #include <pipekrylov/private/pktopo.h>
 #include <pipekrylov/private/pknet.h>
 #include <pipekrylov/private/pklocality.h>
+#include <pipekrylov/private/pkfiles.h>
 
 static PetscInt  npass, nfail;
 static PetscBool verbose;
@@ -893,6 +894,23 @@ static PetscErrorCode WriteFile(const char dir[], const char rel[], const char t
   PetscFunctionReturn(0);
 }
 
+/* PKTextEscape (src/core/files.c): what every message quoting a file's text goes through */
+static PetscErrorCode TestEscape(void)
+{
+  char out[64], small[6];
+
+  PetscFunctionBegin;
+  CheckStr("escape: plain text kept", PKTextEscape("node01 = 3e9 'x'", out, sizeof(out)), "node01 = 3e9 'x'");
+  CheckStr("escape: C0 controls and DEL", PKTextEscape("a\033[31m\a\tb\x7f", out, sizeof(out)), "a\\x1b[31m\\x07\\x09b\\x7f");
+  CheckStr("escape: UTF-8 kept", PKTextEscape("n\xc3\xa9ud \xe4\xbd\xa0 \xf0\x9f\x98\x80", out, sizeof(out)), "n\xc3\xa9ud \xe4\xbd\xa0 \xf0\x9f\x98\x80");
+  CheckStr("escape: a C1 control (U+009B, CSI)", PKTextEscape("\xc2\x9bx", out, sizeof(out)), "\\xc2\\x9bx");
+  CheckStr("escape: bytes that are no UTF-8 (lone, cut, surrogate, overlong)", PKTextEscape("\xff\xc3(\xed\xa0\x80\xc0\xaf", out, sizeof(out)), "\\xff\\xc3(\\xed\\xa0\\x80\\xc0\\xaf");
+  CheckStr("escape: cut before an escape that does not fit", PKTextEscape("ab\033c", small, sizeof(small)), "ab");
+  CheckStr("escape: cut before a sequence that does not fit", PKTextEscape("abc\xe4\xbd\xa0", small, sizeof(small)), "abc");
+  CheckStr("escape: NULL is empty", PKTextEscape(NULL, out, sizeof(out)), "");
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TestCounters(void)
 {
   char          root[] = "/tmp/pktopo-XXXXXX", cmd[PETSC_MAX_PATH_LEN + 16];
@@ -956,6 +974,9 @@ static PetscErrorCode TestCounters(void)
   PetscCall(WriteFile(root, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_wait", "lots\n"));
   PetscCall(PKNetCountersRead(root, &port, &after));
   Count("text that is no number", strstr(after.missing, "does not hold a counter ('lots") ? PETSC_TRUE : PETSC_FALSE, after.missing, "... does not hold a counter ('lots')");
+  PetscCall(WriteFile(root, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_wait", "\033[2Jlots\n"));
+  PetscCall(PKNetCountersRead(root, &port, &after));
+  Count("a counter's control characters shown escaped", strstr(after.missing, "does not hold a counter ('\\x1b[2Jlots')") && !strchr(after.missing, '\033') ? PETSC_TRUE : PETSC_FALSE, after.missing, "... does not hold a counter ('\\x1b[2Jlots')");
   PetscCall(WriteFile(root, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_wait", "4294967295\n"));
   PetscCall(PKNetCountersRead(root, &port, &after));
   Count("a saturated 32-bit counter", strstr(after.missing, "saturated at 2^32 - 1") ? PETSC_TRUE : PETSC_FALSE, after.missing, "... saturated at 2^32 - 1");
@@ -1147,6 +1168,7 @@ int main(int argc, char **argv)
   RUN("place", TestPlace);
   RUN("topofile", TestTopoFile);
   RUN("counters", TestCounters);
+  RUN("escape", TestEscape);
   RUN("hwloc", TestHwloc);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "topology_unit: %" PetscInt_FMT " checks passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());

@@ -316,3 +316,60 @@ int PKDirMakePrivate(const char dir[], char why[], size_t whylen)
   }
   return PKDirCheckPrivate(p, why, whylen);
 }
+
+/* The length of the valid UTF-8 sequence at s (1 to 4 bytes; no overlong form, no surrogate, at most U+10FFFF), or
+   0 when s does not start one */
+static size_t PKUtf8Length(const unsigned char *s)
+{
+  unsigned char lo = 0x80, hi = 0xbf;
+  size_t        n;
+
+  if (s[0] < 0x80) return 1;
+  if (s[0] >= 0xc2 && s[0] <= 0xdf) n = 2;
+  else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+    n = 3;
+    if (s[0] == 0xe0) lo = 0xa0;      /* overlong */
+    else if (s[0] == 0xed) hi = 0x9f; /* surrogates */
+  } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+    n = 4;
+    if (s[0] == 0xf0) lo = 0x90;      /* overlong */
+    else if (s[0] == 0xf4) hi = 0x8f; /* beyond U+10FFFF */
+  } else return 0;
+  if (s[1] < lo || s[1] > hi) return 0;
+  for (size_t k = 2; k < n; k++)
+    if (s[k] < 0x80 || s[k] > 0xbf) return 0;
+  return n;
+}
+
+const char *PKTextEscape(const char in[], char out[], size_t outlen)
+{
+  const unsigned char *s = (const unsigned char *)(in ? in : "");
+  size_t               o = 0;
+
+  if (!outlen) return out;
+  while (*s) {
+    size_t n = PKUtf8Length(s), esc;
+    char   piece[8];
+
+    /* escaped: a C0 control or DEL, a byte that starts no UTF-8 sequence, a C1 control (U+0080..U+009F, which
+       some terminals obey as they do ESC [) */
+    esc = (*s < 0x20 || *s == 0x7f) ? 1 : !n ? 1 : (n == 2 && s[0] == 0xc2 && s[1] < 0xa0) ? 2 : 0;
+    if (esc) {
+      for (size_t k = 0; k < esc; k++) {
+        snprintf(piece, sizeof(piece), "\\x%02x", s[k]);
+        if (o + 4 >= outlen) goto full;
+        memcpy(out + o, piece, 4);
+        o += 4;
+      }
+      s += esc;
+    } else {
+      if (o + n >= outlen) goto full; /* a sequence is never cut */
+      memcpy(out + o, s, n);
+      o += n;
+      s += n;
+    }
+  }
+full:
+  out[o] = 0;
+  return out;
+}

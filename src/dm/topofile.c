@@ -21,8 +21,11 @@ static PetscErrorCode PKTopoParseNamed(const char path[], const char text[], siz
     const char *generic;
     char       *specific = NULL;
 
+    char safe[1024];
+
     PetscCall(PetscErrorMessage(ierr, &generic, &specific));
-    SETERRQ(PETSC_COMM_SELF, ierr, "Topology file '%s': %s", path, specific && specific[0] ? specific : generic);
+    /* the parser's message quotes the file: its control characters are shown, not sent to the terminal */
+    SETERRQ(PETSC_COMM_SELF, ierr, "Topology file '%s': %s", path, PKTextEscape(specific && specific[0] ? specific : generic, safe, sizeof(safe)));
   }
   PetscFunctionReturn(0);
 }

@@ -176,7 +176,7 @@ static PetscErrorCode PKPerfCheckOptions(KSP ksp, PKPerfCtx *c)
     PetscCall(PKReportViewerOpen(ksp, &c->report, &opened));
     if (!opened) PetscCall(PKOptionsCreateViewer(comm, ((PetscObject)ksp)->options, prefix, "-ksp_perfmodel_view", &c->report.viewer, &c->report.format, NULL));
     PetscCall(PetscObjectTypeCompare((PetscObject)c->report.viewer, PETSCVIEWERASCII, &iascii));
-    PetscCheck(iascii, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports ASCII viewers (stdout, ascii:file, with ::ascii_info, ::ascii_info_detail or ::ascii_csv), not %s", prefix ? prefix : "", ((PetscObject)c->report.viewer)->type_name);
+    PetscCheck(iascii, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports " PK_REPORT_VIEWERS ", not %s", prefix ? prefix : "", ((PetscObject)c->report.viewer)->type_name);
     PetscCheck(c->report.format == PETSC_VIEWER_DEFAULT || c->report.format == PETSC_VIEWER_ASCII_INFO || c->report.format == PETSC_VIEWER_ASCII_INFO_DETAIL || c->report.format == PETSC_VIEWER_ASCII_CSV, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports the formats ascii_info, ascii_info_detail and ascii_csv, not %s", prefix ? prefix : "",
                PetscViewerFormats[c->report.format]);
   }

@@ -79,7 +79,7 @@ export -f plot_two_ksps
 plot_rank_ticks() {
   d=$(plot_inputs) || return 1
   /usr/bin/python3 - "$PK_ROOT/bin/pipekrylov-plot" "$d/t.csv" <<'PY'
-import runpy, sys
+import runpy, shutil, sys, tempfile
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -87,10 +87,12 @@ figs = []
 # each figure is saved twice (png and svg): keep each once, in the order drawn
 plt.Figure.savefig = lambda self, *a, **k: None if any(f is self for f in figs) else figs.append(self)
 script, trace = sys.argv[1], sys.argv[2]
-sys.argv = ["pipekrylov-plot", trace, "--figure", "overview,heatmap", "-o", "/nonexistent-dir-not-written"]
-import os
-os.makedirs = lambda *a, **k: None
-runpy.run_path(script)
+out = tempfile.mkdtemp()
+sys.argv = ["pipekrylov-plot", trace, "--figure", "overview,heatmap", "-o", out]
+try:
+    runpy.run_path(script)
+finally:
+    shutil.rmtree(out)
 axes = [figs[0].axes[3].xaxis, figs[1].axes[0].yaxis]
 for ax in axes:
     lo, hi = sorted(ax.get_view_interval())
@@ -99,21 +101,25 @@ for ax in axes:
 print("integer rank ticks")
 PY
 }
-# plot_check CHECK ARGS...: draw ARGS (@ = the inputs' directory) without writing, then run the Python CHECK on the
-# figures drawn (figs, in order; each once); CHECK prints what the test greps for
+# plot_check CHECK ARGS...: draw ARGS (@ = the inputs' directory) without drawing into files (the tool's files,
+# empty, go to a directory removed after), then run the Python CHECK on the figures drawn (figs, in order; each
+# once); CHECK prints what the test greps for
 plot_check() {
   d=$(plot_inputs) || return 1; check=$1; shift
   /usr/bin/python3 - "$PK_ROOT/bin/pipekrylov-plot" "$check" "$d" $(echo "$@" | sed "s|@|$d/|g") <<'PY'
-import os, runpy, sys
+import os, runpy, shutil, sys, tempfile
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 figs = []
 plt.Figure.savefig = lambda self, *a, **k: None if any(f is self for f in figs) else figs.append(self)
 script, check, inputs = sys.argv[1:4]
-sys.argv = ["pipekrylov-plot"] + sys.argv[4:] + ["-o", "/nonexistent-dir-not-written/"]
-os.makedirs = lambda *a, **k: None
-runpy.run_path(script)
+out = tempfile.mkdtemp()
+sys.argv = ["pipekrylov-plot"] + sys.argv[4:] + ["-o", out + "/"]
+try:
+    runpy.run_path(script)
+finally:
+    shutil.rmtree(out)
 exec(check)
 PY
 }
@@ -150,7 +156,47 @@ plot_overlap_blocking() {
     grep -q 'no overlap figure' "$o/err1" && grep -q 'no figure written' "$o/err1" && echo "blocking: overlap skipped, reason given"
   rc=$?; rm -rf "$o"; return $rc
 }
-export -f plot_one plot_one_in plot_check
+# a picture never replaces an input: ARGS are run in a fresh directory holding the trace as tr.png and as x.svg
+# (with a hard link hl.svg and a symbolic link sl.svg to x.svg), the report as r.svg; the tool must fail, leave
+# every file as it was and write no other
+plot_keeps_inputs() { # ARGS...
+  local d o rc before after
+  d=$(plot_inputs) || return 1; o=$(mktemp -d)
+  cp "$d/t.csv" "$o/tr.png" && cp "$d/t.csv" "$o/x.svg" && ln "$o/x.svg" "$o/hl.svg" && ln -s x.svg "$o/sl.svg" && cp "$d/r.csv" "$o/r.svg" || return 1
+  mkdir "$o/figs" && cp "$d/t.csv" "$o/figs/heatmap.svg" || return 1
+  before=$(cd "$o" && find . | sort && cat ./*.png ./*.svg figs/* | md5sum)
+  (cd "$o" && "$PK_ROOT/bin/pipekrylov-plot" "$@") 2>&1; rc=$?
+  after=$(cd "$o" && find . | sort && cat ./*.png ./*.svg figs/* | md5sum)
+  rm -rf "$o"
+  [ $rc != 0 ] || { echo "FAIL: succeeded"; return 1; }
+  [ "$before" = "$after" ] || { echo "FAIL: files changed: $before / $after"; return 1; }
+  echo "inputs kept"
+}
+# a report with nan and inf (a model without inputs, a failed measurement): n/a in the figures, never "nan"
+plot_nan_inputs() {
+  d=$(plot_inputs) || return 1
+  awk -F, -v OFS=, '$1 == "analytic" && $2 == "total" { $3 = "nan" } 1' "$d/r2.csv" > "$d/rnan.csv"
+  awk -F, -v OFS=, '$1 == "measured" && $2 == "ksp_solve" { $3 = "-nan" } $1 == "stochastic" && $2 == "ET" { $3 = "inf" } 1' "$d/r.csv" > "$d/rmnan.csv"
+}
+# Ctrl-C: status 130, no traceback, no picture. The trace is a FIFO: once the shell has opened it for writing, the
+# tool is reading it (past its imports and its signal handler), so the signal comes at a known point. The tool runs
+# with SIGINT's default action, as from a terminal (a background job of a script would ignore it).
+plot_sigint() {
+  local o pid rc
+  o=$(mktemp -d); mkfifo "$o/t.csv" || return 1
+  env --default-signal=INT "$PK_ROOT/bin/pipekrylov-plot" "$o/t.csv" -o "$o/t.png" >"$o/out" 2>&1 &
+  pid=$!
+  exec 3>"$o/t.csv"
+  echo "solve,rank,node,iter,t_iter_s" >&3
+  kill -INT "$pid"
+  wait "$pid"; rc=$?
+  exec 3>&-
+  cat "$o/out"; echo "exit status $rc"
+  [ $rc = 130 ] && [ ! -s "$o/out" ] && [ "$(ls -A "$o")" = "$(printf 'out\nt.csv')" ]; rc=$?
+  rm -rf "$o"; return $rc
+}
+plot_nan() { plot_nan_inputs && plot_check "$@"; }
+export -f plot_one plot_one_in plot_check plot_keeps_inputs plot_nan_inputs plot_nan
 if /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null; then
   t_grep plot-trace 'png written' plot_trace
   t_grep plot-all-figures '7 figures, png and svg' plot_all
@@ -314,6 +360,33 @@ lo, hi = a.get_xlim(); assert all(lo < g < hi for g in got), (got, lo, hi)
 assert not any(" s\n" in t.get_text() or t.get_text().startswith("report:") for t in a.texts)
 print("distribution: report per iteration, legends clear")' @t.csv --report @r.csv --figure distribution
   t_grep plot-two-ksps 'one KSP per figure' plot_two_ksps
+  t_grep plot-input-png-default-output "the default output tr.png \(the input's name with .png\) is an input, tr.png: a figure would replace it; nothing written" plot_keeps_inputs tr.png
+  t_grep plot-o-is-input "-o names an input, x.svg: a figure would replace it" plot_keeps_inputs x.svg -o x.svg
+  t_grep plot-o-is-input-other-path "-o names an input, x.svg" plot_keeps_inputs x.svg -o figs/../x.svg
+  t_grep plot-o-is-input-hard-link "-o names an input, x.svg" plot_keeps_inputs x.svg -o hl.svg
+  t_grep plot-o-is-input-symlink "-o names an input, sl.svg" plot_keeps_inputs sl.svg -o x.svg
+  t_grep plot-o-is-report "-o names an input, r.svg" plot_keeps_inputs --report r.svg --figure model -o r.svg
+  t_grep plot-o-dir-holds-input "-o names an input, figs/heatmap.svg" plot_keeps_inputs figs/heatmap.svg --figure overview,heatmap -o figs
+  t_grep plot-nan-model 'model: nan and inf shown as n/a' plot_nan '
+import re
+a = figs[0].axes[0]
+texts = [t.get_text() for t in a.texts]
+assert not any(re.search(r"\b(nan|inf)\b", t, re.I) for t in texts), texts
+gaps = [t.get_text() for t in a.texts if t.get_gid() == "gap"]
+assert gaps == ["model total n/a", "n/a"], gaps
+assert "KSPSolve n/a" in texts, texts
+print("model: nan and inf shown as n/a")' --report @rnan.csv --report @rmnan.csv --figure model
+  t_grep plot-nan-distribution 'distribution: nan and inf shown as n/a' plot_nan '
+import re
+a = figs[0].axes[0]
+labels = [t.get_text() for t in a.get_legend().get_texts()] if a.get_legend() else []
+labels += [t.get_text() for c in a.get_children() if hasattr(c, "get_texts") for t in c.get_texts()]
+assert not any(re.search(r"\b(nan|inf)\b", t, re.I) for t in labels + [a.get_title()]), (labels, a.get_title())
+assert "KSPSolve n/a in all" in a.get_title(), a.get_title()
+marks = [l for l in a.lines if l.get_gid() == "mark"]
+assert len(marks) == 2, len(marks)
+print("distribution: nan and inf shown as n/a")' @t.csv --report @rmnan.csv --figure distribution
+  t_grep plot-sigint 'exit status 130' plot_sigint
   t_fail plot-no-such-ksp 'no ksp 5 in .* \(ksps 0, 1\)' sh -c "f=\$(mktemp); printf 'solve,ksp,rank,node,iter,t_iter_s,t_spmv_s,t_pc_s,t_vec_s,t_halo_s,t_reduce_s,t_overlap_s\n0,0,0,0,1,1e-4,0,0,0,0,0,0\n0,1,0,0,1,1e-4,0,0,0,0,0,0\n' > \$f; $PK_ROOT/bin/pipekrylov-plot \$f --ksp 5 -o \$f.png; rc=\$?; rm -f \$f \$f.png; exit \$rc"
   t_fail plot-not-a-trace 'is not a pipekrylov trace' sh -c "f=\$(mktemp); echo 'a,b' > \$f; echo '1,2' >> \$f; $PK_ROOT/bin/pipekrylov-plot \$f; rc=\$?; rm -f \$f; exit \$rc"
   t_fail plot-missing-file 'cannot read the pipekrylov trace' $PK_ROOT/bin/pipekrylov-plot /nonexistent/trace.csv

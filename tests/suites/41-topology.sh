@@ -17,11 +17,12 @@ t_fail topology-bad-cpumask "CPU mask 0 '0-15': CPUs this topology does not have
 # loading of this machine is left out: hwloc itself trips valgrind there
 topology_memcheck() {
   local out rc
-  out=$(sh "$PK_ROOT/tests/memcheck.sh" "$PK_BUILD/tests/topology_unit" -section hostlist,parse,routes,badfile,loads,place,topofile,counters -malloc_dump 2>&1)
+  out=$(sh "$PK_ROOT/tests/memcheck.sh" "$PK_BUILD/tests/topology_unit" -section hostlist,parse,routes,badfile,loads,place,topofile,counters,escape -malloc_dump 2>&1)
   rc=$?
   echo "$out"
   [ $rc = 0 ] && ! echo "$out" | grep -q ' bytes .*() at '
 }
+t_grep topology-unit-escape " 0 failed$" "$TU" -section escape,counters
 t_grep topology-unit-memcheck ' 0 failed$' topology_memcheck
 # The report on a switch tree (tests/topo-report-cluster.sh): on 4 emulated nodes with a topology.conf of two leaf
 # switches, the hops, link loads and allreduce rounds it counts are the hand counts, and the hops and contention
@@ -32,6 +33,12 @@ mkdir -p "$PKT"
 t_fail topology-report-bad-file "[Tt]opology file '.*nonexistent.conf': .*No such file" "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_topology "$PKT/nonexistent.conf"
 printf 'SwitchName=s0 Nodes=n[1-2]\nSwitchName=s0 Nodes=n3\n' >"$PKT/twice.conf"
 t_fail topology-report-bad-line "[Tt]opology file '.*twice.conf': topology.conf line 2: switch 's0' is defined twice" "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_topology "$PKT/twice.conf"
+# control characters of a topology.conf (an OSC title sequence ending in BEL, a C1 CSI) are shown escaped in the
+# messages, never sent to the terminal: read by the report on 2 ranks (rank 0 reads, every rank parses)
+printf 'SwitchName=s0 Nodes=n1\n\033]0;pwned\007Foo=bar\n' >"$PKT/esc.conf"
+printf 'SwitchName=s0 Nodes=n1\nSwitchName=\302\233x Switches=s0\n' >"$PKT/c1.conf"
+t_grep topology-report-control-chars "esc.conf': topology.conf line 2: expected Key=Value, found '\\\\x1b\\]0;pwned\\\\x07Foo=bar'" "$PK_ROOT/tests/fails-escaped.sh" "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_topology "$PKT/esc.conf"
+t_grep topology-report-c1-chars "c1.conf': topology.conf line 2: SwitchName= '\\\\xc2\\\\x9bx'" "$PK_ROOT/tests/fails-escaped.sh" "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_topology "$PKT/c1.conf"
 t_grep topology-report-help 'ksp_perfmodel_topology' "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_view -help
 if [ "$(id -u)" != 0 ]; then
   skip topology-report-cluster "not root: the emulated cluster needs root for network namespaces"

@@ -26,6 +26,13 @@ t_fail profile-no-version "nover.profile', line 1: not a pipekrylov machine prof
 t_fail profile-bad-version "badver.profile', line 1: unsupported profile version 7" $PROF -load "$PD/badver.profile"
 t_fail profile-empty "empty.profile', line 1: end of file without the version line" $PROF -load "$PD/empty.profile"
 t_fail profile-unreadable "cannot read machine profile '.*does-not-exist.profile': No such file or directory" $PROF -load "$PD/does-not-exist.profile"
+# control characters of a profile (an ESC sequence, BEL, a C1 CSI) are shown escaped in the messages, never sent to
+# the terminal: by the profile viewer and by the report's -ksp_perfmodel_machine
+printf '%s\n\033[31mred = 1\n' "$v" >"$PD/esc-key.profile"
+printf '%s\nmem_bw = 3e9\a\302\233\n' "$v" >"$PD/esc-value.profile"
+t_grep profile-control-chars-key "esc-key.profile', line 2: '\\\\x1b\\[31mred' is not a key" "$PK_ROOT/tests/fails-escaped.sh" "$PROF" -load "$PD/esc-key.profile"
+t_grep profile-control-chars-value "esc-value.profile', line 2: value '3e9\\\\x07\\\\xc2\\\\x9b' of 'mem_bw' is not a number" "$PK_ROOT/tests/fails-escaped.sh" "$PROF" -load "$PD/esc-value.profile"
+t_grep profile-control-chars-report "esc-key.profile', line 2: '\\\\x1b\\[31mred' is not a key" "$PK_ROOT/tests/fails-escaped.sh" "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_view -ksp_perfmodel_machine "$PD/esc-key.profile"
 t_grep profile-parse-cases "all 21 cases rejected with their reason" $PROF -cases
 
 # The embedded default, its provenance, and exact write/read round trips
@@ -42,6 +49,31 @@ t_grep calibrate-quick-offnode-none "alpha_off_short +n/a +s +not available" $PR
 t_grep calibrate-quick-roundtrip "roundtrip identical: [0-9]+ fields" $PROF -load "$PD/quick.profile" -roundtrip "$PD/quick-rt.profile"
 t_grep calibrate-node-size "RN +[0-9.e+]+ +bytes/s +measured in this run" "$PK_ROOT/tests/mpirun.sh" 2 $CAL -quick -node_size 1 -o "$PD/nodesize.profile"
 t_grep calibrate-help "-node_size:? <now 0" $CAL -help
+# --help and -h (not PETSc's own -help) print the usage and do nothing else, on any number of ranks: no measurement
+# and, with no -o, no profile in the cache (-quick keeps a wrongful calibration short); an unknown option, a stray
+# word or a bare -o is refused before anything is measured or written
+cal_clean() { # EXPECT(ok|fail) REGEX NP ARGS...: exit status as expected, output matching, nothing measured, nothing written
+  local expect=$1 re=$2 np=$3 x out rc; shift 3
+  x=$(mktemp -d)
+  out=$(cd "$x" && XDG_CACHE_HOME=$x/cache "$PK_ROOT/tests/mpirun.sh" "$np" "$PK_ROOT/bin/pipekrylov-calibrate" "$@" 2>&1); rc=$?
+  echo "$out"
+  if [ -n "$(ls -A "$x")" ]; then echo "FAIL: wrote $(cd "$x" && find . -mindepth 1 | tr '\n' ' ')"; rc=-1; fi
+  rm -rf "$x"
+  [ $rc != -1 ] || return 1
+  if [ "$expect" = ok ]; then [ $rc = 0 ] || return 1; else [ $rc != 0 ] || { echo "FAIL: succeeded"; return 1; }; fi
+  echo "$out" | grep -Eq -- "$re" || { echo "FAIL: no /$re/"; return 1; }
+  ! echo "$out" | grep -q "On-node"
+}
+CAL_USAGE="-node_size <k> +treat every k consecutive ranks"
+t cal-help-long-np2 cal_clean ok "$CAL_USAGE" 2 --help -quick
+t cal-help-short-np2 cal_clean ok "$CAL_USAGE" 2 -h -quick
+t cal-help-long-np1 cal_clean ok "$CAL_USAGE" 1 --help
+t cal-help-short-np1 cal_clean ok "$CAL_USAGE" 1 -h -quick
+t cal-unknown-option cal_clean fail "unknown option -bogus: -help lists the options. Nothing was measured" 2 -quick -bogus
+t cal-unknown-gnu-option cal_clean fail "unknown option --quick: -help lists the options" 2 --quick
+t cal-stray-argument cal_clean fail "unexpected argument 'my.profile': options start with '-' \(the profile's file is -o <file>\)" 2 my.profile -quick
+t cal-o-without-file cal_clean fail "-o needs the name of the profile file to write \(-o <file>\). Nothing was measured" 2 -quick -o
+t cal-o-without-file-np1 cal_clean fail "-o needs the name of the profile file to write" 1 -o
 t_fail calibrate-bad-node-size "-node_size -3 must be >= 1" $CAL -node_size -3 -o "$PD/never.profile"
 
 # The emulated cluster: calibrate across two network namespaces, off-node must look off-node

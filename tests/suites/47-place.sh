@@ -83,6 +83,29 @@ t_fail place-bad-grid-four "--grid must be M, MxN or MxNxP" "$PL" --nodes 2 --pp
 t_fail place-bad-procs-empty "--procs must be m, mxn or mxnxp .*not '2xx2'" "$PL" --nodes 2 --ppn 2 --grid 8x8 --procs 2xx2 --rankfile "$PLD/never"
 t_fail place-bad-nodes "--nodes must be a positive integer, not '4x'" "$PL" --nodes 4x --ppn 2 --grid 8x8 --rankfile "$PLD/never"
 t_fail place-bad-hosts '--hosts must name exactly --nodes hosts' "$PL" --nodes 2 --ppn 2 --grid 8x8 --hosts a --rankfile "$PLD/never"
+# refused with the reason and the usage, and no rankfile written: an unknown option is named as one even when it
+# ends the line (it was "missing value after"), and a host named twice is not two nodes (both nodes' ranks went to
+# its slots 0 on and the counts still took it for two nodes)
+place_refused() { # REGEX ARGS...
+  local re=$1 out rc; shift
+  rm -f "$PLD/rf-refused"
+  out=$("$PL" --rankfile "$PLD/rf-refused" "$@" 2>&1); rc=$?
+  echo "$out"
+  [ $rc != 0 ] || { echo "FAIL: succeeded"; return 1; }
+  [ ! -e "$PLD/rf-refused" ] || { echo "FAIL: wrote the rankfile"; return 1; }
+  echo "$out" | grep -q '^usage: pipekrylov-place' || { echo "FAIL: no usage"; return 1; }
+  echo "$out" | grep -Eq -- "$re"
+}
+t place-unknown-option-last place_refused '^pipekrylov-place: unknown option --bogus$' --nodes 2 --ppn 2 --grid 8x8 --bogus
+t place-unknown-option-first place_refused '^pipekrylov-place: unknown option --bogus$' --bogus 2 --nodes 2 --ppn 2 --grid 8x8
+t place-missing-value place_refused '^pipekrylov-place: missing value after --grid$' --nodes 2 --ppn 2 --grid
+t place-duplicate-host place_refused "^pipekrylov-place: --hosts names host 'a' twice: one host per node" --nodes 2 --ppn 2 --grid 8x8 --hosts a,a
+t place-duplicate-host-case-domain place_refused "^pipekrylov-place: --hosts names one host twice, as 'node1' and as 'NODE1.cluster'" --nodes 3 --ppn 1 --grid 8x8 --hosts node1,node2,NODE1.cluster
+place_domains() { "$PL" --nodes 2 --ppn 1 --grid 8x8 --hosts a.x,a.y --rankfile "$PLD/rf-domains" >/dev/null 2>&1 && cat "$PLD/rf-domains"; }
+t_grep place-distinct-domains "^rank 1=a.y slot=0$" place_domains
+# a topology.conf's control characters are shown escaped in the message, never sent to the terminal
+printf 'SwitchName=s0 Nodes=n1\n\033[2J\033]0;pwned\007Foo=bar\n' >"$PLD/esc.conf"
+t_grep place-topology-control-chars "esc.conf': topology.conf line 2: expected Key=Value, found '\\\\x1b\\[2J\\\\x1b\\]0;pwned\\\\x07Foo=bar'" "$PK_ROOT/tests/fails-escaped.sh" "$PL" --nodes 1 --ppn 1 --grid 8 --topology "$PLD/esc.conf" --rankfile "$PLD/rf-esc"
 t_fail place-too-fine 'too fine' "$PL" --nodes 2 --ppn 2 --grid 3x3 --procs 4x1 --rankfile "$PLD/never"
 
 # bin/pipekrylov-place --topology (docs/models.md §7.8): the node blocks go to hosts by a Slurm topology.conf.

@@ -99,6 +99,18 @@ io_report_link() {
 }
 export -f io_report_link
 t_grep io-report-link-refused "ksp_perfmodel_view: cannot write the report to rlink.txt: it is a symbolic link" io_report_link
+# A report that cannot be written is an error naming the file and the reason, with a non-zero exit status (a report
+# to /dev/full was lost with exit status 0): to a file, on 1 and 2 ranks, and to a full standard output
+t_fail io-report-dev-full "ksp_perfmodel_view: the report could not be written to /dev/full: No space left on device" "$P27" -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_view ascii:/dev/full
+t_fail io-report-dev-full-np2-csv "ksp_perfmodel_view: the report could not be written to /dev/full: No space left on device" "$MPI" 2 "$P27" -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_view ascii:/dev/full:ascii_csv
+io_report_stdout_full() { "$P27" -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_view "$@" >/dev/full; }
+export -f io_report_stdout_full
+t_fail io-report-stdout-full "ksp_perfmodel_view: the report could not be written to standard output: No space left on device" io_report_stdout_full
+t_fail io-report-ascii-stdout-full "ksp_perfmodel_view: the report could not be written to standard output: No space left on device" io_report_stdout_full ascii:stdout:ascii_info
+# "stdout" alone is a viewer type in PETSc's syntax (PETSc's -ksp_view stdout is refused too): the message says what
+# works instead of listing "stdout" as supported
+t_fail io-report-stdout-type "ksp_perfmodel_view stdout: the viewer type comes first, as in every PETSc viewer option: for standard output give ascii:stdout or no value" "$P27" -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_view stdout
+t_grep io-report-ascii-stdout "^pipekrylov performance report" "$P27" -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_view ascii:stdout
 
 # Smaller (issue 19): -ksp_pipe_chunks beyond PetscInt is refused (it was read as 276447231); -ksp_pipe_check_symmetry
 # on a matrix-free operator says it cannot check (it ended in PETSc's "Matrix of type mffd does not support checking")

@@ -21,6 +21,10 @@
      PKDirCheckPrivate   a directory that is no symbolic link, owned by the caller, not writable by group or others
      PKDirMakePrivate    mkdir -p of a directory whose last component is created 0700 (atomically, by mkdir), or
                          checked with PKDirCheckPrivate when it exists
+     PKTextEscape        text read from a file (or a message quoting it) made safe to print on a terminal: control
+                         characters (C0, DEL, C1) and bytes that are not UTF-8 shown as \xNN, the rest kept. Every
+                         message that echoes a file's content goes through it (a profile or topology.conf holding
+                         ESC sequences must not drive the user's terminal)
 */
 #ifndef PKFILES_H
 #define PKFILES_H
@@ -39,13 +43,14 @@ typedef struct {
   char  path[4096], dir[4096], tmp[4160];
 } PKAtomicFile;
 
-PETSC_INTERN int  PKFileAtomicOpen(const char path[], PKAtomicFile *, char why[], size_t whylen);
-PETSC_INTERN int  PKFileAtomicCommit(PKAtomicFile *, char why[], size_t whylen);
-PETSC_INTERN void PKFileAtomicAbort(PKAtomicFile *);
-PETSC_INTERN int  PKFileReadRegular(const char path[], int flags, size_t max, char **text, size_t *len, char why[], size_t whylen);
-PETSC_INTERN int  PKFileWriteAtomic(const char path[], const char data[], size_t len, mode_t mode, char why[], size_t whylen);
-PETSC_INTERN int  PKFileCheckOutput(const char path[], int *created, char why[], size_t whylen);
-PETSC_INTERN int  PKDirCheckPrivate(const char dir[], char why[], size_t whylen);
-PETSC_INTERN int  PKDirMakePrivate(const char dir[], char why[], size_t whylen);
+PETSC_INTERN int         PKFileAtomicOpen(const char path[], PKAtomicFile *, char why[], size_t whylen);
+PETSC_INTERN int         PKFileAtomicCommit(PKAtomicFile *, char why[], size_t whylen);
+PETSC_INTERN void        PKFileAtomicAbort(PKAtomicFile *);
+PETSC_INTERN int         PKFileReadRegular(const char path[], int flags, size_t max, char **text, size_t *len, char why[], size_t whylen);
+PETSC_INTERN int         PKFileWriteAtomic(const char path[], const char data[], size_t len, mode_t mode, char why[], size_t whylen);
+PETSC_INTERN int         PKFileCheckOutput(const char path[], int *created, char why[], size_t whylen);
+PETSC_INTERN int         PKDirCheckPrivate(const char dir[], char why[], size_t whylen);
+PETSC_INTERN int         PKDirMakePrivate(const char dir[], char why[], size_t whylen);
+PETSC_INTERN const char *PKTextEscape(const char in[], char out[], size_t outlen);
 
 #endif

@@ -47,6 +47,7 @@ PETSC_INTERN PetscErrorCode PKReportLoadMachine(MPI_Comm, PKModelCtx *);
 PETSC_INTERN PetscErrorCode PKReportLoadTopology(MPI_Comm, PKModelCtx *);
 PETSC_INTERN PetscErrorCode PKModelFree(PKModelCtx *);
 /* -ksp_perfmodel_view's viewer when it names a file (report_viewer.c) */
+#define PK_REPORT_VIEWERS "ASCII viewers (standard output: no value, ascii:stdout or ascii:stderr; a file: ascii:<file>; the formats ::ascii_info, ::ascii_info_detail, ::ascii_csv, or ascii:<file>:ascii_csv)"
 PETSC_INTERN PetscErrorCode PKReportViewerOpen(KSP, PKReportCtx *, PetscBool *);
 /* What the report built for a KSP (its operator's structure), with the KSP's perf context */
 PETSC_INTERN PetscErrorCode PKReportFree(PKReportCtx *);

@@ -4,6 +4,7 @@
    and broadcasts them).
 */
 #include <pipekrylov/private/pkprofile.h>
+#include <pipekrylov/private/pkfiles.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -377,6 +378,11 @@ PetscErrorCode PKMachineParseString(const char text[], const char name[], PKMach
   }
 done:
   free(buf);
+  if (rc && err && errlen) { /* the message quotes the file: its control characters are shown, not sent */
+    char *raw = strdup(err);
+    if (raw) PKTextEscape(raw, err, errlen);
+    free(raw);
+  }
   return rc;
 }
 

@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <pipekrylov/private/pknet.h>
+#include <pipekrylov/private/pkfiles.h>
 
 #define PK_NETCTR_MAX_READ 64
 
@@ -70,8 +71,12 @@ static void ReadCounter(const char path[], PetscReal scale, PetscBool saturating
     v     = strtoull(buf, &end, 10);
     while (*end && isspace((unsigned char)*end)) end++;
     if (end == buf || *end || errno || buf[0] == '-') {
+      char safe[96];
+
       ok = PETSC_FALSE;
-      (void)PetscSNPrintf(why, sizeof(why), "%s does not hold a counter ('%.20s')", path, buf);
+      if (strlen(buf) > 20) buf[20] = 0; /* enough to recognise it */
+      for (size_t n = strlen(buf); n && isspace((unsigned char)buf[n - 1]); n--) buf[n - 1] = 0;
+      (void)PetscSNPrintf(why, sizeof(why), "%s does not hold a counter ('%s')", path, PKTextEscape(buf, safe, sizeof(safe)));
     } else if (saturating && v == 4294967295ULL) { /* InfiniBand's 32-bit PortCounters stop at 2^32 - 1 */
       ok = PETSC_FALSE;
       (void)PetscSNPrintf(why, sizeof(why), "%s is saturated at 2^32 - 1 (a 32-bit counter)", path);

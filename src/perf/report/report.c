@@ -11,6 +11,7 @@
    ended by the row end,report (a reader knows a block is complete).
 */
 #include "report.h"
+#include <errno.h>
 
 /* Collective: every section's gather, then the models on rank 0 (where the per-iteration statistics are) */
 static PetscErrorCode PKReportGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *model, PKReportCtx *rep, PKReportData *d)
@@ -84,6 +85,29 @@ static PetscErrorCode PKReportText(PetscViewer v, PetscViewerFormat fmt, KSP ksp
   PetscFunctionReturn(0);
 }
 
+/* A report that did not reach its file or standard output (a full disk, /dev/full, a closed pipe) is an error, not
+   a silent exit status 0: the stream is flushed after the report and its error indicator read. An indicator set
+   before the report (the application's own output to standard output failed) is not blamed on the report unless the
+   flush fails too. A write that failed inside the report left the stream's buffer empty, and the flush has nothing to
+   say: its reason is the errno the report's writes left (werr, from a zero errno before them). *err: 0 or the errno;
+   name: the file, or standard output or error. Rank 0 alone. */
+static PetscErrorCode PKReportFlush(PetscViewer v, FILE *fp, int prior, int werr, int *err, char name[], size_t len)
+{
+  const char *file = NULL;
+
+  PetscFunctionBegin;
+  errno = 0;
+  if (fflush(fp)) *err = errno ? errno : EIO;
+  else if (ferror(fp) && !prior) *err = werr ? werr : EIO;
+  else *err = 0;
+  if (!*err) PetscFunctionReturn(0);
+  if (fp == PETSC_STDOUT) file = "standard output";
+  else if (fp == PETSC_STDERR) file = "standard error";
+  else PetscCall(PetscViewerFileGetName(v, &file));
+  PetscCall(PetscStrncpy(name, file ? file : "its file", len));
+  PetscFunctionReturn(0);
+}
+
 /* The report of the solve that just ended, from its record, to the viewer of rep (the package's hooks call it with
    the KSP's own contexts: the report never looks them up, and never reads the monitor). Collective. */
 PetscErrorCode PKPerfReport(KSP ksp, const PKSolveRecord *rec, PKModelCtx *model, PKReportCtx *rep)
@@ -93,21 +117,36 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKSolveRecord *rec, PKModelCtx *model
   PetscBool         iascii;
   PetscMPIInt       rank;
   PKReportData     *d;
+  const char       *prefix;
+  struct {
+    int  err;
+    char name[PETSC_MAX_PATH_LEN];
+  } wr = {0, ""};
 
   PetscFunctionBegin;
   if (!v) PetscFunctionReturn(0);
+  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
   PetscCall(PetscObjectTypeCompare((PetscObject)v, PETSCVIEWERASCII, &iascii));
-  PetscCheck(iascii, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-ksp_perfmodel_view supports ASCII viewers (stdout, ascii:file, with ::ascii_info, ::ascii_info_detail or ::ascii_csv)");
+  PetscCheck(iascii, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-ksp_perfmodel_view supports " PK_REPORT_VIEWERS);
   PetscCall(PetscNew(&d));
   PetscCall(PKReportGather(ksp, rec, model, rep, d));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)ksp), &rank));
   if (!rank) {
+    FILE *fp;
+    int   prior;
+
+    PetscCall(PetscViewerASCIIGetPointer(v, &fp));
+    prior = ferror(fp);
+    errno = 0;
     PetscCall(PetscViewerPushFormat(v, fmt));
     if (fmt == PETSC_VIEWER_ASCII_CSV) PetscCall(PKReportCSV(v, rec, d));
     else PetscCall(PKReportText(v, fmt, ksp, rec, d));
     PetscCall(PetscViewerPopFormat(v));
+    PetscCall(PKReportFlush(v, fp, prior, errno, &wr.err, wr.name, sizeof(wr.name)));
   }
   PetscCall(PKSecNoiseFree(&d->noise));
   PetscCall(PetscFree(d));
+  PetscCallMPI(MPI_Bcast(&wr, (PetscMPIInt)sizeof(wr), MPI_BYTE, 0, PetscObjectComm((PetscObject)ksp)));
+  PetscCheck(!wr.err, PetscObjectComm((PetscObject)ksp), PETSC_ERR_FILE_WRITE, "-%sksp_perfmodel_view: the report could not be written to %s: %s", prefix ? prefix : "", wr.name, strerror(wr.err));
   PetscFunctionReturn(0);
 }

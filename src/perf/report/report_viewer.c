@@ -46,7 +46,10 @@ PetscErrorCode PKReportViewerOpen(KSP ksp, PKReportCtx *r, PetscBool *opened)
   if ((name = strchr(type, ':'))) *name++ = 0;
   if (name && (fmt = strchr(name, ':'))) *fmt++ = 0;
   if (fmt && (mode = strchr(fmt, ':'))) *mode++ = 0;
-  PetscCheck(!type[0] || !strcmp(type, PETSCVIEWERASCII), comm, PETSC_ERR_SUP, "%s supports ASCII viewers (stdout, ascii:file, with ::ascii_info, ::ascii_info_detail or ::ascii_csv), not %s", opt, type);
+  /* the type comes first in PETSc's viewer syntax: "stdout" alone names a viewer type, which PETSc's own -ksp_view
+     refuses too ("Unsupported viewer stdout"); said so, with the spelling that works */
+  PetscCheck(strcmp(type, "stdout") && strcmp(type, "stderr"), comm, PETSC_ERR_SUP, "%s %s: the viewer type comes first, as in every PETSc viewer option: for standard %s give ascii:%s%s (a format after it: ascii:%s:ascii_info_detail)", opt, type, strcmp(type, "stdout") ? "error" : "output", type, strcmp(type, "stdout") ? "" : " or no value", type);
+  PetscCheck(!type[0] || !strcmp(type, PETSCVIEWERASCII), comm, PETSC_ERR_SUP, "%s supports " PK_REPORT_VIEWERS ", not %s", opt, type);
   if (fmt && fmt[0]) {
     PetscCall(PetscEnumFind(PetscViewerFormats, fmt, (PetscEnum *)&format, &found));
     PetscCheck(found, comm, PETSC_ERR_SUP, "%s: unknown viewer format %s (ascii_info, ascii_info_detail or ascii_csv)", opt, fmt);
