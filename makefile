@@ -127,7 +127,7 @@ $(BUILD)/obj/%.o: %.c
 	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -Iexamples/common -c $< -o $@
 # the programs' objects are intermediate to make: keep them (not the library's: tests/layers.sh reads those, and a
 # missing one is rebuilt)
-PROG_OBJ      = $(patsubst %.c,$(BUILD)/obj/%.o,$(EX_SRC) $(EX_COMMON) $(TEST_SRC) $(BENCH_SRC) $(TOOL_SRC) tests/plugin/halotest.c)
+PROG_OBJ      = $(patsubst %.c,$(BUILD)/obj/%.o,$(EX_SRC) $(EX_COMMON) $(TEST_SRC) $(BENCH_SRC) $(TOOL_SRC) tests/plugin/halotest.c) $(SMPI_OBJ)
 .SECONDARY: $(PROG_OBJ)
 -include $(DEPFILES)
 
@@ -142,6 +142,10 @@ $(ARCHIVE): $(LIB_OBJ)
 
 LINK_PK_STATIC = $(ARCHIVE) $(LIBS_ALL)
 ifeq ($(SMPI),1)
+  # SimGrid's MPI_Scan and MPI_Exscan are linear: replaced in the simulated programs (bench/smpi/scan.c)
+  # (-Bsymbolic-functions: smpicc links a program as a shared object, whose calls would otherwise go to SimGrid's)
+  SMPI_OBJ    = $(BUILD)/obj/bench/smpi/scan.o
+  LINK_PK_STATIC = -Wl,-Bsymbolic-functions $(SMPI_OBJ) $(ARCHIVE) $(LIBS_ALL)
   LINK_PK = $(LINK_PK_STATIC)
 else
   LINK_PK = -L$(dir $(LIB)) -Wl,-rpath,$(abspath $(dir $(LIB))) -lpipekrylov $(LIBS_ALL)
@@ -150,7 +154,7 @@ LINK          = $(CC) $(OPTFLAGS)
 
 # Programs: their own object and examples/common's, linked with the shared library, or with the static archive for
 # those that call what the shared library does not export (the models, the machine profiles, the AMG reader)
-$(BUILD)/examples/%: $(BUILD)/obj/examples/%.o $(EX_COMMON_OBJ) $(if $(filter 1,$(SMPI)),$(ARCHIVE),$(LIB))
+$(BUILD)/examples/%: $(BUILD)/obj/examples/%.o $(EX_COMMON_OBJ) $(if $(filter 1,$(SMPI)),$(ARCHIVE) $(SMPI_OBJ),$(LIB))
 	@mkdir -p $(dir $@)
 	$(LINK) $< $(EX_COMMON_OBJ) -o $@ $(LINK_PK)
 
@@ -175,7 +179,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(EX_COMMON_OBJ) $(LIB)
 	$(LINK) $< $(EX_COMMON_OBJ) -o $@ $(LINK_PK)
 
 # Tools: built into build/bin (bin/<tool> is a wrapper script that runs it)
-$(BUILD)/bin/%: $(BUILD)/obj/bin/%.o $(ARCHIVE)
+$(BUILD)/bin/%: $(BUILD)/obj/bin/%.o $(ARCHIVE) $(SMPI_OBJ)
 	@mkdir -p $(dir $@)
 	$(LINK) $< -o $@ $(LINK_PK_STATIC)
 # the cluster's counter sampler is plain C (a daemon beside the jobs it measures): no PETSc, no MPI to load
