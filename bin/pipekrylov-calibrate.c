@@ -855,6 +855,81 @@ static PetscErrorCode AllreduceFit(Calib *c, PKLocality loc)
 }
 
 /* ---------------------------------------------------------------------------------------------------------------- */
+/* Progress calls (docs/models.md §2.4): the solvers that overlap a non-blocking reduction call MPI_Test
+   between the chunks of the overlapped work, and on a TCP network each call is a system call. Measured on every pair
+   of ranks of the locality at once (on one node: local ranks 2k and 2k+1; between nodes: the same local rank of
+   nodes 2k and 2k+1), as the solvers run: test_time, one MPI_Test while a receive from the partner is outstanding;
+   poll_time, how long a one-value MPI_Iallreduce of the pair takes to complete when it is polled as the solvers
+   poll it: an MPI_Test after every piece of work (here a busy loop of PK_POLL_PIECE seconds, a chunk of a small
+   SpMV). Back to back, the polls themselves slow the collective down (TCP: twice the time). */
+#define PK_POLL_PIECE 5e-6
+static void Busy(double s)
+{
+  const double t0 = MPI_Wtime();
+  while (MPI_Wtime() - t0 < s) { }
+}
+
+static PetscErrorCode Progress(Calib *c, PKLocality loc)
+{
+  const PetscInt ntest   = c->quick ? 100 : 400;
+  PetscMPIInt    partner = -1, color;
+  MPI_Comm       pair;
+  double        *et, *ep, v[3] = {0, 0, 0}, s[3];
+
+  PetscFunctionBegin;
+  if (loc == PK_ON_NODE) {
+    PetscInt l = c->local[c->rank];
+    if ((l ^ 1) < c->nodesize[c->node[c->rank]]) partner = RankOf(c, c->node[c->rank], l ^ 1);
+  } else if ((c->node[c->rank] ^ 1) < c->nnodes) partner = RankOf(c, c->node[c->rank] ^ 1, c->local[c->rank]);
+  color = partner >= 0 ? PetscMin(c->rank, partner) : MPI_UNDEFINED;
+  PetscCallMPI(MPI_Comm_split(c->comm, color, c->rank, &pair));
+  PetscCall(PetscMalloc2(c->reps, &et, c->reps, &ep));
+  for (PetscInt r = -1; r < c->reps; r++) {
+    double t0, tt = 0, tp = 0, one = 1.0, sum;
+    PetscCall(QuietBarrier(c->comm));
+    Pause(c->gap);
+    if (pair != MPI_COMM_NULL) {
+      MPI_Request req;
+      int         flag = 0;
+      double      in   = 0;
+      PetscCallMPI(MPI_Irecv(&in, 1, MPI_DOUBLE, partner, 11, c->comm, &req));
+      PetscCallMPI(MPI_Barrier(pair));
+      t0 = MPI_Wtime();
+      for (PetscInt i = 0; i < ntest; i++) PetscCallMPI(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
+      tt = (MPI_Wtime() - t0) / (double)ntest;
+      PetscCallMPI(MPI_Send(&one, 1, MPI_DOUBLE, partner, 11, c->comm));
+      if (!flag) PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+      PetscCallMPI(MPI_Barrier(pair));
+      t0 = MPI_Wtime();
+      PetscCallMPI(MPI_Iallreduce(&one, &sum, 1, MPI_DOUBLE, MPI_SUM, pair, &req));
+      for (flag = 0; !flag;) {
+        Busy(PK_POLL_PIECE);
+        PetscCallMPI(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
+      }
+      tp = MPI_Wtime() - t0;
+    }
+    if (r >= 0) {
+      et[r] = tt;
+      ep[r] = tp;
+    }
+  }
+  if (pair != MPI_COMM_NULL) {
+    v[0] = Repeats(c, et);
+    v[1] = Repeats(c, ep);
+    v[2] = 1;
+    PetscCallMPI(MPI_Comm_free(&pair));
+  }
+  PetscCall(QuietAllreduce(v, s, 3, MPI_SUM, c->comm));
+  if (s[2] > 0) {
+    PetscCall(Set(c, &c->m.p.test_time[loc], s[0] / s[2]));
+    PetscCall(Set(c, &c->m.p.poll_time[loc], s[1] / s[2]));
+    PetscCall(PetscPrintf(c->comm, "Progress %s: MPI_Test %.3f us while a request is outstanding; a one-value MPI_Iallreduce polled every %.0f us completes in %.2f us (mean of %.0f ranks)\n", loc == PK_ON_NODE ? "on one node" : "between nodes", 1e6 * s[0] / s[2], 1e6 * PK_POLL_PIECE, 1e6 * s[1] / s[2], s[2]));
+  }
+  PetscCall(PetscFree2(et, ep));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
 /* STREAM triad a = b + q c on every rank at once; bytes counted as STREAM does (24 per element). The per-rank rate
    is what one process of a full node gets, which is what the model's SpMV and vector terms need. */
 static PetscErrorCode Stream(Calib *c)
@@ -1906,6 +1981,8 @@ int main(int argc, char **argv)
   else if (c.netroot[0]) Note(&c, "Counters %s: no switch tree (-topology) or one node: stall_time not measured.", c.netroot);
   if (on_a >= 0) PetscCall(AllreduceFit(&c, PK_ON_NODE));
   if (off_a >= 0) PetscCall(AllreduceFit(&c, PK_OFF_NODE));
+  if (on_a >= 0) PetscCall(Progress(&c, PK_ON_NODE));
+  if (off_a >= 0) PetscCall(Progress(&c, PK_OFF_NODE));
   PetscCall(Stream(&c));
   PetscCall(SpMV(&c));
   PetscCall(AMG(&c));

@@ -680,6 +680,58 @@ static PetscErrorCode TestCrossSolver(void)
   PetscFunctionReturn(0);
 }
 
+/* Progress calls (docs/models.md §2.4) */
+static PetscErrorCode TestProgress(void)
+{
+  PKMachineParams m;
+  PKSolveInput    in;
+  PKModelResult   r, r2;
+  PKSolverConfig  cfg;
+  PetscReal       tp;
+
+  PetscFunctionBegin;
+  /* calls per reduction: t_poll 40 us, W 40 us in 17 pieces (2.35 us each) + 3 us a call: 40 / 5.35 + 0.5 = 7.98 */
+  Check("tests per reduction", PKModelTestsPerReduction(40e-6, 40e-6, 17, 3e-6), 40e-6 / (40e-6 / 17 + 3e-6) + 0.5, 1e-12, 0);
+  Check("tests per reduction: at most the pieces", PKModelTestsPerReduction(1e-3, 40e-6, 17, 3e-6), 17, 0, 0);
+  Check("tests per reduction: at least one", PKModelTestsPerReduction(1e-9, 40e-6, 17, 3e-6), 1, 0, 0);
+  /* polled overlap: half the polled time covered by the window hides half of C; a window as long hides all */
+  Check("polled overlap: half", PKModelOverlapPolled(20e-6, 25e-6, 50e-6), 10e-6, 1e-15, 0);
+  Check("polled overlap: all", PKModelOverlapPolled(20e-6, 60e-6, 50e-6), 20e-6, 1e-15, 0);
+  Check("polled overlap: without t_poll, min(C, W)", PKModelOverlapPolled(20e-6, 5e-6, 0), 5e-6, 1e-15, 0);
+  /* a pipecg run's own count: the term is count x t_test per reduction; the inverse gives back a t_poll that
+     reproduces the count */
+  HandMachine(&m);
+  BaseInput(&in, PK_SOLVER_PIPECG);
+  in.t_test             = 3e-6;
+  in.t_poll             = 50e-6;
+  in.tests_red          = 4;
+  in.solver.cost.chunks = 8;
+  PetscCall(PKModelSolve(&m, &in, &r));
+  Check("pipecg's own calls: 4 x 3 us per reduction", r.t[PK_TERM_TESTS], 10 * 4 * 3e-6, 1e-12, 0);
+  CheckTrue("pipecg's own calls: measured", r.status[PK_TERM_TESTS] == PK_TERM_MEASURED ? PETSC_TRUE : PETSC_FALSE);
+  PetscCall(PKModelPollFromTests(&in.solver, in.t_spmv, in.t_pc, in.t_test, 4, &tp));
+  CheckTrue("the inverse: a positive t_poll", tp > 0 ? PETSC_TRUE : PETSC_FALSE);
+  in.tests_red = -1;
+  in.t_poll    = tp;
+  PetscCall(PKModelSolve(&m, &in, &r2));
+  Check("the inverse reproduces the count", r2.t[PK_TERM_TESTS], r.t[PK_TERM_TESTS], 1e-9, 0);
+  /* what-if: pcg (blocking) has no calls; pipecg from pcg's run gets the profile's t_poll */
+  BaseInput(&in, PK_SOLVER_PCG);
+  in.t_test = 3e-6;
+  in.t_poll = 50e-6;
+  PetscCall(PKModelSolve(&m, &in, &r));
+  CheckTrue("pcg: no calls", r.status[PK_TERM_TESTS] == PK_TERM_NOT_APPLICABLE && r.t[PK_TERM_TESTS] == 0 ? PETSC_TRUE : PETSC_FALSE);
+  HandConfig(PK_SOLVER_PIPECG, &cfg);
+  cfg.cost.chunks = 8;
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  CheckTrue("pcg predicts pipecg: calls modelled", r.status[PK_TERM_TESTS] == PK_TERM_MODELLED && r.t[PK_TERM_TESTS] > 0 ? PETSC_TRUE : PETSC_FALSE);
+  /* not calibrated: no term, said so */
+  in.t_test = 0;
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  CheckTrue("no t_test: not calibrated", r.status[PK_TERM_TESTS] == PK_TERM_NOT_CALIBRATED && r.t[PK_TERM_TESTS] == 0 ? PETSC_TRUE : PETSC_FALSE);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TestAMG(void)
 {
   PKMachineParams m;
@@ -1342,6 +1394,7 @@ int main(int argc, char **argv)
   RUN("solvers", TestSolvers);
   RUN("fusedpc", TestFusedPC);
   RUN("cross", TestCrossSolver);
+  RUN("progress", TestProgress);
   RUN("amg", TestAMG);
   RUN("normal", TestNormalJSU);
   RUN("emax", TestEMax);

@@ -43,6 +43,8 @@ typedef struct {
   PetscInt        init_nvals;               /* values of the start-up's exposed reduction (0: none) */
   PetscReal       init_streams;             /* vector streams of the start-up */
   PetscInt        restart;                  /* GMRES family: the restart length m; 0 for the CG family */
+  PetscInt        chunks;                   /* progress chunks (-ksp_pipe_chunks): the overlapped work is split into this many
+                                               pieces with an MPI_Test between them; 1 (or 0): no MPI_Test at all */
   PetscInt        replace;                  /* residual replacement period in force (at most this many iterations apart); 0: off */
   PetscReal       replace_spmv, replace_pc; /* applications per residual replacement */
   PetscInt        nreplaced;                /* residual replacements done in the last solve (0 before the first) */

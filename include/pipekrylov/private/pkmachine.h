@@ -53,6 +53,10 @@ typedef struct {
   /* allreduce of n doubles on P ranks: T = ceil(log2 P) * (allreduce_alpha + 8 n allreduce_beta), per locality */
   PetscReal allreduce_alpha[PK_NLOC]; /* s per recursive-doubling round */
   PetscReal allreduce_beta[PK_NLOC];  /* s per byte per round */
+  /* progress: what the MPI_Test calls of the chunked overlapped work cost (docs/models.md §2.4) */
+  PetscReal test_time[PK_NLOC]; /* s per MPI_Test call while a request is outstanding (the progress engine's poll) */
+  PetscReal poll_time[PK_NLOC]; /* s until a one-value non-blocking allreduce round completes when it is polled with
+                                   MPI_Test between pieces of work, as the solvers poll it */
   /* node-local compute */
   PetscReal mem_bw;        /* bytes/s, STREAM triad of one rank while all ranks of the node run it */
   PetscReal spmv_per_nnz;  /* s per stored nonzero of an AIJ SpMV */
@@ -88,7 +92,7 @@ PETSC_INTERN const PetscInt       PKMachineNFields;
 
 typedef struct {
   PKMachineParams p;
-  PKParamSource   src[64];                    /* per field of PKMachineFields, in order */
+  PKParamSource   src[96];                    /* per field of PKMachineFields, in order */
   char            origin[PETSC_MAX_PATH_LEN]; /* the profile file, or "embedded default" */
 } PKMachine;
 

@@ -230,6 +230,13 @@ PETSC_INTERN PetscReal PKModelThetaFromCounts(PetscInt nearly, PetscInt nreducti
 /* Hidden part of a non-blocking reduction of cost C behind work W when a fraction theta of the reductions was complete
    at its wait: theta C + (1 - theta) min(C, theta W) (see model_solvers.c) */
 PETSC_INTERN PetscReal PKModelOverlapHidden(PetscReal C, PetscReal W, PetscReal theta);
+/* MPI_Test calls of one non-blocking reduction of a solver that polls, with the work W overlapped with it split into
+   nmax pieces: a call after each piece until the reduction is seen complete (t_poll, polled back to back), at most
+   nmax; and what t_poll a measured count implies (the inverse) */
+PETSC_INTERN PetscReal      PKModelOverlapPolled(PetscReal C, PetscReal W, PetscReal t_poll);
+PETSC_INTERN PetscReal      PKModelTestsPerReduction(PetscReal t_poll, PetscReal W, PetscReal nmax, PetscReal t_test);
+PETSC_INTERN PetscErrorCode PKModelPollFromTests(const PKSolverConfig *, PetscReal t_spmv, PetscReal t_pc, PetscReal t_test, PetscReal tests, PetscReal *t_poll);
+PETSC_INTERN PetscReal      PKSolverTestsMax(const PKSolverConfig *, const PKReductionSpec *);
 
 typedef struct {
   PKSolverConfig solver;
@@ -252,6 +259,11 @@ typedef struct {
                                     term is k t_cpu minus the measured compute (spmv + pc + vec), at least 0 */
   PetscReal      t_cpu;          /* CPU time one rank used during the solve (mean over ranks); < 0: unknown, then
                                 the term is (k - 1) times the measured compute */
+  /* progress calls (docs/models.md §2.4): the MPI_Test calls between the chunks of the work overlapped
+     with a non-blocking reduction, by the solvers that poll (pipekrylov's nbpcg, pipecg, pipe2cg, pgmres) */
+  PetscReal t_test;    /* s per MPI_Test call (profile, at the run's locality); <= 0: not calibrated, no term */
+  PetscReal t_poll;    /* s until a reduction polled back to back completes (profile, per round x rounds); <= 0: unknown */
+  PetscReal tests_red; /* MPI_Test calls per non-blocking reduction measured in this run; < 0: none measured */
 } PKSolveInput;
 
 typedef enum {
@@ -272,6 +284,7 @@ typedef enum {
   PK_TERM_ALLR_CONGESTION, /* allreduces: congestion */
   PK_TERM_SYNC,            /* synchronization penalty */
   PK_TERM_OVERLAP,         /* reductions hidden by overlapped work (<= 0) */
+  PK_TERM_TESTS,           /* MPI_Test calls between the chunks of the overlapped work */
   PK_TERM_INIT,            /* start-up before the first iteration (pipeline fill) */
   PK_TERM_OVERSUB,         /* ranks sharing a core: the others' compute while one waits (not in the papers) */
   PK_TERM_N

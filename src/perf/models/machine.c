@@ -53,6 +53,10 @@ const PKMachineField PKMachineFields[] = {
   PKF("Rb_off", "bytes/s", "off-node rate of one process pair (1/beta_off_rendezvous)", Rb[PK_OFF_NODE], POS),
   PKF("allreduce_alpha_off", "s", "allreduce between nodes: latency per recursive-doubling round", allreduce_alpha[PK_OFF_NODE], POS),
   PKF("allreduce_beta_off", "s/byte", "allreduce between nodes: time per byte per round", allreduce_beta[PK_OFF_NODE], POS),
+  PKF("test_on", "s", "one MPI_Test call while a request between two ranks of one node is outstanding", test_time[PK_ON_NODE], POS),
+  PKF("test_off", "s", "one MPI_Test call while a request between nodes is outstanding", test_time[PK_OFF_NODE], POS),
+  PKF("poll_on", "s", "a one-value MPI_Iallreduce on one node, polled with MPI_Test after every 5 us of work: time per round to complete", poll_time[PK_ON_NODE], POS),
+  PKF("poll_off", "s", "a one-value MPI_Iallreduce between nodes, polled with MPI_Test after every 5 us of work: time per round to complete", poll_time[PK_OFF_NODE], POS),
   PKF("RN", "bytes/s", "max-rate: off-node injection bandwidth of one node (all pairs at once)", RN, POS),
   PKF("gamma", "s", "queue search: T_q = gamma n^2 for n messages posted out of order (004)", gamma, NNEG),
   PKF("delta", "s/byte", "contention: T_c = delta l, l = bytes crossing the busiest link (004)", delta, NNEG),
@@ -77,6 +81,7 @@ static const struct {
   {"alpha_on_short",  "Point-to-point between two ranks of one node: postal model T = alpha + beta * bytes per MPI protocol (000 section 5.1-5.2)"},
   {"alpha_xs_short",  "Point-to-point between the two sockets of one node (004 section 3; none: one socket, the on-node values are used)"         },
   {"alpha_off_short", "Point-to-point between nodes (none: no off-node pair at calibration)"                                                      },
+  {"test_on",         "Progress: the MPI_Test calls between the chunks of the overlapped work (docs/models.md §2.4)"                             },
   {"RN",              "Network penalties: max-rate (Gropp, Olson, Samfass), queue search and contention (004), hops and congestion (000 5.6-5.7)" },
   {"mem_bw",          "Node-local compute"                                                                                                        },
   {"noise_rate",      "Noise: detours seen by fixed-work quanta on every core at once"                                                            },
@@ -113,6 +118,8 @@ static const PKMachineParams PKDefaultParams = {
   .hop_latency      = 0,
   .allreduce_alpha  = {1.669e-6,                          0        },
   .allreduce_beta   = {4.193e-10,                         0        },
+  .test_time        = {1.4e-6,                            0        },
+  .poll_time        = {5.0e-6,                            0        },
   .mem_bw           = 1.72e10,
   .spmv_per_nnz     = 8.2e-10,
   .flop_time        = 4.1e-10,
@@ -123,7 +130,7 @@ static const PKMachineParams PKDefaultParams = {
   .nodes            = 1,
 };
 /* Fields the default could not measure: nothing off-node exists on one machine */
-static const char *const PKDefaultUnavailable[] = {"amg_flop_time", "alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "RN", "delta", "alpha_xs_short", "beta_xs_short", "alpha_xs_eager", "beta_xs_eager", "alpha_xs_rendezvous", "beta_xs_rendezvous", "stall_time", NULL};
+static const char *const PKDefaultUnavailable[] = {"amg_flop_time", "alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "test_off", "poll_off", "RN", "delta", "alpha_xs_short", "beta_xs_short", "alpha_xs_eager", "beta_xs_eager", "alpha_xs_rendezvous", "beta_xs_rendezvous", "stall_time", NULL};
 
 static PetscReal *FieldReal(PKMachineParams *p, PetscInt i)
 {
@@ -291,7 +298,7 @@ PetscErrorCode PKMachineParseString(const char text[], const char name[], PKMach
 {
   PetscErrorCode rc = 0;
   char          *buf, *line, *next;
-  int            lineno = 0, version_line = 0, seen_line[64] = {0};
+  int            lineno = 0, version_line = 0, seen_line[96] = {0};
   PetscBool      have_version = PETSC_FALSE;
 
   if (err && errlen) err[0] = 0;
@@ -568,6 +575,8 @@ PetscErrorCode PKMachineEffective(const PKMachine *m, PKMachineParams *eff, PKMa
   PK_FILL_OFF(Rb);
   PK_FILL_OFF(allreduce_alpha);
   PK_FILL_OFF(allreduce_beta);
+  PK_FILL_OFF(test_time);
+  PK_FILL_OFF(poll_time);
 #undef PK_FILL_OFF
   PetscCall(PKMachineFieldIndexOf(m, &m->p.RN, &i));
   if (m->src[i] == PK_SRC_NONE || eff->RN <= 0) { /* no node injection cap known */

@@ -30,6 +30,7 @@ const PKTermInfo PKTermInfos[] = {
   {"allr.congestion", "allreduce, congestion penalty",                 "000 5.7"        },
   {"sync",            "synchronization penalty",                       "000 5.8"        },
   {"overlap",         "reductions hidden by overlapped work",          "000 5.9, ALG 11"},
+  {"tests",           "progress: MPI_Test calls between chunks",       "000 4.1"        },
   {"init",            "start-up before the first iteration",           "000 5.3 T_init" },
   {"oversub",         "ranks sharing a core (oversubscription)",       "pipekrylov"     },
 };
@@ -338,6 +339,70 @@ PetscReal PKModelOverlapHidden(PetscReal C, PetscReal W, PetscReal theta)
   return theta * C + (1 - theta) * PetscMin(C, theta * W);
 }
 
+/* The part of a non-blocking reduction of cost C (its blocking cost) hidden behind the work W of a solver that polls
+   it, where a reduction polled back to back takes t_poll to complete (the profile's; on a TCP network much longer
+   than a blocking one: each poll is a system call and the collective's schedule moves one step per poll): during W
+   the fraction W / t_poll of it is done, the rest is waited for at the blocking rate. Without t_poll: 000's full
+   overlap, min(C, W). */
+PetscReal PKModelOverlapPolled(PetscReal C, PetscReal W, PetscReal t_poll)
+{
+  if (W <= 0 || C <= 0) return 0;
+  if (!(t_poll > 0)) return PetscMin(C, W);
+  return C * PetscMin(1, W / PetscMax(t_poll, C));
+}
+
+/* One MPI_Test after each of the nmax pieces of W until the reduction is seen complete: t_poll (the time it takes
+   polled back to back) covered by pieces and calls, seen half a step late on average; at least one call, at most
+   nmax */
+PetscReal PKModelTestsPerReduction(PetscReal t_poll, PetscReal W, PetscReal nmax, PetscReal t_test)
+{
+  const PetscReal step = (nmax > 0 ? W / nmax : W) + t_test;
+
+  if (nmax < 1) nmax = 1;
+  if (!(t_poll > 0) || !(step > 0)) return 1;
+  return PetscMax(1, PetscMin(nmax, t_poll / step + 0.5));
+}
+
+/* The t_poll with which the solver's non-blocking reductions of one cycle would make `tests` calls each on average
+   (the count a run measured), by bisection: the count grows with t_poll. < 0 if the solver does not poll */
+PetscErrorCode PKModelPollFromTests(const PKSolverConfig *cfg, PetscReal t_spmv, PetscReal t_pc, PetscReal t_test, PetscReal tests, PetscReal *t_poll)
+{
+  PKSolverShape sh;
+  PetscReal     lo = 0, hi = 1.0, W[2 * PK_COST_MAXRED + 64], nmax[2 * PK_COST_MAXRED + 64];
+  PetscInt      n = 0;
+
+  PetscFunctionBegin;
+  *t_poll = -1;
+  PetscCall(PKSolverShapeGet(cfg, 0, &sh));
+  for (PetscInt i = 0; i < sh.nred && n < (PetscInt)(sizeof(W) / sizeof(W[0])); i++) {
+    PKReductionSpec r;
+    PetscCall(PKSolverShapeReduction(cfg, &sh, i, &r));
+    if (PKSolverTestsMax(cfg, &r) <= 0) continue;
+    W[n]      = r.w_spmv * t_spmv + r.w_pc * t_pc;
+    nmax[n++] = PKSolverTestsMax(cfg, &r);
+  }
+  if (!n || !(t_test > 0) || !(tests >= 0)) PetscFunctionReturn(0);
+  for (int it = 0; it < 60; it++) {
+    PetscReal mid = 0.5 * (lo + hi), sum = 0;
+    for (PetscInt i = 0; i < n; i++) sum += PKModelTestsPerReduction(mid, W[i], nmax[i], t_test);
+    if (sum / n < tests) lo = mid;
+    else hi = mid;
+  }
+  *t_poll = 0.5 * (lo + hi);
+  PetscFunctionReturn(0);
+}
+
+/* The MPI_Test calls a reduction's window can hold: an SpMV tests between its chunks of local rows, once before the
+   halo's end and between the chunks of its off-process rows (src/core/spmv.c); a preconditioner application before
+   and after (src/ksp/utils/common.c). 0: the solver does not poll */
+PetscReal PKSolverTestsMax(const PKSolverConfig *cfg, const PKReductionSpec *r)
+{
+  const PetscInt chunks = cfg->have_cost ? cfg->cost.chunks : 1;
+
+  if (r->blocking || chunks <= 1 || !(cfg->kind == PK_SOLVER_NBPCG || cfg->kind == PK_SOLVER_PIPECG || cfg->kind == PK_SOLVER_PIPE2CG || cfg->kind == PK_SOLVER_PGMRES)) return 0;
+  return PetscMax(1, r->w_spmv * (2 * chunks) + r->w_pc * 2);
+}
+
 PetscReal PKModelThetaFromCounts(PetscInt nearly, PetscInt nreductions)
 {
   if (nreductions <= 0) return -1;
@@ -389,9 +454,15 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
     t[PK_TERM_ALLR_HOPS] += mult * a.hops;
     t[PK_TERM_ALLR_CONGESTION] += mult * a.congestion;
     if (!r.blocking) {
-      /* the reduction and its share of the waiting for the slowest rank can hide behind the overlapped work */
-      PetscReal W = r.w_spmv * in->t_spmv + r.w_pc * in->t_pc, C = a.total + sync_cycle / nnb;
-      t[PK_TERM_OVERLAP] -= mult * (ctx->ideal ? PetscMin(C, W) : PKModelOverlapHidden(C, W, ctx->theta));
+      /* the reduction and its share of the waiting for the slowest rank can hide behind the overlapped work, which
+         includes the progress calls made during it */
+      PetscReal W = r.w_spmv * in->t_spmv + r.w_pc * in->t_pc, C = a.total + sync_cycle / nnb, nmax = PKSolverTestsMax(&in->solver, &r), tests = 0;
+      if (nmax > 0 && in->t_test > 0) {
+        tests = in->tests_red >= 0 ? PetscMin(nmax, in->tests_red) : PKModelTestsPerReduction(in->t_poll, W, nmax, in->t_test);
+        t[PK_TERM_TESTS] += mult * tests * in->t_test;
+        W += tests * in->t_test;
+      }
+      t[PK_TERM_OVERLAP] -= mult * (ctx->ideal ? PKModelOverlapPolled(C, W, nmax > 0 ? in->t_poll : 0) : PKModelOverlapHidden(C, W, ctx->theta));
     }
   }
   PetscFunctionReturn(0);
@@ -509,6 +580,13 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   if (in->layout.P <= 1) res->status[PK_TERM_ALLR_COMM] = res->status[PK_TERM_ALLR_LOCAL] = PK_TERM_NOT_APPLICABLE;
   res->status[PK_TERM_SYNC]    = in->layout.P <= 1 ? PK_TERM_NOT_APPLICABLE : (in->sync[blocking ? 0 : 1] < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MEASURED);
   res->status[PK_TERM_OVERLAP] = blocking ? PK_TERM_NOT_APPLICABLE : ((in->theta < 0 && !ideal) ? PK_TERM_NOT_MEASURED : PK_TERM_MODELLED);
+  {
+    PKReductionSpec r0 = {0, PETSC_TRUE, 0, 0};
+    for (PetscInt i = 0; i < s.nred && r0.blocking; i++) PetscCall(PKSolverShapeReduction(&in->solver, &s, i, &r0));
+    if (r0.blocking || PKSolverTestsMax(&in->solver, &r0) == 0 || in->layout.P <= 1) res->status[PK_TERM_TESTS] = PK_TERM_NOT_APPLICABLE;
+    else if (!(in->t_test > 0)) res->status[PK_TERM_TESTS] = PK_TERM_NOT_CALIBRATED;
+    else res->status[PK_TERM_TESTS] = in->tests_red >= 0 ? PK_TERM_MEASURED : PK_TERM_MODELLED;
+  }
   res->status[PK_TERM_OVERSUB] = in->ranks_per_core > 1 ? PK_TERM_MODELLED : PK_TERM_NOT_APPLICABLE;
 
   res->total = 0;
@@ -547,10 +625,21 @@ PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *m, const PKSolveInput 
   w.solver = *target;
   w.t_init = -1;
   w.t_vec  = PKStreamTime(in) * PKSolverStreams(target);
-  /* the overlap: the measured theta where the run has one; else (a blocking or PETSc run) a target that polls gets
-     000's full overlap min(C, W), one that does not (PETSc's split reductions: no progress) none */
-  if (in->theta < 0 && !PKPolls(target->kind)) w.theta = 0;
-  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), (PetscBool)(in->theta < 0 && PKPolls(target->kind)), res));
+  /* the target's progress calls: from the time a reduction took to complete in this run's polling, where it polled
+     (the count measured, its pieces' length), else from the profile's */
+  w.tests_red = -1;
+  if (in->tests_red >= 0 && in->t_test > 0) {
+    PetscReal tp;
+    PetscCall(PKModelPollFromTests(&in->solver, in->t_spmv, in->t_pc, in->t_test, in->tests_red, &tp));
+    if (tp > 0) w.t_poll = tp;
+  }
+  /* the overlap: the measured theta where the run is of the target's type; else a target that polls gets the
+     polled-progress overlap (PKModelOverlapPolled; another type's theta says nothing of the target's windows: nbpcg
+     overlaps one of its two reductions with a PC application alone), one that does not (PETSc's split reductions: no
+     progress) none */
+  if (target->kind != in->solver.kind) w.theta = -1;
+  if (w.theta < 0 && !PKPolls(target->kind)) w.theta = 0;
+  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), (PetscBool)(w.theta < 0 && PKPolls(target->kind)), res));
   if (target->kind != in->solver.kind) res->status[PK_TERM_VEC] = PK_TERM_MODELLED;
   PetscFunctionReturn(0);
 }

@@ -46,7 +46,8 @@ static PetscErrorCode PKSecAdviceSolvers(const PKSecRun *run, const PKSecAnalyti
     if ((int)tk < PK_SOLVER_NOURS) cfg = ad->config[tk]; /* as the solver describes itself */
     else PKSolverConfigDefault(tk, &cfg);
     if (run->config.restart > 0 && (tk == PK_SOLVER_PGMRES || tk == PK_SOLVER_PETSC_GMRES) && !PKSolverItersComparable(run->config.kind, PK_SOLVER_PCG)) cfg.restart = run->config.restart;
-    cfg.pc_fused = (PetscBool)(run->pc_diagonal && PKSolverCanFusePC(&cfg)); /* as each would, by its description */
+    cfg.pc_fused = (PetscBool)(run->pc_diagonal && PKSolverCanFusePC(&cfg));                                              /* as each would, by its description */
+    if (cfg.have_cost && run->config.have_cost && run->config.cost.chunks > 0) cfg.cost.chunks = run->config.cost.chunks; /* this run's -ksp_pipe_chunks */
     PetscCall(PKModelWhatIfSolver(&run->eff, &a->in, &cfg, &ad->solver[ad->nsolver]));
     ad->iters_differ[ad->nsolver] = (PetscBool)!PKSolverItersComparable(run->config.kind, tk);
     ad->kind[ad->nsolver++]       = tk;

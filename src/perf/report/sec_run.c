@@ -277,7 +277,7 @@ PetscErrorCode PKSecMeasuredCSV(PetscViewer v, const PKSolveRecord *rec, const P
   /* the part of it done inside the windows, measured at the marks (their sum is the time charged to the windows, set-up
      and finish included) */
   for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, "measured,window.%s,%.9e,s,measured\n", PKPhaseNames[j], (double)r->win[j]));
-  PetscCall(PetscViewerASCIIPrintf(v, "measured,reductions.nonblocking,%" PetscInt_FMT ",,measured\nmeasured,reductions.early,%" PetscInt_FMT ",,measured\n", S->nreductions, S->nearly));
+  PetscCall(PetscViewerASCIIPrintf(v, "measured,reductions.nonblocking,%" PetscInt_FMT ",,measured\nmeasured,reductions.early,%" PetscInt_FMT ",,measured\nmeasured,tests,%" PetscInt_FMT ",,measured\n", S->nreductions, S->nearly, S->ntests));
   PetscFunctionReturn(0);
 }
 

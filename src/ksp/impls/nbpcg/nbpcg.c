@@ -153,6 +153,7 @@ static PetscErrorCode KSPPipeGetCost_PKNBPCG(KSP ksp, PKSolverCost *c)
   PetscFunctionBegin;
   PetscCall(PetscMemzero(c, sizeof(*c)));
   c->pattern      = "nbpcg";
+  c->chunks       = ((KSP_PK *)ksp->data)->chunks; /* MPI_Test between the pieces of the overlapped work (1: none) */
   c->its          = 1;
   c->nred         = 2;
   c->red[0]       = (PKReductionCost){.nvals = 1, .w_pc = 1};         /* (p, A p), in flight during M s */

@@ -105,6 +105,7 @@ static PetscErrorCode KSPPipeGetCost_PKPCG(KSP ksp, PKSolverCost *c)
   PetscFunctionBegin;
   PetscCall(PetscMemzero(c, sizeof(*c)));
   c->pattern      = "pcg";
+  c->chunks       = ((KSP_PK *)ksp->data)->chunks; /* MPI_Test between the pieces of the overlapped work (1: none) */
   c->its          = 1;
   c->nred         = 2;
   c->red[0]       = (PKReductionCost){.nvals = 1, .blocking = PETSC_TRUE};       /* (p, A p) */

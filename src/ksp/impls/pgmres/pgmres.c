@@ -573,7 +573,8 @@ static PetscErrorCode KSPPipeGetCost_PKPGMRES(KSP ksp, PKSolverCost *c)
   /* a cycle of m steps: m Ops, m + 1 passes of one split reduction each (pass i: i + 1 dots and, i > 0, a norm);
      vector work counted by operations: the fused sweeps are bound by their multiply-adds */
   PetscCall(PetscMemzero(c, sizeof(*c)));
-  c->pattern      = "pgmres"; /* the p(1) pattern: the model builds the cycle of the steps a solve reaches from it */
+  c->pattern      = "pgmres";                      /* the p(1) pattern: the model builds the cycle of the steps a solve reaches from it */
+  c->chunks       = ((KSP_PK *)ksp->data)->chunks; /* MPI_Test between the pieces of the overlapped work (1: none) */
   c->its          = m;
   c->nred         = m + 1;
   c->nspmv        = m;

@@ -274,6 +274,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
   PetscCall(PetscMemzero(c, sizeof(*c)));
   if (ksp->its > 0) f = PetscMin(1.0, 2.0 * p2->rc.npasses / ksp->its); /* after a solve, what it did (a pass is two iterations) */
   c->pattern = "pipe2cg";
+  c->chunks  = ((KSP_PK *)ksp->data)->chunks; /* MPI_Test between the pieces of the overlapped work (1: none) */
   c->its     = 2;
   c->nred    = 1;
   /* the 9 products and, but for the natural norm and none, the norms of both iterates (Pipe2CGDots; a KSP not set

@@ -212,6 +212,7 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
   PetscCall(PetscMemzero(c, sizeof(*c)));
   if (ksp->its > 0) f = PetscMin(1.0, (PetscReal)cg->rc.npasses / ksp->its); /* after a solve, what it did */
   c->pattern = "pipecg";
+  c->chunks  = ((KSP_PK *)ksp->data)->chunks; /* MPI_Test between the pieces of the overlapped work (1: none) */
   c->its     = 1;
   c->nred    = 1;
   /* (r,u), (w,u), the norm, and (u,s), (p,s) for the curvature computed from products; in flight during m = M w and

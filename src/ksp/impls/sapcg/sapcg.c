@@ -113,6 +113,7 @@ static PetscErrorCode KSPPipeGetCost_PKSAPCG(KSP ksp, PKSolverCost *c)
   PetscFunctionBegin;
   PetscCall(PetscMemzero(c, sizeof(*c)));
   c->pattern      = "sapcg";
+  c->chunks       = ((KSP_PK *)ksp->data)->chunks; /* MPI_Test between the pieces of the overlapped work (1: none) */
   c->its          = 1;
   c->nred         = 1;
   c->red[0]       = (PKReductionCost){.nvals = 2 + nrm, .blocking = PETSC_TRUE}; /* (z, r), (z, A z) and the norm */
