@@ -1,0 +1,114 @@
+#!/usr/bin/python3
+"""The tables of bench/smpi/run: bench/smpi/analyze.py RUNS_DIR
+
+RUNS_DIR/<platform>/<rows>-<ranks>-<type>.csv are -ksp_perfmodel_view ::ascii_csv reports of simulated runs (a
+fixed iteration count, no norm). Per platform and size it prints, in microseconds per iteration of simulated time:
+the measured (simulated) KSPSolve of every type at every rank count with the fastest marked; the self model's gap;
+the what-if of the smallest run's report for each larger count against the simulated time; the ranking by the
+model (each type's own report) against the simulated ranking; then the summary against issue 26's targets.
+"""
+import glob
+import os
+import re
+import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from accuracy import last_report, num  # noqa: E402
+
+ORDER = ["pcg", "sapcg", "nbpcg", "pipecg", "pipe2cg", "cg", "petsc_pipecg"]
+
+
+def med(v):
+    return statistics.median(v) if v else float("nan")
+
+
+def fmt(v, f="%.1f"):
+    return f % v if v == v else "-"
+
+
+def main():
+    root = sys.argv[1]
+    summary = []
+    for pdir in sorted(d for d in glob.glob(os.path.join(root, "*")) if os.path.isdir(d)):
+        plat = os.path.basename(pdir)
+        runs = {}
+        for path in glob.glob(os.path.join(pdir, "*.csv")):
+            m = re.match(r"(\d+)-(\d+)-([a-z0-9_]+)\.csv$", os.path.basename(path))
+            r = last_report(path) if m else None
+            if r and num(r, "measured", "ksp_solve"):
+                runs[(int(m[1]), int(m[2]), m[3])] = r
+        for rows in sorted({k[0] for k in runs}):
+            Ps = sorted({k[1] for k in runs if k[0] == rows})
+            types = [t for t in ORDER if any(k[0] == rows and k[2] == t for k in runs)]
+            it = lambda r: num(r, "run", "iterations") or 1
+            meas = {(P, t): num(runs[(rows, P, t)], "measured", "ksp_solve") / it(runs[(rows, P, t)]) * 1e6
+                    for P in Ps for t in types if (rows, P, t) in runs}
+            model = {(P, t): num(runs[(rows, P, t)], "analytic", "total") / it(runs[(rows, P, t)]) * 1e6
+                     for P in Ps for t in types if (rows, P, t) in runs}
+            print(f"\n### {plat}, {rows} rows per rank: simulated KSPSolve per iteration (us); * the fastest\n")
+            print("| type | " + " | ".join(f"{P} ranks" for P in Ps) + " |")
+            print("| --- |" + " ---: |" * len(Ps))
+            for t in types:
+                cells = []
+                for P in Ps:
+                    v = meas.get((P, t))
+                    best = min((meas[(P, u)] for u in types if (P, u) in meas), default=None)
+                    cells.append(fmt(v) + ("*" if v is not None and v == best else "") if v is not None else "-")
+                print(f"| {t} | " + " | ".join(cells) + " |")
+            print(f"\nself model gap (model - simulated) / simulated:\n")
+            print("| type | " + " | ".join(f"{P}" for P in Ps) + " |")
+            print("| --- |" + " ---: |" * len(Ps))
+            gaps = []
+            for t in types:
+                cells = []
+                for P in Ps:
+                    if (P, t) in meas and (P, t) in model:
+                        g = 100 * (model[(P, t)] - meas[(P, t)]) / meas[(P, t)]
+                        gaps.append(abs(g))
+                        cells.append(f"{g:+.1f}%")
+                    else:
+                        cells.append("-")
+                print(f"| {t} | " + " | ".join(cells) + " |")
+            # what-if from the smallest count's report for the larger counts it predicts
+            P0 = Ps[0]
+            wi = []
+            print(f"\nwhat-if of the {P0}-rank report for larger counts (predicted / simulated, per iteration):\n")
+            print("| type | " + " | ".join(f"{P}" for P in Ps[1:]) + " |")
+            print("| --- |" + " ---: |" * (len(Ps) - 1))
+            for t in types:
+                r0 = runs.get((rows, P0, t))
+                cells = []
+                for P in Ps[1:]:
+                    p = num(r0, "whatif.ranks", str(P)) if r0 else None
+                    if p is not None and (P, t) in meas:
+                        pi = p / it(r0) * 1e6
+                        g = 100 * (pi - meas[(P, t)]) / meas[(P, t)]
+                        wi.append((P, abs(g)))
+                        cells.append(f"{pi:.1f} / {meas[(P, t)]:.1f} ({g:+.0f}%)")
+                    else:
+                        cells.append("-")
+                print(f"| {t} | " + " | ".join(cells) + " |")
+            # ranking: each type's own model against the simulation
+            print("\nranking at each count: simulated / by the model (each type's own report):\n")
+            right = 0
+            for P in Ps:
+                have = [t for t in types if (P, t) in meas and (P, t) in model]
+                sm = sorted(have, key=lambda t: meas[(P, t)])
+                mo = sorted(have, key=lambda t: model[(P, t)])
+                ok = sm[:1] == mo[:1]
+                right += ok
+                print(f"- {P} ranks: simulated {' < '.join(sm)}; model {' < '.join(mo)}: fastest {'right' if ok else 'WRONG'}")
+            largest = [g for P, g in wi if P == Ps[-1]]
+            summary.append((plat, rows, med(gaps), max(gaps) if gaps else float("nan"), max(largest) if largest else float("nan"), right, len(Ps)))
+    print("\n### summary (targets of issue 26: per-iteration model median <= 10%, largest <= 25%; what-if from the"
+          " smallest count within 20% at the largest; the fastest type ranked first at every count)\n")
+    print("| platform | rows/rank | self gap median | largest | what-if at the largest count, worst type | fastest right |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for plat, rows, m, x, w, right, n in summary:
+        print(f"| {plat} | {rows} | {fmt(m)}% | {fmt(x)}% | {fmt(w)}% | {right} of {n} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
