@@ -41,7 +41,7 @@ def main():
     terms = ["spmv", "pc", "vec", "halo.postal", "allr.comm", "sync", "overlap", "init"]
     for setup, rows, pc in cases:
         print(f"\n### {setup}, {rows} rows per rank, {pc}: per iteration, microseconds (medians over rounds)\n")
-        print("| type | its | KSPSolve | " + " | ".join("work." + a for a in acts) + " | tests/red | early | "
+        print("| type | its | KSPSolve | " + " | ".join("work." + a for a in acts) + " | tests per reduction | early | "
               + " | ".join("model." + t for t in terms) + " | model total | gap |")
         print("| --- |" + " ---: |" * (2 + len(acts) + 2 + len(terms) + 2))
         for t in types:

@@ -1,3 +1,4 @@
+# tests/run: alone (the emulated cluster)
 # The network topology as plain functions (tests/topology_unit.c, one rank, no MPI communication): Slurm host lists
 # and topology.conf (syntax, every malformed case with its line), hops and routes on documented trees, the link
 # loads of 2-D and 3-D DMDA halos on 8 nodes under 2 leaf switches and a spine against hand counts, network

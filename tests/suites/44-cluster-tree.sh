@@ -1,3 +1,4 @@
+# tests/run: alone (the emulated cluster)
 # The emulated cluster's two-level switch tree, its topology.conf and its network counters (bin/pipekrylov-cluster
 # up N --switches S, bin/pipekrylov-netsampler), and pipekrylov-calibrate's per-hop latency and stall time on it
 # (issue 21). tests/cluster-tree.sh does the work on one cluster (about 40 s) and prints a PASS or FAIL line per

@@ -1,5 +1,5 @@
 # Node-aware placement (src/dm) and halo accounting: counts against hand-computed values, bin/pipekrylov-place,
-# the same solve with and without placement, and an unmodified tutorial on the emulated cluster.
+# the same solve with and without placement (the emulated cluster's cases: 47-place-cluster.sh).
 H=$PK_BUILD/tests/halo
 PL=$PK_ROOT/bin/pipekrylov-place
 PLD=$PK_BUILD/tests/place
@@ -192,23 +192,3 @@ t_fail topoplace-lib-malformed "-da_node_aware_topology: Topology file '.*/bad-l
   sh -c 'printf "SwitchName=s0 Nodes=node[01-04]\nSwitchName=s1 Nodes=node[05-\n" >"$PLD/bad-lib.conf" && "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -problem laplace2d -n 32 -nodeaware -da_node_aware_topology "$PLD/bad-lib.conf"'
 t_grep topoplace-lib-missing-node "^DMDACreateNodeAware: -da_node_aware_topology .*two.conf: 2 of the 2 nodes are not in the topology \(the first: '$(hostname)'\): node-aware order kept" \
   "$PK_ROOT/tests/mpirun.sh" 4 "$PK_BUILD/examples/poisson27" -problem laplace2d -n 32 -nodeaware -ksp_perf_node_size 2 -da_node_aware_topology "$PLD/two.conf"
-
-# On the emulated cluster (root, network namespaces)
-# and topology-aware: 4 emulated nodes under two virtual leaf switches (a hand-written topology.conf), the same solve
-# placed by DMDACreateNodeAware -da_node_aware_topology as by default, switch-link bytes as hand-counted
-# (tests/place-topo-cluster.sh says how)
-if [ "$(id -u)" != 0 ]; then
-  skip place-cluster-tutorial "not root: the emulated cluster needs root for network namespaces"
-  skip topoplace-cluster-solve "not root: the emulated cluster needs root for network namespaces"
-elif ! command -v ip >/dev/null 2>&1 || ! command -v tc >/dev/null 2>&1; then
-  skip place-cluster-tutorial "iproute2 (ip, tc) is not installed"
-  skip topoplace-cluster-solve "iproute2 (ip, tc) is not installed"
-elif ! ip netns add "pkprobe$$" >/dev/null 2>&1; then
-  skip place-cluster-tutorial "network namespaces cannot be created here"
-  skip topoplace-cluster-solve "network namespaces cannot be created here"
-else
-  ip netns del "pkprobe$$"
-  t_grep place-cluster-tutorial 'PASS: a rankfile host outside the cluster is a clear error' "$PK_ROOT/tests/place-cluster.sh" "$PLD/cluster"
-  t_grep topoplace-cluster-solve '^PASS: topology-aware placement on 4 emulated nodes' sh "$PK_ROOT/tests/place-topo-cluster.sh" "$PLD/topo-cluster"
-fi
-t_fail cluster-run-bad-rankfile 'cannot read the rankfile|is not up|needs root' env PK_CLUSTER_DIR="$PLD/no-cluster" "$PK_ROOT/bin/pipekrylov-cluster" run 2 1 --rankfile /nonexistent true

@@ -1,3 +1,4 @@
+# tests/run: alone (the emulated cluster and the cached host profile)
 # Safe as root on a shared machine (issue 19, docs/security.md): the tools and the library run as root beside other
 # users. A hostile user's directory, symbolic link, FIFO or file in a shared place (a world-writable /tmp, a shared
 # profile cache) is refused or ignored, and nothing outside is overwritten; failed writes are errors that leave
