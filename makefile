@@ -106,7 +106,7 @@ ifneq ($(PETSC_EXAMPLES_DIR),)
   TUT_BIN    := $(PETSC_TUTORIALS:%=$(BUILD)/petsc-tutorials/%) $(BUILD)/petsc-tutorials/snes-ex5 $(BUILD)/petsc-tutorials/ts-ex20adj
 endif
 
-.PHONY: all deps demo check bench install clean check-petsc check-variants variant-build check-debian13
+.PHONY: all deps demo check bench install clean check-petsc check-variants variant-build check-debian13 check-smpi
 all: check-petsc $(LIB) $(ARCHIVE) $(EX_BIN) $(TEST_BIN) $(TEST_PLUGIN) $(BENCH_BIN) $(TOOL_BIN) $(TUT_BIN)
 
 check-petsc:
@@ -212,6 +212,15 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory all
 	@bash tests/run $(if $(TESTS),-k '$(TESTS)')
+
+# pipekrylov under SimGrid's simulator: PETSc built with smpicc once under build/smpi (bench/smpi/build-petsc,
+# 20-40 minutes on 2 cores), then the simulated tests (tests/suites/95-smpi.sh; make check runs them only where that
+# PETSc is built, and says SKIP otherwise). The study at 16 to 256 simulated ranks is bench/smpi/run.
+check-smpi: deps
+	@$(MAKE) --no-print-directory all
+	@command -v smpicc >/dev/null 2>&1 || { echo "SKIP: SimGrid is not installed (libsimgrid-dev)"; exit 0; }; \
+	  sh bench/smpi/build-petsc build/smpi >build/smpi-petsc.log 2>&1 || { tail -5 build/smpi-petsc.log; exit 1; }; \
+	  bash tests/run -k '^smpi-'
 
 # Each Debian PETSc variant (64-bit indices, complex) in its own build/variants/<name>, with a core subset of the
 # tests (the six solvers against PETSc's on ex2, the report, the trace); a variant not installed is skipped.

@@ -24,11 +24,14 @@ install() { # PACKAGES...: as root with apt-get, else say what to run
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "deps: installing: $*"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -q --no-install-recommends "$@" >/tmp/pipekrylov-deps.log 2>&1 || {
-      apt-get update -q >>/tmp/pipekrylov-deps.log 2>&1
-      apt-get install -y -q --no-install-recommends "$@" >>/tmp/pipekrylov-deps.log 2>&1 || {
-        echo "deps: apt-get failed, see /tmp/pipekrylov-deps.log"; tail -5 /tmp/pipekrylov-deps.log; exit 1; }
+    # apt's output to a file of our own (mktemp: new, private), never to a fixed name in the shared /tmp
+    log=$(mktemp "${TMPDIR:-/tmp}/pipekrylov-deps.XXXXXX") || { echo "deps: cannot create a log file"; exit 1; }
+    apt-get install -y -q --no-install-recommends "$@" >"$log" 2>&1 || {
+      apt-get update -q >>"$log" 2>&1
+      apt-get install -y -q --no-install-recommends "$@" >>"$log" 2>&1 || {
+        echo "deps: apt-get failed, see $log"; tail -5 "$log"; exit 1; }
     }
+    rm -f "$log"
   else
     echo "deps: missing: $*"
     echo "deps: as root run: apt-get install $*"
@@ -44,7 +47,7 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
   [ -n "$missing" ] && { echo "deps: missing:$missing"; echo "deps: install PETSc 3.18 or later (with hypre), an MPI, and PAPI, then set PKG_CONFIG_PATH or PETSC_DIR/PETSC_ARCH"; exit 1; }
   echo "deps: not a Debian system; PETSc and MPI found"; exit 0
 fi
-# shellcheck disable=SC2046
+# shellcheck disable=SC2046,SC2086
 install $(missing_of $PKGS)
 ex=$(petsc_examples)
 [ -n "$ex" ] || { echo "deps: cannot tell which PETSc petsc-dev brings (no PETSc.pc, no apt-cache)"; exit 1; }
@@ -55,4 +58,10 @@ install $(missing_of "$ex")
 if [ "$(id -u)" = 0 ] && [ -n "$(missing_of clang-format-14)" ] && apt-cache show clang-format-14 >/dev/null 2>&1; then
   ( install clang-format-14 ) || echo "deps: clang-format-14 not installed; the format check will say SKIP"
 fi
+# optional: SimGrid (the simulated runs, tests/suites/95-smpi.sh and bench/smpi; SKIP without it) and shellcheck
+for opt in libsimgrid-dev shellcheck; do
+  if [ "$(id -u)" = 0 ] && [ -n "$(missing_of $opt)" ] && apt-cache show $opt >/dev/null 2>&1; then
+    ( install $opt ) || echo "deps: $opt not installed; the tests that need it will say SKIP"
+  fi
+done
 echo "deps: all present (PETSc $(pkg-config --modversion PETSc 2>/dev/null))"

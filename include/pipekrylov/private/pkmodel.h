@@ -153,6 +153,8 @@ typedef struct {
 } PKAllreduceCost;
 
 PETSC_INTERN PetscErrorCode PKModelAllreduce(const PKMachineParams *, const PKLayout *, PetscInt nvals, const PKNetState *, PKAllreduceCost *);
+/* a one-value non-blocking reduction polled back to back: the profile's poll_on/poll_off per round times the rounds */
+PETSC_INTERN PetscReal PKModelPollTime(const PKMachineParams *, const PKLayout *);
 
 /* ============================================================================================================ */
 /* Solver models (000 5.3 PCG model generalised per solver; docs/algorithms.md §0-6 for the counts)              */

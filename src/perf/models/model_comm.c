@@ -317,6 +317,14 @@ static PetscReal PKCeilLog2(PetscInt n)
   return (PetscReal)r;
 }
 
+/* The time a one-value non-blocking reduction takes to complete when polled back to back on this layout: the
+   profile's per-round times (poll_on, poll_off) over the rounds of recursive doubling on and off node, as the
+   blocking allreduce counts them; 0 where the profile has no polled times */
+PetscReal PKModelPollTime(const PKMachineParams *m, const PKLayout *lay)
+{
+  return PKCeilLog2(PetscMin(lay->ppn, lay->P)) * PetscMax(0, m->poll_time[PK_ON_NODE]) + PKCeilLog2(lay->nodes) * PetscMax(0, m->poll_time[PK_OFF_NODE]);
+}
+
 PetscErrorCode PKModelAllreduce(const PKMachineParams *m, const PKLayout *lay, PetscInt nvals, const PKNetState *net, PKAllreduceCost *c)
 {
   PetscReal bytes = 8.0 * nvals, round[PK_NLOC];

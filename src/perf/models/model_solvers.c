@@ -665,7 +665,16 @@ PetscErrorCode PKModelWhatIfRanks(const PKMachineParams *m, const PKSolveInput *
       for (PetscInt r = 0; r < 2; r++)
         if (in->sync[r] >= 0) w.sync[r] = in->sync[r] * e1 / e0;
     } else w.sync[0] = w.sync[1] = -1; /* one rank shows no spread to scale */
+    /* a reduction over more ranks takes more rounds, and a solver that polls sees it complete after more progress
+       calls: the run's measured calls per reduction and fraction found complete belong to its own rank count, so
+       the target's come from the polled-progress model with the profile's time for the new layout */
+    if (PKPolls(in->solver.kind)) {
+      PetscReal tp = PKModelPollTime(m, &w.layout);
+      if (tp > 0) w.t_poll = tp;
+      w.tests_red = -1;
+      w.theta     = -1;
+    }
   }
-  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), PETSC_FALSE, res));
+  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), (PetscBool)(w.theta < 0 && PKPolls(in->solver.kind)), res));
   PetscFunctionReturn(0);
 }

@@ -40,14 +40,13 @@ static PetscErrorCode PKSecAnalyticSync(const PKStats *S, PetscBool vec_modelled
    so that the tests term carries it alone and the other solvers' what-ifs get their own */
 static PetscErrorCode PKSecAnalyticProgress(const PKStats *S, const PKSecRun *run, PKMeasuredTimes *t, PKSolveInput *in)
 {
-  const PKLocality loc             = S->nnodes > 1 ? PK_OFF_NODE : PK_ON_NODE;
-  PetscReal        rounds[PK_NLOC] = {0, 0}, tests, win = 0;
+  const PKLocality loc    = S->nnodes > 1 ? PK_OFF_NODE : PK_ON_NODE;
+  const PKLayout   layout = {PetscMax(1, S->nranks), PetscMax(1, S->nnodes), PetscMax(1, S->ppn)};
+  PetscReal        tests, win = 0;
 
   PetscFunctionBegin;
-  for (PetscInt p = 1; p < S->ppn; p *= 2) rounds[PK_ON_NODE]++;
-  for (PetscInt p = 1; p < S->nnodes; p *= 2) rounds[PK_OFF_NODE]++;
   in->t_test    = run->eff.test_time[loc];
-  in->t_poll    = rounds[PK_ON_NODE] * run->eff.poll_time[PK_ON_NODE] + rounds[PK_OFF_NODE] * run->eff.poll_time[PK_OFF_NODE];
+  in->t_poll    = PKModelPollTime(&run->eff, &layout);
   in->tests_red = -1;
   if (!(S->nreductions > 0) || !(S->nranks > 1) || !(in->t_test > 0)) PetscFunctionReturn(0);
   in->tests_red = (PetscReal)S->ntests / S->nranks / S->nreductions; /* ntests is summed over the ranks */
