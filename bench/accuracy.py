@@ -58,6 +58,7 @@ def main():
     for skipped in sorted(glob.glob(os.path.join(d, "*.skipped"))):
         p(open(skipped).read().strip())
     summary = []
+    autocg_ratios = []
     for s in setups:
         keys = [k for k in runs if k[0] == s]
         reps = sorted({k[4] for k in keys})
@@ -133,6 +134,32 @@ def main():
                     cells.append(f"{v:.0f}%" + ("*" if fam[(a, b)] else ""))
                     (cross if fam[(a, b)] else same).append(v)
             p(f"| {a} | " + " | ".join(cells) + " |")
+        # autocg: the type the model chose, its KSPSolve against the fastest CG type's of the same case (medians over
+        # the rounds of each type's time; the target: within 5%)
+        if any(k[3] == "autocg" for k in keys):
+            p("\nautocg (-ksp_autocg_switch 0: the model's choice alone) against the fastest CG type measured:\n")
+            p("| rows/rank | pc | chosen | autocg KSPSolve (s) | fastest | its KSPSolve (s) | autocg / fastest |")
+            p("| ---: | --- | --- | ---: | --- | ---: | ---: |")
+            for rows, pc in cases:
+                if pc == "hypre":
+                    continue
+                ta = [num(runs[k], "measured", "ksp_solve") for k in keys if k[1:4] == (rows, pc, "autocg")]
+                chosen = sorted({runs[k].get(("run", "type"), "?") for k in keys if k[1:4] == (rows, pc, "autocg")})
+                meds = {}
+                for t in types:
+                    if t in ("pgmres", "gmres"):
+                        continue
+                    v = [num(runs[k], "measured", "ksp_solve") for k in keys if k[1:4] == (rows, pc, t)]
+                    v = [x for x in v if x]
+                    if v:
+                        meds[t] = med(v)
+                ta = [x for x in ta if x]
+                if not ta or not meds:
+                    continue
+                fast = min(meds, key=meds.get)
+                ratio = med(ta) / meds[fast]
+                autocg_ratios.append(ratio)
+                p(f"| {rows} | {pc} | {'/'.join(chosen)} | {med(ta):.4e} | {fast} | {meds[fast]:.4e} | {ratio:.3f} |")
         # AMG
         amg = []
         for rows, pc in cases:
@@ -157,6 +184,9 @@ def main():
     for s, sg, sm, cr, am in summary:
         p(f"| {s} | {f(med(sg))} | {f(max(sg) if sg else float('nan'))} | {f(med(sm))} | {f(max(sm) if sm else float('nan'))} |"
           f" {f(med(cr))} / {f(max(cr) if cr else float('nan'))} | {f(max(am) if am else float('nan'))} |")
+    if autocg_ratios:
+        p(f"\nautocg / fastest CG type, over the cases: median {med(autocg_ratios):.3f}, largest {max(autocg_ratios):.3f}"
+          f" [target: <= 1.05 in every case]")
     p("\n(on a shared or loaded machine these figures are noise: quote only a quiet machine's run with >= 7 rounds)")
     print("\n".join(out))
     return 0

@@ -21,6 +21,7 @@
 #define KSPPKPIPECG  "pipecg"  /* pipelined CG (Ghysels-Vanroose); replaces PETSc's pipecg */
 #define KSPPKPIPE2CG "pipe2cg" /* two iterations per reduction (Eller-Gropp), with residual replacement */
 #define KSPPKPGMRES  "pgmres"  /* pipelined GMRES(m) (Ghysels et al.); replaces PETSc's pgmres */
+#define KSPAUTOCG    "autocg"  /* the CG type the performance model predicts fastest, then the one measured fastest */
 /* PETSc's own types that ours replace stay reachable under these names */
 #define KSPPETSCPIPECG "petsc_pipecg"
 #define KSPPETSCPGMRES "petsc_pgmres"

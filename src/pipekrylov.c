@@ -100,6 +100,7 @@ PetscErrorCode PipeKrylovInitializePackage(void)
   PetscCall(KSPRegister(KSPPKPIPECG, KSPCreate_PKPIPECG));
   PetscCall(KSPRegister(KSPPKPIPE2CG, KSPCreate_PKPIPE2CG));
   PetscCall(KSPRegister(KSPPKPGMRES, KSPCreate_PKPGMRES));
+  PetscCall(KSPRegister(KSPAUTOCG, KSPCreate_AUTOCG));
   PetscCall(PetscLogEventRegister("PKSpMV", PK_CLASSID, &PK_Event_SpMV));
   PetscCall(PetscLogEventRegister("PKAllreduce", PK_CLASSID, &PK_Event_Reduce));
   PetscCall(PetscLogEventRegister("PKIallreduceWait", PK_CLASSID, &PK_Event_Wait));

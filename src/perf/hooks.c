@@ -239,6 +239,15 @@ PetscErrorCode PKPerfView(KSP ksp, PetscViewer viewer)
   PKPerfCtx *c;
 
   PetscFunctionBegin;
+  {
+    PetscContainer cont;
+    PKTypeChoice  *choice;
+    PetscCall(PetscObjectQuery((PetscObject)ksp, "PKTypeChoice", (PetscObject *)&cont));
+    if (cont) {
+      PetscCall(PetscContainerGetPointer(cont, (void **)&choice));
+      PetscCall(PKReportTypeChoiceView(viewer, choice));
+    }
+  }
   PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
   if (!c || !c->mon.options_read || !PKPerfIsOn(c)) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  performance monitor: on%s%s%s, PAPI events %s%s%s\n", c->mon.opt_trace ? ", trace " : "", c->mon.opt_trace ? c->mon.trace : "", c->mon.opt_report ? ", report (-ksp_perfmodel_view)" : "", c->mon.papi_events,

@@ -7,6 +7,7 @@
                     phases; the per-KSP context and its options
      monitor_api.c  the public monitor interface (KSPPerfMonitorSet ...)
      noise_api.c    the public noise interface (KSPPerfNoiseSet ...)
+     autocg.c       -ksp_type autocg: the CG type the model predicts fastest (the report's PKReportPredict)
    Below it, side by side: src/perf/monitor (pkmonitor.h) and src/perf/report (pkreport.h), which meet only in the
    record of a solve (pkrecord.h); src/perf/models (pkmodel.h) is below both.
 */
@@ -25,6 +26,9 @@ typedef struct {
   PKModelCtx   model;
   PKReportCtx  report;
 } PKPerfCtx;
+
+/* -ksp_type autocg (autocg.c): the CG type the model predicts fastest, then the one measured fastest */
+PETSC_INTERN PetscErrorCode KSPCreate_AUTOCG(KSP);
 
 PETSC_INTERN PetscErrorCode PKPerfHooksInstall(void);
 PETSC_INTERN PetscErrorCode PKPerfHooksRemove(void);

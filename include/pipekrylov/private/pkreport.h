@@ -51,6 +51,47 @@ PETSC_INTERN PetscErrorCode PKModelFree(PKModelCtx *);
 PETSC_INTERN PetscErrorCode PKReportViewerOpen(KSP, PKReportCtx *, PetscBool *);
 /* What the report built for a KSP (its operator's structure), with the KSP's perf context */
 PETSC_INTERN PetscErrorCode PKReportFree(PKReportCtx *);
+/* The model before a solve (predict.c): per-iteration times of solver configurations on a KSP's operator and
+   preconditioner, from a few timed applications, the operator's halo and the profile; collective */
+#define PK_PREDICT_MAX 8
+typedef struct {
+  PetscInt  n;
+  PetscReal per_iteration[PK_PREDICT_MAX]; /* s, the model's time per iteration of each configuration */
+  PetscReal init[PK_PREDICT_MAX];          /* s, its start-up */
+  PetscReal t_spmv, t_matmul, t_pc;        /* s, slowest rank: local SpMV (no halo), MatMult, PC application */
+  PetscReal t_stream;                      /* s, slowest rank: one vector read or written (VecAXPY / 3) */
+  PetscReal halo;                          /* s, the slowest rank's modelled halo exchange */
+  PetscBool halo_known;                    /* the operator's scatter was read (MPIAIJ, or one rank) */
+  PetscInt  P, nodes, ppn;
+  char      origin[PETSC_MAX_PATH_LEN]; /* the machine profile's */
+} PKPrediction;
+PETSC_INTERN PetscErrorCode PKReportPredict(KSP, PKModelCtx *, PKReportCtx *, PetscInt, const PKSolverConfig[], PKPrediction *);
+/* What -ksp_type autocg chose for a KSP and why: the package level (src/perf/autocg.c) keeps it composed with the
+   KSP (PetscContainer "PKTypeChoice", which outlives the type it became); the report prints it (sec_run.c) */
+typedef struct {
+  PetscInt     n;                        /* candidate types */
+  char         type[PK_PREDICT_MAX][32]; /* their names */
+  PKPrediction pred;                     /* the model's prediction for each */
+  PetscReal    measured[PK_PREDICT_MAX]; /* s per iteration measured, mean over the solves run with it; < 0: none */
+  PetscInt     nsolves[PK_PREDICT_MAX];  /* solves run with it */
+  PetscInt     current;                  /* the type in use */
+  PetscReal    margin;                   /* -ksp_autocg_explore */
+  PetscBool    explore;                  /* -ksp_autocg_switch */
+  char         why[256];                 /* why the type in use was chosen */
+  /* the solve in progress (its monitor): the time of its first and last iteration, their numbers */
+  PetscLogDouble t_first, t_last;
+  PetscInt       it_first, it_last;
+  /* the application's own pre- and post-solve hooks, called from ours */
+  PetscErrorCode (*presolve)(KSP, Vec, Vec, void *);
+  void *prectx;
+  PetscErrorCode (*postsolve)(KSP, Vec, Vec, void *);
+  void *postctx;
+} PKTypeChoice;
+PETSC_INTERN PetscErrorCode PKReportTypeChoiceView(PetscViewer, const PKTypeChoice *);
+/* the model's description of a KSP's solver (ours: its own counts; PETSc's: the model's table for `type`) */
+PETSC_INTERN PetscErrorCode PKReportSolverConfig(KSP, const char type[], PKSolverConfig *);
+/* the messages this rank sends in one halo exchange of a KSP's operator (sec_halo.c); collective */
+PETSC_INTERN PetscErrorCode PKReportHaloMessages(KSP, PKReportCtx *, const PetscMPIInt rank_node[], PetscBool *, PetscInt *, PetscMPIInt **, PetscReal **, PKLocality **);
 /* collective pieces of the report that the examples modelling other libraries (examples/hypre_pcg.c) share */
 PETSC_INTERN PetscErrorCode PKReportRanksPerCore(MPI_Comm, PetscReal *);
 PETSC_INTERN PetscErrorCode PKReportHaloSlowest(MPI_Comm, const PKMachineParams *, const PKHaloPattern *, const PKNetState *, PKCommCost *, PKCommCost *);

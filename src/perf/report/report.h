@@ -40,22 +40,23 @@ static inline PetscReal PKGap(PetscReal model, PetscReal measured)
 
 /* run and machine (sec_run.c) */
 typedef struct {
-  KSPType            type;
-  PetscBool          ours; /* one of pipekrylov's types */
-  KSPConvergedReason reason;
-  PKSolverConfig     config;                            /* as the solver describes itself; PETSc's types: the model's table */
-  PetscBool          model;                             /* the analytic model knows this type */
-  PetscReal          measured;                          /* KSPSolve, slowest rank */
-  PetscReal          rows_time;                         /* the iterations' elapsed time: KSPSolve less set-up and finish */
-  PetscReal          work[PK_PHASE_N], win[PK_PHASE_N]; /* time by activity and inside overlap windows, mean over ranks */
-  PetscReal          phase[PK_PHASE_N];                 /* the rows' phase totals, mean over ranks */
-  PetscInt           nspmv, npc;                        /* applications per solve */
-  PetscInt           nrows_global, nnz_global;          /* nnz < 0: matrix-free */
-  PetscReal          rows_local, rows_sum, nnz_sum;
-  PetscBool          pc_diagonal, pc_is_jacobi;
-  PetscReal          ranks_per_core, t_cpu;
-  PetscReal          theta_counts; /* the fraction of reductions complete before their wait; < 0: none measured */
-  const char        *papi_unavailable, *papi_reason;
+  KSPType             type;
+  PetscBool           ours; /* one of pipekrylov's types */
+  KSPConvergedReason  reason;
+  PKSolverConfig      config;                            /* as the solver describes itself; PETSc's types: the model's table */
+  PetscBool           model;                             /* the analytic model knows this type */
+  PetscReal           measured;                          /* KSPSolve, slowest rank */
+  PetscReal           rows_time;                         /* the iterations' elapsed time: KSPSolve less set-up and finish */
+  PetscReal           work[PK_PHASE_N], win[PK_PHASE_N]; /* time by activity and inside overlap windows, mean over ranks */
+  PetscReal           phase[PK_PHASE_N];                 /* the rows' phase totals, mean over ranks */
+  PetscInt            nspmv, npc;                        /* applications per solve */
+  PetscInt            nrows_global, nnz_global;          /* nnz < 0: matrix-free */
+  PetscReal           rows_local, rows_sum, nnz_sum;
+  PetscBool           pc_diagonal, pc_is_jacobi;
+  PetscReal           ranks_per_core, t_cpu;
+  PetscReal           theta_counts; /* the fraction of reductions complete before their wait; < 0: none measured */
+  const char         *papi_unavailable, *papi_reason;
+  const PKTypeChoice *choice; /* -ksp_type autocg chose this type (src/perf/autocg.c), or NULL */
   /* the machine */
   const PKMachine *machine;
   PetscBool        machine_is_default; /* no -ksp_perfmodel_machine and no profile of this host in the cache */

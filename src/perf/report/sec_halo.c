@@ -141,25 +141,62 @@ static PetscErrorCode PKSecHaloOnTree(MPI_Comm comm, const PKSecNet *net, PetscM
   PetscFunctionReturn(0);
 }
 
+/* The messages this rank sends in one halo exchange of the KSP's operator (its scatter): their destination ranks
+   in the KSP's communicator, sizes and localities (rank_node: every rank's node). *known is false on every rank where
+   some rank's operator has no known halo (not MPIAIJ: matrix-free, shell); then n = 0. Free with PetscFree3(dst,
+   bytes, loc). Collective. */
+PetscErrorCode PKReportHaloMessages(KSP ksp, PKReportCtx *rep, const PetscMPIInt rank_node[], PetscBool *known, PetscInt *n, PetscMPIInt **dst, PetscReal **bytes, PKLocality **loc)
+{
+  MPI_Comm           comm = PetscObjectComm((PetscObject)ksp);
+  PetscMPIInt        rank;
+  PKSpMV             s      = NULL;
+  VecScatter         sf     = NULL;
+  PetscInt           nir    = 0, flag, gflag;
+  const PetscInt    *ioff   = NULL, *iloc;
+  const PetscMPIInt *iranks = NULL;
+  PetscMPIInt       *kranks = NULL;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  *n     = 0;
+  *known = PETSC_FALSE;
+  PetscCall(PKSecHaloSpMV(ksp, rep, &s));
+  PetscCall(PKSpMVGetHalo(s, &sf));
+  flag = sf ? 1 : 0;
+  PetscCallMPI(MPI_Allreduce(&flag, &gflag, 1, MPIU_INT, MPI_MIN, comm));
+  if (gflag) {
+    PetscCall(PetscSFSetUp(sf));
+    PetscCall(PetscSFGetLeafRanks(sf, &nir, &iranks, &ioff, &iloc)); /* the ranks this rank sends to */
+  }
+  PetscCall(PetscMalloc3(PetscMax(nir, 1), dst, PetscMax(nir, 1), bytes, PetscMax(nir, 1), loc));
+  if (!gflag) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc1(PetscMax(nir, 1), &kranks));
+  PetscCall(PKSecHaloTargets(comm, sf, nir, iranks, kranks));
+  for (PetscInt i = 0; i < nir; i++) {
+    if (kranks[i] == rank || kranks[i] == MPI_UNDEFINED) continue;
+    (*bytes)[*n]   = (PetscReal)(ioff[i + 1] - ioff[i]) * sizeof(PetscScalar);
+    (*dst)[*n]     = kranks[i];
+    (*loc)[(*n)++] = rank_node[kranks[i]] == rank_node[rank] ? PK_ON_NODE : PK_OFF_NODE;
+  }
+  PetscCall(PetscFree(kranks));
+  *known = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 /* Every rank models its own halo exchange from the messages it sends; the slowest rank's terms go to the model.
    Collective. */
 PetscErrorCode PKSecHaloGather(KSP ksp, const PKSolveRecord *rec, const PKSecRun *run, const PKSecNet *net, PKReportCtx *rep, PKSecHalo *h)
 {
-  MPI_Comm           comm = PetscObjectComm((PetscObject)ksp);
-  PetscMPIInt        rank, size;
-  PKSpMV             s   = NULL;
-  VecScatter         sf  = NULL;
-  PetscInt           nir = 0, n = 0, flag, gflag;
-  const PetscInt    *ioff   = NULL, *iloc;
-  const PetscMPIInt *iranks = NULL;
-  PetscMPIInt       *kranks = NULL;
-  PetscReal         *bytes = NULL, *hops = NULL;
-  PKLocality        *loc = NULL;
-  PetscMPIInt       *dst = NULL;
-  PetscBool         *xs  = NULL;
-  PKHaloPattern      pat;
-  PKCommCost         mine;
-  PetscReal          sums[1 + 2 * PK_NLOC], gsums[1 + 2 * PK_NLOC], hw = rec->work[PK_PHASE_HALO], hmax;
+  MPI_Comm      comm = PetscObjectComm((PetscObject)ksp);
+  PetscMPIInt   rank, size;
+  PetscInt      n     = 0;
+  PetscReal    *bytes = NULL, *hops = NULL;
+  PKLocality   *loc = NULL;
+  PetscMPIInt  *dst = NULL;
+  PetscBool    *xs  = NULL, known;
+  PKHaloPattern pat;
+  PKCommCost    mine;
+  PetscReal     sums[1 + 2 * PK_NLOC], gsums[1 + 2 * PK_NLOC], hw = rec->work[PK_PHASE_HALO], hmax;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(h, sizeof(*h)));
@@ -172,25 +209,13 @@ PetscErrorCode PKSecHaloGather(KSP ksp, const PKSolveRecord *rec, const PKSecRun
     h->have = PETSC_TRUE; /* no halo at all */
     PetscFunctionReturn(0);
   }
-  PetscCall(PKSecHaloSpMV(ksp, rep, &s));
-  PetscCall(PKSpMVGetHalo(s, &sf));
-  flag = sf ? 1 : 0;
-  PetscCallMPI(MPI_Allreduce(&flag, &gflag, 1, MPIU_INT, MPI_MIN, comm));
-  if (!gflag) {
+  PetscCall(PKReportHaloMessages(ksp, rep, rec->rank_node, &known, &n, &dst, &bytes, &loc));
+  if (!known) {
+    PetscCall(PetscFree3(dst, bytes, loc));
     PetscCall(PetscSNPrintf(h->why, sizeof(h->why), "the operator is not MPIAIJ: its halo is not known"));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscSFSetUp(sf));
-  PetscCall(PetscSFGetLeafRanks(sf, &nir, &iranks, &ioff, &iloc)); /* the ranks this rank sends to */
-  PetscCall(PetscMalloc3(nir, &bytes, nir, &loc, nir, &kranks));
-  PetscCall(PetscMalloc3(PetscMax(nir, 1), &dst, PetscMax(nir, 1), &hops, PetscMax(nir, 1), &xs));
-  PetscCall(PKSecHaloTargets(comm, sf, nir, iranks, kranks));
-  for (PetscInt i = 0; i < nir; i++) {
-    if (kranks[i] == rank || kranks[i] == MPI_UNDEFINED) continue;
-    bytes[n] = (PetscReal)(ioff[i + 1] - ioff[i]) * sizeof(PetscScalar);
-    dst[n]   = kranks[i];
-    loc[n++] = rec->rank_node[kranks[i]] == rec->rank_node[rank] ? PK_ON_NODE : PK_OFF_NODE;
-  }
+  PetscCall(PetscMalloc2(PetscMax(n, 1), &hops, PetscMax(n, 1), &xs));
   PetscCall(PKSecHaloOnTree(comm, net, rank, n, dst, loc, bytes, hops, xs, h));
   PetscCall(PetscMemzero(&pat, sizeof(pat)));
   pat.n         = n;
@@ -207,8 +232,8 @@ PetscErrorCode PKSecHaloGather(KSP ksp, const PKSolveRecord *rec, const PKSecRun
   }
   /* the slowest rank's terms and message counts; the average rank's counts */
   PetscCall(PKReportHaloSlowest(comm, &run->eff, &pat, &net->net, &mine, &h->cost));
-  PetscCall(PetscFree3(bytes, loc, kranks));
-  PetscCall(PetscFree3(dst, hops, xs));
+  PetscCall(PetscFree3(dst, bytes, loc));
+  PetscCall(PetscFree2(hops, xs));
   sums[0] = mine.total;
   for (int l = 0; l < PK_NLOC; l++) {
     sums[1 + l]           = 0;

@@ -36,6 +36,14 @@ PetscErrorCode PKReportLoadMachine(MPI_Comm comm, PKModelCtx *model)
    1.85 ms for 1.04 measured instead of 1.04 for 1.22). */
 PetscErrorCode PKReportRanksPerCore(MPI_Comm comm, PetscReal *rpc)
 {
+#if defined(PK_SMPI)
+  PetscFunctionBegin;
+  /* under SimGrid's simulator every simulated rank has a simulated core of its own: the real cores that run the
+     simulated ranks one after another say nothing about the simulated machine */
+  (void)comm;
+  *rpc = 1;
+  PetscFunctionReturn(0);
+#else
   MPI_Comm    host;
   PetscMPIInt nhost;
   PetscReal   mine, cores = 0;
@@ -53,33 +61,33 @@ PetscErrorCode PKReportRanksPerCore(MPI_Comm comm, PetscReal *rpc)
   mine = cores > 0 ? PetscMax(1.0, nhost / cores) : 1;
   PetscCallMPI(MPI_Allreduce(&mine, rpc, 1, MPIU_REAL, MPIU_MAX, comm));
   PetscFunctionReturn(0);
+#endif
 }
 
 /* The solver's description: one of ours describes itself with its live settings, PETSc's types come from the
-   model's table */
-static PetscErrorCode PKSecRunConfig(KSP ksp, PKSecRun *r)
+   model's table (the KSP's own type, or `type` for a KSP about to become one) */
+PetscErrorCode PKReportSolverConfig(KSP ksp, const char type[], PKSolverConfig *config)
 {
   PetscErrorCode (*getcost)(KSP, PKSolverCost *);
   PetscErrorCode (*restart)(KSP, PetscInt *);
 
   PetscFunctionBegin;
+  PetscCall(PetscMemzero(config, sizeof(*config)));
   PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetCost_C", &getcost));
   if (getcost) {
     PKSolverCost cost;
     PetscCall((*getcost)(ksp, &cost));
-    PetscCall(PKSolverConfigFromCost(&cost, &r->config));
+    PetscCall(PKSolverConfigFromCost(&cost, config));
   } else {
-    PetscCall(PKSolverKindFromType(r->type, &r->config.kind));
-    PKSolverConfigDefault(r->config.kind, &r->config);
+    PetscCall(PKSolverKindFromType(type, &config->kind));
+    PKSolverConfigDefault(config->kind, config);
     PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPGMRESGetRestart_C", &restart));
-    if (restart) PetscCall((*restart)(ksp, &r->config.restart));
-    if (r->config.kind == PK_SOLVER_PETSC_CG) r->config.norm_separate = (PetscBool)(ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+    if (restart) PetscCall((*restart)(ksp, &config->restart));
+    if (config->kind == PK_SOLVER_PETSC_CG) config->norm_separate = (PetscBool)(ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED);
   }
-  r->model = (PetscBool)(r->config.kind != PK_SOLVER_UNKNOWN);
   PetscFunctionReturn(0);
 }
 
-/* Collective */
 PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *model, PKSecRun *r)
 {
   MPI_Comm       comm = PetscObjectComm((PetscObject)ksp);
@@ -98,7 +106,8 @@ PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *mod
   PetscCall(KSPGetConvergedReason(ksp, &r->reason));
   PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetChunks_C", &ours));
   r->ours = ours ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(PKSecRunConfig(ksp, r));
+  PetscCall(PKReportSolverConfig(ksp, r->type, &r->config));
+  r->model = (PetscBool)(r->config.kind != PK_SOLVER_UNKNOWN);
   /* the machine, with what it lacks filled in (and said) */
   PetscCall(PKReportLoadMachine(comm, model));
   r->machine            = &model->machine;
@@ -147,7 +156,12 @@ PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *mod
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &r->pc_is_jacobi));
   if (r->config.have_cost && r->config.cost.fused_last) r->config.pc_fused = PETSC_TRUE;
   PetscCall(PKReportRanksPerCore(comm, &r->ranks_per_core));
-  r->theta_counts     = S->nreductions ? PKModelThetaFromCounts(S->nearly, S->nreductions) : -1;
+  r->theta_counts = S->nreductions ? PKModelThetaFromCounts(S->nearly, S->nreductions) : -1;
+  {
+    PetscContainer cont;
+    PetscCall(PetscObjectQuery((PetscObject)ksp, "PKTypeChoice", (PetscObject *)&cont));
+    if (cont) PetscCall(PetscContainerGetPointer(cont, (void **)&r->choice));
+  }
   r->papi_unavailable = rec->papi_unavailable;
   r->papi_reason      = rec->papi_reason;
   /* rank 0: the iterations' elapsed time (the sum of per-iteration maxima would overstate it when the slowest rank
@@ -240,6 +254,7 @@ PetscErrorCode PKSecRunView(PetscViewer v, PetscViewerFormat fmt, const PKSolveR
     }
   }
   PetscCall(PKSecRunPolicyView(v, r));
+  if (r->choice) PetscCall(PKReportTypeChoiceView(v, r->choice));
   if (S->nreductions)
     PetscCall(PetscViewerASCIIPrintf(v, "    measured overlap: %" PetscInt_FMT " of %" PetscInt_FMT " reductions complete before their wait (%.0f%%), %" PetscInt_FMT " MPI_Test calls\n", S->nearly, S->nreductions, (double)PKPct(S->nearly, S->nreductions), S->ntests));
   else if (r->model && r->theta_counts < 0 && (r->config.kind == PK_SOLVER_PETSC_GROPPCG || r->config.kind == PK_SOLVER_PETSC_PIPECG || r->config.kind == PK_SOLVER_PETSC_PGMRES))
@@ -259,6 +274,14 @@ PetscErrorCode PKSecRunCSV(PetscViewer v, const PKSolveRecord *rec, const PKSecR
   if (r->config.have_cost && (r->config.kind == PK_SOLVER_PIPECG || r->config.kind == PK_SOLVER_PIPE2CG)) {
     const PKSolverCost *c = &r->config.cost;
     PetscCall(PetscViewerASCIIPrintf(v, "run,passes_recomputed,%" PetscInt_FMT ",passes,measured\nrun,replacements,%" PetscInt_FMT ",,measured\nrun,gap_measurements,%" PetscInt_FMT ",,measured\nrun,recompute_on_at,%" PetscInt_FMT ",iteration,measured\n", c->nrecomputed, c->nreplaced, c->nprobed, c->recompute_on_at));
+  }
+  if (r->choice) {
+    const PKTypeChoice *c = r->choice;
+    PetscCall(PetscViewerASCIIPrintf(v, "choice,chosen,%s,,autocg\n", c->current >= 0 ? c->type[c->current] : "none"));
+    for (PetscInt i = 0; i < c->n; i++) {
+      PetscCall(PetscViewerASCIIPrintf(v, "choice.predicted_per_iteration,%s,%.9e,s,modelled\n", c->type[i], (double)c->pred.per_iteration[i]));
+      if (c->measured[i] >= 0) PetscCall(PetscViewerASCIIPrintf(v, "choice.measured_per_iteration,%s,%.9e,s,measured\n", c->type[i], (double)c->measured[i]));
+    }
   }
   PetscFunctionReturn(0);
 }
@@ -325,5 +348,23 @@ PetscErrorCode PKSecMachineView(PetscViewer v, PetscViewerFormat fmt, const PKSe
     }
     PetscCall(PetscViewerASCIIPrintf(v, "    (-ksp_perfmodel_view ::ascii_info_detail lists every parameter)\n"));
   }
+  PetscFunctionReturn(0);
+}
+
+/* What -ksp_type autocg chose and why: every candidate's predicted time per iteration (and measured, for those run),
+   the inputs the prediction measured */
+PetscErrorCode PKReportTypeChoiceView(PetscViewer v, const PKTypeChoice *c)
+{
+  const PKPrediction *p = &c->pred;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(v, "  chosen by -ksp_type autocg: %s, %s\n", c->current >= 0 ? c->type[c->current] : "(none yet)", c->why));
+  PetscCall(PetscViewerASCIIPrintf(v, "    per iteration, us:"));
+  for (PetscInt i = 0; i < c->n; i++) {
+    PetscCall(PetscViewerASCIIPrintf(v, " %s %.3g", c->type[i], 1e6 * (double)p->per_iteration[i]));
+    if (c->measured[i] >= 0) PetscCall(PetscViewerASCIIPrintf(v, " (measured %.3g)", 1e6 * (double)c->measured[i]));
+  }
+  PetscCall(PetscViewerASCIIPrintf(v, "\n    from: local SpMV %.3g us, MatMult %.3g us, PC %.3g us, vector stream %.3g us, halo %s%.3g us; %" PetscInt_FMT " ranks on %" PetscInt_FMT " node(s); profile %s\n", 1e6 * (double)p->t_spmv, 1e6 * (double)p->t_matmul,
+                                   1e6 * (double)p->t_pc, 1e6 * (double)p->t_stream, p->halo_known ? "" : "unknown, ", 1e6 * (double)p->halo, p->P, p->nodes, p->origin));
   PetscFunctionReturn(0);
 }

@@ -1,0 +1,168 @@
+/*
+   The model before the solve: the time per iteration of each of a list of solver types on this KSP's operator and
+   preconditioner, on this machine, before any iteration has run (what -ksp_type autocg chooses from). The inputs a
+   report takes from a recorded solve are measured here on the spot, briefly, on every rank (the slowest rank's
+   counts): the local SpMV (the operator's diagonal and off-diagonal blocks, no halo), the whole MatMult (the
+   difference is the halo wait it exposes), one preconditioner application and one vector stream (VecAXPY / 3); the
+   halo from the operator's scatter and the ranks' nodes; the reductions, their overlap and the progress calls from
+   the machine profile (docs/models.md). What a solve would measure and this does not: the synchronization gap
+   between ranks (none is charged) and the fraction of reductions that complete early (the polled-progress model).
+*/
+#include "report.h"
+#include <petsc/private/kspimpl.h>
+#include <petsc/private/pcimpl.h>
+
+/* The smaller of two timed applications after one untimed one, on this rank */
+#define PK_PREDICT_REPEATS 3
+
+/* times of one local SpMV (no halo), one MatMult, one PC application and one vector stream on this rank */
+static PetscErrorCode PKPredictTimes(KSP ksp, Mat A, PetscReal t[4])
+{
+  Vec             x, y, xl = NULL, yl = NULL, lv = NULL;
+  Mat             Ad = NULL, Ao = NULL;
+  const PetscInt *colmap;
+  PetscBool       mpiaij, seqaij;
+  PetscLogDouble  t0, t1;
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 4; k++) t[k] = PETSC_MAX_REAL;
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &mpiaij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
+  if (mpiaij) {
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &colmap));
+    PetscCall(MatCreateVecs(Ad, &xl, &yl));
+    PetscCall(MatCreateVecs(Ao, &lv, NULL));
+    PetscCall(VecSet(xl, 1.0));
+    PetscCall(VecSet(lv, 1.0));
+  }
+  for (int r = 0; r < PK_PREDICT_REPEATS; r++) {
+    /* the local compute: the diagonal block, then the off-diagonal one on the ghost values, as MatMult does */
+    PetscCall(PetscTime(&t0));
+    if (mpiaij) {
+      PetscCall(MatMult(Ad, xl, yl));
+      PetscCall(MatMultAdd(Ao, lv, yl, yl));
+    } else if (seqaij) PetscCall(MatMult(A, x, y));
+    PetscCall(PetscTime(&t1));
+    if (r && (mpiaij || seqaij)) t[0] = PetscMin(t[0], (PetscReal)(t1 - t0));
+    /* the whole product, started together on every rank */
+    PetscCallMPI(MPI_Barrier(PetscObjectComm((PetscObject)ksp)));
+    PetscCall(PetscTime(&t0));
+    PetscCall(MatMult(A, x, y));
+    PetscCall(PetscTime(&t1));
+    if (r) t[1] = PetscMin(t[1], (PetscReal)(t1 - t0));
+    PetscCall(PetscTime(&t0));
+    PetscCall(PCApply(ksp->pc, y, x));
+    PetscCall(PetscTime(&t1));
+    if (r) t[2] = PetscMin(t[2], (PetscReal)(t1 - t0));
+    PetscCall(VecSet(x, 1.0));
+    PetscCall(PetscTime(&t0));
+    PetscCall(VecAXPY(y, 0.5, x));
+    PetscCall(PetscTime(&t1));
+    if (r) t[3] = PetscMin(t[3], (PetscReal)(t1 - t0) / 3); /* AXPY: read x and y, write y */
+  }
+  if (!(mpiaij || seqaij)) t[0] = t[1]; /* another matrix type: its product as a whole, halo included */
+  PetscCall(VecDestroy(&xl));
+  PetscCall(VecDestroy(&yl));
+  PetscCall(VecDestroy(&lv));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(0);
+}
+
+/*
+   PKReportPredict - per-iteration times the model predicts for n solver configurations (cfg[]) on this KSP's
+   operator and preconditioner (set up here), on the machine of `model` (its profile, loaded if need be). The inputs
+   and the predictions go to *p, the same on every rank. Collective.
+*/
+PetscErrorCode PKReportPredict(KSP ksp, PKModelCtx *model, PKReportCtx *rep, PetscInt n, const PKSolverConfig cfg[], PKPrediction *p)
+{
+  MPI_Comm        comm = PetscObjectComm((PetscObject)ksp);
+  PetscMPIInt     size, rank, nnodes, *rank_node = NULL, *dst = NULL;
+  PetscInt        nmsg = 0, *count, ppn = 0;
+  PetscReal       t[4], tmax[4], *bytes = NULL;
+  PKLocality     *loc   = NULL;
+  PetscBool       known = PETSC_FALSE;
+  Mat             A;
+  PKMachineParams eff;
+  PKMachineGaps   gaps;
+  PKSolveInput    in;
+  PKCommCost      mine, slowest;
+
+  PetscFunctionBegin;
+  PetscCheck(n >= 0 && n <= PK_PREDICT_MAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " configurations to predict: at most %d", n, PK_PREDICT_MAX);
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PKReportLoadMachine(comm, model));
+  PetscCall(PKMachineEffective(&model->machine, &eff, &gaps));
+  PetscCall(PetscStrncpy(p->origin, model->machine.origin, sizeof(p->origin)));
+  /* the ranks' nodes: ranks per node of the fullest node */
+  PetscCall(PKCommGetNodes(comm, PETSC_DETERMINE, &nnodes, &rank_node));
+  PetscCall(PetscCalloc1(nnodes, &count));
+  for (PetscMPIInt r = 0; r < size; r++) ppn = PetscMax(ppn, ++count[rank_node[r]]);
+  PetscCall(PetscFree(count));
+  p->P     = size;
+  p->nodes = nnodes;
+  p->ppn   = ppn;
+  /* the times, on the slowest rank */
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(PCSetUp(ksp->pc));
+  PetscCall(PKPredictTimes(ksp, A, t));
+  PetscCallMPI(MPI_Allreduce(t, tmax, 4, MPIU_REAL, MPI_MAX, comm));
+  p->t_spmv   = tmax[0];
+  p->t_matmul = tmax[1];
+  p->t_pc     = tmax[2];
+  p->t_stream = tmax[3];
+  /* the halo */
+  PetscCall(PetscMemzero(&slowest, sizeof(slowest)));
+  if (size > 1) {
+    PetscCall(PKReportHaloMessages(ksp, rep, rank_node, &known, &nmsg, &dst, &bytes, &loc));
+    if (known) {
+      PKHaloPattern pat;
+      PetscCall(PetscMemzero(&pat, sizeof(pat)));
+      pat.n         = nmsg;
+      pat.bytes     = bytes;
+      pat.loc       = loc;
+      pat.ppn       = ppn;
+      pat.pipelined = PETSC_TRUE;
+      PetscCall(PKReportHaloSlowest(comm, &eff, &pat, NULL, &mine, &slowest));
+    }
+    PetscCall(PetscFree3(dst, bytes, loc));
+  }
+  PetscCall(PetscFree(rank_node));
+  p->halo       = slowest.total;
+  p->halo_known = (PetscBool)(size == 1 || known);
+  /* the model's input, as a report builds it from a solve (sec_analytic.c), of the first configuration; each
+     configuration then as that report's what-if for another type */
+  PetscCall(PetscMemzero(&in, sizeof(in)));
+  in.K            = 100;
+  in.layout.P     = size;
+  in.layout.nodes = nnodes;
+  in.layout.ppn   = ppn;
+  in.t_spmv       = p->t_spmv;
+  in.t_pc         = p->t_pc;
+  in.t_init       = -1;
+  in.halo         = slowest;
+  in.halo_theta   = PKModelHaloHiddenShare(slowest.total, PetscMax(0, p->t_matmul - p->t_spmv), p->t_spmv);
+  in.sync[0] = in.sync[1] = -1;
+  in.theta                = -1;
+  in.t_test               = eff.test_time[nnodes > 1 ? PK_OFF_NODE : PK_ON_NODE];
+  in.t_poll               = PKModelPollTime(&eff, &in.layout);
+  in.tests_red            = -1;
+  PetscCall(PKReportRanksPerCore(comm, &in.ranks_per_core));
+  in.t_cpu = -1;
+  for (PetscInt i = 0; i < n; i++) {
+    PKModelResult res;
+    if (i == 0) {
+      in.solver = cfg[0];
+      in.t_vec  = p->t_stream * PKSolverStreams(&cfg[0]);
+    }
+    PetscCall(PKModelWhatIfSolver(&eff, &in, &cfg[i], &res));
+    p->per_iteration[i] = res.per_iteration;
+    p->init[i]          = res.t[PK_TERM_INIT];
+  }
+  p->n = n;
+  PetscFunctionReturn(0);
+}

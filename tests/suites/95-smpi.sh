@@ -1,0 +1,79 @@
+# tests/run: alone (SimGrid simulates dozens of ranks on the two cores)
+# pipekrylov under SimGrid's simulator (bench/smpi): built against PETSc built with smpicc (make SMPI=1), run with
+# 16 and 64 simulated ranks on the simulated fat tree. What is checked is what must hold whatever the machine's
+# speed: the iterations and the reason of a solve are those of the same solve run natively, the report sees the
+# simulated nodes (and no oversubscription: every simulated rank has a core of its own), pipekrylov-calibrate
+# writes a profile under the simulator, and -ksp_type autocg chooses there. The PETSc it needs is built once under
+# build/smpi (bench/smpi/build-petsc, 20-40 minutes on 2 cores: make check-smpi builds it); where it is not built, or
+# SimGrid is missing, the tests say SKIP with the reason. The model's accuracy at scale is a benchmark
+# (bench/smpi/run), not a test.
+SMPI_OUT=$PK_BUILD/smpi
+smpi_why=""
+if ! command -v smpirun >/dev/null 2>&1; then smpi_why="SimGrid is not installed (libsimgrid-dev; make deps)"
+elif [ ! -f "$SMPI_OUT/petsc.stamp" ]; then smpi_why="PETSc is not built with smpicc here (make check-smpi builds it once under build/smpi, 20-40 minutes)"
+fi
+if [ -n "$smpi_why" ]; then
+  for n in smpi-build smpi-iterations-np16 smpi-report-nodes-np64 smpi-calibrate smpi-autocg-np16; do skip $n "$smpi_why"; done
+else
+  # one set-up for the suite's tests: the plugin built against the simulated PETSc, a fat tree of 4 nodes x 16
+  smpi_setup() {
+    ROOT=$PK_ROOT OUT=$SMPI_OUT
+    # shellcheck source=bench/smpi/common.sh
+    . "$PK_ROOT/bench/smpi/common.sh"
+    smpi_petsc cached || { echo "$SMPI_WHY"; return 1; }
+    smpi_build_pk || return 1
+    smpi_settings /dev/null
+    CFG+=(--cfg=smpi/test:1e-6)
+    mkdir -p "$SMPI_OUT/test"
+    mapfile -t pinfo < <(/usr/bin/python3 "$PK_ROOT/bench/smpi/platform.py" fattree 4 16 "$SMPI_OUT/test")
+    XML=${pinfo[0]} HOSTS=${pinfo[1]}
+    PCFG=("${pinfo[@]:2}")
+  }
+  export SMPI_OUT
+  export -f smpi_setup
+  t smpi-build smpi_setup
+  smpi_iterations() { # the same solve natively and simulated: same iterations (to rounding of the sums' order) and reason
+    local typ nat simd
+    smpi_setup || return 1
+    for typ in pcg pipecg pipe2cg cg; do
+      nat=$("$PK_ROOT/tests/mpirun.sh" 16 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -pc_type jacobi -ksp_type "$typ" -ksp_rtol 1e-8 -ksp_converged_reason 2>&1 | grep -m1 'solve converged')
+      sim 16 "$SMPI_OUT/test/its-$typ.log" "$PK/examples/poisson27" -rows_per_rank 1000 -pc_type jacobi -ksp_type "$typ" -ksp_rtol 1e-8 -ksp_converged_reason || { tail -5 "$SMPI_OUT/test/its-$typ.log"; return 1; }
+      simd=$(grep -m1 'solve converged' "$SMPI_OUT/test/its-$typ.log")
+      echo "$typ native: $nat | simulated: $simd"
+      [ -n "$nat" ] && [ -n "$simd" ] || return 1
+      awk -v a="${nat##* }" -v b="${simd##* }" 'BEGIN { d = a - b; exit !(d <= 1 && d >= -1) }' || { echo "  iterations differ"; return 1; }
+    done
+  }
+  export -f smpi_iterations
+  t smpi-iterations-np16 smpi_iterations
+  smpi_report_nodes() { # 64 simulated ranks, 16 per node: the report counts 4 nodes, off-node halo, no shared cores
+    local f=$SMPI_OUT/test/report64.csv
+    smpi_setup || return 1
+    sim 64 "$SMPI_OUT/test/report64.log" "$PK/examples/poisson27" -rows_per_rank 1000 -pc_type jacobi -ksp_type pipecg -ksp_norm_type none -ksp_max_it 10 -ksp_perfmodel_view "ascii:$f:ascii_csv" || { tail -5 "$SMPI_OUT/test/report64.log"; return 1; }
+    grep -E '^run,(ranks|nodes)|^halo,offnode_msgs|^analytic,(oversub|total|gap)' "$f"
+    grep -q '^run,ranks,64,' "$f" && grep -q '^run,nodes,4,' "$f" && grep -q '^analytic,oversub,0.000000000e+00,s,n/a' "$f" && ! grep -q '^halo,offnode_msgs_total,0,' "$f"
+  }
+  export -f smpi_report_nodes
+  t smpi-report-nodes-np64 smpi_report_nodes
+  smpi_calibrate() { # the calibration under the simulator, 2 nodes x 4: a profile with off-node values
+    local p=$SMPI_OUT/test/cal.profile
+    smpi_setup || return 1
+    rm -f "$p"
+    mapfile -t pinfo < <(/usr/bin/python3 "$PK_ROOT/bench/smpi/platform.py" fattree 2 4 "$SMPI_OUT/test")
+    XML=${pinfo[0]} HOSTS=${pinfo[1]}
+    sim 8 "$SMPI_OUT/test/cal.log" "$PK/bin/pipekrylov-calibrate" -quick -o "$p" || { tail -5 "$SMPI_OUT/test/cal.log"; return 1; }
+    grep -E '^(alpha_off_short|allreduce_alpha_off|ppn|nodes) ' "$p"
+    grep -Eq '^alpha_off_short = [0-9.e+-]+ ' "$p" && grep -Eq '^nodes = 2 ' "$p" && grep -Eq '^ppn = 4 ' "$p"
+  }
+  export -f smpi_calibrate
+  t smpi-calibrate smpi_calibrate
+  smpi_autocg() { # the model chooses under the simulator too, and the solve is cg's
+    local log=$SMPI_OUT/test/autocg.log
+    smpi_setup || return 1
+    sim 16 "$log" "$PK/examples/poisson27" -rows_per_rank 1000 -pc_type jacobi -ksp_type autocg -ksp_rtol 1e-8 -ksp_converged_reason -ksp_view || { tail -5 "$log"; return 1; }
+    grep -E 'chosen by|solve converged' "$log"
+    grep -q 'chosen by -ksp_type autocg' "$log" && grep -q 'CONVERGED_RTOL' "$log"
+  }
+  export -f smpi_autocg
+  t smpi-autocg-np16 smpi_autocg
+fi
