@@ -19,9 +19,13 @@ smpi_petsc() {
   if [ -z "$PETSC_DIR" ] || [ ! -d "$PETSC_DIR" ]; then SMPI_WHY="bad stamp $OUT/petsc.stamp"; return 1; fi
 }
 smpi_build_pk() {
+  local rel
   PK=$OUT/pk
-  make -s -C "$ROOT" SMPI=1 PETSC_DIR="$PETSC_DIR" PETSC_ARCH="$PETSC_ARCH" BUILD="$PK" LIB="$PK/lib/libpipekrylov.so" -j2 \
-    "$PK/examples/poisson27" "$PK/bin/pipekrylov-calibrate" >"$OUT/make-pk.log" 2>&1 ||
+  # the build directory as the compiler's dependency files name it (relative to the repository): an absolute one
+  # would be another name to make, and a changed header would not rebuild the objects that include it
+  rel=${PK#"$ROOT"/}
+  make -s -C "$ROOT" SMPI=1 PETSC_DIR="$PETSC_DIR" PETSC_ARCH="$PETSC_ARCH" BUILD="$rel" LIB="$rel/lib/libpipekrylov.so" -j2 \
+    "$rel/examples/poisson27" "$rel/bin/pipekrylov-calibrate" >"$OUT/make-pk.log" 2>&1 ||
     { tail -20 "$OUT/make-pk.log"; echo "FAIL: pipekrylov did not build against $PETSC_DIR"; return 1; }
 }
 smpi_settings() {
