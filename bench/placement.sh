@@ -15,7 +15,7 @@
 # All emulated ranks share this machine's cores: the times say whether the placement costs anything and how
 # off-node traffic moves, not what a real network would gain.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 REPEATS=${1:-10}
 OUT=build/bench
 mkdir -p "$OUT"

@@ -6,13 +6,13 @@
 # and what the recompute policy did (-ksp_view). BUILD: the build directory to take the programs from (default
 # build; give another tree's build to count "before"). Output: one line per run, '|'-separated.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=${1:-build}
 P="$B/examples/poisson27"
 T="$B/petsc-tutorials"
 LIB=$(cd "$B/.." && pwd)/lib/libpipekrylov.so
 run() { # run NP ARGS...: one line
-  local np=$1 out its err mm pk pc view; shift
+  local np=$1 out its err mm pc view; shift
   out=$(tests/mpirun.sh "$np" "$@" -log_view -ksp_view 2>&1)
   its=$(echo "$out" | sed -n 's/.* \([0-9]*\) iterations, relative error \([^,]*\),.*/\1/p;s/.*[Ii]terations \([0-9]*\)$/\1/p' | tail -1)
   err=$(echo "$out" | sed -n 's/.*relative error \([^,]*\),.*/\1/p;s/^Norm of error \([^ ,]*\).*/\1/p' | tail -1)

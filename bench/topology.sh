@@ -18,7 +18,7 @@
 #    the report's predicted ratio (each cluster's own calibrated profile).
 # Writes build/bench/topology.md.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 R=${1:-7}
 OUT=build/bench/topology
 MD=build/bench/topology.md

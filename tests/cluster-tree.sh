@@ -68,7 +68,7 @@ pass "counters: 200 datagrams of 1000 bytes across the spine moved port_xmit_dat
 # three times in a row, with the kernel's softirq work taking a core), so it is taken up to six times, 2 s apart,
 # and the first that separates is kept; if none does, the least disturbed one (smallest sum of the two medians).
 best=""
-for attempt in 1 2 3 4 5 6; do
+for _ in 1 2 3 4 5 6; do
   # echo servers for this attempt: pingpong ends them with "quit"
   ip netns exec "${prefix}1" "$np" echo 9303 20 >/dev/null 2>&1 &
   ip netns exec "${prefix}2" "$np" echo 9303 20 >/dev/null 2>&1 &

@@ -14,7 +14,7 @@
 # Needs root (chroot, mounts), mmdebstrap and the package archive; where one is missing it prints SKIP with the
 # reason and exits 0 (never a pass). Exit status: the suite's.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
 FILTER="" CMD=""
 while [ $# -gt 0 ]; do

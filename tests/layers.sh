@@ -61,7 +61,7 @@ hperf="pkperfimpl.h pkstats.h pklog.h pkmodel.h pkmachine.h pkprofile.h pkamg.h 
 hdm="pklocality.h pktopo.h"
 includes() { # includes DIR ALLOWED...: the private headers included under src/<DIR> but not ALLOWED
   local d=$1 f h; shift
-  for f in $(find "$root/src/$d" -name '*.[ch]'); do
+  find "$root/src/$d" -name '*.[ch]' | while read -r f; do
     for h in $(sed -n 's|^ *# *include *<pipekrylov/private/\([a-z0-9_]*\.h\)>.*|\1|p' "$f"); do
       case " $* " in *" $h "*) ;; *) echo "${f#"$root"/} includes $h" ;; esac
     done

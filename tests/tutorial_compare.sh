@@ -24,6 +24,7 @@ out_new=$(run "$typ" load "$@" 2>&1) || { echo "pipekrylov run failed:"; echo "$
 echo "reference $ref: $(echo "$out_ref" | grep 'Norm of error')"
 echo "pipekrylov $typ: $(echo "$out_new" | grep 'Norm of error')"
 parse() { echo "$1" | sed -n 's/.*Norm of error \([^ ,]*\),* *[Ii]terations \([0-9]*\).*/\1 \2/p' | tail -1; }
+# shellcheck disable=SC2046 # error and iterations, two words from each
 set -- $(parse "$out_ref") $(parse "$out_new")
 [ $# = 4 ] || { echo "could not parse the tutorial's output"; echo "$out_new"; exit 1; }
 awk -v e1="$1" -v i1="$2" -v e2="$3" -v i2="$4" -v itol="$itol" -v etol="$etol" 'BEGIN {

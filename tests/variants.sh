@@ -7,7 +7,7 @@
 #
 #   PK_VARIANTS="int64 complex" (default both)
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
 PASSED=0 FAILED=0 SKIPPED=0
 ok() { PASSED=$((PASSED + 1)); printf 'PASS %s\n' "$1"; }
@@ -23,7 +23,7 @@ variant_dir() {
 # limited CMD...: CMD (a program or a function of this script) with a time limit of 120 s
 limited() {
   if declare -F "$1" >/dev/null; then
-    export -f "$1"
+    export -f "${1?}"
     timeout --kill-after=10 120 bash -c '"$@"' _ "$@"
   else
     timeout --kill-after=10 120 "$@"
@@ -43,6 +43,7 @@ check_grep() {
 }
 
 for v in ${PK_VARIANTS:-int64 complex}; do
+  # shellcheck disable=SC2046 # the directory, the architecture and the package: three words
   set -- $(variant_dir "$v") || { ko "variant-$v" "unknown variant (int64, complex, real)"; continue; }
   pdir=$1 parch=$2 pkg=$3
   if [ ! -f "$pdir/$parch/lib/pkgconfig/PETSc.pc" ]; then

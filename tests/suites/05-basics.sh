@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Build products, registration, options and views; the chunked SpMV against MatMult.
 B=$PK_BUILD
 t_grep basics-exports 'PetscDLLibraryRegister_pipekrylov' sh -c "nm -D --defined-only $PK_LIB | grep -E ' T (PetscDLLibraryRegister_pipekrylov|PipeKrylovInitializePackage)$'"
@@ -21,4 +22,10 @@ if fmt_why=$(bash "$PK_ROOT/tests/format.sh" --available 2>&1); then
   t_grep basics-format 'sources follow .clang-format' bash "$PK_ROOT/tests/format.sh"
 else
   skip basics-format "$fmt_why"
+fi
+# every shell script passes shellcheck at its warning level (SKIP where shellcheck is not installed)
+if command -v shellcheck >/dev/null 2>&1; then
+  t_grep basics-shellcheck '^shellcheck: [0-9]+ scripts clean$' sh "$PK_ROOT/tests/shellcheck.sh"
+else
+  skip basics-shellcheck "shellcheck is not installed (apt-get install shellcheck; make deps)"
 fi

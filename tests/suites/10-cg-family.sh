@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The CG family against PETSc's cg on SPD problems, preconditioners and rank counts (one process per case tests
 # every type; each type's iterations, reason, true residual and solution are checked against cg's).
 CMP=$PK_BUILD/tests/compare

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # pipecg and pipe2cg against PETSc's cg: iterations, reason, true residual and solution on the problems, PCs and
 # rank counts of 10-cg-family.sh; PETSc's unmodified ex2 where PETSc's own pipecg2 fails; bad input; progress
 # chunking (counts of reductions completed before their wait, never times).
@@ -37,6 +38,7 @@ pipe_ex2() {
   local ex2=$PK_BUILD/petsc-tutorials/ex2 out its ref ok=0
   ref=$("$ex2" -m 600 -n 600 -pc_type jacobi -ksp_type cg -ksp_converged_reason | sed -n 's/.*CONVERGED_RTOL iterations \([0-9]*\).*/\1/p')
   [ -n "$ref" ] || { echo "FAIL: cg did not converge"; return 1; }
+  # shellcheck disable=SC2043 # one type for now; others may join
   for type in pipe2cg; do
     out=$("$ex2" -m 600 -n 600 -pc_type jacobi -dll_append "$PK_LIB" -ksp_type $type -ksp_converged_reason -ksp_view)
     its=$(echo "$out" | sed -n 's/.*CONVERGED_RTOL iterations \([0-9]*\).*/\1/p')
@@ -99,6 +101,7 @@ done
 # norm none: only max_it stops; the iterate returned must be cg's after exactly that many iterations, odd or even
 pipe_norm_none() {
   local t m ref out
+  # shellcheck disable=SC2043 # one count for now (odd: the pipe2cg pass boundary); others may join
   for m in 37; do
     ref=$("$PK_BUILD/examples/poisson27" -problem laplace2d -n 32 -pc_type jacobi -ksp_norm_type none -ksp_max_it $m -ksp_type cg | sed 's/, KSPSolve.*//')
     for t in pipecg pipe2cg; do

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # pgmres (pipelined GMRES) against PETSc's gmres with the same restart: identical iteration counts (-its_tol 0),
 # same reason, true residual within tolerance, same solution; monitors identical up to rounding; PETSc's
 # unmodified tutorial ex23 loading the plugin; bad input.

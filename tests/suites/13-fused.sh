@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The one-loop update kernels of pipecg and pipe2cg (AVX2 or baseline clone, chosen at load time) and a diagonal
 # preconditioner applied inside them give the same residual history, iteration count, solution error and exit
 # true residual as the generic fused kernel and PCApply (-ksp_pipecg_fused 0 / -ksp_pipe2cg_fused 0), digit for

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Robustness of the solvers on the user's path (issue 9): ranks that own no rows, the norm PCMG and GAMG set on
 # smoothers and coarse solvers (KSP_NORM_NONE), restarts far above the steps a solve takes, out of memory.
 CMP=$PK_BUILD/tests/compare

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Tight tolerances (issue 10): pipecg and pipe2cg against PETSc's cg down to rtol 1e-13 -- iterations within 2%,
 # the error (and the true residual, through compare's -res_factor) within a factor 2 of cg's, no breakdown reason;
 # and no false breakdown below the attainable accuracy (issue 9): -ksp_rtol 0 -ksp_atol 1e-30 on SPD problems

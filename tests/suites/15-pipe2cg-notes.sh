@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # What pipe2cg tells the user: -info on an indefinite breakdown, and docs/algorithms.md on the replacement period.
 #
 # A CG type that stops with KSP_DIVERGED_INDEFINITE_MAT or _PC says in -info that CG needs a symmetric positive

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Eigenvalue and singular value estimates (issue 19 §2) and transpose solves (§3), against PETSc's cg and gmres:
 # the capabilities PETSc's smoothers and adjoint solvers rely on. Each test failed before: the CG types computed no
 # estimates (PETSc's -1 sentinels; Chebyshev got min -1.8e307, max -inf), pgmres and every type refused

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The recompute policy of pipecg and pipe2cg (issue 22; src/ksp/utils/cgpolicy.c, docs/pipelined-accuracy.md): by
 # default the recompute goes on where the rounding of the recurrences would cost iterations or accuracy and stays
 # off where it would only cost time; the user's -ksp_pipecg_recompute / -ksp_pipe2cg_recompute force either way;

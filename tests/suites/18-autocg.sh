@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # -ksp_type autocg (src/perf/autocg.c): it becomes the CG type the model predicts fastest at KSPSetUp and, between
 # solves, the one measured fastest. Which type it picks depends on this machine's timings, so no test expects a
 # particular one: every test holds whatever it picks (cg's answers, a report of the choice, a clear refusal of bad

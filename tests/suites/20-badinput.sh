@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Bad input for the CG family: every case runs PETSc's cg (or the PETSc solver named) and the types under test on
 # the same problem and asserts the stop reason, or the error message, that a user sees. BAD_TYPES is the comma
 # list of types under test (compare's -types); errors are checked one type at a time, since the first aborts.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The logging monitor (issue 4): exact rows, phases and times, cross-rank statistics equal to the trace's, the
 # hooks into unmodified applications (-dll_append, with -log_view), failure handling, PAPI warnings.
 #   PERF_TYPES        our types to check (placeholders that say "not written yet" are skipped)

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/run: alone (injects and measures noise)
 # Noise injection (issue 13): -ksp_perf_noise <us>,<hz>[,<seed>], -ksp_perf_noise_ranks, KSPPerfNoiseSet.
 # tests/noise.c: the same solve with and without noise gives the same iterations and bit-for-bit the same solution;

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bin/pipekrylov-plot: every figure is drawn from small inputs (a 2-rank trace and its report's CSV, the kernels
 # example's CSV, a noise CSV) as PNG and SVG, and the files are checked (exist, non-empty, PNG magic / SVG root);
 # a file that is not a trace, a missing one, an empty one and a non-numeric solve column give clear errors.
@@ -53,7 +54,12 @@ plot_one() {
   if [ "$ext" = png ]; then png_ok "$o/x.$ext"; else svg_ok "$o/x.$ext"; fi || return 1
   [ "$(ls "$o")" = "x.$ext" ] && echo "$fig: one $ext"; rc=$?; rm -rf "$o"; return $rc
 }
-plot_one_in() { d=$(plot_inputs) || return 1; f=$1; e=$2; shift 2; plot_one "$f" "$e" $(echo "$@" | sed "s|@|$d/|g"); }
+plot_one_in() { # the arguments, @ standing for the inputs' directory (no argument holds a blank)
+  local args
+  d=$(plot_inputs) || return 1; f=$1; e=$2; shift 2
+  read -r -a args <<<"$(echo "$@" | sed "s|@|$d/|g")"
+  plot_one "$f" "$e" "${args[@]}"
+}
 # the node of each rank from --node-size when asked (the heatmap's labels say n<k>)
 plot_node_size() {
   d=$(plot_inputs) || return 1; o=$(mktemp -d)
@@ -105,8 +111,10 @@ PY
 # empty, go to a directory removed after), then run the Python CHECK on the figures drawn (figs, in order; each
 # once); CHECK prints what the test greps for
 plot_check() {
+  local args
   d=$(plot_inputs) || return 1; check=$1; shift
-  /usr/bin/python3 - "$PK_ROOT/bin/pipekrylov-plot" "$check" "$d" $(echo "$@" | sed "s|@|$d/|g") <<'PY'
+  read -r -a args <<<"$(echo "$@" | sed "s|@|$d/|g")"
+  /usr/bin/python3 - "$PK_ROOT/bin/pipekrylov-plot" "$check" "$d" "${args[@]}" <<'PY'
 import os, runpy, shutil, sys, tempfile
 import matplotlib
 matplotlib.use("Agg")

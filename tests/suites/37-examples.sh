@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The papers' experiments as examples (README "Examples"): each runs tiny and prints its model beside its
 # measurement. Times are never checked, only that both are printed and the counts are right.
 EXB=$PK_BUILD/examples

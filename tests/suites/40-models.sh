@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The performance models as plain functions (tests/model_unit.c, one rank, no KSP): every formula against hand
 # computations, expected maxima against closed forms / quadrature / Monte Carlo, the Johnson SU fitter, KS, AMG,
 # the 001 section 6 simulation; and invalid inputs rejected with a clear message.

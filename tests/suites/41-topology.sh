@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/run: alone (the emulated cluster)
 # The network topology as plain functions (tests/topology_unit.c, one rank, no MPI communication): Slurm host lists
 # and topology.conf (syntax, every malformed case with its line), hops and routes on documented trees, the link

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/run: alone (the emulated cluster)
 # The emulated cluster's two-level switch tree, its topology.conf and its network counters (bin/pipekrylov-cluster
 # up N --switches S, bin/pipekrylov-netsampler), and pipekrylov-calibrate's per-hop latency and stall time on it

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/run: alone (times the machine; writes the cached host profile)
 # Machine profiles (reader, writer, viewer), bin/pipekrylov-calibrate and the emulated cluster (bin/pipekrylov-cluster).
 PROF=$PK_BUILD/tests/profile

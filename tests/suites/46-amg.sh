@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # PKAMGHierarchyFromPC (src/perf/report/amg_hierarchy.c): the BoomerAMG levels of a set-up PCHYPRE on poisson27, read from
 # a copy of its set-up (PCGetCoarseOperators/PCGetInterpolations would take the PC's own levels away from hypre). tests/amg.c checks them against the operator (C[0], s[0] of the 27-point stencil), against
 # an identical PC never read (bitwise equal PCApply), maxlevels and not-set-up refusals; here the levels are

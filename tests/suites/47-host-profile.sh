@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/run: alone (the cached host profile)
 # Calibrate where the user is (issue 12): bin/pipekrylov-calibrate writes this host's profile to the user's cache
 # ($XDG_CACHE_HOME/pipekrylov/<host>.profile, ~/.cache without XDG_CACHE_HOME); the report uses it without options;

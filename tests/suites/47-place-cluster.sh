@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/run: alone (the emulated cluster)
 # Node-aware placement on the emulated cluster: an unmodified tutorial placed by bin/pipekrylov-place, and the
 # topology-aware placement (47-place.sh has the cases of one machine).

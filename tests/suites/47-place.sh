@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Node-aware placement (src/dm) and halo accounting: counts against hand-computed values, bin/pipekrylov-place,
 # the same solve with and without placement (the emulated cluster's cases: 47-place-cluster.sh).
 H=$PK_BUILD/tests/halo
@@ -115,6 +116,7 @@ t_fail place-too-fine 'too fine' "$PL" --nodes 2 --ppn 2 --grid 3x3 --procs 4x1 
 # leaf, only 4 x messages cross (128 B, 256 B, 64 B): ranks 0 1 4 5 on node01-04, 2 3 6 7 on node05-08.
 printf 'SwitchName=s0 Nodes=node[01-04]\nSwitchName=s1 Nodes=node[05-08]\nSwitchName=spine Switches=s[0-1]\n' >"$PLD/two.conf"
 export H8=node01,node02,node03,node04,node05,node06,node07,node08
+# shellcheck disable=SC2120 # called with no argument here, with more where a test needs
 topo_73() { "$PL" --nodes 8 --ppn 1 --grid 32x8 --procs 4x2 --hosts $H8 --topology "$PLD/two.conf" --rankfile "$PLD/rf-topo" "$@" 2>&1; }
 t_grep topoplace-tool-default '^switch links, default: 1024 bytes per SpMV \(busiest s0->spine 256 bytes; 512 bytes leave a leaf switch\)' topo_73
 t_grep topoplace-tool-placed '^switch links, topology-aware: 256 bytes per SpMV \(busiest s0->spine 64 bytes; 128 bytes leave a leaf switch\)' topo_73

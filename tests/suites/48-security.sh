@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/run: alone (the emulated cluster and the cached host profile)
 # Safe as root on a shared machine (issue 19, docs/security.md): the tools and the library run as root beside other
 # users. A hostile user's directory, symbolic link, FIFO or file in a shared place (a world-writable /tmp, a shared
@@ -171,7 +172,7 @@ sec_cluster_config_parsed() {
 }
 # the state directory is a symbolic link (to a directory root owns): refused
 sec_cluster_state_link() {
-  mkdir -p -m 700 "$SEC/real-state" && ln -sfn "$SEC/real-state" "$SEC/link-state" || return 1
+  mkdir -p "$SEC" && mkdir -m 700 "$SEC/real-state" && ln -sfn "$SEC/real-state" "$SEC/link-state" || return 1
   printf 'N=2\n' >"$SEC/real-state/config"
   ! PK_CLUSTER_DIR=$SEC/link-state "$CLU" run 2 1 true
 }

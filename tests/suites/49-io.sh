@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Failed writes said once and clearly, files known by what they are, and outputs that never mix (issue 19, sections
 # 4 and 6): the trace (-ksp_perf_trace) and the per-block reports (-sub_ksp_perfmodel_view).
 export IO=$PK_BUILD/tests/io
@@ -9,7 +10,7 @@ mkdir -p "$IO"
 # io_once REGEX CMD...: CMD succeeds (the solve is not affected) and prints REGEX exactly once
 io_once() {
   local re=$1 out n; shift
-  out=$("$@" 2>&1) || { echo "$out"; echo "FAIL: exit status $?"; return 1; }
+  out=$("$@" 2>&1) || { rc=$?; echo "$out"; echo "FAIL: exit status $rc"; return 1; }
   echo "$out" | grep -v '^mca_fbtl' # Open MPI's own lines about pwritev are not ours to count
   n=$(echo "$out" | grep -cE "$re")
   echo "matched $n time(s)"

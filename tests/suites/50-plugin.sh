@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # PETSc's own tutorials, built unmodified from libpetsc3.18-dev-examples, with pipekrylov loaded as a plugin through
 # -dll_append and through PETSC_OPTIONS: same iterations (within each solver's tolerance) and the same error norm.
 TUT=$PK_BUILD/petsc-tutorials

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # PETSc's own unmodified tutorials with each of the six types loaded through -dll_append (issue 18: on every PETSc
 # supported): ksp ex2 (2-D Laplacian), ksp ex23 (1-D Laplacian), snes ex5 (Bratu, one linear solve per Newton step),
 # each iteration count against PETSc's cg (the CG types) or gmres (pgmres) on the same stack, within each type's

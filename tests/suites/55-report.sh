@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The end-of-solve report (-ksp_perfmodel_view): for all six solvers and PETSc's cg and gmres (and groppcg,
 # petsc_pipecg), on 1, 2 and 4 ranks, the CSV form is complete and its analytic terms add up to the total
 # (tests/report_check.py); the readable forms print their sections; profiles are read or rejected clearly.
@@ -75,6 +76,7 @@ t_grep report-halo-nodeaware 'halo,offnode_bytes_total,2048,.*halo,offnode_msgs_
 t_grep report-halo-petsc-cg 'halo,offnode_bytes_total,3072,.*halo,offnode_msgs_total,24,.*halo,onnode_bytes_total,3072,.*halo,onnode_msgs_total,24,.*run,nodes,4,' halo_rows -ksp_type cg
 # ... and the ranked changes suggest the node-aware layout, with the exact command, only where it cuts off-node bytes;
 # here the slowest rank keeps 2 off-node messages in both layouts: the report says the model predicts no saving
+# shellcheck disable=SC2120 # called with no argument here, with more where a test needs
 place_report() { "$PK_ROOT/tests/mpirun.sh" 16 "$PK_BUILD/tests/perfmon" -problem laplace2d -n 64 -ksp_type pcg -ksp_perf_node_size 4 -nsolves 1 -ksp_perfmodel_view -ksp_perfmodel_machine "$PK_ROOT/config/profiles/emulated-2node-1gbit.profile" -dump "$PK_BUILD/tests/halo.json" "$@"; }
 t_grep report-place-suggested 'node-aware DMDA \(off-node bytes 3072->2048\)' place_report
 place_report_line() { place_report | tr '\n' ' '; }

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # What the report and the trace write, as names (values aside), against tests/golden/ (tests/golden.sh): the same rows
 # and columns on every PETSc and Open MPI supported (make check and make check-debian13 compare with the same files)
 # and after any change to the report's code. Cases: pipekrylov's types (pipelined CG, blocking CG, pipelined GMRES)

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # What the report says, case by case, against tests/golden/*.{text,info,detail,csv}: its skeleton (tests/report_skeleton.sh,
 # numbers and the few measurement-decided words masked) must not change unless a change means it to (issue 20: the
 # report restructured into sections prints what it printed), and is the same on every PETSc and Open MPI supported.

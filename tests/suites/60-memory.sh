@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Memory: PETSc's allocation tracking reports nothing unfreed, and one representative case is clean under valgrind
 # (no invalid access, no definite leak).
 B=$PK_BUILD

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # make install PREFIX=... installs the library, the header and pipekrylov.pc; a program builds against them.
 install_test() {
   local pre
@@ -20,6 +21,7 @@ int main(int argc, char **argv)
 }
 EOC
   export PKG_CONFIG_PATH=$pre/lib/pkgconfig:${PKG_CONFIG_PATH:-}
+  # shellcheck disable=SC2046 # pkg-config's flags, a word each
   mpicc "$pre/app.c" -o "$pre/app" $(pkg-config --cflags --libs pipekrylov) $(pkg-config --libs PETSc) -Wl,-rpath,$(pkg-config --variable=libdir PETSc) || return 1
   "$pre/app" && rm -rf "$pre"
 }
@@ -33,6 +35,7 @@ install_api_test() {
   pre=$(mktemp -d) || return 1
   make -s -C "$PK_ROOT" install PREFIX="$pre" >/dev/null || return 1
   export PKG_CONFIG_PATH=$pre/lib/pkgconfig:${PKG_CONFIG_PATH:-}
+  # shellcheck disable=SC2046 # pkg-config's flags, a word each
   mpicc "$PK_ROOT/tests/install/app.c" -o "$pre/app" $(pkg-config --cflags --libs pipekrylov) || return 1
   "$pre/app" || return 1
   syms=$(nm -D --defined-only "$pre/lib/libpipekrylov.so" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' | grep -v -E '^(_edata|_end|__bss_start|_init|_fini)$')

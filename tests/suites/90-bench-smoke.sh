@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/run: alone (times solvers)
 # The benchmark harness, quickly: bench/krylov on a tiny problem with one repeat prints its tables (times are not
 # checked, only that the table is there), skips configurations it cannot run, and bench/run formats the summary.

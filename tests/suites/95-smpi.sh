@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/run: alone (SimGrid simulates dozens of ranks on the two cores)
 # pipekrylov under SimGrid's simulator (bench/smpi): built against PETSc built with smpicc (make SMPI=1), run with
 # 16 and 64 simulated ranks on the simulated fat tree. What is checked is what must hold whatever the machine's
