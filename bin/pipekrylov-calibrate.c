@@ -175,37 +175,23 @@ static PetscErrorCode Set(Calib *c, PetscReal *member, double v)
 
 static PetscErrorCode FindNodes(Calib *c)
 {
-  PetscMPIInt *leader;
+  PetscMPIInt nn, *rank_node;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(c->size, &c->node));
   PetscCall(PetscMalloc1(c->size, &c->local));
-  PetscCall(PetscMalloc1(c->size, &leader));
-  if (c->node_size > 0) {
-    for (PetscMPIInt r = 0; r < c->size; r++) leader[r] = (PetscMPIInt)((r / c->node_size) * c->node_size);
-  } else {
-    MPI_Comm    shm;
-    PetscMPIInt me = c->rank, srank;
-    PetscCallMPI(MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
-    PetscCallMPI(MPI_Comm_rank(shm, &srank));
-    PetscCallMPI(MPI_Bcast(&me, 1, MPI_INT, 0, shm)); /* the node's lowest world rank names it */
-    PetscCallMPI(MPI_Allgather(&me, 1, MPI_INT, leader, 1, MPI_INT, c->comm));
-    PetscCallMPI(MPI_Comm_free(&shm));
-  }
-  c->nnodes = 0;
-  for (PetscMPIInt r = 0; r < c->size; r++) {
-    PetscInt n = -1;
-    for (PetscMPIInt q = 0; q < r && n < 0; q++)
-      if (leader[q] == leader[r]) n = c->node[q];
-    c->node[r] = n >= 0 ? n : c->nnodes++;
-  }
+  /* the nodes as the library groups ranks (-node_size k: k consecutive ranks; else MPI_COMM_TYPE_SHARED), numbered
+     in the order of their lowest ranks */
+  PetscCall(PKCommGetNodes(c->comm, c->node_size, &nn, &rank_node));
+  for (PetscMPIInt r = 0; r < c->size; r++) c->node[r] = rank_node[r];
+  c->nnodes = nn;
+  PetscCall(PetscFree(rank_node));
   PetscCall(PetscCalloc1(c->nnodes, &c->nodesize));
   c->ppn = 0;
   for (PetscMPIInt r = 0; r < c->size; r++) {
     c->local[r] = c->nodesize[c->node[r]]++;
     c->ppn      = PetscMax(c->ppn, c->nodesize[c->node[r]]);
   }
-  PetscCall(PetscFree(leader));
   PetscFunctionReturn(0);
 }
 
@@ -1238,7 +1224,7 @@ static void Note(Calib *c, const char *fmt, ...)
 }
 
 /*
-   The switch tree (-topology FILE: Slurm's topology.conf, as the report's -ksp_perfmodel_topology; issue 21), read as
+   The switch tree (-topology FILE: Slurm's topology.conf, as the report's -ksp_perfmodel_topology), read as
    the report reads it (PKTopoLoad: rank 0 reads, every rank parses; a malformed file stops every rank with the same
    message, which names the line). Nothing has been measured yet when it fails.
 */

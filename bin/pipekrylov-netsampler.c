@@ -1,7 +1,7 @@
 /*
    pipekrylov-netsampler: the network counters of bin/pipekrylov-cluster's emulated nodes, in InfiniBand's sysfs
    layout, so that the monitor's counter reader (src/perf/monitor/netcounters.c, -ksp_perfmodel_netcounters) and
-   bin/pipekrylov-calibrate read an emulated cluster exactly as they read a real fabric (issue 21).
+   bin/pipekrylov-calibrate read an emulated cluster exactly as they read a real fabric.
 
    Started and stopped by bin/pipekrylov-cluster (up / down); not meant to be run by hand. For every node NAME it
    keeps, under DIR (the cluster's $PK_CLUSTER_DIR/counters):

@@ -210,8 +210,7 @@ static PetscErrorCode HypreLayoutHalo(MPI_Comm comm, HYPRE_ParCSRMatrix A, const
 {
   hypre_ParCSRMatrix  *pA = (hypre_ParCSRMatrix *)A;
   hypre_ParCSRCommPkg *pkg;
-  MPI_Comm             node;
-  PetscMPIInt          rank, size, nsize, me, *nid;
+  PetscMPIInt          rank, size, *nid, nsize = 0;
   PetscInt             n = 0, nodes = 0, ppn;
   PetscReal           *bytes;
   PKLocality          *loc;
@@ -221,18 +220,19 @@ static PetscErrorCode HypreLayoutHalo(MPI_Comm comm, HYPRE_ParCSRMatrix A, const
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
-  PetscCallMPI(MPI_Comm_size(node, &nsize));
-  me = rank;
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &me, 1, MPI_INT, MPI_MIN, node)); /* the node's id: its lowest rank */
-  PetscCallMPI(MPI_Comm_free(&node));
+  /* the nodes, as the library groups ranks (PKCommGetNodes: MPI_COMM_TYPE_SHARED), and the ranks of the fullest */
+  {
+    PetscMPIInt nn, *count;
+    PetscCall(PKCommGetNodes(comm, 0, &nn, &nid));
+    PetscCall(PetscCalloc1(nn, &count));
+    ppn = 0;
+    for (PetscMPIInt r = 0; r < size; r++) ppn = PetscMax(ppn, (PetscInt)++count[nid[r]]);
+    nsize = count[nid[rank]]; /* the ranks of this rank's node */
+    nodes = nn;
+    PetscCall(PetscFree(count));
+  }
   PetscCall(PetscMemzero(&pat, sizeof(pat)));
   PetscCall(PKReportRanksPerCore(comm, rpc));
-  PetscCall(PetscMalloc1(size, &nid));
-  PetscCallMPI(MPI_Allgather(&me, 1, MPI_INT, nid, 1, MPI_INT, comm));
-  for (PetscMPIInt r = 0; r < size; r++) nodes += nid[r] == r;
-  ppn = nsize;
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ppn, 1, MPIU_INT, MPI_MAX, comm));
   layout->P     = size;
   layout->nodes = nodes;
   layout->ppn   = ppn;

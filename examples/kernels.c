@@ -180,7 +180,7 @@ static double Iterate(Kernel *k, int bytes, int nonblocking, double wait, double
 int main(int argc, char **argv)
 {
   MPI_Comm    comm, node;
-  PetscMPIInt rank, size, nrank, nsize;
+  PetscMPIInt rank, size, *rank_node;
   PetscInt    sizes[64], nsizes = 64, its = 20, tests = 5, chunks = 8, node_size = 0, ppn, nodes, nkind = 3, nmode = 2;
   PetscReal   wait_us = 100, post_us = -1;
   char        machine[PETSC_MAX_PATH_LEN] = "", csv[PETSC_MAX_PATH_LEN] = "", *kinds[3], *modes[2];
@@ -242,17 +242,16 @@ int main(int argc, char **argv)
   }
   MachineFillOff(&m);
 
-  /* nodes */
-  if (node_size > 0) PetscCallMPI(MPI_Comm_split(comm, rank / (int)node_size, rank, &node));
-  else PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
-  PetscCallMPI(MPI_Comm_rank(node, &nrank));
-  PetscCallMPI(MPI_Comm_size(node, &nsize));
+  /* nodes, as the library groups ranks (PKCommGetNodes), and the ranks of the fullest one */
   {
-    int lead = nrank == 0, mx = nsize, nd;
-    PetscCallMPI(MPI_Allreduce(&lead, &nd, 1, MPI_INT, MPI_SUM, comm));
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &mx, 1, MPI_INT, MPI_MAX, comm));
-    nodes = nd;
-    ppn   = mx;
+    PetscMPIInt nn, *count;
+    PetscCall(PKCommGetNodes(comm, node_size, &nn, &rank_node));
+    PetscCall(PetscCalloc1(nn, &count));
+    ppn = 0;
+    for (PetscMPIInt r = 0; r < size; r++) ppn = PetscMax(ppn, ++count[rank_node[r]]);
+    nodes = nn;
+    PetscCall(PetscFree(count));
+    PetscCallMPI(MPI_Comm_split(comm, rank_node[rank], rank, &node)); /* this rank's node */
   }
   PetscCall(PetscPrintf(comm, "kernels (000 section 3.1): %d ranks on %" PetscInt_FMT " node(s), up to %" PetscInt_FMT " per node; busy waits %.0f us overlapped + %.0f us following; %" PetscInt_FMT " tests x %" PetscInt_FMT " iterations; MPI_Test every 1/%" PetscInt_FMT " of the overlapped wait\n", size, nodes, ppn, (double)wait_us, (double)post_us, tests, its, chunks));
   PetscCall(PetscPrintf(comm, "  model: postal per protocol, max-rate off node, queue search (000 5.1-5.3, 004), from %s\n", m.origin));
@@ -288,15 +287,10 @@ int main(int argc, char **argv)
       PetscCall(PetscMalloc2((size_t)6 * maxb / 8 + 1, &k.sbuf, (size_t)6 * maxb / 8 + 1, &k.rbuf));
       PetscCall(PetscArrayzero(k.sbuf, (size_t)6 * maxb / 8 + 1));
       {
-        /* which neighbours are off node: every rank's node id, gathered (small: one int per rank) */
-        int *nid, me = rank, ppn_off, any;
-        PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &me, 1, MPI_INT, MPI_MIN, node));
-        PetscCall(PetscMalloc1(size, &nid));
-        PetscCallMPI(MPI_Allgather(&me, 1, MPI_INT, nid, 1, MPI_INT, comm));
-        any = 0;
-        for (int i = 0; i < k.nnb; i++) k.nb_off[i] = nid[k.nb[i]] != me, any |= k.nb_off[i];
+        /* which neighbours are off node (every rank's node: rank_node), and how many ranks of this node send off it */
+        int ppn_off, any = 0;
+        for (int i = 0; i < k.nnb; i++) k.nb_off[i] = rank_node[k.nb[i]] != rank_node[rank], any |= k.nb_off[i];
         PetscCallMPI(MPI_Allreduce(&any, &ppn_off, 1, MPI_INT, MPI_SUM, node));
-        PetscCall(PetscFree(nid));
         /* the halo model of this rank, then the slowest rank's */
         for (PetscInt i = 0; i < nsizes; i++) {
           double s = (double)sizes[i], t = m.gamma * k.nnb * k.nnb;
@@ -362,8 +356,9 @@ int main(int argc, char **argv)
     fclose(fcsv);
     PetscCall(PetscPrintf(comm, "  wrote %s\n", csv));
   }
-  PetscCall(PetscPrintf(comm, "  gap = (model - measured) / measured; early = share of non-blocking operations complete before their wait (a rank's MPI_Test saw it)\n"));
   PetscCallMPI(MPI_Comm_free(&node));
+  PetscCall(PetscFree(rank_node));
+  PetscCall(PetscPrintf(comm, "  gap = (model - measured) / measured; early = share of non-blocking operations complete before their wait (a rank's MPI_Test saw it)\n"));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -86,5 +86,21 @@ for l in perf/models perf/monitor perf/report; do
   s=$(includes "$l" $allowed)
   if [ -n "$s" ]; then echo "$s"; bad=1; else echo "src/$l includes only the private headers of its layer and those below"; fi
 done
+# no loops between the files of src/ksp: where one object uses another's symbols, the other uses none of its own
+# (the common code reaches a family's steps through function pointers the family sets, as after_solve)
+for a in $(objs ksp); do
+  nm -g --defined-only "$a" | awk 'NF == 3 {print $3}' | sort -u >"$tmp/defa"
+  nm -u "$a" | awk 'NF >= 2 {print $NF}' | sort -u >"$tmp/unda"
+  for b in $(objs ksp); do
+    [ "$a" \< "$b" ] || continue
+    nm -g --defined-only "$b" | awk 'NF == 3 {print $3}' | sort -u >"$tmp/defb"
+    nm -u "$b" | awk 'NF >= 2 {print $NF}' | sort -u >"$tmp/undb"
+    if [ -n "$(comm -12 "$tmp/unda" "$tmp/defb")" ] && [ -n "$(comm -12 "$tmp/undb" "$tmp/defa")" ]; then
+      echo "a loop in src/ksp: ${a#*obj/} and ${b#*obj/} use each other ($(comm -12 "$tmp/unda" "$tmp/defb" | head -1), $(comm -12 "$tmp/undb" "$tmp/defa" | head -1))"
+      bad=1
+    fi
+  done
+done
+[ $bad = 0 ] && echo "src/ksp: no two files use each other"
 [ $bad = 0 ] && echo "layers: ok"
 exit $bad

@@ -203,7 +203,7 @@ static PetscErrorCode TestHalo(void)
   PetscFunctionReturn(0);
 }
 
-/* The topology's inputs to a halo exchange (issue 21): per-message hops, cross-socket messages, l counted */
+/* The topology's inputs to a halo exchange: per-message hops, cross-socket messages, l counted */
 static PetscErrorCode TestTopoHalo(void)
 {
   PKMachineParams m;
@@ -602,7 +602,7 @@ static PetscErrorCode TestFusedPC(void)
   Check("pipecg fused streams 29 + 2", s.streams, 31, 0, 0);
   PetscCall(PKSolverShapeReduction(&in.solver, &s, 0, &rs));
   Check("pipecg fused: the reduction overlaps the SpMV only", rs.w_pc, 0, 0, 0);
-  /* the same input unfused charges K t_pc = 10 * 5e-5: the double count of issue 12 when the run fused */
+  /* the same input unfused charges K t_pc = 10 * 5e-5: the double count the model once made when the run fused */
   in.solver.pc_fused = PETSC_FALSE;
   PetscCall(PKModelSolve(&m, &in, &r));
   Check("pipecg unfused: PC term K t_pc", r.t[PK_TERM_PC], 5e-4, 1e-12, 0);

@@ -1,4 +1,4 @@
-static const char help[] = "The report's congestion penalty from network counters, end to end (issue 21): a directory in InfiniBand's\n"
+static const char help[] = "The report's congestion penalty from network counters, end to end: a directory in InfiniBand's\n"
                            "sysfs layout holds the counters; rank 0 moves them by a known amount in the middle of the solve (a KSP\n"
                            "monitor at iteration 1, after every node's reader took its first reading, before any took its last), so\n"
                            "the report's stalls per byte and congestion penalty can be checked against the hand count.\n"

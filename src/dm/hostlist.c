@@ -1,5 +1,5 @@
 /*
-   Slurm host-list expressions, as topology.conf's Nodes= and Switches= values use them (issue 21).
+   Slurm host-list expressions, as topology.conf's Nodes= and Switches= values use them.
 
    What Slurm accepts (slurm.conf(5) and topology.conf(5), NodeName and "Slurm's hostlist expression parser"):
      - names separated by commas (or white space): alpha,beta,gamma

@@ -1,5 +1,5 @@
 /*
-   The socket and NUMA node of CPU masks inside one node, with hwloc (issue 21; 004 section 3's three levels).
+   The socket and NUMA node of CPU masks inside one node, with hwloc (004 section 3's three levels).
    Why this lives in src/dm: include/pipekrylov/private/pklocality.h.
 */
 #include <hwloc.h>

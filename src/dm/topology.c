@@ -1,5 +1,5 @@
 /*
-   Slurm's topology.conf (topology/tree plugin) as a switch tree, and hops and routes on it (issue 21; the formulas
+   Slurm's topology.conf (topology/tree plugin) as a switch tree, and hops and routes on it (the formulas
    that use them are in docs/models.md §7). The file's text is handed in as a buffer: reading it is the
    report's business (no I/O in src/perf/models).
 

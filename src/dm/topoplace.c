@@ -1,5 +1,5 @@
 /*
-   Topology-aware placement of a DMDA's node blocks (issue 21; paper docs/bibliography.md [000] §6.3, Figure 17;
+   Topology-aware placement of a DMDA's node blocks (paper docs/bibliography.md [000] §6.3, Figure 17;
    docs/models.md §7.8). Plain functions of their inputs: one process, no MPI, no files.
 
    The node-aware layout (placement.c) gives each node a block of the process grid but says nothing about which

@@ -318,11 +318,7 @@ M*/
 PetscErrorCode KSPCreate_AUTOCG(KSP ksp)
 {
   PetscFunctionBegin;
-  /* the norms every CG candidate supports */
-  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
-  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_LEFT, 2));
-  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NATURAL, PC_LEFT, 2));
-  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
+  PetscCall(PKSetCGNorms(ksp)); /* the norms every CG candidate supports */
   ksp->ops->setup          = KSPSetUp_AUTOCG;
   ksp->ops->solve          = KSPSolve_AUTOCG;
   ksp->ops->setfromoptions = KSPSetFromOptions_AUTOCG;

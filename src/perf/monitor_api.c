@@ -34,18 +34,11 @@
 
    Notes:
    Without any of these options and without this call, nothing is installed and nothing is recorded. With them,
-   the monitor sees every KSPSolve through PETSc's event hooks (PetscLogPLB/PetscLogPLE before PETSc 3.20, a
-   PetscLogHandler from 3.20 on), in front of -log_view's when that is on (its output is unchanged); it does not turn PETSc's default logging on. Inside the iteration
-   loop the monitor reads the clock once per phase mark and PAPI once per iteration; it allocates only when its
-   rows double, and never communicates or writes. At the end of each solve it reduces the statistics (one
-   MPI_Allreduce, one MPI_Alltoallv, one MPI_Gatherv and a few messages to rank 0).
-
-   An application that calls PetscLogDefaultBegin() itself after pipekrylov was loaded replaces the hooks;
-   calling KSPPerfMonitorSet() afterwards puts them back in front.
-   The PAPI event set is shared by the whole run: the first recorded KSP's list is used; a later KSP that asks for
-   another list is told so once (with the events it records). The list is checked at KSPSetFromOptions(): more than
-   8 events is an error there, and names PAPI does not know are warned about and dropped there.
-   Errors of these options are raised at KSPSetFromOptions() or, for a KSP never given it, at its first KSPSolve().
+   the monitor sees every KSPSolve through PETSc's event hooks, in front of -log_view's (its output is unchanged).
+   Inside the iteration loop it reads the clock once per phase mark and PAPI once per iteration, and never
+   communicates or writes; the statistics are reduced at the end of each solve. The PAPI event set is shared by the
+   whole run (the first recorded KSP's list). Errors of these options are raised at KSPSetFromOptions() or, for a
+   KSP never given it, at its first KSPSolve(). docs/architecture.md describes the hooks and their cost.
 
    Level: intermediate
 

@@ -238,6 +238,8 @@ PETSC_INTERN PetscErrorCode PKCGLanczosEnd(KSP, KSP_PK *);
 PETSC_INTERN PetscErrorCode PKCGLanczosDestroy(KSP_PK *);
 
 PETSC_INTERN PetscErrorCode PKCGCreate_Common(KSP);
+PETSC_INTERN PetscErrorCode KSPComputeExtremeSingularValues_PKCG(KSP, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode KSPComputeEigenvalues_PKCG(KSP, PetscInt, PetscReal *, PetscReal *, PetscInt *);
 PETSC_INTERN PetscErrorCode PKCGSetSupportedNorms(KSP);
 PETSC_INTERN PetscErrorCode PKCGSetUp(KSP, KSP_PK *, PetscInt);
 PETSC_INTERN PetscErrorCode PKCGInitialResidual(KSP, KSP_PK *, Vec);

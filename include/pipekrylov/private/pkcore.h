@@ -115,6 +115,9 @@ PETSC_INTERN PetscErrorCode PKObserverSet(const PKObserver *);
 PETSC_INTERN PetscErrorCode PKObserverSetFromOptions(KSP);
 PETSC_INTERN PetscErrorCode PKObserverView(KSP, PetscViewer);
 
+/* The norms a CG method supports (cgnorms.c): the CG types and -ksp_type autocg */
+PETSC_INTERN PetscErrorCode PKSetCGNorms(KSP);
+
 /* pipekrylov's logging events: defined in the core, registered by PipeKrylovInitializePackage() */
 PETSC_INTERN PetscLogEvent PK_Event_SpMV, PK_Event_Reduce, PK_Event_Wait, PK_Event_VecFused, PK_Event_Replace;
 

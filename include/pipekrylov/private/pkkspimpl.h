@@ -84,6 +84,11 @@ typedef struct _n_KSP_PK {
   PetscErrorCode (*check_estimates)(KSP);                 /* CG family, optional: refuses a configuration that cannot judge its estimates */
   PetscErrorCode (*solve)(KSP, struct _n_KSP_PK *);       /* the type's iteration, between PKSolveBegin and PKSolveEnd */
   PetscErrorCode (*after_solve)(KSP, struct _n_KSP_PK *); /* optional, after PKSolveEnd (e.g. PKTrueResidualAtExit) */
+  /* a family's own steps at the start and end of every solve and at reset (the CG family: its Lanczos tridiagonal,
+     pkcgimpl.h), set by the family so that the common code calls none of it by name */
+  PetscErrorCode (*family_begin)(KSP, struct _n_KSP_PK *);
+  PetscErrorCode (*family_end)(KSP, struct _n_KSP_PK *);
+  PetscErrorCode (*family_reset)(struct _n_KSP_PK *);
 } KSP_PK;
 
 PETSC_INTERN PetscErrorCode PKCreate_Common(KSP, KSP_PK *, const char *, PetscBool, PetscErrorCode (*)(KSP, KSP_PK *));

@@ -1,5 +1,5 @@
 /*
-   Where a rank sits inside its node (issue 21; paper 004 section 3): the socket (hwloc's package) and NUMA node of
+   Where a rank sits inside its node (paper 004 section 3): the socket (hwloc's package) and NUMA node of
    each rank's CPU mask, from hwloc, so that a pair of ranks is classified same socket / other socket / other node,
    004's three levels of cost.
 

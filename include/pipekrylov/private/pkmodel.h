@@ -110,7 +110,7 @@ typedef struct {
   PetscReal         ppn_off;   /* ranks of the node sending off node at once (max-rate ppn); <= 0: ppn */
   PetscInt          ppn;       /* ranks on the node */
   PetscBool         pipelined; /* blocking exchange of all messages at once: apply 000 5.9 pipelining */
-  /* what the machine's topology says (issue 21; all optional: zero them when unknown) */
+  /* what the machine's topology says (all optional: zero them when unknown) */
   const PetscReal *hops;    /* [n] switches each off-node message traverses (PKNetState.hops' unit); NULL: the
                                   PKNetState's average */
   const PetscBool *xsocket; /* [n] an on-node message between the node's sockets (alpha_xs, beta_xs); NULL: none */
@@ -317,10 +317,11 @@ typedef struct {
   PetscInt     K, P;
   PetscReal    t[PK_TERM_N]; /* seconds over the whole solve */
   PKTermStatus status[PK_TERM_N];
-  PetscReal    total;         /* sum of t[] (exactly: computed as that sum) */
-  PetscReal    per_iteration; /* (total - t[PK_TERM_INIT]) / K */
-  PetscReal    allreduce_one; /* one allreduce of the solver's largest reduction */
-  PetscReal    halo_one;      /* one halo exchange */
+  const char  *na_why[PK_TERM_N]; /* why a term with status PK_TERM_NOT_APPLICABLE does not arise here (static text) */
+  PetscReal    total;             /* sum of t[] (exactly: computed as that sum) */
+  PetscReal    per_iteration;     /* (total - t[PK_TERM_INIT]) / K */
+  PetscReal    allreduce_one;     /* one allreduce of the solver's largest reduction */
+  PetscReal    halo_one;          /* one halo exchange */
 } PKModelResult;
 
 PETSC_INTERN PetscErrorCode PKModelSolve(const PKMachineParams *, const PKSolveInput *, PKModelResult *);

@@ -1,6 +1,6 @@
 /*
    The network counters of a node's port (read by src/perf/monitor/netcounters.c) and 000 section 5.7's congestion
-   penalty from their deltas (src/perf/models/netload.c; issue 21, docs/models.md §7). The contention term from a
+   penalty from their deltas (src/perf/models/netload.c; docs/models.md §7). The contention term from a
    link's load is model_comm.c's (PKModelContentionLoad, pkmodel.h).
 */
 #ifndef PKNET_H

@@ -1,5 +1,5 @@
 /*
-   The cluster's network (issue 21): a switch tree read from Slurm's topology.conf (the topology/tree plugin's
+   The cluster's network: a switch tree read from Slurm's topology.conf (the topology/tree plugin's
    file), hop counts and routes between nodes, the bytes a message list puts on each link, and the topology-aware
    placement of a DMDA's node blocks. Plain functions of their inputs, in src/dm (hostlist.c, topology.c,
    linkload.c, topoplace.c): no MPI and no files; the text of topology.conf is handed in as a buffer (topofile.c's
@@ -12,7 +12,7 @@
    into its leaf switch) and PK_TOPO_DOWN. Routing is deterministic, up the tree from the source's leaf switch to
    the lowest common switch and down to the destination's (a tree has no other path).
 
-   Hops (issue 21): the switch-to-switch links of the route plus the two host links: 2 between two nodes of one leaf
+   Hops: the switch-to-switch links of the route plus the two host links: 2 between two nodes of one leaf
    switch, 4 across a spine; 0 for two ranks of one node (no link).
 
    Bounds: every input is bounded and the error names the bound (PK_TOPO_MAX_*).

@@ -7,11 +7,24 @@
 PetscErrorCode PKCGSetSupportedNorms(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
-  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_LEFT, 2));
-  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NATURAL, PC_LEFT, 2));
-  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
+  PetscCall(PKSetCGNorms(ksp));
   ((KSP_PK *)ksp->data)->needs_spd = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* What every CG type's create does: left preconditioning and its norms, the estimates' operations (cglanczos.c),
+   and the family's steps around every solve: an empty tridiagonal at the start, the estimates at the end */
+PetscErrorCode PKCGCreate_Common(KSP ksp)
+{
+  KSP_PK *pk = (KSP_PK *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(PKCGSetSupportedNorms(ksp));
+  ksp->ops->computeextremesingularvalues = KSPComputeExtremeSingularValues_PKCG;
+  ksp->ops->computeeigenvalues           = KSPComputeEigenvalues_PKCG;
+  pk->family_begin                       = PKCGLanczosBegin;
+  pk->family_end                         = PKCGLanczosEnd;
+  pk->family_reset                       = PKCGLanczosDestroy;
   PetscFunctionReturn(0);
 }
 

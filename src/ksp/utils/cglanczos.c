@@ -94,7 +94,7 @@ static PetscErrorCode PKLanczosEigenvalues(KSP ksp, PetscInt *n)
 
 /* KSPComputeExtremeSingularValues() for the CG family: the extreme eigenvalues of T (M A is self-adjoint in the
    M^{-1} inner product). Before the first iteration there is no estimate: 1 and 1, as PETSc's cg answers. */
-static PetscErrorCode KSPComputeExtremeSingularValues_PKCG(KSP ksp, PetscReal *emax, PetscReal *emin)
+PetscErrorCode KSPComputeExtremeSingularValues_PKCG(KSP ksp, PetscReal *emax, PetscReal *emin)
 {
   PKLanczos L;
   PetscInt  n;
@@ -113,7 +113,7 @@ static PetscErrorCode KSPComputeExtremeSingularValues_PKCG(KSP ksp, PetscReal *e
 }
 
 /* KSPComputeEigenvalues() for the CG family: the n eigenvalues of T, real, increasing */
-static PetscErrorCode KSPComputeEigenvalues_PKCG(KSP ksp, PetscInt nmax, PetscReal *r, PetscReal *c, PetscInt *neig)
+PetscErrorCode KSPComputeEigenvalues_PKCG(KSP ksp, PetscInt nmax, PetscReal *r, PetscReal *c, PetscInt *neig)
 {
   PKLanczos L;
   PetscInt  n;
@@ -127,15 +127,5 @@ static PetscErrorCode KSPComputeEigenvalues_PKCG(KSP ksp, PetscInt nmax, PetscRe
     r[k] = L->dd[k];
     c[k] = 0.0;
   }
-  PetscFunctionReturn(0);
-}
-
-/* What every CG type's create does: left preconditioning and its norms, the estimates' operations */
-PetscErrorCode PKCGCreate_Common(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(PKCGSetSupportedNorms(ksp));
-  ksp->ops->computeextremesingularvalues = KSPComputeExtremeSingularValues_PKCG;
-  ksp->ops->computeeigenvalues           = KSPComputeEigenvalues_PKCG;
   PetscFunctionReturn(0);
 }

@@ -52,10 +52,9 @@ static PetscErrorCode PKRecomputeSwitch(KSP ksp, PKRecompute *rc, PetscInt i, Pe
 /* After iteration i was tested with the norm dp (dp0 at iteration 0, ttol the tolerance in that norm): the predicted
    iteration count, and the recompute switched on or off by it (*changed). The prediction extrapolates the average
    rate of decrease so far; CG speeds up as it goes, so it over- rather than underestimates. It is judged from the
-   first iteration although the first predictions are crude (the variable-coefficient problem's residual falls by
-   1.5% in its first 10 iterations, by 57% in the next 10): the delay is seeded early (pipe2cg switched on at
-   iteration 6 / 10 / 20 took 1434 / 1497 / 1554 iterations to 1e-8 there, cg 1413), and a prediction that falls
-   below half the threshold later switches it off again. With no norm (KSP_NORM_NONE) or no tolerance nothing is
+   first iteration although the first predictions are crude: the delay is seeded early, the later the switch the
+   more iterations (docs/pipelined-accuracy.md), and a prediction that falls below half the threshold later
+   switches it off again. With no norm (KSP_NORM_NONE) or no tolerance nothing is
    judged. */
 PetscErrorCode PKRecomputeJudge(KSP ksp, PKRecompute *rc, PetscInt i, PetscReal dp0, PetscReal dp, PetscReal ttol, PetscBool *changed)
 {

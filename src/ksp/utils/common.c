@@ -4,7 +4,6 @@
    that a KSPNormType asks for, the convergence step and the true residual.
 */
 #include <pipekrylov/private/pkkspimpl.h>
-#include <pipekrylov/private/pkcgimpl.h>
 #include <errno.h>
 #include <stdlib.h>
 
@@ -152,7 +151,7 @@ PetscErrorCode PKReset_Common(KSP ksp, KSP_PK *pk)
 {
   (void)ksp;
   PetscFunctionBegin;
-  PetscCall(PKCGLanczosDestroy(pk));
+  if (pk->family_reset) PetscCall((*pk->family_reset)(pk));
   PetscCall(PKSpMVDestroy(&pk->spmv));
   pk->spmv_mat = NULL;
   PetscFunctionReturn(0);
@@ -238,7 +237,7 @@ PetscErrorCode PKSolveBegin(KSP ksp, KSP_PK *pk)
   PetscFunctionBegin;
   if (ksp->transpose_solve) PetscCall(PetscInfo(ksp, "%s: transpose solve: MatMultTranspose and PCApplyTranspose, the SpMV not chunked\n", ((PetscObject)ksp)->type_name));
   PetscCall(PKSpMVForOperator(ksp, pk));
-  if (pk->needs_spd) PetscCall(PKCGLanczosBegin(ksp, pk));
+  if (pk->family_begin) PetscCall((*pk->family_begin)(ksp, pk));
   pk->red.nblocking = pk->red.nnonblock = pk->red.nearly = pk->red.ntesttotal = 0;
   pk->true_rnorm                                                              = -1.0;
   PetscCall(PKRecGet(ksp, &pk->rec));
@@ -254,7 +253,7 @@ PetscErrorCode PKSolveEnd(KSP ksp, KSP_PK *pk)
   PetscFunctionBegin;
   if (pk->red.active) PetscCall(PKReduceEnd(&pk->red));
   if (!ksp->reason && ksp->its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
-  if (pk->needs_spd) PetscCall(PKCGLanczosEnd(ksp, pk));
+  if (pk->family_end) PetscCall((*pk->family_end)(ksp, pk));
   /* a CG type's indefinite breakdown is often a nonsymmetric operator (boundary rows, as in PETSc's ex45) */
   if (ksp->reason == KSP_DIVERGED_INDEFINITE_MAT || ksp->reason == KSP_DIVERGED_INDEFINITE_PC) {
     if (pk->check_symmetry)

@@ -510,6 +510,38 @@ static void PKNetTermStatus(const PKMachineParams *m, PetscReal t_stall, PetscBo
   *sg = !counters ? PK_TERM_NOT_MEASURED : (t_stall > 0 ? PK_TERM_COUNTERS : PK_TERM_NOT_CALIBRATED);
 }
 
+/* Why each term that does not arise here does not: every report lists every term, with this reason where it is n/a */
+static void PKTermWhyNotApplicable(const PKSolveInput *in, PetscBool blocking, PKModelResult *res)
+{
+  const char *one_rank = "one rank", *one_node = "one node: nothing crosses the network";
+
+  for (PetscInt k = 0; k < PK_TERM_N; k++) {
+    res->na_why[k] = NULL;
+    if (res->status[k] != PK_TERM_NOT_APPLICABLE) continue;
+    switch ((PKTermId)k) {
+    case PK_TERM_HALO_OVERLAP:
+      res->na_why[k] = in->layout.P <= 1 ? one_rank : "no halo wait hidden behind the SpMV measured";
+      break;
+    case PK_TERM_SYNC:
+    case PK_TERM_ALLR_COMM:
+    case PK_TERM_ALLR_LOCAL:
+      res->na_why[k] = one_rank;
+      break;
+    case PK_TERM_OVERLAP:
+      res->na_why[k] = blocking ? "blocking reductions: nothing to overlap" : one_rank;
+      break;
+    case PK_TERM_TESTS:
+      res->na_why[k] = in->layout.P <= 1 ? one_rank : "the solver does not poll its reductions";
+      break;
+    case PK_TERM_OVERSUB:
+      res->na_why[k] = "a core for every rank";
+      break;
+    default:
+      res->na_why[k] = in->layout.P <= 1 ? one_rank : one_node;
+    }
+  }
+}
+
 static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSolveInput *in, PetscReal t_stream, PetscBool ideal, PKModelResult *res)
 {
   PKSolveCtx    ctx;
@@ -588,6 +620,7 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
     else res->status[PK_TERM_TESTS] = in->tests_red >= 0 ? PK_TERM_MEASURED : PK_TERM_MODELLED;
   }
   res->status[PK_TERM_OVERSUB] = in->ranks_per_core > 1 ? PK_TERM_MODELLED : PK_TERM_NOT_APPLICABLE;
+  PKTermWhyNotApplicable(in, blocking, res);
 
   res->total = 0;
   for (PetscInt k = 0; k < PK_TERM_N; k++) res->total += res->t[k];

@@ -1,5 +1,5 @@
 /*
-   000 5.7's congestion penalty from network counter deltas (issue 21; docs/models.md §7). Plain functions of their
+   000 5.7's congestion penalty from network counter deltas (docs/models.md §7). Plain functions of their
    inputs; the counters come from src/perf/monitor/netcounters.c.
 */
 #include <pipekrylov/private/pknet.h>

@@ -1,5 +1,5 @@
 /*
-   Network counters of this node's port, read from sysfs for 000 5.7's congestion penalty (issue 21). The counters
+   Network counters of this node's port, read from sysfs for 000 5.7's congestion penalty. The counters
    are differenced and turned into the penalty by plain functions (src/perf/models/netload.c); reading them around
    each solve is the monitor's (netwatch.c), so it is here.
 

@@ -1,5 +1,5 @@
 /*
-   Network counters around each solve (issue 21, 000 5.7): with the report on, the first rank of every node reads
+   Network counters around each solve (000 5.7): with the report on, the first rank of every node reads
    its node's network port (netcounters.c) just before the solve's clock starts and just after it stops, and the
    record carries the difference. One rank per node, twice per solve, a handful of small sysfs files each time:
    nothing inside the timed solve. The root of the files is /sys unless -ksp_perfmodel_netcounters gives another; a

@@ -13,9 +13,8 @@
    same columns on every rank, and each dropped event is reported once, on rank 0, with PAPI's reason.
    Default: PAPI_TOT_CYC and PAPI_TOT_INS where the hardware counts them, else nothing. The kernel's software events
    (perf::TASK-CLOCK and the like, which virtual machines without hardware counters still have) are read by a
-   read() system call per event set and iteration, and that read is slow where it matters: between the memory-bound
-   kernels of a solve one PAPI_read of perf::TASK-CLOCK took 7.4 us on an Intel Xeon VM (0.37 us in a tight loop),
-   4% of a 300 us iteration, twice the monitor's 2% budget. So they are recorded only when asked for by name.
+   read() system call per event set and iteration, and that read is slow where it matters, between the memory-bound
+   kernels of a solve (docs/benchmarks.md, "Monitor cost"): they are recorded only when asked for by name.
 */
 #include <pipekrylov/private/pkmonitor.h>
 #if !defined(PK_SMPI) /* under the simulator: papi_none.c */

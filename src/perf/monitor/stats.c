@@ -46,47 +46,21 @@ PetscErrorCode PKStatsLayout(MPI_Comm comm, PKMonitorCtx *c)
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
+  /* every rank's node, once (PKCommGetNodes: O(P) per rank), so that the selection of ranks needs no communication
+     later; the ranks of the fullest node */
   {
-    MPI_Comm    sh;
-    PetscMPIInt shrank, shsize, leader, idx = 0, nn, mx, wrank;
-
-    if (c->node_size > 0) {
-      PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &wrank));
-      PetscCallMPI(MPI_Comm_split(comm, (PetscMPIInt)(wrank / c->node_size), rank, &sh));
-    } else PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &sh));
-    PetscCallMPI(MPI_Comm_rank(sh, &shrank));
-    PetscCallMPI(MPI_Comm_size(sh, &shsize));
-    leader = shrank == 0;
-    PetscCallMPI(MPI_Exscan(&leader, &idx, 1, MPI_INT, MPI_SUM, comm));
-    if (!rank) idx = 0; /* MPI_Exscan leaves rank 0's result undefined */
-    PetscCallMPI(MPI_Bcast(&idx, 1, MPI_INT, 0, sh));
-    PetscCallMPI(MPI_Allreduce(&leader, &nn, 1, MPI_INT, MPI_SUM, comm));
-    PetscCallMPI(MPI_Allreduce(&shsize, &mx, 1, MPI_INT, MPI_MAX, comm));
-    PetscCallMPI(MPI_Comm_free(&sh));
-    c->node   = idx;
+    PetscMPIInt nn, *count;
+    PetscCall(PKCommGetNodes(comm, c->node_size, &nn, &c->rank_node));
+    PetscCall(PetscCalloc1(nn, &count));
+    c->ppn = 0;
+    for (PetscMPIInt r = 0; r < size; r++) c->ppn = PetscMax(c->ppn, ++count[c->rank_node[r]]);
+    PetscCall(PetscFree(count));
+    c->node   = c->rank_node[rank];
     c->nnodes = nn;
-    c->ppn    = mx;
-  }
-  /* every rank's node, once: O(P) per rank, so that the selection of ranks needs no communication later */
-  PetscCall(PetscMalloc1(size, &c->rank_node));
-  {
-    PetscMPIInt me = (PetscMPIInt)c->node;
-    PetscCallMPI(MPI_Allgather(&me, 1, MPI_INT, c->rank_node, 1, MPI_INT, comm));
   }
   PetscCall(PetscCommGetNewTag(comm, &c->tag));
   c->layout_done = PETSC_TRUE;
   PetscFunctionReturn(0);
-}
-
-/* Level q of sorted x[0..n): linear interpolation between order statistics (numpy's default) */
-static PetscReal PKQuantile(const PetscReal *x, PetscInt n, PetscReal q)
-{
-  PetscReal h  = q * (PetscReal)(n - 1);
-  PetscInt  lo = (PetscInt)PetscFloorReal(h);
-
-  if (lo >= n - 1) return x[n - 1];
-  if (lo < 0) return x[0];
-  return x[lo] + (h - (PetscReal)lo) * (x[lo + 1] - x[lo]);
 }
 
 /*
@@ -132,14 +106,14 @@ static PetscErrorCode PKStatsColumn(PetscInt P, PetscInt np, const PetscReal *re
   res[1] = t[P - 1];
   res[2] = s;
   res[3] = v / P;
-  for (PetscInt j = 0; j < PK_STATS_NQ; j++) res[4 + j] = PKQuantile(t, P, (PetscReal)j / (PK_STATS_NQ - 1));
+  for (PetscInt j = 0; j < PK_STATS_NQ; j++) res[4 + j] = PKQuantileSorted(P, t, (PetscReal)j / (PK_STATS_NQ - 1));
   s = 0;
   for (PetscInt i = 0; i < P; i++) s += cp[i];
   res[4 + PK_STATS_NQ] = cp[0];
   res[5 + PK_STATS_NQ] = cp[P - 1];
   res[6 + PK_STATS_NQ] = s / P;
-  res[7 + PK_STATS_NQ] = PKQuantile(cp, P, 0.5);
-  for (PetscInt j = 0; j < PK_STATS_NQ; j++) res[8 + PK_STATS_NQ + j] = PKQuantile(t, P, (j + 0.5) / PK_STATS_NQ);
+  res[7 + PK_STATS_NQ] = PKQuantileSorted(P, cp, 0.5);
+  for (PetscInt j = 0; j < PK_STATS_NQ; j++) res[8 + PK_STATS_NQ + j] = PKQuantileSorted(P, t, (j + 0.5) / PK_STATS_NQ);
   PetscFunctionReturn(0);
 }
 

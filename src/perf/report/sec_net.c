@@ -1,5 +1,5 @@
 /*
-   Section "network" of the report (issue 21): what the machine's topology and its network counters tell the model.
+   Section "network" of the report: what the machine's topology and its network counters tell the model.
 
    The switch tree: -ksp_perfmodel_topology FILE, a Slurm topology.conf (src/dm/topology.c), read once per KSP. Every
    rank finds its node in it by MPI_Get_processor_name; the halo section routes each off-node message on it (hops,

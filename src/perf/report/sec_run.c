@@ -31,9 +31,8 @@ PetscErrorCode PKReportLoadMachine(MPI_Comm comm, PKModelCtx *model)
    core each would read as "nhost ranks share each core".
    Nodes that are containers or network namespaces of one host (bin/pipekrylov-cluster's emulated nodes) share its
    cores but are counted apart, on purpose: told apart by the kernel's boot id, 8 such nodes on 2 cores gave 4 ranks
-   per core, and the term k t_cpu - compute then counted each rank's busy-polling MPI waits (CPU time) k times
-   (bench/topology.sh: self-model gap +23% and +43% instead of -62% and -47%, a placement difference predicted at
-   1.85 ms for 1.04 measured instead of 1.04 for 1.22). */
+   per core, and the term k t_cpu - compute then counted each rank's busy-polling MPI waits (CPU time) k times,
+   which made the model worse on bench/topology.sh (docs/benchmarks.md, "The switch tree"). */
 PetscErrorCode PKReportRanksPerCore(MPI_Comm comm, PetscReal *rpc)
 {
 #if defined(PK_SMPI)

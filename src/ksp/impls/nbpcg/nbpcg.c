@@ -6,6 +6,17 @@
 #include <pipekrylov/private/pkkspimpl.h>
 #include <pipekrylov/private/pkcgimpl.h>
 
+/* The work vectors, ksp->work[NBPCG_...]: r, z = M r, p, s = A p, M s, A z (x is ksp->vec_sol) */
+enum {
+  NBPCG_R,
+  NBPCG_Z,
+  NBPCG_P,
+  NBPCG_S,
+  NBPCG_MS,
+  NBPCG_AZ,
+  NBPCG_NWORK
+};
+
 typedef struct {
   KSP_PK pk; /* must be first */
 } KSP_PKNBPCG;
@@ -23,7 +34,7 @@ static PetscInt NBPCGRZDots(KSP ksp, Vec R, Vec Z, PKDot d[2])
    sign on an SPD problem. Fresh vectors tell that apart from a really indefinite operator or preconditioner. */
 static PetscErrorCode NBPCGRestart(KSP ksp, KSP_PK *pk, PetscScalar *gamma, PetscScalar *dpi)
 {
-  Vec   X = ksp->vec_sol, R = ksp->work[0], Z = ksp->work[1], P = ksp->work[2], S = ksp->work[3], MS = ksp->work[4];
+  Vec   X = ksp->vec_sol, R = ksp->work[NBPCG_R], Z = ksp->work[NBPCG_Z], P = ksp->work[NBPCG_P], S = ksp->work[NBPCG_S], MS = ksp->work[NBPCG_MS];
   PKDot d[2] = {
     {Z, R},
     {S, P}
@@ -48,8 +59,8 @@ static PetscErrorCode NBPCGRestart(KSP ksp, KSP_PK *pk, PetscScalar *gamma, Pets
 
 static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
 {
-  Vec                X = ksp->vec_sol, R = ksp->work[0], Z = ksp->work[1], P = ksp->work[2], S = ksp->work[3];
-  Vec                MS = ksp->work[4], AZ = ksp->work[5]; /* M s and A z */
+  Vec                X = ksp->vec_sol, R = ksp->work[NBPCG_R], Z = ksp->work[NBPCG_Z], P = ksp->work[NBPCG_P], S = ksp->work[NBPCG_S];
+  Vec                MS = ksp->work[NBPCG_MS], AZ = ksp->work[NBPCG_AZ]; /* M s and A z */
   PetscScalar        gamma, gammaold = 1.0, dpi = 0.0, dpiold = 0.0, beta, alpha;
   PetscReal          dp, gmax;
   PetscInt           i, n;
@@ -140,7 +151,7 @@ static PetscErrorCode KSPSolve_PKNBPCG_Private(KSP ksp, KSP_PK *pk)
 static PetscErrorCode KSPSetUp_PKNBPCG(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPSetWorkVecs(ksp, 6));
+  PetscCall(KSPSetWorkVecs(ksp, NBPCG_NWORK));
   PetscCall(PKCGSetUp(ksp, (KSP_PK *)ksp->data, 2));
   PetscFunctionReturn(0);
 }

@@ -13,7 +13,6 @@
 #include "pgmresimpl.h"
 
 #define PGMRES_DEFAULT_RESTART 30
-#define PGMRES_BASIS_BLOCK     32  /* basis vectors allocated at set-up and at least per later block */
 #define PGMRES_CLAIM_SLACK     2.0 /* a true residual this much above the recursive one refutes a convergence claim */
 
 /* KSPCheckNorm() returns from the function it is used in: keep it in its own; the caller checks ksp->reason */
@@ -175,42 +174,6 @@ static PetscErrorCode PGMRESUpdateAndDots(KSP ksp, KSP_PKPGMRES *pg, PetscInt it
   nd++;
   PetscCall(PKVecMaxpyMDot(pk, &pg->mw, nu, upd, nd, dot));
   *nvals = nv;
-  PetscFunctionReturn(0);
-}
-
-/*
-   PGMRESAddBasis - n more basis vectors V[nV..nV+n-1], one VecDuplicateVecs() block (PETSc's GMRES allocates its
-   basis the same way); an out-of-memory is reported in pgmres's terms.
-*/
-static PetscErrorCode PGMRESAddBasis(KSP ksp, KSP_PKPGMRES *pg, Vec model, PetscInt n)
-{
-  PetscErrorCode ierr;
-  Vec           *blk = NULL;
-  PetscInt       nloc;
-
-  PetscFunctionBegin;
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = VecDuplicateVecs(model, n, &blk);
-  PetscCall(PetscPopErrorHandler());
-  if (ierr) {
-    PetscCall(VecGetLocalSize(model, &nloc));
-    SETERRQ(PETSC_COMM_SELF, ierr == PETSC_ERR_MEM ? PETSC_ERR_MEM : ierr, "pgmres: could not allocate Krylov basis vectors %" PetscInt_FMT "..%" PetscInt_FMT " of restart %" PetscInt_FMT " (%.4g MB each on this rank)%s: use a smaller -ksp_gmres_restart", pg->nV, pg->nV + n - 1, pg->m, (double)nloc * sizeof(PetscScalar) / 1048576.0, ierr == PETSC_ERR_MEM ? ", out of memory" : "");
-  }
-  (void)ksp;
-  for (PetscInt i = 0; i < n; i++) pg->V[pg->nV + i] = blk[i];
-  pg->Vblock[pg->nblock]   = blk;
-  pg->Vblock_n[pg->nblock] = n;
-  pg->nblock++;
-  pg->nV += n;
-  PetscFunctionReturn(0);
-}
-
-/* V[0..j] exist: adds a block of at least PGMRES_BASIS_BLOCK vectors (or half the basis so far) when V[j] does not */
-PetscErrorCode PGMRESEnsureBasis(KSP ksp, KSP_PKPGMRES *pg, PetscInt j)
-{
-  PetscFunctionBegin;
-  if (j < pg->nV) PetscFunctionReturn(0);
-  PetscCall(PGMRESAddBasis(ksp, pg, pg->V[0], PetscMin(pg->m + 1, PetscMax(j + 1, pg->nV + PetscMax(PGMRES_BASIS_BLOCK, pg->nV / 2))) - pg->nV));
   PetscFunctionReturn(0);
 }
 
@@ -616,17 +579,10 @@ static PetscErrorCode KSPPipeGetCost_PKPGMRES(KSP ksp, PKSolverCost *c)
    KSPGMRESSetPreAllocateVectors() apply; KSPGMRESSet/GetOrthogonalization() and KSPGMRESSet/GetCGSRefinementType()
    record and return their setting with no effect on the method, as PETSc's pgmres.
 
-   Estimates: KSPComputeExtremeSingularValues() and KSPComputeEigenvalues() (requested with
-   KSPSetComputeSingularValues() or KSPSetComputeEigenvalues(), e.g. as a Chebyshev smoother's estimator) from the
-   Hessenberg matrix of the last cycle, as KSPGMRES: the singular values of its triangular factor, the eigenvalues of
-   its square part (docs/algorithms.md §12). KSPSolveTranspose() solves with A^T and M^T on the same side
-   (MatMultTranspose, not chunked), as PETSc's pgmres.
-
-   Accuracy: with long cycles (restarts of a few hundred steps) the lagged normalisation loses orthogonality and the
-   recursive residual can run ahead of the true one at tight tolerances. A convergence claim is therefore checked
-   against b - A x when the cycle ends (one MatMult): a true residual more than twice the recursive one that the
-   convergence test rejects refutes it, and the next cycle restarts from x (-ksp_view counts them). The error can
-   then still be larger than KSPGMRES's (docs/pipelined-accuracy.md); restarts up to 100 follow KSPGMRES.
+   Eigenvalue and singular value estimates come from the Hessenberg matrix of the last cycle, as KSPGMRES's;
+   KSPSolveTranspose() is supported. With long cycles (a few hundred steps) the lagged normalisation loses
+   orthogonality: a convergence claim is checked against b - A x when the cycle ends and a refuted one restarts
+   from x (docs/algorithms.md §6 and §12, docs/pipelined-accuracy.md).
 
    Level: beginner
 

@@ -72,7 +72,8 @@ typedef struct {
   KSPGMRESCGSRefinementType cgstype;       /* KSPGMRESSetCGSRefinementType(): recorded, no effect */
 } KSP_PKPGMRES;
 
-PETSC_INTERN PetscErrorCode PGMRESEnsureBasis(KSP, KSP_PKPGMRES *, PetscInt);
+#define PGMRES_BASIS_BLOCK 32                                                 /* basis vectors allocated at set-up and at least per later block */
+PETSC_INTERN PetscErrorCode PGMRESEnsureBasis(KSP, KSP_PKPGMRES *, PetscInt); /* pgmresbasis.c */
 PETSC_INTERN PetscErrorCode PGMRESComposeGMRESAPI(KSP, PetscBool);
 PETSC_INTERN PetscErrorCode PGMRESSetFromOptionsGMRESAPI(KSP, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode PGMRESViewGMRESAPI(KSP, PetscViewer);

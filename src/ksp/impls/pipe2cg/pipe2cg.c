@@ -169,36 +169,19 @@ static PetscErrorCode KSPPipe2CGSetRecompute_PKPIPE2CG(KSP ksp, PetscBool flg)
    Input Parameters:
 +  ksp - the Krylov solver (ignored unless its type is pipe2cg from pipekrylov)
 -  flg - PETSC_TRUE to recompute in every pass, PETSC_FALSE for the plain recurrences in every pass (without a call
-         or the option, the policy below decides)
+         or the option, the policy decides)
 
    Options Database Key:
 .  -ksp_pipe2cg_recompute <bool> - default: the policy
 
    Notes:
-   As in pipecg (KSPPipeCGSetRecompute()), the rounding of the recurrences delays convergence against cg on some
-   ill-conditioned problems, from the loosest tolerance on, and residual replacement does not cure it; pipe2cg's
-   chain is deeper, so the delay is larger (the variable-coefficient test problem without preconditioner: 566
-   iterations to 1e-4 where cg needs 476). The products of the pass are still taken on the recurred vectors, so the
-   one reduction per two iterations stays where it is; every update from there on uses the recomputed ones. The
-   recomputed chain also drifts less from b - A x, so fewer residual replacements are needed.
-
-   At tight tolerances it is what gives cg's error: the plain recurrences need residual replacements, and each injects
-   the gap between recursive and true residual (with dozens of them the error was 4-11x cg's at 1e-11..1e-13); while
-   recomputing the scheduled replacements are off (unless -ksp_pipe2cg_replace or -ksp_pipe2cg_replace_gap are
-   given) and only a refuted convergence claim replaces.
-
-   The price is two more MatMult and one more PCApply per pass of two iterations, overlapped with the reduction (and
-   a diagonal preconditioner goes through PCApply instead of the fused pass).
-
-   The policy (the default): the recompute goes on when the solve is predicted, from the residual's decrease so far,
-   to take at least 0.1 x the number of unknowns in iterations (where the delay comes; with one residual replacement
-   at the switch, off again when the refined prediction falls below half of that), or when the measured gap forces
-   a replacement and more than 8 gap-driven replacements, done and predicted to the tolerance, would be needed (or
-   would cost more than recomputing). -ksp_view shows how many passes recomputed and why, -info each switch.
-   Measured: poisson27 with Jacobi recomputes nothing at 1e-8 and 1e-12 (before: every pass at 1e-12, 1.76x cg's
-   time per iteration); ex2 300x300 with Jacobi recomputes from iteration 70 / 32 / 16 at 1e-10 / 1e-12 / 1e-13;
-   PETSc's ex23 takes cg's 100 iterations (before 104); the variable-coefficient problem without preconditioner
-   1421 to 1e-8 (cg 1383 / 1413 on 1 / 2 ranks; before 1834 / 1767).
+   As in pipecg (KSPPipeCGSetRecompute()), recomputing restores cg's iteration counts where the recurrences' rounding
+   delays convergence, and at tight tolerances it gives cg's error, since the plain recurrences need residual
+   replacements that each inject the gap between recursive and true residual. The price is two more MatMult and one
+   more PCApply per pass of two iterations, overlapped. The policy recomputes when the solve is predicted to take at
+   least a tenth of the unknowns in iterations, or when the measured gap forces a residual replacement and more
+   would be needed to reach the tolerance. -ksp_view shows what it did, -info each switch;
+   docs/pipelined-accuracy.md has the measurements.
 
    Level: intermediate
 
@@ -330,49 +313,13 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
 -  -ksp_norm_type <preconditioned,unpreconditioned,natural,none> - the norm the convergence test uses
 
    Notes:
-   Norms: both iterates of a pass are tested, so the reduction carries both norms. Preconditioned (default):
-   ||z|| = ||M r||, dots (z_N,z_N) and (z_O,z_O), 11 values; unpreconditioned: ||r||, dots (r_N,r_N) and
-   (r_O,r_O), 11 values; natural: sqrt((r,z)), which the recurrences need anyway (9 values); none: no norm, only
-   -ksp_max_it stops the iteration (at the exact count, odd or even).
-
-   Iterations: ksp->its is the number of the iterate tested last; the first of the two iterates of a pass that
-   converges stops the solve and is returned in the solution vector, so counts are PCG's (up to rounding), never
-   rounded up to even. The pipeline costs 4 PCApply + 4 MatMult to fill (one more MatMult for a nonzero initial
-   guess); the two PCApply + MatMult of the last pass wait until its reduction has confirmed that the solve goes
-   on whenever the norms of the last two passes predict convergence in it.
-
-   Cost: steps A and B of a pass and its dots are one loop over the elements (each of the 18 vectors read once,
-   14 written once; AVX2 where the CPU has it, without FMA, so the results do not depend on the CPU); with
-   PCJACOBI or PCNONE (and no null space) c = M q is written in the same loop instead of a separate PCApply, after
-   a check that it gives the same bits.
-
-   Every convergence claim of the recursive residual is checked against the true residual (the
-   convergence test is called a second time for that iteration, with the true norm; monitors are not)
-   b - A x in the same norm; a refuted claim replaces the residuals (restarting the recurrence, rho = 1, if the
-   true residual is more than twice the recursive one) and the iteration continues (KSP_DIVERGED_BREAKDOWN if the
-   true residual stagnates above the tolerance). -ksp_view shows the true residual norm at exit.
-
-   Breakdowns are reported with PETSc's reasons, tested on the same quantities as PETSc's cg, and, as cg does,
-   with ksp->its one past the last tested iterate: KSP_DIVERGED_INDEFINITE_PC ((r,z) changes sign),
-   KSP_DIVERGED_INDEFINITE_MAT ((p,A p) = (z,r)/(rho gamma), = (z,A z)/rho in exact arithmetic, zero or changing sign), KSP_DIVERGED_BREAKDOWN (rho
-   undefined), KSP_DIVERGED_NANORINF, KSP_DIVERGED_PC_FAILED. Since drift can fake the first three, a breakdown
-   is reported only if it persists after the chains are recomputed from the iterates, or if the recomputation
-   shows a gap below 1e-6 ||r|| (no drift to speak of); otherwise the recurrence restarts. An operator that is
-   not quite symmetric (PETSc's ex45 with its boundary rows) can stop it with KSP_DIVERGED_INDEFINITE_MAT where
-   cg converges: -info says so and -ksp_pipe_check_symmetry finds it at set-up.
-   Left preconditioning only; operator and preconditioner symmetric positive definite. 17 work vectors.
-
-   Estimates: KSPComputeEigenvalues() and KSPComputeExtremeSingularValues() (requested with
-   KSPSetComputeEigenvalues() or KSPSetComputeSingularValues()) from the Lanczos tridiagonal of the three-term
-   coefficients each step applies: T[k][k] = 1/gamma_k, T[k-1][k] = sqrt(mu_k/mu_{k-1}) / (rho_{k-1} gamma_{k-1}),
-   KSPCG's in exact arithmetic; a restart (rho = 1) starts a new block, a redone pass adds nothing. It ends where the
-   recurrences stop being a Lanczos process: at their rounding level, a measured gap above 1e-4 ||r||, a drift-forced
-   redo, a null step or a refuted claim (-info says where). With -ksp_pipe2cg_replace 0 and without
-   -ksp_pipe2cg_recompute the gap is never measured and estimates are refused at set-up (docs/algorithms.md §12).
-   KSPSolveTranspose() solves with A^T and M^T (MatMultTranspose, not chunked; no preconditioner in the fused pass).
-
-   PETSc's KSPPIPECG2 (Tiwari and Vadhiyar) has the same communication pattern with two-term recurrences and no
-   residual replacement; it can fail to converge where this type does (ex2 -m 600 -n 600 -pc_type jacobi).
+   Both iterates of a pass are tested: iteration counts are PCG's up to rounding, never rounded up to even, and
+   with no norm the solve stops at the exact -ksp_max_it. Every convergence claim is checked against the true
+   residual, and breakdowns are reported with cg's reasons only if they persist once the chains are recomputed.
+   Eigenvalue and singular value estimates and KSPSolveTranspose() are supported. Left preconditioning only;
+   operator and preconditioner symmetric positive definite. docs/algorithms.md §5 describes the recurrences, the
+   fused kernel, residual replacement, the recompute policy and the estimates. PETSc's KSPPIPECG2 has the same
+   communication pattern with two-term recurrences and no residual replacement.
 
    Reference:
    P. Eller and W. Gropp, Scalable non-blocking preconditioned conjugate gradient methods, SC16.

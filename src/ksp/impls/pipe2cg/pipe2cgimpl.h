@@ -30,10 +30,8 @@
      growth law: 40 for 1e-8); the next where the gap, growing at most like the 5th power of the window (measured
      2-5, fastest early), would reach a threshold; after a replacement, where the gap would reach it if it grew
      as fast as in the window just closed; none in a pass that the norms predict to be the last.
-   So a short solve (poisson27, 40 iterations to 1e-8) makes no probe and no replacement, ex2 600x600 jacobi
-   (1014 iterations) 8, and the variable-coefficient problem without preconditioner (2200 iterations) about 80.
-   (Skipping periodic replacements where the gap stayed far below the tolerance, and predicting a new window's
-   gap from the residual's decrease, both cost that problem 5-7% more iterations at rtol 1e-6: not done.) Every claimed
+   So a short solve makes no probe and no replacement, a long one one every hundred iterations or so
+   (docs/algorithms.md §5.5 has the counts and the alternatives that were tried). Every claimed
    convergence is checked against b - A x. A breakdown is first taken for drift: the chains are recomputed and the
    reduction redone once, and only a breakdown that persists, or that comes with a gap below 1e-6 ||r|| (no drift to
    speak of), is reported.

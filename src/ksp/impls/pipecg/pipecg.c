@@ -15,7 +15,7 @@ static PetscErrorCode PipeCGIterate(KSP ksp, KSP_PK *pk)
 static PetscErrorCode PipeCGAfterSolve(KSP ksp, KSP_PK *pk)
 {
   PetscFunctionBegin;
-  PetscCall(PKTrueResidualAtExit(ksp, pk, ksp->work[0], ksp->work[7]));
+  PetscCall(PKTrueResidualAtExit(ksp, pk, ksp->work[PIPECG_R], ksp->work[PIPECG_S]));
   PetscFunctionReturn(0);
 }
 
@@ -34,7 +34,7 @@ static PetscErrorCode PipeCGCheckEstimates(KSP ksp)
 static PetscErrorCode KSPSetUp_PKPIPECG(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPSetWorkVecs(ksp, 10)); /* and the diagonal of a diagonal preconditioner */
+  PetscCall(KSPSetWorkVecs(ksp, PIPECG_NWORK)); /* and the diagonal of a diagonal preconditioner */
   PetscCall(PKCGSetUp(ksp, (KSP_PK *)ksp->data, PIPECG_NRED + 2));
   PetscFunctionReturn(0);
 }
@@ -161,33 +161,19 @@ static PetscErrorCode KSPPipeCGSetRecompute_PKPIPECG(KSP ksp, PetscBool flg)
    Input Parameters:
 +  ksp - the Krylov solver (ignored unless its type is pipecg from pipekrylov)
 -  flg - PETSC_TRUE to recompute in every iteration, PETSC_FALSE for the plain Ghysels-Vanroose recurrence in every
-         iteration (without a call or the option, the policy below decides)
+         iteration (without a call or the option, the policy decides)
 
    Options Database Key:
 .  -ksp_pipecg_recompute <bool> - default: the policy
 
    Notes:
-   The rounding errors of pipelined CG's extra recurrences perturb the Lanczos process more than cg's own rounding
-   does: on some ill-conditioned problems the plain recurrence needs more iterations than cg, from the loosest
-   tolerance on (the variable-coefficient test problem without preconditioner: 20% more), and residual
-   replacement does not cure it. Recomputing w each iteration, with the dot (w, u) still taken on the recurred w
-   so that the one reduction per iteration stays where it is (Chen and Carson's predict-and-recompute), keeps the
-   iteration count within the spread of cg's own implementations.
-
-   The price is one more MatMult per iteration, overlapped with the reduction like the other (and, with a diagonal
-   preconditioner, a separate PCApply instead of the one inside the update pass): measured on one node, 1.5 to 1.8
-   times the time per iteration of the plain recurrence. On well-conditioned problems (or with a good
-   preconditioner) the plain recurrence already gives cg's counts.
-
-   The policy (the default): the recompute goes on when the solve is predicted, from the residual's decrease so far,
-   to take at least 0.1 x the number of unknowns in iterations (there CG's Ritz values converge to individual
-   eigenvalues and the recurrences' rounding delays convergence; judged from the first iteration, since the delay is
-   seeded early), with one residual replacement at the switch; it goes off again when the refined prediction falls
-   below half of that, and for the rest of the solve when a convergence claim is refuted by the true residual
-   (there the measured gap and its replacements take over). -ksp_view shows how many passes recomputed and why,
-   -info each switch. Measured: the variable-coefficient problem without preconditioner takes 1458 / 1367
-   iterations to 1e-8 on 1 / 2 ranks (cg 1383 / 1413; before 1644 / 1692), poisson27 with Jacobi recomputes
-   nothing (docs/pipelined-accuracy.md).
+   On some ill-conditioned problems the rounding of the plain recurrence delays convergence against cg, and residual
+   replacement does not cure it; recomputing w (the dot (w, u) still on the recurred w, so that the one reduction
+   per iteration stays where it is: Chen and Carson's predict-and-recompute) restores cg's iteration counts, at the
+   price of one more MatMult per iteration, overlapped. The policy recomputes when the solve is predicted, from the
+   residual's decrease, to take at least a tenth of the unknowns in iterations, and stops when the prediction falls
+   below half of that or a convergence claim is refuted. -ksp_view shows what it did, -info each switch;
+   docs/pipelined-accuracy.md has the measurements.
 
    Level: intermediate
 
@@ -266,51 +252,11 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
 
    Notes:
    This type replaces PETSc's KSPPIPECG once pipekrylov is loaded; PETSc's stays available as "petsc_pipecg".
-
-   Cost: the eight vector updates of an iteration and the next iteration's three dots are one loop over the
-   elements (each of ten vectors read once, eight written once; AVX2 where the CPU has it, without FMA, so the
-   results do not depend on the CPU); with PCJACOBI or PCNONE (and no null space) the next iteration's m = M w is
-   written in the same loop instead of a separate PCApply, after a check that it gives the same bits. When the
-   norms of the last two iterations predict that the current one converges, the overlapped PCApply and MatMult
-   wait until the reduction has confirmed that the solve goes on.
-
-   Norms: all ride in the one reduction. Preconditioned (default): ||u|| = ||M r||, dot (u,u); unpreconditioned:
-   ||r||, dot (r,r); natural: sqrt((r,u)), which the method computes anyway (2 values instead of 3); none: no
-   norm, only -ksp_max_it stops the iteration.
-
-   Iterations: the norm that completes in pass i belongs to the current iterate x_i, so ksp->its, the residual
-   history and the returned solution are those of PETSc's cg (up to rounding); the pipeline costs one PCApply and
-   one MatMult beyond the last iteration, never an extra iteration. Every convergence claim of the recursive
-   residual (iterations > 0) is checked against the true residual b - A x in the same norm (the convergence test
-   is called a second time for that iteration, with the true norm; monitors are not); a claim it refutes
-   replaces the residuals (and restarts, p = u, if the true residual is more than twice the recursive one) and the
-   iteration continues (KSP_DIVERGED_BREAKDOWN if the true residual stagnates above the tolerance). The true
-   residual norm at exit is shown by -ksp_view.
-
-   Breakdowns are reported with PETSc's reasons, in cg's order and, as cg does, with ksp->its one past the last
-   tested iterate: KSP_DIVERGED_INDEFINITE_PC ((r,u) changes sign), KSP_DIVERGED_INDEFINITE_MAT ((p,A p) zero or
-   changing sign), KSP_DIVERGED_NANORINF, KSP_DIVERGED_PC_FAILED. Since drift of the recurrences can fake the
-   first two, one is reported only if it persists after r, u, w, s, q, z are recomputed from x and p (with (p,A p)
-   then computed, not recurred); otherwise the iteration restarts from x and continues.
-
-   Accuracy: on ill-conditioned problems the rounding of the plain recurrences delays convergence against cg
-   (the variable-coefficient test problem without preconditioner: 583 iterations to 1e-4 where cg needs 476,
-   1692 to 1e-8 where cg needs 1413); recomputing w removes that delay (476, 1367) at the price of one more
-   MatMult per iteration. By default a policy switches it on where the solve is predicted to be long against the
-   problem's size and leaves it off elsewhere (poisson27 recomputes nothing), see KSPPipeCGSetRecompute().
-   Residual replacement does not cure the delay; it keeps the attainable accuracy: while w is recurred the gap
-   between recursive and true residual is measured and replaced before it threatens the tolerance
-   (-ksp_pipecg_replace_gap). Left preconditioning only; operator and preconditioner symmetric positive
-   definite.
-
-   Estimates: KSPComputeEigenvalues() and KSPComputeExtremeSingularValues() (requested with
-   KSPSetComputeEigenvalues() or KSPSetComputeSingularValues(), e.g. as a Chebyshev smoother's estimator) from the
-   Lanczos tridiagonal of the alpha and beta each iteration applies, as KSPCG's; a restart (p = u) starts a new
-   block, a redone pass adds nothing. It ends where the recurrences stop being a Lanczos process: at their rounding
-   level, a measured gap above 1e-4 ||r||, a drift-forced redo or a refuted claim (-info says where). With
-   -ksp_pipecg_replace_gap 0 and without -ksp_pipecg_recompute the gap is not measured and estimates are refused at
-   set-up (docs/algorithms.md §12). KSPSolveTranspose() solves with A^T and M^T (MatMultTranspose, not chunked; no
-   preconditioner in the fused pass), as PETSc's pipecg does.
+   Iterations, residual history and solution are PETSc's cg's up to rounding: every convergence claim is checked
+   against the true residual, and breakdowns are reported with cg's reasons only if they persist once the vectors
+   are recomputed. Eigenvalue and singular value estimates and KSPSolveTranspose() are supported. Left
+   preconditioning only; operator and preconditioner symmetric positive definite. docs/algorithms.md §4 describes
+   the fused kernel, the recompute policy, residual replacement and the estimates.
 
    Reference:
    P. Ghysels and W. Vanroose, Hiding global synchronization latency in the preconditioned conjugate gradient

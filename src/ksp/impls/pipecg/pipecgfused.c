@@ -81,7 +81,7 @@ PetscErrorCode PipeCGFusedPass(KSP ksp, PetscScalar alpha, PetscScalar beta, Pet
 {
   PCGFused     k;
   PetscScalar *a[10];
-  Vec          v[10] = {ksp->vec_sol, ksp->work[0], ksp->work[1], ksp->work[2], ksp->work[3], ksp->work[4], ksp->work[5], ksp->work[6], ksp->work[7], ksp->work[8]};
+  Vec          v[10] = {ksp->vec_sol, ksp->work[PIPECG_R], ksp->work[PIPECG_U], ksp->work[PIPECG_W], ksp->work[PIPECG_M], ksp->work[PIPECG_N], ksp->work[PIPECG_Z], ksp->work[PIPECG_Q], ksp->work[PIPECG_S], ksp->work[PIPECG_P]};
 
   PetscFunctionBegin;
   for (PetscInt j = 0; j < 10; j++) {
@@ -97,7 +97,7 @@ PetscErrorCode PipeCGFusedPass(KSP ksp, PetscScalar alpha, PetscScalar beta, Pet
   k.storew = storew;
   k.ndots  = nd;
   k.normr  = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
-  PetscCall(VecGetLocalSize(ksp->work[0], &k.len));
+  PetscCall(VecGetLocalSize(ksp->work[PIPECG_R], &k.len));
   PetscCall(PetscLogEventBegin(PK_Event_VecFused, 0, 0, 0, 0));
   PipeCGFusedKernel(&k);
   PetscCall(PetscLogEventEnd(PK_Event_VecFused, 0, 0, 0, 0));

@@ -20,6 +20,22 @@
 #include <pipekrylov/private/pkcgimpl.h>
 #include <pipekrylov/private/pksimd.h>
 
+/* The work vectors, ksp->work[PIPECG_...]: r, u = M r, w = A u, m = M w, n = A m, z, q, s = A p, p (x is
+   ksp->vec_sol), and the diagonal of a preconditioner applied inside the fused pass */
+enum {
+  PIPECG_R,
+  PIPECG_U,
+  PIPECG_W,
+  PIPECG_M,
+  PIPECG_N,
+  PIPECG_Z,
+  PIPECG_Q,
+  PIPECG_S,
+  PIPECG_P,
+  PIPECG_DIAG,
+  PIPECG_NWORK
+};
+
 typedef struct {
   KSP_PK   pk;      /* must be first */
   PetscInt replace; /* -ksp_pipecg_replace: period of residual replacement, 0 = off */
@@ -43,9 +59,8 @@ typedef struct {
 #define PIPECG_DEFAULT_GAP 0.1 /* replace before the gap r - (b - A x) reaches this fraction of the tolerance */
 
 /* The gap tolerance in force for the coming pass: while w is recomputed the gap grows as cg's does (its r and s
-   recurrences are cg's, fed with w = A u), and replacements would only inject perturbations (measured: 44
-   replacements cost 13% more iterations on the variable-coefficient problem at 1e-12, none needed on ex2 down to
-   1e-13); while it is recurred the gap is measured and replaced */
+   recurrences are cg's, fed with w = A u), and replacements would only inject perturbations
+   (docs/pipelined-accuracy.md); while it is recurred the gap is measured and replaced */
 static inline PetscReal PipeCGGapTol(KSP ksp, const KSP_PKPIPECG *cg)
 {
   if (cg->gaptol >= 0) return cg->gaptol;

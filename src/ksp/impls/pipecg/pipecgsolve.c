@@ -49,7 +49,7 @@ static PetscErrorCode PipeCGLocalDots(KSP_PK *pk, PetscInt nd, PetscBool curv, P
 /* r = b - A x, u = M r, w = A u, s = A p, q = M s, z = A q: the recurrence vectors recomputed from x and p */
 static PetscErrorCode PipeCGReplace(KSP ksp, KSP_PK *pk)
 {
-  Vec R = ksp->work[0], U = ksp->work[1], W = ksp->work[2], Z = ksp->work[5], Q = ksp->work[6], S = ksp->work[7], P = ksp->work[8];
+  Vec R = ksp->work[PIPECG_R], U = ksp->work[PIPECG_U], W = ksp->work[PIPECG_W], Z = ksp->work[PIPECG_Z], Q = ksp->work[PIPECG_Q], S = ksp->work[PIPECG_S], P = ksp->work[PIPECG_P];
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PK_Event_Replace, ksp, 0, 0, 0));
@@ -68,7 +68,7 @@ static PetscErrorCode PipeCGReplace(KSP ksp, KSP_PK *pk)
    until the overlapped work): local ||b - A x - r||^2 and ||r||^2 into out[0], out[1] */
 static PetscErrorCode PipeCGProbe(KSP ksp, KSP_PK *pk, PetscScalar out[2])
 {
-  Vec              R = ksp->work[0], N = ksp->work[4];
+  Vec              R = ksp->work[PIPECG_R], N = ksp->work[PIPECG_N];
   const PKAxpbypcz g    = {N, 1.0, ksp->vec_rhs, -1.0, R, -1.0}; /* n = b - r - A x */
   const PKDot      d[2] = {
          {N, N},
@@ -113,7 +113,7 @@ static void PipeCGSchedule(KSP ksp, KSP_PKPIPECG *cg, PetscInt i, PetscInt lastr
 static PetscErrorCode PipeCGOverlap(KSP ksp, KSP_PKPIPECG *cg, PetscBool recompute, PetscBool fresh, PetscBool *m_ready)
 {
   KSP_PK *pk = &cg->pk;
-  Vec     U = ksp->work[1], W = ksp->work[2], M = ksp->work[3], N = ksp->work[4];
+  Vec     U = ksp->work[PIPECG_U], W = ksp->work[PIPECG_W], M = ksp->work[PIPECG_M], N = ksp->work[PIPECG_N];
 
   PetscFunctionBegin;
   if (recompute && !fresh) {
@@ -167,7 +167,7 @@ typedef struct {
 static PetscErrorCode PipeCGStart(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st)
 {
   KSP_PK *pk = &cg->pk;
-  Vec     R = ksp->work[0], U = ksp->work[1], W = ksp->work[2], M = ksp->work[3], S = ksp->work[7], P = ksp->work[8], D = ksp->work[9];
+  Vec     R = ksp->work[PIPECG_R], U = ksp->work[PIPECG_U], W = ksp->work[PIPECG_W], M = ksp->work[PIPECG_M], S = ksp->work[PIPECG_S], P = ksp->work[PIPECG_P], D = ksp->work[PIPECG_DIAG];
 
   PetscFunctionBegin;
   (void)M;
@@ -217,9 +217,8 @@ static PetscErrorCode PipeCGPrepare(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGP
   }
   if (!st->dots_ready) PetscCall(PipeCGLocalDots(pk, st->nd, (PetscBool)(i > 0), st->d, NULL, pk->red.local));
   /* the gap is measured while w is recurred, also without a norm (-ksp_norm_type none, as PCMG and GAMG set on their
-     smoothers and coarse solvers): past the attainable accuracy the recurrences amplify their rounding (the
-     recursive residual of ex2 4x4 without preconditioner grew by 10% per iteration after it had converged exactly
-     at iteration 3, and x drifted to an error of 1e7 in 10000 iterations); then it is judged against ||r|| alone */
+     smoothers and coarse solvers): past the attainable accuracy the recurrences amplify their rounding and x drifts
+     away from the solution (docs/pipelined-accuracy.md); then it is judged against ||r|| alone */
   pp->probed = (PetscBool)(PipeCGGapTol(ksp, cg) > 0 && !pp->replaced && !st->redo && i >= st->nextprobe && i < ksp->max_it);
   if (pp->probed) {
     PetscCall(PipeCGProbe(ksp, pk, pk->red.local + PIPECG_NRED));
@@ -264,7 +263,7 @@ static PetscErrorCode PipeCGTest(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGPass
   PetscCall(PKConvergenceStep(ksp, dp));
   if (i > 0) PetscCall(PKRecIterEnd(pk->rec, i));
   /* r and s are scratch for the check: after a refuted claim the next pass replaces them (x and p are kept) */
-  if (i > 0) PetscCall(PKCGCheckClaim(ksp, pk, i, ksp->vec_sol, dp, ksp->work[0], ksp->work[7], &cg->nfalse, &st->replace, NULL));
+  if (i > 0) PetscCall(PKCGCheckClaim(ksp, pk, i, ksp->vec_sol, dp, ksp->work[PIPECG_R], ksp->work[PIPECG_S], &cg->nfalse, &st->replace, NULL));
   if (st->replace && cg->rc.on) { /* refuted: the replacements of the measured gap take over (pkcgimpl.h) */
     PetscCall(PKRecomputeRefuted(ksp, &cg->rc, i));
     if (!cg->rc.on) st->nextprobe = i + PIPECG_MIN_PROBE;
@@ -277,8 +276,8 @@ static PetscErrorCode PipeCGTest(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PCGPass
     st->ttol = PetscMax(ksp->rtol * dp, ksp->abstol);
     st->dp0  = dp;
     /* the first measurement where the growth law puts the gap as close to the tolerance as at PIPECG_FIRST_PROBE
-       for a relative tolerance of 1e-10 (never earlier): a solve to 1e-8 measures at 63, so poisson27's 40
-       iterations make none (the one at 20 found 7.5e-6 x the tolerance and cost an SpMV, 2.5% of the solve) */
+       for a relative tolerance of 1e-10 (never earlier): a solve to 1e-8 measures at 63, so a short solve makes
+       no measurement, whose SpMV would be a visible share of it */
     if (dp > 0 && st->ttol < dp) st->nextprobe = (PetscInt)PetscMax((PetscReal)PIPECG_FIRST_PROBE, PIPECG_FIRST_PROBE * PetscPowReal(st->ttol / dp / 1e-10, 1.0 / PIPECG_GAP_POWER));
   } else {
     PetscBool changed;
@@ -391,8 +390,8 @@ static PetscErrorCode PipeCGScalars(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, cons
 static PetscErrorCode PipeCGUpdate(KSP ksp, KSP_PKPIPECG *cg, PCGLoop *st, PetscScalar alpha, PetscScalar beta, PetscBool first)
 {
   KSP_PK           *pk = &cg->pk;
-  Vec               X = ksp->vec_sol, R = ksp->work[0], U = ksp->work[1], W = ksp->work[2], M = ksp->work[3], N = ksp->work[4];
-  Vec               Z = ksp->work[5], Q = ksp->work[6], S = ksp->work[7], P = ksp->work[8], D = ksp->work[9];
+  Vec               X = ksp->vec_sol, R = ksp->work[PIPECG_R], U = ksp->work[PIPECG_U], W = ksp->work[PIPECG_W], M = ksp->work[PIPECG_M], N = ksp->work[PIPECG_N];
+  Vec               Z = ksp->work[PIPECG_Z], Q = ksp->work[PIPECG_Q], S = ksp->work[PIPECG_S], P = ksp->work[PIPECG_P], D = ksp->work[PIPECG_DIAG];
   const PetscScalar c    = first ? 0.0 : beta; /* 0: a (re)start copies, never reading z, q, s, p */
   PKAxpbypcz        u[8] = {
            {Z, 1.0,    N, 0, NULL, c  }, /* z = n + b z */
