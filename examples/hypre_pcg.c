@@ -226,7 +226,10 @@ static PetscErrorCode HypreLayoutHalo(MPI_Comm comm, HYPRE_ParCSRMatrix A, const
     PetscCall(PKCommGetNodes(comm, 0, &nn, &nid));
     PetscCall(PetscCalloc1(nn, &count));
     ppn = 0;
-    for (PetscMPIInt r = 0; r < size; r++) ppn = PetscMax(ppn, (PetscInt)++count[nid[r]]);
+    for (PetscMPIInt r = 0; r < size; r++) { /* not ++ inside PetscMax: a macro, it evaluates it twice */
+      count[nid[r]]++;
+      ppn = PetscMax(ppn, (PetscInt)count[nid[r]]);
+    }
     nsize = count[nid[rank]]; /* the ranks of this rank's node */
     nodes = nn;
     PetscCall(PetscFree(count));

@@ -248,7 +248,10 @@ int main(int argc, char **argv)
     PetscCall(PKCommGetNodes(comm, node_size, &nn, &rank_node));
     PetscCall(PetscCalloc1(nn, &count));
     ppn = 0;
-    for (PetscMPIInt r = 0; r < size; r++) ppn = PetscMax(ppn, ++count[rank_node[r]]);
+    for (PetscMPIInt r = 0; r < size; r++) { /* not ++ inside PetscMax: a macro, it evaluates it twice */
+      count[rank_node[r]]++;
+      ppn = PetscMax(ppn, count[rank_node[r]]);
+    }
     nodes = nn;
     PetscCall(PetscFree(count));
     PetscCallMPI(MPI_Comm_split(comm, rank_node[rank], rank, &node)); /* this rank's node */

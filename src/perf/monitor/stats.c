@@ -53,7 +53,10 @@ PetscErrorCode PKStatsLayout(MPI_Comm comm, PKMonitorCtx *c)
     PetscCall(PKCommGetNodes(comm, c->node_size, &nn, &c->rank_node));
     PetscCall(PetscCalloc1(nn, &count));
     c->ppn = 0;
-    for (PetscMPIInt r = 0; r < size; r++) c->ppn = PetscMax(c->ppn, ++count[c->rank_node[r]]);
+    for (PetscMPIInt r = 0; r < size; r++) { /* not ++ inside PetscMax: a macro, it evaluates it twice */
+      count[c->rank_node[r]]++;
+      c->ppn = PetscMax(c->ppn, count[c->rank_node[r]]);
+    }
     PetscCall(PetscFree(count));
     c->node   = c->rank_node[rank];
     c->nnodes = nn;

@@ -101,7 +101,10 @@ PetscErrorCode PKReportPredict(KSP ksp, PKModelCtx *model, PKReportCtx *rep, Pet
   /* the ranks' nodes: ranks per node of the fullest node */
   PetscCall(PKCommGetNodes(comm, PETSC_DETERMINE, &nnodes, &rank_node));
   PetscCall(PetscCalloc1(nnodes, &count));
-  for (PetscMPIInt r = 0; r < size; r++) ppn = PetscMax(ppn, ++count[rank_node[r]]);
+  for (PetscMPIInt r = 0; r < size; r++) { /* not ++ inside PetscMax: a macro, it evaluates it twice */
+    count[rank_node[r]]++;
+    ppn = PetscMax(ppn, count[rank_node[r]]);
+  }
   PetscCall(PetscFree(count));
   p->P     = size;
   p->nodes = nnodes;
