@@ -131,7 +131,7 @@ PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const
   for (int t = 0; t < PK_TERM_N; t++) {
     /* every term, those that do not arise here with the reason */
     if (m->status[t] == PK_TERM_NOT_APPLICABLE && m->t[t] == 0) {
-      PetscCall(PetscViewerASCIIPrintf(v, "    %-45s %9s %7s %-14s n/a: %s\n", PKTermInfos[t].label, "-", "", PKTermInfos[t].source, m->na_why[t] ? m->na_why[t] : "does not arise"));
+      PetscCall(PetscViewerASCIIPrintf(v, "    %-45s %9s %7s %-14s n/a: %s\n", PKTermInfos[t].label, "-", "", PKTermInfos[t].source, m->na_why[t] ? m->na_why[t] : "-"));
       continue;
     }
     PetscCall(PetscViewerASCIIPrintf(v, "    %-45s %9.2e %6.1f%% %-14s %s\n", PKTermInfos[t].label, (double)m->t[t], (double)PKPct(m->t[t], m->total), PKTermInfos[t].source, PKTermStatusNames[m->status[t]]));
