@@ -88,19 +88,15 @@ for l in perf/models perf/monitor perf/report; do
 done
 # no loops between the files of src/ksp: where one object uses another's symbols, the other uses none of its own
 # (the common code reaches a family's steps through function pointers the family sets, as after_solve)
-for a in $(objs ksp); do
-  nm -g --defined-only "$a" | awk 'NF == 3 {print $3}' | sort -u >"$tmp/defa"
-  nm -u "$a" | awk 'NF >= 2 {print $NF}' | sort -u >"$tmp/unda"
-  for b in $(objs ksp); do
-    [ "$a" \< "$b" ] || continue
-    nm -g --defined-only "$b" | awk 'NF == 3 {print $3}' | sort -u >"$tmp/defb"
-    nm -u "$b" | awk 'NF >= 2 {print $NF}' | sort -u >"$tmp/undb"
-    if [ -n "$(comm -12 "$tmp/unda" "$tmp/defb")" ] && [ -n "$(comm -12 "$tmp/undb" "$tmp/defa")" ]; then
-      echo "a loop in src/ksp: ${a#*obj/} and ${b#*obj/} use each other ($(comm -12 "$tmp/unda" "$tmp/defb" | head -1), $(comm -12 "$tmp/undb" "$tmp/defa" | head -1))"
-      bad=1
-    fi
-  done
-done
+# (one nm per object; awk pairs the symbols each object defines with those the others use)
+s=$(for o in $(objs ksp); do
+  nm -g --defined-only "$o" | awk -v o="${o#*obj/}" 'NF == 3 {print "D", o, $3}'
+  nm -u "$o" | awk -v o="${o#*obj/}" 'NF >= 2 {print "U", o, $NF}'
+done | awk '$1 == "D" { def[$3] = $2 } $1 == "U" { use[$2, $3] = 1 }
+  END { for (k in use) { split(k, p, SUBSEP); d = def[p[2]]; if (d != "" && d != p[1]) edge[p[1], d] = p[2] }
+        for (k in edge) { split(k, p, SUBSEP); if (p[1] < p[2] && ((p[2], p[1]) in edge))
+          print "a loop in src/ksp: " p[1] " and " p[2] " use each other (" edge[p[1], p[2]] ", " edge[p[2], p[1]] ")" } }')
+if [ -n "$s" ]; then echo "$s"; bad=1; fi
 [ $bad = 0 ] && echo "src/ksp: no two files use each other"
 [ $bad = 0 ] && echo "layers: ok"
 exit $bad
