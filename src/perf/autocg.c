@@ -198,6 +198,16 @@ static PetscErrorCode PKAutoPreSolve(KSP ksp, Vec b, Vec x, void *ctx)
   s->c.it_first = -1;
   s->c.it_last  = -1;
   i             = s->c.n > 0 && s->c.current >= 0 ? PKAutoPick(&s->c) : -1;
+  if (i >= 0) {
+    PetscBool ours;
+    /* the application set another type since (KSPSetType): its choice stands, autocg no longer switches */
+    PetscCall(PetscObjectTypeCompare((PetscObject)ksp, s->c.type[s->c.current], &ours));
+    if (!ours) {
+      s->c.explore = PETSC_FALSE;
+      s->c.current = -1;
+      i            = -1;
+    }
+  }
   if (i >= 0 && i != s->c.current) PetscCall(PKAutoBecome(ksp, s, i, PETSC_FALSE));
   else if (i >= 0) PetscCall(PetscInfo(ksp, "autocg keeps %s: %s\n", s->c.type[i], s->c.why));
   if (s->c.presolve) PetscCall((*s->c.presolve)(ksp, b, x, s->c.prectx));

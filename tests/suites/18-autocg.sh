@@ -56,3 +56,5 @@ t_fail autocg-explore-negative "a fraction from 0 to 10" $PK_ROOT/tests/mpirun.s
 t_grep autocg-help 'ksp_autocg_explore' $PK_ROOT/tests/mpirun.sh 1 $EX2 -dll_append $PK_LIB -ksp_type autocg -help
 # no leak over switches and a destroyed KSP
 t autocg-malloc-dump-np2 $PK_ROOT/tests/mallocdump.sh 2 $EX -rows_per_rank 1000 -pc_type jacobi -ksp_type autocg -ksp_autocg_explore 10 -nsolves 4
+# an application that sets a type itself after autocg chose keeps it (autocg stops switching), -malloc_dump clean
+t_grep autocg-application-settype "kept the application's type over 3 solves" $PK_ROOT/tests/mallocdump.sh 2 $PK_BUILD/tests/autocg_settype -ksp_autocg_explore 10
