@@ -16,7 +16,7 @@
 #define PK_PREDICT_REPEATS 3
 
 /* times of one local SpMV (no halo), one MatMult, one PC application and one vector stream on this rank */
-static PetscErrorCode PKPredictTimes(KSP ksp, Mat A, PetscReal t[4])
+static PetscErrorCode PKPredictTimes(KSP ksp, Mat A, PetscBool pc_ok, PetscReal t[4])
 {
   Vec             x, y, xl = NULL, yl = NULL, lv = NULL;
   Mat             Ad = NULL, Ao = NULL;
@@ -53,7 +53,7 @@ static PetscErrorCode PKPredictTimes(KSP ksp, Mat A, PetscReal t[4])
     PetscCall(PetscTime(&t1));
     if (r) t[1] = PetscMin(t[1], (PetscReal)(t1 - t0));
     PetscCall(PetscTime(&t0));
-    PetscCall(PCApply(ksp->pc, y, x));
+    if (pc_ok) PetscCall(PCApply(ksp->pc, y, x));
     PetscCall(PetscTime(&t1));
     if (r) t[2] = PetscMin(t[2], (PetscReal)(t1 - t0));
     PetscCall(VecSet(x, 1.0));
@@ -112,7 +112,15 @@ PetscErrorCode PKReportPredict(KSP ksp, PKModelCtx *model, PKReportCtx *rep, Pet
   /* the times, on the slowest rank */
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
   PetscCall(PCSetUp(ksp->pc));
-  PetscCall(PKPredictTimes(ksp, A, t));
+  {
+    /* a preconditioner that failed to set up is not applied here: the solve reports DIVERGED_PC_FAILED itself */
+    PCFailedReason why;
+    PetscBool      ok;
+    PetscCall(PCGetFailedReasonRank(ksp->pc, &why));
+    ok = (PetscBool)(why == PC_NOERROR);
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPIU_BOOL, MPI_LAND, comm));
+    PetscCall(PKPredictTimes(ksp, A, ok, t));
+  }
   PetscCallMPI(MPI_Allreduce(t, tmax, 4, MPIU_REAL, MPI_MAX, comm));
   p->t_spmv   = tmax[0];
   p->t_matmul = tmax[1];
