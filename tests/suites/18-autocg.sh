@@ -58,3 +58,7 @@ t_grep autocg-help 'ksp_autocg_explore' $PK_ROOT/tests/mpirun.sh 1 $EX2 -dll_app
 t autocg-malloc-dump-np2 $PK_ROOT/tests/mallocdump.sh 2 $EX -rows_per_rank 1000 -pc_type jacobi -ksp_type autocg -ksp_autocg_explore 10 -nsolves 4
 # an application that sets a type itself after autocg chose keeps it (autocg stops switching), -malloc_dump clean
 t_grep autocg-application-settype "kept the application's type over 3 solves" $PK_ROOT/tests/mallocdump.sh 2 $PK_BUILD/tests/autocg_settype -ksp_autocg_explore 10
+# a preconditioner that fails to set up (ICC(0) on a zero diagonal): autocg's timing does not apply it, and the
+# solve says DIVERGED_PC_FAILED as every CG type does
+t autocg-pc-failed-np1 $CMP -problem indefinite -n 32 -pc_type icc -pc_factor_shift_type none -types autocg -expect_reason DIVERGED_PC_FAILED -expect_its 0
+t_mpi autocg-pc-failed-np2 2 $CMP -problem indefinite -n 32 -pc_type bjacobi -sub_pc_type icc -sub_pc_factor_shift_type none -types autocg -expect_reason DIVERGED_PC_FAILED -expect_its 0
