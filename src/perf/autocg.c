@@ -270,7 +270,7 @@ static PetscErrorCode KSPSetFromOptions_AUTOCG(KSP ksp, PetscOptionItems *PetscO
   PetscCall(PetscOptionsString("-ksp_autocg_types", "The CG types autocg chooses from", "KSPAUTOCG", s->list, s->list, sizeof(s->list), NULL));
   PetscCall(PetscOptionsBool("-ksp_autocg_switch", "Between solves, run a type whose scaled prediction comes within -ksp_autocg_explore of the fastest measured one, then keep the fastest measured", "KSPAUTOCG", s->c.explore, &s->c.explore, NULL));
   PetscCall(PetscOptionsReal("-ksp_autocg_explore", "Margin (a fraction) within which a type not yet run is tried", "KSPAUTOCG", s->c.margin, &s->c.margin, NULL));
-  PetscCheck(s->c.margin >= 0 && s->c.margin <= 10, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_autocg_explore %g: a fraction from 0 to 10", (double)s->c.margin);
+  PetscCheck(s->c.margin >= 0 && s->c.margin <= 1000, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_autocg_explore %g: a fraction from 0 to 1000", (double)s->c.margin);
   PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: this host's profile, else the embedded one", "KSPAUTOCG", s->model.machine_path, s->model.machine_path, sizeof(s->model.machine_path), NULL));
   PetscOptionsHeadEnd();
   s->c.n = 0; /* the list or the machine may have changed: predict again at set-up */
@@ -316,7 +316,7 @@ static PetscErrorCode KSPDestroy_AUTOCG(KSP ksp)
    Options Database Keys:
 +  -ksp_autocg_types <list> - the candidates (default pcg,sapcg,nbpcg,pipecg,pipe2cg,cg)
 .  -ksp_autocg_switch <bool> - choose between solves from measured times (default true)
-.  -ksp_autocg_explore <f> - margin within which a candidate not yet run is tried (default 0.1)
+.  -ksp_autocg_explore <f> - margin within which a candidate not yet run is tried (default 0.1, at most 1000)
 -  -ksp_perfmodel_machine <file> - the machine profile of the model
 
    Notes:

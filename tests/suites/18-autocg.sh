@@ -12,13 +12,13 @@ for np in 1 2 4; do
   done
   t_mpi autocg-poisson27-bjacobi-np$np $np $CMP -problem poisson27 -rows_per_rank 1000 -pc_type bjacobi -sub_pc_type icc -types autocg -its_tol 1
 done
-# several solves with the same KSP: with a margin that makes it try every candidate (10 = 1000%), it switches type
-# between solves and every solve still gives cg's answer; the changed operator too
-t_mpi autocg-nsolves-switch-np2 2 $CMP -problem poisson27 -rows_per_rank 1000 -pc_type jacobi -types autocg -nsolves 7 -ksp_autocg_explore 10 -its_tol 1
+# several solves with the same KSP: with a margin that makes it try every candidate whatever the model says (1000),
+# it switches type between solves and every solve still gives cg's answer; the changed operator too
+t_mpi autocg-nsolves-switch-np2 2 $CMP -problem poisson27 -rows_per_rank 1000 -pc_type jacobi -types autocg -nsolves 7 -ksp_autocg_explore 1000 -its_tol 1
 t_mpi autocg-nsolves-change-operator-np2 2 $CMP -problem laplace2d -n 48 -pc_type jacobi -types autocg -nsolves 3 -change_operator -its_tol 1
 autocg_switches() { # every candidate runs once when the margin is wide, and the choice is said each time
   local out n
-  out=$("$PK_ROOT/tests/mpirun.sh" 2 "$EX" -rows_per_rank 1000 -pc_type jacobi -ksp_type autocg -ksp_autocg_types pcg,pipecg,pipe2cg -ksp_autocg_explore 10 -nsolves 4 -info 2>&1) || { echo "$out"; return 1; }
+  out=$("$PK_ROOT/tests/mpirun.sh" 2 "$EX" -rows_per_rank 1000 -pc_type jacobi -ksp_type autocg -ksp_autocg_types pcg,pipecg,pipe2cg -ksp_autocg_explore 1000 -nsolves 4 -info 2>&1) || { echo "$out"; return 1; }
   echo "$out" | grep -E "autocg (runs|keeps)"
   n=$(echo "$out" | grep "autocg runs" | sed 's/.*autocg runs \([a-z0-9]*\):.*/\1/' | sort -u | wc -l)
   [ "$n" = 3 ] || { echo "expected all three candidates run, got $n"; return 1; }
@@ -52,12 +52,12 @@ t_fail autocg-types-unknown "unknown KSP type 'bogus'" $PK_ROOT/tests/mpirun.sh 
 t_fail autocg-types-gmres "'gmres' is not a CG method" $PK_ROOT/tests/mpirun.sh 1 $EX2 -dll_append $PK_LIB -ksp_type autocg -ksp_autocg_types pcg,gmres
 t_fail autocg-types-self "cannot list autocg itself" $PK_ROOT/tests/mpirun.sh 1 $EX2 -dll_append $PK_LIB -ksp_type autocg -ksp_autocg_types autocg
 t_fail autocg-types-empty "lists no type" $PK_ROOT/tests/mpirun.sh 1 $EX2 -dll_append $PK_LIB -ksp_type autocg -ksp_autocg_types ,
-t_fail autocg-explore-negative "a fraction from 0 to 10" $PK_ROOT/tests/mpirun.sh 1 $EX2 -dll_append $PK_LIB -ksp_type autocg -ksp_autocg_explore -1
+t_fail autocg-explore-negative "a fraction from 0 to 1000" $PK_ROOT/tests/mpirun.sh 1 $EX2 -dll_append $PK_LIB -ksp_type autocg -ksp_autocg_explore -1
 t_grep autocg-help 'ksp_autocg_explore' $PK_ROOT/tests/mpirun.sh 1 $EX2 -dll_append $PK_LIB -ksp_type autocg -help
 # no leak over switches and a destroyed KSP
-t autocg-malloc-dump-np2 $PK_ROOT/tests/mallocdump.sh 2 $EX -rows_per_rank 1000 -pc_type jacobi -ksp_type autocg -ksp_autocg_explore 10 -nsolves 4
+t autocg-malloc-dump-np2 $PK_ROOT/tests/mallocdump.sh 2 $EX -rows_per_rank 1000 -pc_type jacobi -ksp_type autocg -ksp_autocg_explore 1000 -nsolves 4
 # an application that sets a type itself after autocg chose keeps it (autocg stops switching), -malloc_dump clean
-t_grep autocg-application-settype "kept the application's type over 3 solves" $PK_ROOT/tests/mallocdump.sh 2 $PK_BUILD/tests/autocg_settype -ksp_autocg_explore 10
+t_grep autocg-application-settype "kept the application's type over 3 solves" $PK_ROOT/tests/mallocdump.sh 2 $PK_BUILD/tests/autocg_settype -ksp_autocg_explore 1000
 # a preconditioner that fails to set up (ICC(0) on a zero diagonal): autocg's timing does not apply it, and the
 # solve says DIVERGED_PC_FAILED as every CG type does
 t autocg-pc-failed-np1 $CMP -problem indefinite -n 32 -pc_type icc -pc_factor_shift_type none -types autocg -expect_reason DIVERGED_PC_FAILED -expect_its 0
