@@ -25,10 +25,18 @@
   #define PKOptionsCreateViewer PetscOptionsCreateViewer
 #endif
 
+/* The rank's own reason a PC failed to set up: PCGetFailedReasonRank in 3.18, where PCGetFailedReason is the value
+   reduced over the ranks; the later PETSc has PCGetFailedReason alone (3.22 checked; callers reduce it themselves) */
+#if PETSC_VERSION_LT(3, 21, 0)
+  #define PKPCGetFailedReasonRank PCGetFailedReasonRank
+#else
+  #define PKPCGetFailedReasonRank PCGetFailedReason
+#endif
+
 /*
    PKMPIRankfileOption - the mpiexec option that places ranks by an Open MPI rankfile, for the MPI library this
    process runs with (MPI_Get_library_version, callable before MPI_Init): "--map-by rankfile:file=FILE" for Open MPI
-   5 and later (PRRTE; --rankfile is deprecated there), "--rankfile FILE" otherwise. src/dm/placement.c.
+   5 and later (PRRTE; --rankfile is deprecated there), "--rankfile FILE" otherwise. src/core/mpicompat.c.
 */
 PETSC_INTERN PetscErrorCode PKMPIRankfileOption(const char file[], char opt[], size_t len);
 

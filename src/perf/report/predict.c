@@ -116,7 +116,7 @@ PetscErrorCode PKReportPredict(KSP ksp, PKModelCtx *model, PKReportCtx *rep, Pet
     /* a preconditioner that failed to set up is not applied here: the solve reports DIVERGED_PC_FAILED itself */
     PCFailedReason why;
     PetscBool      ok;
-    PetscCall(PCGetFailedReasonRank(ksp->pc, &why));
+    PetscCall(PKPCGetFailedReasonRank(ksp->pc, &why));
     ok = (PetscBool)(why == PC_NOERROR);
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPIU_BOOL, MPI_LAND, comm));
     PetscCall(PKPredictTimes(ksp, A, ok, t));

@@ -89,9 +89,10 @@ static PetscErrorCode PKReportText(PetscViewer v, PetscViewerFormat fmt, KSP ksp
    a silent exit status 0: the stream is flushed after the report and its error indicator read. An indicator set
    before the report (the application's own output to standard output failed) is not blamed on the report unless the
    flush fails too. A write that failed inside the report left the stream's buffer empty, and the flush has nothing to
-   say: its reason is the errno the report's writes left (werr, from a zero errno before them). *err: 0 or the errno;
-   name: the file, or standard output or error. Rank 0 alone. */
-static PetscErrorCode PKReportFlush(PetscViewer v, FILE *fp, int prior, int werr, int *err, char name[], size_t len)
+   say: its reason is the errno the report's writes left (werr, from a zero errno before them). force: the errno to
+   give when the flush finds nothing wrong but the report knows it failed (0: none). *err: 0 or the errno; name: the
+   file, or standard output or error. Rank 0 alone. */
+static PetscErrorCode PKReportFlush(PetscViewer v, FILE *fp, int prior, int werr, int force, int *err, char name[], size_t len)
 {
   const char *file = NULL;
 
@@ -100,6 +101,7 @@ static PetscErrorCode PKReportFlush(PetscViewer v, FILE *fp, int prior, int werr
   if (fflush(fp)) *err = errno ? errno : EIO;
   else if (ferror(fp) && !prior) *err = werr ? werr : EIO;
   else *err = 0;
+  if (!*err && force) *err = force;
   if (!*err) PetscFunctionReturn(0);
   if (fp == PETSC_STDOUT) file = "standard output";
   else if (fp == PETSC_STDERR) file = "standard error";
@@ -135,14 +137,21 @@ PetscErrorCode PKPerfReport(KSP ksp, const PKSolveRecord *rec, PKModelCtx *model
     FILE *fp;
     int   prior;
 
+    PetscErrorCode ierr;
+
     PetscCall(PetscViewerASCIIGetPointer(v, &fp));
     prior = ferror(fp);
     errno = 0;
     PetscCall(PetscViewerPushFormat(v, fmt));
-    if (fmt == PETSC_VIEWER_ASCII_CSV) PetscCall(PKReportCSV(v, rec, d));
-    else PetscCall(PKReportText(v, fmt, ksp, rec, d));
+    /* PETSc 3.22's ASCII viewer checks its own flushes and fails with PETSC_ERR_FILE_WRITE where 3.18's wrote on:
+       that failure is the report's to tell (below, on every rank), not an error on rank 0 alone while the others wait */
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    if (fmt == PETSC_VIEWER_ASCII_CSV) ierr = PKReportCSV(v, rec, d);
+    else ierr = PKReportText(v, fmt, ksp, rec, d);
+    PetscCall(PetscPopErrorHandler());
     PetscCall(PetscViewerPopFormat(v));
-    PetscCall(PKReportFlush(v, fp, prior, errno, &wr.err, wr.name, sizeof(wr.name)));
+    PetscCheck(!ierr || ierr == PETSC_ERR_FILE_WRITE, PETSC_COMM_SELF, ierr, "-%sksp_perfmodel_view: the report failed (error code %d)", prefix ? prefix : "", (int)ierr);
+    PetscCall(PKReportFlush(v, fp, ierr ? 0 : prior, errno, ierr ? EIO : 0, &wr.err, wr.name, sizeof(wr.name)));
   }
   PetscCall(PKSecNoiseFree(&d->noise));
   PetscCall(PetscFree(d));
