@@ -34,7 +34,7 @@ static const char usage[] = "usage: pipekrylov-place --nodes N --ppn K --grid Mx
 #include <pipekrylov.h>
 #include <pipekrylov/private/pkcompat.h>
 #include <pipekrylov/private/pkfiles.h>
-#include <pipekrylov/private/pktopo.h>
+#include <pipekrylov/private/pkplace.h>
 
 /* The most ranks placed: far beyond any machine's (millions of cores), small enough that a rank number fits an int
    everywhere and the rankfile (about 35 bytes a rank) stays below a gigabyte */

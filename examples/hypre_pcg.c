@@ -222,14 +222,11 @@ static PetscErrorCode HypreLayoutHalo(MPI_Comm comm, HYPRE_ParCSRMatrix A, const
   PetscCallMPI(MPI_Comm_size(comm, &size));
   /* the nodes, as the library groups ranks (PKCommGetNodes: MPI_COMM_TYPE_SHARED), and the ranks of the fullest */
   {
-    PetscMPIInt nn, *count;
+    PetscMPIInt nn, most, *count;
     PetscCall(PKCommGetNodes(comm, 0, &nn, &nid));
-    PetscCall(PetscCalloc1(nn, &count));
-    ppn = 0;
-    for (PetscMPIInt r = 0; r < size; r++) { /* not ++ inside PetscMax: a macro, it evaluates it twice */
-      count[nid[r]]++;
-      ppn = PetscMax(ppn, (PetscInt)count[nid[r]]);
-    }
+    PetscCall(PetscMalloc1(nn, &count));
+    PetscCall(PKNodesGetSizes(size, nn, nid, count, &most));
+    ppn   = most;
     nsize = count[nid[rank]]; /* the ranks of this rank's node */
     nodes = nn;
     PetscCall(PetscFree(count));

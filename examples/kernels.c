@@ -244,16 +244,11 @@ int main(int argc, char **argv)
 
   /* nodes, as the library groups ranks (PKCommGetNodes), and the ranks of the fullest one */
   {
-    PetscMPIInt nn, *count;
+    PetscMPIInt nn, most; /* PetscMPIInt: PKNodesGetSizes' type */
     PetscCall(PKCommGetNodes(comm, node_size, &nn, &rank_node));
-    PetscCall(PetscCalloc1(nn, &count));
-    ppn = 0;
-    for (PetscMPIInt r = 0; r < size; r++) { /* not ++ inside PetscMax: a macro, it evaluates it twice */
-      count[rank_node[r]]++;
-      ppn = PetscMax(ppn, count[rank_node[r]]);
-    }
+    PetscCall(PKNodesGetSizes(size, nn, rank_node, NULL, &most));
     nodes = nn;
-    PetscCall(PetscFree(count));
+    ppn   = most;
     PetscCallMPI(MPI_Comm_split(comm, rank_node[rank], rank, &node)); /* this rank's node */
   }
   PetscCall(PetscPrintf(comm, "kernels (000 section 3.1): %d ranks on %" PetscInt_FMT " node(s), up to %" PetscInt_FMT " per node; busy waits %.0f us overlapped + %.0f us following; %" PetscInt_FMT " tests x %" PetscInt_FMT " iterations; MPI_Test every 1/%" PetscInt_FMT " of the overlapped wait\n", size, nodes, ppn, (double)wait_us, (double)post_us, tests, its, chunks));

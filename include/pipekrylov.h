@@ -118,9 +118,12 @@ PETSC_EXTERN PetscErrorCode KSPPerfNoiseSet(KSP, PetscReal, PetscReal, PetscInt)
 PETSC_EXTERN PetscErrorCode KSPPerfNoiseSetRanks(KSP, PetscInt, const PetscInt[]);
 PETSC_EXTERN PetscErrorCode KSPPerfNoiseGetCounts(KSP, PetscInt *, PetscReal *, PetscReal *, PetscInt *);
 
-/* Nodes and halo messages (src/dm): node of every rank, and the on-node/off-node messages of one SpMV */
-#include <petscdmda.h>
+/* Nodes (src/topology/nodes.c): the node of every rank, and how many ranks each node runs */
 PETSC_EXTERN PetscErrorCode PKCommGetNodes(MPI_Comm, PetscInt, PetscMPIInt *, PetscMPIInt *[]);
+PETSC_EXTERN PetscErrorCode PKNodesGetSizes(PetscMPIInt, PetscMPIInt, const PetscMPIInt[], PetscMPIInt[], PetscMPIInt *);
+
+/* Halo messages (src/dm): the on-node/off-node messages of one SpMV */
+#include <petscdmda.h>
 
 typedef struct {
   PetscMPIInt nranks, nnodes;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The layers, checked on the objects (nm): no object under src/ksp references a symbol defined under src/perf and
-# none under src/perf one defined under src/ksp; the core (src/core) references neither. Inside src/perf, bottom up:
+# none under src/perf one defined under src/ksp; the core (src/core) references neither. Beside them, the machine's
+# shape (src/topology) uses only the core, and the DMDA placement (src/dm) only the core and src/topology: neither
+# uses the solvers or the instrumentation, which may use both. Inside src/perf, bottom up:
 # the models (src/perf/models) reference nothing else of src/perf; the monitor (src/perf/monitor) and the report
 # (src/perf/report) reference nothing of each other (they meet only in the record of a solve, pkrecord.h, which
 # the package level hands from one to the other) and nothing of the package level (the files directly in
@@ -9,7 +11,7 @@
 #   tests/layers.sh [OBJDIR]     (default build/obj/src)
 set -u
 obj=${1:-build/obj/src}
-[ -d "$obj/core" ] && [ -d "$obj/ksp" ] && [ -d "$obj/perf" ] || { echo "no objects under $obj (run make)"; exit 1; }
+[ -d "$obj/core" ] && [ -d "$obj/ksp" ] && [ -d "$obj/perf" ] && [ -d "$obj/dm" ] && [ -d "$obj/topology" ] || { echo "no objects under $obj (run make)"; exit 1; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 # only the objects of sources that exist: a build tree may keep objects of files since moved or removed
@@ -22,7 +24,7 @@ objs()   { # objs D: the objects under the source folder D; "perf_pkg": those di
 }
 defs()   { objs "$1" | xargs -r nm -g --defined-only | awk 'NF == 3 {print $3}' | sort -u; }
 undefs() { objs "$1" | xargs -r nm -u | awk 'NF >= 2 {print $NF}' | sort -u; }
-for l in ksp perf core perf/models perf/monitor perf/report perf_pkg; do
+for l in ksp perf core dm topology perf/models perf/monitor perf/report perf_pkg; do
   n=${l//\//_}
   defs "$l" > "$tmp/def_$n"
   undefs "$l" > "$tmp/und_$n"
@@ -38,6 +40,13 @@ check ksp perf
 check perf ksp
 check core ksp
 check core perf
+check core dm
+check core topology
+for l in ksp perf dm; do check topology "$l"; done
+check dm ksp
+check dm perf
+check ksp dm
+check ksp topology
 check perf_models perf_monitor
 check perf_models perf_report
 check perf_models perf_pkg
@@ -57,8 +66,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 hcore="pkcore.h pkrecimpl.h pkcost.h pkcompat.h pkfiles.h"
 hksp="pkkspimpl.h pkcgimpl.h pksimd.h"
 hperf="pkperfimpl.h pkstats.h pklog.h pkmodel.h pkmachine.h pkprofile.h pkamg.h pknoise.h pkmonitor.h pkrecord.h pkreport.h pknet.h"
-# src/dm's own header, which the report may include too (include/pipekrylov/private/pklocality.h says why)
-hdm="pklocality.h pktopo.h"
+# src/topology's headers (the switch tree, the sockets of a node) and src/dm's (the placement on the tree); the
+# instrumentation may include both
+htopo="pklocality.h pktopo.h"
+hdm="$htopo pkplace.h"
 includes() { # includes DIR ALLOWED...: the private headers included under src/<DIR> but not ALLOWED
   local d=$1 f h; shift
   find "$root/src/$d" -name '*.[ch]' | while read -r f; do
@@ -67,8 +78,8 @@ includes() { # includes DIR ALLOWED...: the private headers included under src/<
     done
   done
 }
-for l in core ksp perf dm; do
-  case $l in core) allowed=$hcore ;; dm) allowed="$hcore $hdm" ;; ksp) allowed="$hcore $hksp" ;; perf) allowed="$hcore $hperf $hdm" ;; esac
+for l in core ksp perf dm topology; do
+  case $l in core) allowed=$hcore ;; topology) allowed="$hcore $htopo" ;; dm) allowed="$hcore $hdm" ;; ksp) allowed="$hcore $hksp" ;; perf) allowed="$hcore $hperf $hdm" ;; esac
   # shellcheck disable=SC2086
   s=$(includes "$l" $allowed)
   if [ -n "$s" ]; then echo "$s"; bad=1; else echo "src/$l includes only its own and the core's private headers"; fi

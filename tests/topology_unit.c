@@ -1,4 +1,4 @@
-static const char help[] = "Unit tests of the network topology (src/dm/hostlist.c, topology.c, linkload.c, locality.c; src/perf/models/netload.c; src/perf/monitor/netcounters.c).\n"
+static const char help[] = "Unit tests of the network topology (src/topology/hostlist.c, topology.c, linkload.c, locality.c; src/perf/models/netload.c; src/perf/monitor/netcounters.c).\n"
                            "Single rank, no KSP. Every check states its hand computation. Exit status 1 if any check fails.\n"
                            "  -section <names>  run these sections only, comma-separated (hostlist parse routes badfile loads allreduce place topofile counters escape hwloc)\n"
                            "  -v                print every check, not only failures\n"
@@ -9,7 +9,7 @@ static const char help[] = "Unit tests of the network topology (src/dm/hostlist.
 #include <hwloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <pipekrylov/private/pktopo.h>
+#include <pipekrylov/private/pkplace.h>
 #include <pipekrylov/private/pknet.h>
 #include <pipekrylov/private/pklocality.h>
 #include <pipekrylov/private/pkfiles.h>

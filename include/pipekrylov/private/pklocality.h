@@ -3,12 +3,9 @@
    each rank's CPU mask, from hwloc, so that a pair of ranks is classified same socket / other socket / other node,
    004's three levels of cost.
 
-   Why src/dm (src/dm/locality.c) and a header of its own: both the report (pricing a halo message by its level)
-   and the placement code (src/dm/placement.c, bin/pipekrylov-place: which ranks of a node share a socket) need it.
-   src/dm already serves both (the report calls PKDMDAPlacementCompute), depends on PETSc only, and stands beside
-   the core, so neither the solvers nor the instrumentation reach into each other through it; the report cannot
-   serve the placement code, which may not reach into src/perf. The header names no hwloc type, so its users do
-   not compile against hwloc; tests/layers.sh lets src/dm and src/perf include it.
+   In src/topology (locality.c) with the switch tree: the shape of the machine, used by the report (pricing a halo
+   message by its level) and by the DMDA placement (src/dm/placement.c, bin/pipekrylov-place: which ranks of a node
+   share a socket). The header names no hwloc type, so its users do not compile against hwloc.
 
    The masks are hwloc's and Linux's list syntax ("0-3,8", as /proc/self/status's Cpus_allowed_list), in the
    operating system's CPU numbers: plain text that a rank can compute for itself (PKNodeTopoGetBinding) or that a

@@ -49,15 +49,10 @@ PetscErrorCode PKStatsLayout(MPI_Comm comm, PKMonitorCtx *c)
   /* every rank's node, once (PKCommGetNodes: O(P) per rank), so that the selection of ranks needs no communication
      later; the ranks of the fullest node */
   {
-    PetscMPIInt nn, *count;
+    PetscMPIInt nn, ppn;
     PetscCall(PKCommGetNodes(comm, c->node_size, &nn, &c->rank_node));
-    PetscCall(PetscCalloc1(nn, &count));
-    c->ppn = 0;
-    for (PetscMPIInt r = 0; r < size; r++) { /* not ++ inside PetscMax: a macro, it evaluates it twice */
-      count[c->rank_node[r]]++;
-      c->ppn = PetscMax(c->ppn, count[c->rank_node[r]]);
-    }
-    PetscCall(PetscFree(count));
+    PetscCall(PKNodesGetSizes(size, nn, c->rank_node, NULL, &ppn));
+    c->ppn    = ppn;
     c->node   = c->rank_node[rank];
     c->nnodes = nn;
   }

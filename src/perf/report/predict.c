@@ -79,8 +79,8 @@ static PetscErrorCode PKPredictTimes(KSP ksp, Mat A, PetscBool pc_ok, PetscReal 
 PetscErrorCode PKReportPredict(KSP ksp, PKModelCtx *model, PKReportCtx *rep, PetscInt n, const PKSolverConfig cfg[], PKPrediction *p)
 {
   MPI_Comm        comm = PetscObjectComm((PetscObject)ksp);
-  PetscMPIInt     size, rank, nnodes, *rank_node = NULL, *dst = NULL;
-  PetscInt        nmsg = 0, *count, ppn = 0;
+  PetscMPIInt     size, rank, nnodes, *rank_node = NULL, *dst = NULL, ppn = 0;
+  PetscInt        nmsg = 0;
   PetscReal       t[4], tmax[4], *bytes = NULL;
   PKLocality     *loc   = NULL;
   PetscBool       known = PETSC_FALSE;
@@ -100,12 +100,7 @@ PetscErrorCode PKReportPredict(KSP ksp, PKModelCtx *model, PKReportCtx *rep, Pet
   PetscCall(PetscStrncpy(p->origin, model->machine.origin, sizeof(p->origin)));
   /* the ranks' nodes: ranks per node of the fullest node */
   PetscCall(PKCommGetNodes(comm, PETSC_DETERMINE, &nnodes, &rank_node));
-  PetscCall(PetscCalloc1(nnodes, &count));
-  for (PetscMPIInt r = 0; r < size; r++) { /* not ++ inside PetscMax: a macro, it evaluates it twice */
-    count[rank_node[r]]++;
-    ppn = PetscMax(ppn, count[rank_node[r]]);
-  }
-  PetscCall(PetscFree(count));
+  PetscCall(PKNodesGetSizes(size, nnodes, rank_node, NULL, &ppn));
   p->P     = size;
   p->nodes = nnodes;
   p->ppn   = ppn;

@@ -7,6 +7,7 @@
 #include "report.h"
 #include <petsc/private/kspimpl.h>
 #include <petscsf.h>
+#include <pipekrylov/private/pkplace.h>
 
 /* The operator's chunked-SpMV structure (src/core): the solver's own for our types (asked through the composed
    "KSPPipeGetSpMV_C"), one built for the report otherwise */

@@ -1,11 +1,11 @@
 /*
    Section "network" of the report: what the machine's topology and its network counters tell the model.
 
-   The switch tree: -ksp_perfmodel_topology FILE, a Slurm topology.conf (src/dm/topology.c), read once per KSP. Every
+   The switch tree: -ksp_perfmodel_topology FILE, a Slurm topology.conf (src/topology/topology.c), read once per KSP. Every
    rank finds its node in it by MPI_Get_processor_name; the halo section routes each off-node message on it (hops,
    link loads, the busiest switch-to-switch link: 004's l), and the allreduce's off-node rounds are priced by the
    farthest pair of each round of recursive doubling.
-   The sockets: each rank's CPU binding placed on its node's hwloc topology (src/dm/locality.c), so that an on-node
+   The sockets: each rank's CPU binding placed on its node's hwloc topology (src/topology/locality.c), so that an on-node
    message between sockets takes the profile's cross-socket parameters (004 section 3).
    The counters: the first rank of every node read its port before and after the solve (src/perf/monitor/netwatch.c);
    summed over the nodes, stalls per byte sent is 000 5.7's n_stalls / n_bytes, priced with the profile's stall_time.

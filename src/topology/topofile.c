@@ -1,6 +1,6 @@
 /*
    A switch tree from a topology.conf on disk. The parser (topology.c) takes a buffer; this is the one
-   place in src/dm that opens a file, with the repository's rules for files on a shared machine (docs/security.md):
+   place in src/topology that opens a file, with the repository's rules for files on a shared machine (docs/security.md):
    a regular file only (a FIFO, a device or /dev/zero is refused before anything is read, never waited on), at most
    PK_TOPO_MAX_TEXT bytes, read once. One process reads: callers on many ranks read on one and share the result.
 */

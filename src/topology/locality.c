@@ -1,6 +1,6 @@
 /*
    The socket and NUMA node of CPU masks inside one node, with hwloc (004 section 3's three levels).
-   Why this lives in src/dm: include/pipekrylov/private/pklocality.h.
+   Who uses it: include/pipekrylov/private/pklocality.h.
 */
 #include <hwloc.h>
 #include <pipekrylov/private/pklocality.h>

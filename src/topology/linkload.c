@@ -1,8 +1,8 @@
 /*
    What a list of messages puts on the links of a switch tree (docs/models.md §7): bytes and messages per
    link direction, hop counts, the busiest link (004's contention l). Plain functions of their inputs, the tree from
-   topology.c; in src/dm because both the report (pricing a halo) and the placement (keeping halo bytes off the
-   switch-to-switch links) count them.
+   topology.c; the report (pricing a halo) and the placement (keeping halo bytes off the switch-to-switch links) both
+   count them.
 */
 #include <pipekrylov/private/pktopo.h>
 

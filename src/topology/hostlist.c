@@ -192,7 +192,7 @@ static PetscErrorCode HostlistItem(const char item[], size_t len, PetscInt maxna
    Notes:
    Names are separated by commas or white space outside brackets. Each name is printable ASCII without
    '[', ']', ',', '=', '"', '#', '\\' and '/', at most PK_TOPO_MAX_NAME characters once expanded. The syntax and
-   what is not supported are described at the top of src/dm/hostlist.c. Errors name the expression and
+   what is not supported are described at the top of src/topology/hostlist.c. Errors name the expression and
    what is wrong with it; nothing is expanded past an error in a name.
 
    Level: developer
