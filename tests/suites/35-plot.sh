@@ -205,6 +205,60 @@ plot_sigint() {
 }
 plot_nan() { plot_nan_inputs && plot_check "$@"; }
 export -f plot_one plot_one_in plot_check plot_keeps_inputs plot_nan_inputs plot_nan
+# the distribution figure with the report: the fit it prints is the report's, parameter by parameter (%.17g both)
+plot_fit_report() {
+  local d o
+  d=$(plot_inputs) || return 1; o=$(mktemp -d)
+  "$PK_ROOT/bin/pipekrylov-plot" "$d/t.csv" --report "$d/r.csv" --figure distribution -o "$o/d.png" >"$o/out" || { cat "$o/out"; rm -rf "$o"; return 1; }
+  cat "$o/out"
+  /usr/bin/python3 - "$o/out" "$d/r.csv" <<'PY'
+import re, sys
+line = [l for l in open(sys.argv[1]) if "all ranks and iterations" in l][0]
+assert "the report's fit" in line, line
+got = [float(v) for v in re.findall(r"(?:gamma|delta|xi|lambda) (\S+)", line)]
+blocks, cur = [], {}
+for l in open(sys.argv[2]):
+    p = l.strip().split(",")
+    if p[0] == "stochastic" and p[1].startswith("bulk_"):
+        cur[p[1]] = float(p[2])
+    if p[:2] == ["end", "report"]:
+        blocks.append(cur); cur = {}
+want = [[b[k] for k in ("bulk_gamma", "bulk_delta", "bulk_xi", "bulk_lambda")] for b in blocks if "bulk_gamma" in b]
+assert want and got in want, (got, want)
+print("the report's fit drawn, equal to its CSV")
+PY
+  local rc=$?; rm -rf "$o"; return $rc
+}
+# without a report: the library's fit of each of the three samples, through pipekrylov-fit
+plot_fit_library() {
+  local d o n
+  d=$(plot_inputs) || return 1; o=$(mktemp -d)
+  "$PK_ROOT/bin/pipekrylov-plot" "$d/t.csv" --figure distribution -o "$o/d.png" >"$o/out" 2>&1; cat "$o/out"
+  n=$(grep -c "the library's fit (pipekrylov-fit): gamma" "$o/out"); rm -rf "$o"
+  [ "$n" = 3 ] && echo "library fit: $n figures"
+}
+# a copy of the plot beside a pipekrylov-fit that others may write: never run (it would leave a mark), the figure
+# drawn without the curve and the reason said
+plot_fit_untrusted() {
+  local d o rc
+  d=$(plot_inputs) || return 1; o=$(mktemp -d)
+  cp "$PK_ROOT/bin/pipekrylov-plot" "$o/" && printf '#!/bin/sh\ntouch %s/ran\n' "$o" >"$o/pipekrylov-fit" && chmod 777 "$o/pipekrylov-fit" || return 1
+  "$o/pipekrylov-plot" "$d/t.csv" --figure distribution -o "$o/d.png" >"$o/out" 2>&1; rc=$?
+  cat "$o/out"
+  [ ! -e "$o/ran" ] && [ $rc = 0 ] && png_ok "$o/d.png" && echo "not run: $(grep -o 'writable only by its owner' "$o/out" | head -1)"
+  rc=$?; rm -rf "$o"; return $rc
+}
+# pipekrylov-fit itself: a sample of a known Johnson SU law (5000 points) gives its parameters back; too few values
+# no fit; what is not a finite number an error naming its position, nothing on standard output
+fit_known() {
+  /usr/bin/python3 -c '
+import numpy as np
+z = np.random.default_rng(7).standard_normal(5000)
+print("\n".join(repr(float(v)) for v in 2e-4 + 3e-5 * np.sinh((z + 1.0) / 1.5)))' | "$PK_ROOT/bin/pipekrylov-fit" | tee /dev/stderr |
+    awk '$1 == "johnsonsu" && $7 == 5000 && $2 > -1.2 && $2 < -0.8 && $3 > 1.3 && $3 < 1.7 && $4 > 1.9e-4 && $4 < 2.1e-4 && $5 > 2.6e-5 && $5 < 3.4e-5 && $6 < 0.02 { print "known law recovered" }'
+}
+export -f fit_known
+export -f plot_fit_report plot_fit_library plot_fit_untrusted
 if /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null; then
   t_grep plot-trace 'png written' plot_trace
   t_grep plot-all-figures '7 figures, png and svg' plot_all
@@ -368,6 +422,16 @@ lo, hi = a.get_xlim(); assert all(lo < g < hi for g in got), (got, lo, hi)
 assert not any(" s\n" in t.get_text() or t.get_text().startswith("report:") for t in a.texts)
 print("distribution: report per iteration, legends clear")' @t.csv --report @r.csv --figure distribution
   t_grep plot-two-ksps 'one KSP per figure' plot_two_ksps
+  # one Johnson SU fit, the library's: with a report the plot draws the report's own (its CSV's bulk_* rows, in full),
+  # without one it asks pipekrylov-fit; a tool it may not trust is not run
+  t_grep plot-fit-is-the-reports 'the report.s fit drawn, equal to its CSV' plot_fit_report
+  t_grep plot-fit-library 'library fit: 3 figures' plot_fit_library
+  t_grep plot-fit-untrusted-tool 'not run: .*writable only by its owner' plot_fit_untrusted
+  t_grep fit-known-law 'known law recovered' fit_known
+  t_grep fit-too-few '^none 3$' sh -c "echo 1 2 3 | $PK_ROOT/bin/pipekrylov-fit"
+  t_fail fit-not-a-number "value 3 'inf': not a finite number" sh -c "printf '1 2 inf 4' | $PK_ROOT/bin/pipekrylov-fit"
+  t_fail fit-long-token 'value 1: longer than 64 characters' sh -c "printf '%080d' 1 | $PK_ROOT/bin/pipekrylov-fit"
+  t_fail fit-argument 'takes no argument' $PK_ROOT/bin/pipekrylov-fit values.txt
   t_grep plot-input-png-default-output "the default output tr.png \(the input's name with .png\) is an input, tr.png: a figure would replace it; nothing written" plot_keeps_inputs tr.png
   t_grep plot-o-is-input "-o names an input, x.svg: a figure would replace it" plot_keeps_inputs x.svg -o x.svg
   t_grep plot-o-is-input-other-path "-o names an input, x.svg" plot_keeps_inputs x.svg -o figs/../x.svg

@@ -5,6 +5,8 @@ install_test() {
   pre=$(mktemp -d) || return 1
   make -s -C "$PK_ROOT" install PREFIX="$pre" >/dev/null || return 1
   test -f "$pre/lib/libpipekrylov.so" -a -f "$pre/include/pipekrylov.h" -a -f "$pre/lib/pkgconfig/pipekrylov.pc" || return 1
+  # the plot's fit tool beside it (the plot runs the one in its own directory)
+  [ -f "$pre/bin/pipekrylov-plot" ] && [ "$(echo 1 2 3 | "$pre/bin/pipekrylov-fit")" = "none 3" ] || { echo "no working pipekrylov-fit beside the installed pipekrylov-plot"; return 1; }
   cat > "$pre/app.c" <<'EOC'
 #include <pipekrylov.h>
 int main(int argc, char **argv)

@@ -5,6 +5,7 @@
    Cramer and Bertsimas bounds. Rank 0 only: the series and the pooled sample live there.
 */
 #include "report.h"
+#include <math.h>
 
 /* Pearson correlation of two series: do two ranks slow down together? */
 static PetscReal PKCorrelation(PetscInt n, const PetscReal *a, const PetscReal *b)
@@ -133,5 +134,12 @@ PetscErrorCode PKSecStochCSV(PetscViewer v, const PKSecRun *run, const PKSecStoc
   PetscCall(PetscViewerASCIIPrintf(v, "stochastic,ET,%.9e,s,modelled\nstochastic,ETprime,%.9e,s,modelled\nstochastic,EThat,%.9e,s,modelled\nstochastic,ETprimehat,%.9e,s,modelled\n", (double)r->ET, (double)r->ETp, (double)r->EThat, (double)r->ETphat));
   PetscCall(PetscViewerASCIIPrintf(v, "stochastic,sim_ET,%.9e,s,modelled\nstochastic,sim_ETprime,%.9e,s,modelled\nstochastic,cramer,%.9e,s,bound\nstochastic,bertsimas,%.9e,s,bound\nstochastic,measured_iterations,%.9e,s,measured\n", (double)r->sim_ET,
                                    (double)r->sim_ETp, (double)r->cramer, (double)r->bertsimas, (double)run->rows_time));
+  /* the bulk fit in full, so that bin/pipekrylov-plot draws the report's own (docs/algorithms.md §10); nan without
+     one (too few points or no spread), so that every report has the same rows */
+  {
+    const PetscBool ok = r->bulk_info.ok;
+    PetscCall(PetscViewerASCIIPrintf(v, "stochastic,bulk_gamma,%.17g,1,fit\nstochastic,bulk_delta,%.17g,1,fit\nstochastic,bulk_xi,%.17g,s,fit\nstochastic,bulk_lambda,%.17g,s,fit\nstochastic,bulk_ks_D,%.17g,1,fit\n", ok ? (double)r->bulk.gamma : NAN,
+                                     ok ? (double)r->bulk.delta : NAN, ok ? (double)r->bulk.xi : NAN, ok ? (double)r->bulk.lambda : NAN, ok ? (double)r->ks_D : NAN));
+  }
   PetscFunctionReturn(0);
 }
