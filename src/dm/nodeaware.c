@@ -226,11 +226,8 @@ static PetscErrorCode PKNodeAwareCommCreate(MPI_Comm comm, PetscInt dim, const P
 
 /*@C
    PKDMDACommCreateNodeAware - A communicator whose rank order gives each node a compact block of a DMDA's process
-   grid, and that grid, chosen to minimise off-node halo bytes among the grids with no more halo bytes in all than
-   PETSc's default grid (the rule of PKDMDAPlacementCompute()). Nodes come from -ksp_perf_node_size, else
-   MPI_COMM_TYPE_SHARED. When the nodes differ in size, or no admissible layout beats the default one, the returned
-   communicator has the same order as comm and the grid is PETSc's default (pl->note says why, and -info too). With
-   -da_node_aware_topology, the node blocks are also assigned to the nodes by the cluster's switch tree.
+   grid, and that grid (the rule of PKDMDAPlacementCompute(); nodes as PKCommGetNodes() finds them). Where nodes
+   differ in size or nothing beats the default layout, comm's order and PETSc's grid (pl->note and -info say why).
 
    Collective
 
@@ -249,18 +246,14 @@ static PetscErrorCode PKNodeAwareCommCreate(MPI_Comm comm, PetscInt dim, const P
 
    Options Database Keys:
 +  -da_node_aware_topology <file> - Slurm's topology.conf (topology/tree plugin) locating the nodes, by their
-                                    MPI_Get_processor_name(), on a switch tree: the node blocks go to the nodes so
-                                    that neighbouring blocks share a leaf switch (fewest halo bytes on the
-                                    switch-to-switch links, then the lightest busiest link; never worse than the
-                                    node-aware order, which is kept, with a note on standard error, when a node is
-                                    not in the file)
--  -da_node_aware_view            - print the placement; with a topology, the bytes per ghost update on the
-                                    switch-to-switch links of the default, node-aware and topology-aware layouts
+                                    MPI_Get_processor_name(), on a switch tree: neighbouring blocks go to nodes under
+                                    one leaf switch (never worse than the node-aware order, which is kept, with a note,
+                                    when a node is not in the file)
+-  -da_node_aware_view            - print the placement and, with a topology, its bytes on the switch-to-switch links
 
-   Notes:
-   The topology file is read by rank 0 only: a regular file of at most 4 MiB (docs/security.md); a malformed one is
-   an error on every rank naming its line. The process grid and the blocks do not depend on the topology, so the
-   on-node and off-node counts in pl are the same with it; docs/models.md §7.8 describes the search.
+   References:
+   docs/algorithms.md §8 (the placement), docs/models.md §7.8 (the order on the switch tree; rank 0 reads the file,
+   a regular file of at most 4 MiB)
 
    Level: intermediate
 

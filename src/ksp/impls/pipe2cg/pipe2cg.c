@@ -215,24 +215,14 @@ PetscErrorCode KSPPipe2CGSetRecompute(KSP ksp, PetscBool flg)
          and replace earlier when it would reach f x the tolerance; 0 = exactly every k iterations, no measurements
 
    Notes:
-   Without replacement the deep recurrence chain lets rounding errors grow in the residual: iteration counts
-   can triple and the true residual stalls well above the recursive one (docs/algorithms.md §5.5). How fast
-   depends on the problem: on the variable-coefficient problem of the tests (Jacobi) a fixed period of 70 costs 8%
-   more iterations than PCG and 40 does not, on a 40-iteration Poisson solve to 1e-8 no replacement is needed.
+   Without replacement the deep recurrence chain lets rounding errors grow in the residual, and the true residual
+   stalls above the recursive one. With the gap measured, a window is replaced after k iterations and earlier,
+   before its gap reaches f x the tolerance, unless the gap extrapolated to the end of the solve stays below half of
+   it; every convergence claim is checked against the true residual, and a refuted one triggers a replacement.
+   -ksp_view shows the replacements, measurements and largest gap of the last solve.
 
-   What the drift costs is measured by the gap g = r - (b - A x) of the newer iterate: at the end the true residual
-   is the recursive one plus g, and a replacement injects g into the recurrences as a perturbation of relative size
-   ||g|| / ||r||. With the gap measured (-ksp_pipe2cg_replace_gap f > 0), all in the 2-norm of r with the tolerance
-   carried over to it: a window (the iterations since the last replacement) is replaced after k iterations, and
-   earlier, before its gap reaches f x the tolerance or 1e-4 ||r||, unless its gap extrapolated to the end of the
-   solve (predicted from the convergence rate so far) stays below half the tolerance. The gap is measured for
-   free at each replacement and with one MatMult in between: first after 16 iterations for a relative tolerance
-   of 1e-10 (40 for 1e-8), then where a growth like the 5th power of the window length (measured 2-5) would
-   reach a threshold. A replacement costs about 6 PCG iterations' worth of operator applications; -ksp_view
-   shows how many the last solve made, how many were brought forward, how many measurements, and the largest gap.
-
-   Independently of k, every convergence claim is checked against the true residual, and a refuted claim triggers
-   one replacement.
+   References:
+   docs/algorithms.md §5.5 (the policy, its growth law and its cost)
 
    Level: intermediate
 
