@@ -73,6 +73,11 @@ int main(int argc, char **argv)
     DM           da;
     PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
     PetscCall(PKCommGetNodes(PETSC_COMM_WORLD, 1, &nnodes, &rank_node));
+    {
+      PetscMPIInt most;
+      PetscCall(PKNodesGetSizes(size, nnodes, rank_node, NULL, &most));
+      PetscCheck(most == 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "one rank a node (node size 1), not %d", most);
+    }
     PetscCall(PKMatGetHaloCounts(A, rank_node, &hc));
     PetscCall(PetscFree(rank_node));
     PetscCall(PKDMDADefaultProcs(2, M, size, NULL, procs));
