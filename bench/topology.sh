@@ -40,7 +40,7 @@ csv() { awk -F, -v s="$2" -v n="$3" '$1 == s && $2 == n { print $3; exit }' "$1"
 
 echo "=== 1-2. two placements on a tree with a 200 Mbit/s spine (8 nodes x 1 rank, 2 leaves)"
 tree up 8 --switches 2 --rate 1gbit --spine-rate 200mbit >/dev/null || exit 1
-tree run 8 1 "$CAL" -topology "$TOPO" -netcounters "$CTRS" -o "$PWD/$OUT/tree-narrow.profile" >"$OUT/calibrate-narrow.txt" 2>&1 || { echo "calibration failed"; tail -20 "$OUT/calibrate-narrow.txt"; exit 1; }
+tree run 8 1 "$CAL" -ksp_perfmodel_topology "$TOPO" -ksp_perfmodel_netcounters "$CTRS" -o "$PWD/$OUT/tree-narrow.profile" >"$OUT/calibrate-narrow.txt" 2>&1 || { echo "calibration failed"; tail -20 "$OUT/calibrate-narrow.txt"; exit 1; }
 grep -E "hop_latency =|delta =|stall_time =" "$OUT/calibrate-narrow.txt"
 : >"$OUT/interleaved.rf"
 for r in 0 1 2 3 4 5 6 7; do echo "rank $r=pknode$(( (r % 2) * 4 + r / 2 )) slot=0" >>"$OUT/interleaved.rf"; done
@@ -74,7 +74,7 @@ tree down >/dev/null
 echo "=== 3. the solvers on the two-switch tree beside the one-bridge cluster (8 nodes x 1 rank, 1 Gbit/s)"
 tree up 8 --switches 2 --rate 1gbit >/dev/null || exit 1
 flat up 8 --rate 1gbit >/dev/null || exit 1
-tree run 8 1 "$CAL" -topology "$TOPO" -netcounters "$CTRS" -o "$PWD/$OUT/tree.profile" >"$OUT/calibrate-tree.txt" 2>&1 || { echo "calibration failed (tree)"; exit 1; }
+tree run 8 1 "$CAL" -ksp_perfmodel_topology "$TOPO" -ksp_perfmodel_netcounters "$CTRS" -o "$PWD/$OUT/tree.profile" >"$OUT/calibrate-tree.txt" 2>&1 || { echo "calibration failed (tree)"; exit 1; }
 flat run 8 1 "$CAL" -o "$PWD/$OUT/flat.profile" >"$OUT/calibrate-flat.txt" 2>&1 || { echo "calibration failed (flat)"; exit 1; }
 : >"$OUT/solvers.tsv"
 for rows in 1000 64000; do

@@ -14,11 +14,11 @@ static const char help[] = "pipekrylov-calibrate: measure this machine's paramet
                            "  -quantile <q>      the quantile of the repeats kept (default 0.5: the median; 0.25 on a shared machine)\n"
                            "  -sweeps <k>        repeat the ping-pong size sweeps k times, fit each size's median over them (default 1)\n"
                            "  -raw               also print every measured point (ping-pong sizes, allreduce sizes)\n"
-                           "  -topology <file>   the switch tree, Slurm's topology.conf (as the report's -ksp_perfmodel_topology): one-way\n"
+                           "  -ksp_perfmodel_topology <file>  the switch tree, Slurm's topology.conf (the report's option): one-way\n"
                            "                     latency at each tree distance of the run, interleaved ping-pongs, hop_latency = the slope\n"
                            "                     per hop (000 Table 2); alpha_off and R_N between nodes of one leaf switch, delta across the spine\n"
-                           "  -netcounters <root>  each node's network counters in sysfs's layout, %h = the node's name (as the report's\n"
-                           "                     -ksp_perfmodel_netcounters): stall_time from a congesting burst across the spine\n"
+                           "  -ksp_perfmodel_netcounters <root>  each node's network counters in sysfs's layout, %h = the node's name (the\n"
+                           "                     report's option): stall_time from a congesting burst across the spine\n"
                            "  -node_topology <spec>  hwloc topology of a node instead of this machine's (synthetic:<description>,\n"
                            "                     xml:<file>): ranks bound to different packages give alpha_xs, beta_xs\n"
                            "  -help              this text\n\n"
@@ -63,7 +63,7 @@ typedef struct {
   PetscInt   *nodesize;  /* [nnodes] ranks per node */
   PetscInt    nnodes, ppn;
   PKMachine   m;
-  /* the switch tree (-topology), the counters (-netcounters), the sockets (-node_topology) */
+  /* the switch tree (-ksp_perfmodel_topology), the counters (-ksp_perfmodel_netcounters), the sockets (-node_topology) */
   char      topofile[PETSC_MAX_PATH_LEN], netroot[PETSC_MAX_PATH_LEN], nodetopo[PETSC_MAX_PATH_LEN];
   PKTopo    topo;
   PetscInt *tnode;    /* [nnodes] each node's node in the tree, -1 if not listed */
@@ -1224,7 +1224,7 @@ static void Note(Calib *c, const char *fmt, ...)
 }
 
 /*
-   The switch tree (-topology FILE: Slurm's topology.conf, as the report's -ksp_perfmodel_topology), read as
+   The switch tree (-ksp_perfmodel_topology FILE: Slurm's topology.conf, the report's option), read as
    the report reads it (PKTopoLoad: rank 0 reads, every rank parses; a malformed file stops every rank with the same
    message, which names the line). Nothing has been measured yet when it fails.
 */
@@ -1501,7 +1501,7 @@ static PetscErrorCode HopFit(Calib *c, PetscInt nh, const PetscInt hops[], const
   PetscFunctionReturn(0);
 }
 
-/* This node's counter root (-netcounters with %h = the node's name) and its port, if the reader recognises one */
+/* This node's counter root (-ksp_perfmodel_netcounters with %h = the node's name) and its port, if the reader recognises one */
 static PetscErrorCode NodePort(Calib *c, char root[], size_t len, PKNetPort *port, PetscBool *found)
 {
   char host[MPI_MAX_PROCESSOR_NAME + 1];
@@ -1510,7 +1510,7 @@ static PetscErrorCode NodePort(Calib *c, char root[], size_t len, PKNetPort *por
   PetscFunctionBegin;
   PetscCallMPI(MPI_Get_processor_name(host, &hl));
   host[PetscMax(0, PetscMin(hl, MPI_MAX_PROCESSOR_NAME))] = 0;
-  PetscCall(PKNetRootExpand(c->netroot, host, "-netcounters", root, len));
+  PetscCall(PKNetRootExpand(c->netroot, host, "-ksp_perfmodel_netcounters", root, len));
   PetscCall(PKNetPortFind(root, port, found));
   PetscFunctionReturn(0);
 }
@@ -1600,7 +1600,7 @@ static PetscErrorCode NominalTick(Calib *c, PetscMPIInt reader, double *tick)
 }
 
 /*
-   stall_time (000 section 5.7's T_stall) where the nodes have network counters (-netcounters ROOT, '%h' the node's
+   stall_time (000 section 5.7's T_stall) where the nodes have network counters (-ksp_perfmodel_netcounters ROOT, '%h' the node's
    name, as the report's -ksp_perfmodel_netcounters) and the run spans two leaf switches: the extra time of a
    congesting burst across the spine over the same message sent alone, divided by the extra stalls per byte it
    produced, in the congestion penalty's own form T = (stalls / bytes) n T_stall:
@@ -1806,6 +1806,15 @@ static PetscErrorCode CheckCommandLine(MPI_Comm comm, int argc, char **argv)
     PetscBool set;
     PetscCall(PetscOptionsHasName(NULL, NULL, finalize_options[k], &set));
   }
+  /* the names before the report's were adopted: refused with the new one, never measured without the tree */
+  for (int i = 1; i < argc; i++) {
+    static const char *const renamed[][2] = {
+      {"-topology",    "-ksp_perfmodel_topology"   },
+      {"-netcounters", "-ksp_perfmodel_netcounters"}
+    };
+    for (size_t k = 0; k < sizeof(renamed) / sizeof(renamed[0]); k++)
+      PetscCheck(strcmp(argv[i], renamed[k][0]), comm, PETSC_ERR_ARG_WRONG, "pipekrylov-calibrate: %s is now %s, the name the report takes too. Nothing was measured", renamed[k][0], renamed[k][1]);
+  }
   for (int i = 1; i < argc; i++)
     PetscCheck(argv[i][0] == '-' || (i > 1 && argv[i - 1][0] == '-'), comm, PETSC_ERR_ARG_WRONG, "pipekrylov-calibrate: unexpected argument '%s': options start with '-' (the profile's file is -o <file>); -help lists them. Nothing was measured", argv[i]);
   /* the options the database holds and nobody has read so far: only those typed on this command line are refused,
@@ -1876,8 +1885,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-quantile", "Quantile of the repeats kept (0.5: the median)", NULL, c.q, &c.q, NULL));
   PetscCall(PetscOptionsBool("-raw", "Print every measured point", NULL, c.raw, &c.raw, NULL));
   PetscCall(PetscOptionsBool("-cache_path", "Print this host's profile path in the cache and exit", NULL, cachepath, &cachepath, NULL));
-  PetscCall(PetscOptionsString("-topology", "Slurm topology.conf of the switch tree: latency at each tree distance, hop_latency (as -ksp_perfmodel_topology)", NULL, c.topofile, c.topofile, sizeof(c.topofile), NULL));
-  PetscCall(PetscOptionsString("-netcounters", "Root of each node's network counters, %h = its name (as -ksp_perfmodel_netcounters): stall_time", NULL, c.netroot, c.netroot, sizeof(c.netroot), NULL));
+  PetscCall(PetscOptionsString("-ksp_perfmodel_topology", "Slurm topology.conf of the switch tree: latency at each tree distance, hop_latency (the report's option)", NULL, c.topofile, c.topofile, sizeof(c.topofile), NULL));
+  PetscCall(PetscOptionsString("-ksp_perfmodel_netcounters", "Root of each node's network counters, %h = its name (the report's option): stall_time", NULL, c.netroot, c.netroot, sizeof(c.netroot), NULL));
   PetscCall(PetscOptionsString("-node_topology", "hwloc topology of a node instead of this machine's (synthetic:<description> or xml:<file>)", NULL, c.nodetopo, c.nodetopo, sizeof(c.nodetopo), NULL));
   PetscOptionsEnd();
   PetscCall(PetscOptionsHasHelp(NULL, &hashelp));
@@ -1941,7 +1950,7 @@ int main(int argc, char **argv)
     PetscCall(PKMachineFieldIndex("hop_latency", &i));
     PetscCall(PKMachineSetField(&c.m, i, 0.0, PK_SRC_MEASURED)); /* no topology is known: 0 by definition */
   }
-  if (!c.topofile[0]) Note(&c, "No switch tree (-topology): hop_latency 0 by definition.");
+  if (!c.topofile[0]) Note(&c, "No switch tree (-ksp_perfmodel_topology): hop_latency 0 by definition.");
   for (PetscInt n = 0; n < c.nnodes && on_a < 0; n++)
     if (c.nodesize[n] >= 2) {
       on_a = RankOf(&c, n, 0);
@@ -1964,7 +1973,7 @@ int main(int argc, char **argv)
   if (on_a >= 0 || off_a >= 0) PetscCall(QueueSearch(&c, on_a >= 0 ? on_a : off_a, on_a >= 0 ? on_b : off_b));
   if (off_a >= 0) PetscCall(Contention(&c));
   if (off_a >= 0 && c.topo && c.netroot[0]) PetscCall(StallTime(&c));
-  else if (c.netroot[0]) Note(&c, "Counters %s: no switch tree (-topology) or one node: stall_time not measured.", c.netroot);
+  else if (c.netroot[0]) Note(&c, "Counters %s: no switch tree (-ksp_perfmodel_topology) or one node: stall_time not measured.", c.netroot);
   if (on_a >= 0) PetscCall(AllreduceFit(&c, PK_ON_NODE));
   if (off_a >= 0) PetscCall(AllreduceFit(&c, PK_OFF_NODE));
   if (on_a >= 0) PetscCall(Progress(&c, PK_ON_NODE));

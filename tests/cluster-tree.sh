@@ -6,8 +6,8 @@
 # Checks: the tree comes up (namespaces, topology.conf as Slurm's file with the nodes' real names); counters move
 # by the hand count for known UDP traffic across the spine, stay still when idle, and a congested spine gives
 # port_xmit_wait; UDP round trips across the spine are slower than within a leaf (medians of 5000, interleaved);
-# pipekrylov-calibrate -topology finds every node by MPI_Get_processor_name, measures alpha_off within a leaf, and
-# its hop_latency is positive and consistent with the UDP medians; -netcounters gives stall_time; down removes
+# pipekrylov-calibrate -ksp_perfmodel_topology finds every node by MPI_Get_processor_name, measures alpha_off within a leaf, and
+# its hop_latency is positive and consistent with the UDP medians; -ksp_perfmodel_netcounters gives stall_time; down removes
 # everything; the one-bridge layout writes its one-switch topology.conf. Bounds are generous (a busy machine), never
 # tight timings. Uses its own state directory (names derived from it) and subnet 198.18.23.
 set -u
@@ -111,8 +111,8 @@ pass "counters: idle again, port_xmit_wait still ($a2 -> $a3)"
 
 
 # pipekrylov-calibrate on the tree, one rank per node
-"$cl" run 4 1 "$root/bin/pipekrylov-calibrate" -quick -topology "$PK_CLUSTER_DIR/topology.conf" -netcounters "$PK_CLUSTER_DIR/counters/%h" -o "$out/calibrate.profile" >"$out/calibrate.txt" 2>&1 ||
-  { tail -20 "$out/calibrate.txt"; fail "calibrate: pipekrylov-calibrate -topology failed"; }
+"$cl" run 4 1 "$root/bin/pipekrylov-calibrate" -quick -ksp_perfmodel_topology "$PK_CLUSTER_DIR/topology.conf" -ksp_perfmodel_netcounters "$PK_CLUSTER_DIR/counters/%h" -o "$out/calibrate.profile" >"$out/calibrate.txt" 2>&1 ||
+  { tail -20 "$out/calibrate.txt"; fail "calibrate: pipekrylov-calibrate -ksp_perfmodel_topology failed"; }
 grep -E '^Topology|^Hops|^  [ 0-9]+ hops|^  hop_latency|^Ping-pong off|^Stall|^  stall' "$out/calibrate.txt"
 grep -q "4 of this run's 4 nodes found by name: pknode0@leaf0 pknode1@leaf0 pknode2@leaf1 pknode3@leaf1" "$out/calibrate.txt" ||
   fail "topology: calibrate did not find the 4 nodes by MPI_Get_processor_name under their leaves"

@@ -42,9 +42,11 @@ fi
 # pipekrylov-calibrate's other topology parts, on this machine (no cluster needed)
 CAL=$PK_ROOT/bin/pipekrylov-calibrate
 printf 'SwitchName=s0 Nodes=node[01-04\nSwitchName=top Switches=s0\n' >"$CT/bad-topology.conf"
-t_fail calibrate-topology-bad "topology.conf line 1: Nodes= 'node\[01-04': bracket group not closed" "$PK_ROOT/tests/mpirun.sh" 2 "$CAL" -quick -topology "$CT/bad-topology.conf" -o "$CT/never.profile"
-t_fail calibrate-topology-unreadable "[Cc]annot read the topology file '.*no-such.conf'" "$PK_ROOT/tests/mpirun.sh" 2 "$CAL" -quick -topology "$CT/no-such.conf" -o "$CT/never.profile"
-t_grep calibrate-help-topology "-topology <file> .*-netcounters <root>|-netcounters.*%h" "$CAL" -help
+t_fail calibrate-topology-bad "topology.conf line 1: Nodes= 'node\[01-04': bracket group not closed" "$PK_ROOT/tests/mpirun.sh" 2 "$CAL" -quick -ksp_perfmodel_topology "$CT/bad-topology.conf" -o "$CT/never.profile"
+t_fail calibrate-topology-unreadable "[Cc]annot read the topology file '.*no-such.conf'" "$PK_ROOT/tests/mpirun.sh" 2 "$CAL" -quick -ksp_perfmodel_topology "$CT/no-such.conf" -o "$CT/never.profile"
+t_grep calibrate-help-topology "-ksp_perfmodel_topology <file> " "$CAL" -help
+t_fail calibrate-old-topology-name "-topology is now -ksp_perfmodel_topology, the name the report takes too. Nothing was measured" "$PK_ROOT/tests/mpirun.sh" 2 "$CAL" -quick -topology "$CT/bad-topology.conf" -o "$CT/never.profile"
+t_fail calibrate-old-netcounters-name "-netcounters is now -ksp_perfmodel_netcounters" "$CAL" -netcounters /nonexistent
 # Sockets (004's third level): where hwloc sees two packages and two ranks are bound to different ones, the
 # cross-socket sweep gives alpha_xs and beta_xs. On a one-socket machine the real path cannot run; hwloc's
 # synthetic two-package topology, with rank r bound to CPU r x (CPUs / 2), runs the same code (the values are this
