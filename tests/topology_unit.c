@@ -1,6 +1,6 @@
 static const char help[] = "Unit tests of the network topology (src/topology/hostlist.c, topology.c, linkload.c, locality.c; src/perf/models/netload.c; src/perf/monitor/netcounters.c).\n"
                            "Single rank, no KSP. Every check states its hand computation. Exit status 1 if any check fails.\n"
-                           "  -section <names>  run these sections only, comma-separated (hostlist parse routes badfile loads allreduce place topofile counters escape hwloc)\n"
+                           "  -section <names>  run these sections only, comma-separated (hostlist parse slurm routes badfile loads allreduce place topofile counters escape hwloc)\n"
                            "  -v                print every check, not only failures\n"
                            "  -compare <n> [-seed s -uniform k -maxn m]  the placement heuristic against the exhaustive search on n random\n"
                            "                    small trees and grids (a measurement for docs/models.md 7.8, not a test; -v lists the misses)\n"
@@ -894,6 +894,51 @@ static PetscErrorCode WriteFile(const char dir[], const char rel[], const char t
   PetscFunctionReturn(0);
 }
 
+/* The tree of Slurm's topology addresses (src/topology/slurmtopo.c): the tasks of 4 nodes under two leaves of one
+   spine, two tasks a node, give the tree of TwoLeaves' shape: 3 switches, 4 nodes, depth 1; 2 hops within a leaf, 4
+   across the spine. Malformed addresses fail naming the task. */
+static PetscErrorCode TestSlurm(void)
+{
+  const char *addr[] = {"spine.leaf0.n0", "spine.leaf0.n0", "spine.leaf0.n1", "spine.leaf0.n1", "spine.leaf1.n2", "spine.leaf1.n2", "spine.leaf1.n3", "spine.leaf1.n3"};
+  const char *pat[]  = {"switch.switch.node", "switch.switch.node", "switch.switch.node", "switch.switch.node", "switch.switch.node", "switch.switch.node", "switch.switch.node", "switch.switch.node"};
+  PKTopo      t;
+  PetscInt    nsw, nn, nr, depth, hops;
+
+  PetscFunctionBegin;
+  PetscCall(PKTopoCreateFromSlurmAddrs(8, addr, pat, &t));
+  PetscCall(PKTopoGetSizes(t, &nsw, &nn, &nr, &depth));
+  Check("slurm: 3 switches", nsw, 3, 0);
+  Check("slurm: 4 nodes", nn, 4, 0);
+  Check("slurm: 1 root", nr, 1, 0);
+  Check("slurm: depth 1", depth, 1, 0);
+  PetscCall(PKTopoHops(t, NodeOf(t, "n0"), NodeOf(t, "n1"), &hops));
+  Check("slurm: n0 to n1 under leaf0: 2 hops", hops, 2, 0);
+  PetscCall(PKTopoHops(t, NodeOf(t, "n1"), NodeOf(t, "n2"), &hops));
+  Check("slurm: n1 to n2 across the spine: 4 hops", hops, 4, 0);
+  PetscCall(PKTopoDestroy(&t));
+  {
+    const char *a1[] = {"leaf0.n0"}, *p1[] = {"switch.node"};
+    PetscCall(PKTopoCreateFromSlurmAddrs(1, a1, p1, &t));
+    PetscCall(PKTopoGetSizes(t, &nsw, &nn, NULL, &depth));
+    Check("slurm: one leaf, one node: 1 switch", nsw, 1, 0);
+    Check("slurm: one leaf, one node: depth 0", depth, 0, 0);
+    PetscCall(PKTopoDestroy(&t));
+  }
+  {
+    const char *a2[] = {"spine.leaf0.n0", "spine.n1"}, *p2[] = {"switch.switch.node", "switch.node"};
+    const char *a3[] = {"spine.leaf0.n0"}, *p3[] = {"switch.node.node"};
+    const char *a4[] = {"spine.leaf[0-1].n0"}, *p4[] = {"switch.switch.node"};
+    const char *a5[] = {"spine.leaf0.n0", "top.leaf0.n1"}, *p5[] = {"switch.switch.node", "switch.switch.node"};
+    const char *a6[] = {"n0"}, *p6[] = {"node"};
+    EXPECT_ERROR("slurm: nodes and switches under one switch", PKTopoCreateFromSlurmAddrs(2, a2, p2, &t), "both nodes and switches under switch spine");
+    EXPECT_ERROR("slurm: a pattern not switch...node", PKTopoCreateFromSlurmAddrs(1, a3, p3, &t), "Rank 0: SLURM_TOPOLOGY_ADDR_PATTERN 'switch.node.node'");
+    EXPECT_ERROR("slurm: a host list where a name belongs", PKTopoCreateFromSlurmAddrs(1, a4, p4, &t), "leaf[0-1]");
+    EXPECT_ERROR("slurm: a switch under two parents", PKTopoCreateFromSlurmAddrs(2, a5, p5, &t), "leaf0");
+    EXPECT_ERROR("slurm: a node without a switch", PKTopoCreateFromSlurmAddrs(1, a6, p6, &t), "Rank 0: SLURM_TOPOLOGY_ADDR 'n0' does not match");
+  }
+  PetscFunctionReturn(0);
+}
+
 /* PKTextEscape (src/core/files.c): what every message quoting a file's text goes through */
 static PetscErrorCode TestEscape(void)
 {
@@ -1161,6 +1206,7 @@ int main(int argc, char **argv)
   } while (0)
   RUN("hostlist", TestHostlist);
   RUN("parse", TestParse);
+  RUN("slurm", TestSlurm);
   RUN("routes", TestRoutes);
   RUN("badfile", TestBadFile);
   RUN("loads", TestLoads);

@@ -19,7 +19,7 @@ t_fail topology-bad-cpumask "CPU mask 0 '0-15': CPUs this topology does not have
 # loading of this machine is left out: hwloc itself trips valgrind there
 topology_memcheck() {
   local out rc
-  out=$(sh "$PK_ROOT/tests/memcheck.sh" "$PK_BUILD/tests/topology_unit" -section hostlist,parse,routes,badfile,loads,place,topofile,counters,escape -malloc_dump 2>&1)
+  out=$(sh "$PK_ROOT/tests/memcheck.sh" "$PK_BUILD/tests/topology_unit" -section hostlist,parse,slurm,routes,badfile,loads,place,topofile,counters,escape -malloc_dump 2>&1)
   rc=$?
   echo "$out"
   [ $rc = 0 ] && ! echo "$out" | grep -q ' bytes .*() at '
@@ -32,6 +32,23 @@ t_grep topology-unit-memcheck ' 0 failed$' topology_memcheck
 PKT=$PK_BUILD/tests/topology
 export PKT
 mkdir -p "$PKT"
+# The switch tree from Slurm, with no file: 4 ranks, a node each (-ksp_perf_node_size 1), each with the
+# SLURM_TOPOLOGY_ADDR srun gives a task under the topology/tree plugin (nodes n0, n1 under leaf0, n2, n3 under leaf1):
+# the report names Slurm's tree and counts its hops (recursive doubling: 2 links within a leaf, 4 across the spine,
+# 3.00 on average over the 2 rounds). One rank without an address: no tree, as outside Slurm.
+slurm_addr_run() { # slurm_addr_run MISSING_RANK: run poisson27 with the addresses set (but on rank MISSING_RANK)
+  local miss=$1; shift
+  "$PK_ROOT/tests/mpirun.sh" 4 sh -c '
+    r=${OMPI_COMM_WORLD_RANK:-0}
+    if [ "$r" != "$0" ]; then
+      export SLURM_TOPOLOGY_ADDR=spine.leaf$((r / 2)).n$r SLURM_TOPOLOGY_ADDR_PATTERN=switch.switch.node
+    fi
+    exec "$@"' "$miss" "$PK_BUILD/examples/poisson27" -rows_per_rank 500 -ksp_type pcg -pc_type jacobi -ksp_perf_node_size 1 -ksp_perfmodel_view "$@"
+}
+export -f slurm_addr_run
+t_grep topology-slurm-tree "network: switch tree from Slurm \(the tasks' SLURM_TOPOLOGY_ADDR\) \(3 switches, 4 nodes, depth 1\)" slurm_addr_run -1
+t_grep topology-slurm-hops "allreduce's off-node rounds: 3.00 hops on average for the farthest pair of a round \(2 rounds\)" slurm_addr_run -1
+t_grep topology-slurm-not-all "network: no switch tree" slurm_addr_run 2
 t_fail topology-report-bad-file "[Tt]opology file '.*nonexistent.conf': .*No such file" "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_topology "$PKT/nonexistent.conf"
 printf 'SwitchName=s0 Nodes=n[1-2]\nSwitchName=s0 Nodes=n3\n' >"$PKT/twice.conf"
 t_fail topology-report-bad-line "[Tt]opology file '.*twice.conf': topology.conf line 2: switch 's0' is defined twice" "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_topology "$PKT/twice.conf"

@@ -21,7 +21,10 @@ typedef struct {
   PetscBool machine_from_host; /* loaded without a path (host cache or default): a path given later replaces it */
   PKMachine machine;
   char      topology_path[PETSC_MAX_PATH_LEN]; /* -ksp_perfmodel_topology: the cluster's topology.conf */
-  PKTopo    topo;                              /* its switch tree, read once */
+  PKTopo    topo;                              /* its switch tree, read once; without a file, Slurm's (below) */
+  PetscBool topo_slurm;                        /* the tree came from the tasks' SLURM_TOPOLOGY_ADDR */
+  PetscBool topo_tried;                        /* the tree was looked for (a file, else Slurm) */
+  char      slurm_node[PK_TOPO_MAX_NAME + 1];  /* with topo_slurm: this rank's node, as Slurm names it */
 } PKModelCtx;
 
 /* The report (src/perf/report, -ksp_perfmodel_view): where it prints, and what it built to read the halo */

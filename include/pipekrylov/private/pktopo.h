@@ -102,4 +102,12 @@ PETSC_INTERN PetscErrorCode PKTopoLoadsDestroy(PKTopoLoads *);
 */
 PETSC_INTERN PetscErrorCode PKTopoCreateFromFile(const char path[], PKTopo *);
 
+/*
+   The switch tree from Slurm (slurmtopo.c): every task's SLURM_TOPOLOGY_ADDR and SLURM_TOPOLOGY_ADDR_PATTERN (the
+   topology/tree plugin sets them under srun), at most PK_SLURM_ADDR_MAX characters each.
+*/
+#define PK_SLURM_ADDR_MAX 1024
+PETSC_INTERN PetscErrorCode PKTopoCreateFromSlurmAddrs(PetscInt n, const char *const addr[], const char *const pattern[], PKTopo *);
+PETSC_INTERN PetscErrorCode PKTopoLoadSlurm(MPI_Comm, PKTopo *, char node[], size_t len);
+
 #endif

@@ -72,6 +72,7 @@ typedef struct {
   PetscBool       have_tree;
   PKTopo          topo; /* the model context's */
   const char     *tree_file;
+  PetscBool       slurm;                             /* the tree is Slurm's (the tasks' SLURM_TOPOLOGY_ADDR), not a file's */
   const PetscInt *where;                             /* [P] each rank's node in the tree (< 0: not listed); the report context's */
   PetscInt        nmissing;                          /* ranks whose node the tree does not list */
   const char     *missing;                           /* one such node */

@@ -1,8 +1,9 @@
 /*
    Section "network" of the report: what the machine's topology and its network counters tell the model.
 
-   The switch tree: -ksp_perfmodel_topology FILE, a Slurm topology.conf (src/topology/topology.c), read once per KSP. Every
-   rank finds its node in it by MPI_Get_processor_name; the halo section routes each off-node message on it (hops,
+   The switch tree: -ksp_perfmodel_topology FILE, a Slurm topology.conf (src/topology/topology.c), read once per KSP;
+   without it, under srun, the tree of the tasks' SLURM_TOPOLOGY_ADDR (src/topology/slurmtopo.c). Every rank finds
+   its node in it by MPI_Get_processor_name (by Slurm's name for it with Slurm's tree); the halo section routes each off-node message on it (hops,
    link loads, the busiest switch-to-switch link: 004's l), and the allreduce's off-node rounds are priced by the
    farthest pair of each round of recursive doubling.
    The sockets: each rank's CPU binding placed on its node's hwloc topology (src/topology/locality.c), so that an on-node
@@ -16,13 +17,18 @@
 
 /*
    PKReportLoadTopology - the switch tree of -ksp_perfmodel_topology, read once (PKTopoLoad: every rank gets it or
-   the same error). Collective.
+   the same error); without the option, the tree Slurm gives its tasks (PKTopoLoadSlurm), if every rank is one.
+   Collective.
 */
 PetscErrorCode PKReportLoadTopology(MPI_Comm comm, PKModelCtx *model)
 {
   PetscFunctionBegin;
-  if (!model->topology_path[0] || model->topo) PetscFunctionReturn(0);
-  PetscCall(PKTopoLoad(comm, model->topology_path, &model->topo));
+  if (model->topo_tried) PetscFunctionReturn(0);
+  model->topo_tried = PETSC_TRUE;
+  if (model->topology_path[0]) PetscCall(PKTopoLoad(comm, model->topology_path, &model->topo));
+  else { /* no file: Slurm's tree, where every rank is a task that knows its place in it */ PetscCall(PKTopoLoadSlurm(comm, &model->topo, model->slurm_node, sizeof(model->slurm_node)));
+    model->topo_slurm = (PetscBool)(model->topo != NULL);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -35,8 +41,9 @@ PetscErrorCode PKModelFree(PKModelCtx *model)
 }
 
 /* Once per KSP: every rank's node in the tree (rep->where), and one node the tree does not list */
-static PetscErrorCode PKSecNetWhere(MPI_Comm comm, PKTopo topo, PKReportCtx *rep)
+static PetscErrorCode PKSecNetWhere(MPI_Comm comm, const PKModelCtx *model, PKReportCtx *rep)
 {
+  PKTopo      topo = model->topo;
   char        name[MPI_MAX_PROCESSOR_NAME + 1];
   int         len;
   PetscMPIInt size, first = -1;
@@ -45,8 +52,11 @@ static PetscErrorCode PKSecNetWhere(MPI_Comm comm, PKTopo topo, PKReportCtx *rep
   PetscFunctionBegin;
   if (rep->where) PetscFunctionReturn(0);
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCallMPI(MPI_Get_processor_name(name, &len));
-  name[PetscMax(0, PetscMin(len, MPI_MAX_PROCESSOR_NAME))] = 0;
+  if (model->topo_slurm) PetscCall(PetscStrncpy(name, model->slurm_node, sizeof(name))); /* Slurm's name for it */
+  else {
+    PetscCallMPI(MPI_Get_processor_name(name, &len));
+    name[PetscMax(0, PetscMin(len, MPI_MAX_PROCESSOR_NAME))] = 0;
+  }
   PetscCall(PKTopoFindNode(topo, name, &me));
   PetscCall(PetscMalloc1(size, &rep->where));
   PetscCallMPI(MPI_Allgather(&me, 1, MPIU_INT, rep->where, 1, MPIU_INT, comm));
@@ -129,10 +139,11 @@ PetscErrorCode PKSecNetGather(KSP ksp, const PKSolveRecord *rec, const PKSecRun 
   if (model->topo) {
     PetscInt *node_where;
 
-    PetscCall(PKSecNetWhere(comm, model->topo, rep));
+    PetscCall(PKSecNetWhere(comm, model, rep));
     n->have_tree = PETSC_TRUE;
     n->topo      = model->topo;
-    n->tree_file = model->topology_path;
+    n->tree_file = model->topo_slurm ? "Slurm's topology.conf" : model->topology_path;
+    n->slurm     = model->topo_slurm;
     n->where     = rep->where;
     n->nmissing  = rep->nmissing;
     n->missing   = rep->missing;
@@ -164,6 +175,9 @@ PetscErrorCode PKSecNetView(PetscViewer v, const PKStats *S, const PKSecRun *run
   if (S->nnodes <= 1) PetscFunctionReturn(0); /* no network */
   if (!n->have_tree) PetscCall(PetscViewerASCIIPrintf(v, "    network: no switch tree (-ksp_perfmodel_topology topology.conf gives the hops and link loads)\n"));
   else {
+    PetscInt nsw, nnd, depth;
+    PetscCall(PKTopoGetSizes(n->topo, &nsw, &nnd, NULL, &depth));
+    PetscCall(PetscViewerASCIIPrintf(v, "    network: switch tree from %s (%" PetscInt_FMT " switches, %" PetscInt_FMT " nodes, depth %" PetscInt_FMT ")\n", n->slurm ? "Slurm (the tasks' SLURM_TOPOLOGY_ADDR)" : n->tree_file, nsw, nnd, depth));
     if (n->nmissing) PetscCall(PetscViewerASCIIPrintf(v, "    network: %" PetscInt_FMT " of %" PetscInt_FMT " ranks on nodes %s does not list (%s among them): their messages are not routed\n", n->nmissing, S->nranks, n->tree_file, n->missing));
     if (n->allr_rounds) PetscCall(PetscViewerASCIIPrintf(v, "    allreduce's off-node rounds: %.2f hops on average for the farthest pair of a round (%" PetscInt_FMT " rounds)\n", (double)n->allr_links, n->allr_rounds));
   }
