@@ -240,12 +240,20 @@ bench: deps
 	@bash bench/run
 	@bash bench/accuracy
 
+# where make install puts the petsc4py module (add it to PYTHONPATH unless PREFIX is /usr/local, which Debian's python3
+# searches as /usr/local/lib/python3/dist-packages)
+PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/pipekrylov.h $(DESTDIR)$(PREFIX)/include/
 	for t in $(TOOL_BIN) $(filter-out %.c $(TOOL_SRC:%.c=%),$(wildcard bin/pipekrylov-*)); do install -m 755 $$t $(DESTDIR)$(PREFIX)/bin/; done
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PETSC_LIBDIR@|$(PETSC_LIBDIR)|g' config/pipekrylov.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pipekrylov.pc
+	@# the petsc4py module (python/pipekrylov): import pipekrylov; pipekrylov.register() loads this library
+	install -d $(DESTDIR)$(PYTHONDIR)/pipekrylov
+	install -m 644 python/pipekrylov/__init__.py $(DESTDIR)$(PYTHONDIR)/pipekrylov/
+	printf 'LIBRARY = "%s"\n' "$(PREFIX)/lib/libpipekrylov.so" > $(DESTDIR)$(PYTHONDIR)/pipekrylov/_config.py
 
 clean:
 	rm -rf $(BUILD) lib

@@ -5,6 +5,8 @@ install_test() {
   pre=$(mktemp -d) || return 1
   make -s -C "$PK_ROOT" install PREFIX="$pre" >/dev/null || return 1
   test -f "$pre/lib/libpipekrylov.so" -a -f "$pre/include/pipekrylov.h" -a -f "$pre/lib/pkgconfig/pipekrylov.pc" || return 1
+  # the petsc4py module, which finds the installed library
+  [ "$(PYTHONPATH=$pre/lib/python3/dist-packages /usr/bin/python3 -c 'import pipekrylov; print(pipekrylov.library())')" = "$pre/lib/libpipekrylov.so" ] || { echo "the installed python module does not name the installed library"; return 1; }
   # the plot's fit tool beside it (the plot runs the one in its own directory)
   [ -f "$pre/bin/pipekrylov-plot" ] && [ "$(echo 1 2 3 | "$pre/bin/pipekrylov-fit")" = "none 3" ] || { echo "no working pipekrylov-fit beside the installed pipekrylov-plot"; return 1; }
   cat > "$pre/app.c" <<'EOC'

@@ -1,0 +1,54 @@
+# shellcheck shell=bash
+# petsc4py: the module python/pipekrylov registers the types in a running petsc4py (pipekrylov.register()), and
+# the example examples/python/poisson_petsc4py.py solves a 3-D Poisson problem with every type against PETSc's cg on
+# 1 and 2 ranks: cg's solution to 1e-6 and within 2 iterations of cg's count (pgmres: GMRES's own count), the true
+# residual at the tolerance; the report's options work through PETSc.Options; a library that others may write is
+# not loaded. SKIP where petsc4py is not installed (make deps installs python3-petsc4py).
+PYEX=$PK_ROOT/examples/python/poisson_petsc4py.py
+# py_check NP ARGS...: the example's lines, each type checked against cg's
+py_check() {
+  local np=$1 out; shift
+  out=$("$PK_ROOT/tests/mpirun.sh" "$np" /usr/bin/python3 "$PYEX" "$@" 2>&1) || { echo "$out"; return 1; }
+  echo "$out"
+  echo "$out" | awk '
+    /^petsc4py .* cg [0-9]+ iterations/ {
+      for (i = 1; i <= NF; i++) { if ($i == "iterations,") cg = $(i - 1) + 0; if ($i == "rtol") rtol = $(i + 1) + 0 }
+      have = 1; next }
+    /^  [a-z0-9]+ +[0-9]+ iterations/ {
+      n++; t = $1; its = $2 + 0; d = $NF + 0
+      for (i = 1; i <= NF; i++) if ($i == "residual") res = $(i + 1) + 0
+      # the true residual at the tolerance (relative to b, x0 = 0); the solution that of cg to rounding, or to the
+      # tolerance where the counts differ
+      bad = d > (rtol > 1e-7 ? 10 * rtol : 1e-6) || res > 2 * rtol || (t != "pgmres" && (its > cg + 2 || its < cg - 2))
+      if (bad) { print "  " t ": not as cg (" cg " iterations)"; fail = 1 }
+    }
+    END { if (!have || n == 0) { print "no solves"; exit 1 } if (fail) exit 1; print n " types as cg" }'
+}
+py_report() { # the report of a pipe2cg solve, asked for through the command line that petsc4py.init takes
+  "$PK_ROOT/tests/mpirun.sh" 2 /usr/bin/python3 "$PYEX" -n 16 -types pipe2cg -ksp_perfmodel_view 2>&1
+}
+py_untrusted() { # a library in a directory others may write: refused, not loaded
+  local d rc
+  d=$(mktemp -d) || return 1
+  cp "$PK_LIB" "$d/libpipekrylov.so" && chmod 777 "$d"
+  /usr/bin/python3 -c "
+import sys; sys.path.insert(0, '$PK_ROOT/python')
+import pipekrylov
+try:
+    pipekrylov.register('$d/libpipekrylov.so')
+except RuntimeError as e:
+    print(e); sys.exit(3)
+print('loaded')" 2>&1
+  rc=$?; rm -rf "$d"; [ $rc = 3 ]
+}
+export PYEX
+export -f py_check py_report py_untrusted
+if /usr/bin/python3 -c 'import petsc4py' 2>/dev/null; then
+  t_grep python-petsc4py-np1 '6 types as cg' py_check 1 -n 20
+  t_grep python-petsc4py-np2 '6 types as cg' py_check 2 -n 20
+  t_grep python-petsc4py-loose-np2 '6 types as cg' py_check 2 -n 16 -ksp_rtol 1e-4
+  t_grep python-petsc4py-report 'performance report: KSP pipe2cg' py_report
+  t_grep python-register-untrusted 'writable only by its owner: not loaded' py_untrusted
+else
+  skip python-petsc4py "petsc4py is not installed (apt-get install python3-petsc4py; make deps)"
+fi
