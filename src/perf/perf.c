@@ -4,10 +4,39 @@
    Zero cost when off: the event hooks are installed only when a perf option is in the options database at
    registration (any prefix: -ksp_perf_monitor, -ksp_perf_trace, -ksp_perfmodel_view, -ksp_perfmodel_machine and
    -ksp_perfmodel_topology (checked even without a report), -ksp_perf_noise; or -help, so that the options are
-   listed) or later by KSPPerfMonitorSet(). They chain in front of -log_view's hooks when it is on, and do not
+   listed), when such an option is set later (an options monitor: PETSc's own types never ask the observer), or by
+   KSPPerfMonitorSet(). They chain in front of -log_view's hooks when it is on, and do not
    turn PETSc's default logging on when it is off (hooks.c).
 */
 #include <pipekrylov/private/pkperfimpl.h>
+
+/* The perf options that turn the hooks on, under any prefix */
+static PetscBool PKPerfOptionWanted(const char name[])
+{
+  static const char *const names[] = {"ksp_perf_monitor", "ksp_perf_trace", "ksp_perfmodel_view", "ksp_perf_noise"};
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+    if (name && strstr(name, names[i])) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+/* An option set after the package was registered (PetscOptionsSetValue in the application, PETSc.Options in
+   petsc4py), with any prefix: the hooks go in then, so that PETSc's own types, which never ask the observer, get
+   their report as pipekrylov's do. PETSc calls this on every change of the options database; it costs nothing in a
+   solve. The monitor gained the option's source in PETSc 3.19. */
+#if PETSC_VERSION_LT(3, 19, 0)
+static PetscErrorCode PKPerfOptionsMonitor(const char name[], const char value[], void *ctx)
+#else
+static PetscErrorCode PKPerfOptionsMonitor(const char name[], const char value[], PetscOptionSource source, void *ctx)
+#endif
+{
+  PetscFunctionBegin;
+  (void)ctx;
+#if !PETSC_VERSION_LT(3, 19, 0)
+  (void)source;
+#endif
+  if (value && PKPerfOptionWanted(name)) PetscCall(PKPerfHooksInstall()); /* value NULL: the option is removed */
+  PetscFunctionReturn(0);
+}
 
 PetscErrorCode PKPerfInitializePackage(void)
 {
@@ -23,6 +52,7 @@ PetscErrorCode PKPerfInitializePackage(void)
   PetscCall(PetscFree(all));
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (on || help) PetscCall(PKPerfHooksInstall());
+  else PetscCall(PetscOptionsMonitorSet(PKPerfOptionsMonitor, NULL, NULL));
   PetscFunctionReturn(0);
 }
 

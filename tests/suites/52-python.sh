@@ -3,7 +3,8 @@
 # the example examples/python/poisson_petsc4py.py solves a 3-D Poisson problem with every type against PETSc's cg on
 # 1 and 2 ranks: cg's solution to 1e-6 and within 2 iterations of cg's count (pgmres: GMRES's own count), the true
 # residual at the tolerance; the report's options work through PETSc.Options; a library that others may write is
-# not loaded. SKIP where petsc4py is not installed (make deps installs python3-petsc4py).
+# not loaded; PETSc's own cg under a prefix gets its report from an option set through PETSc.Options after start-up.
+# SKIP where petsc4py is not installed (make deps installs python3-petsc4py).
 PYEX=$PK_ROOT/examples/python/poisson_petsc4py.py
 # py_check NP ARGS...: the example's lines, each type checked against cg's
 py_check() {
@@ -41,13 +42,37 @@ except RuntimeError as e:
 print('loaded')" 2>&1
   rc=$?; rm -rf "$d"; [ $rc = 3 ]
 }
+py_prefixed() { # PETSc's own cg under a prefix, its report asked for through PETSc.Options after start-up
+  "$PK_ROOT/tests/mpirun.sh" "$1" /usr/bin/python3 -c "
+import sys, petsc4py
+petsc4py.init(sys.argv)
+from petsc4py import PETSc
+sys.path.insert(0, '$PK_ROOT/python')
+import pipekrylov
+pipekrylov.register()
+n = 200
+A = PETSc.Mat().createAIJ([n, n], nnz=3)
+s, e = A.getOwnershipRange()
+for i in range(s, e):
+    A.setValue(i, i, 2.0)
+    if i > 0: A.setValue(i, i - 1, -1.0)
+    if i < n - 1: A.setValue(i, i + 1, -1.0)
+A.assemble()
+b = A.createVecLeft(); b.set(1.0); x = b.duplicate()
+ksp = PETSc.KSP().create(); ksp.setOptionsPrefix('app_'); ksp.setOperators(A); ksp.setType('cg')
+PETSc.Options()['app_ksp_perfmodel_view'] = ''
+ksp.setFromOptions(); ksp.solve(b, x)
+PETSc.Sys.Print('solved:', ksp.getIterationNumber(), 'iterations')" 2>&1
+}
 export PYEX
-export -f py_check py_report py_untrusted
+export -f py_check py_report py_untrusted py_prefixed
 if /usr/bin/python3 -c 'import petsc4py' 2>/dev/null; then
   t_grep python-petsc4py-np1 '6 types as cg' py_check 1 -n 20
   t_grep python-petsc4py-np2 '6 types as cg' py_check 2 -n 20
   t_grep python-petsc4py-loose-np2 '6 types as cg' py_check 2 -n 16 -ksp_rtol 1e-4
   t_grep python-petsc4py-report 'performance report: KSP pipe2cg' py_report
+  t_grep python-prefixed-petsc-cg-np1 'performance report: KSP cg \(PETSc\)' py_prefixed 1
+  t_grep python-prefixed-petsc-cg-np2 'performance report: KSP cg \(PETSc\)' py_prefixed 2
   t_grep python-register-untrusted 'writable only by its owner: not loaded' py_untrusted
 else
   skip python-petsc4py "petsc4py is not installed (apt-get install python3-petsc4py; make deps)"
