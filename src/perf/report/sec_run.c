@@ -330,27 +330,12 @@ PetscErrorCode PKSecMachineView(PetscViewer v, PetscViewerFormat fmt, const PKSe
   if (r->onnode_default[0]) PetscCall(PetscViewerASCIIPrintf(v, "    NO ON-NODE COMMUNICATION PARAMETERS IN THE PROFILE (calibrated on one rank?): the embedded default's used:\n      %s\n", r->onnode_default));
   if (r->offnode_substituted) PetscCall(PetscViewerASCIIPrintf(v, "    no off-node parameters in the profile: on-node values used for off-node messages\n"));
   else if (r->offnode_filled[0]) PetscCall(PetscViewerASCIIPrintf(v, "    not in the profile, the on-node value used off node: %s\n", r->offnode_filled));
-  {
-    /* the profile's network parameters only: whether this run had a switch tree and counters is the network lines'
-       to say (a fixed "topology unknown" here contradicted them) */
-    static const char *keys[] = {"hop_latency", "stall_time"};
-    char               val[2][96];
-    for (int k = 0; k < 2; k++) {
-      PetscInt      i;
-      const char   *key;
-      PetscReal     x   = 0;
-      PKParamSource src = PK_SRC_NONE;
-      if (!PKMachineFieldIndex(keys[k], &i) && i >= 0) PetscCall(PKMachineGetField(m, i, &key, &x, &src));
-      if (src == PK_SRC_NONE || !(x > 0)) PetscCall(PetscStrncpy(val[k], "not calibrated (0)", sizeof(val[k])));
-      else PetscCall(PetscSNPrintf(val[k], sizeof(val[k]), "%.4g s [%s]", (double)x, PKMachineSourceName(src)));
-    }
-    PetscCall(PetscViewerASCIIPrintf(v, "    hop_latency %s, stall_time %s (this run's tree: the network lines)\n", val[0], val[1]));
-  }
   if (fmt == PETSC_VIEWER_ASCII_INFO_DETAIL) {
     PetscCall(PKMachineView(m, v));
   } else {
-    /* the parameters this report used most, with their provenance */
-    static const char *keys[] = {"alpha_on_short", "beta_on_short", "alpha_off_short", "beta_off_short", "Rb_off", "RN", "gamma", "delta", "allreduce_alpha_on", "allreduce_alpha_off", "mem_bw", NULL};
+    /* the parameters this report used most, with their provenance; the network's two (whether this run had a switch
+       tree and counters is the network lines' to say) */
+    static const char *keys[] = {"alpha_on_short", "beta_on_short", "alpha_off_short", "beta_off_short", "Rb_off", "RN", "gamma", "delta", "allreduce_alpha_on", "allreduce_alpha_off", "mem_bw", "hop_latency", "stall_time", NULL};
     for (PetscInt k = 0; keys[k]; k++) {
       PetscInt      i;
       const char   *key;
