@@ -10,12 +10,16 @@
 */
 #include <pipekrylov/private/pkperfimpl.h>
 
-/* The perf options that turn the hooks on, under any prefix */
+/* The perf options that turn the hooks on, under any prefix: the one list registration, the options monitor and the
+   observer all read */
+static const char *const PKPerfHookOptions[] = {"ksp_perf_monitor", "ksp_perf_trace", "ksp_perfmodel_view", "ksp_perf_noise"};
+#define PK_PERF_NHOOKOPTIONS ((int)(sizeof(PKPerfHookOptions) / sizeof(PKPerfHookOptions[0])))
+
+/* Whether name (an option, or the whole database as one string) holds one of them */
 static PetscBool PKPerfOptionWanted(const char name[])
 {
-  static const char *const names[] = {"ksp_perf_monitor", "ksp_perf_trace", "ksp_perfmodel_view", "ksp_perf_noise"};
-  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-    if (name && strstr(name, names[i])) return PETSC_TRUE;
+  for (int i = 0; i < PK_PERF_NHOOKOPTIONS; i++)
+    if (name && strstr(name, PKPerfHookOptions[i])) return PETSC_TRUE;
   return PETSC_FALSE;
 }
 
@@ -48,7 +52,7 @@ PetscErrorCode PKPerfInitializePackage(void)
   PetscFunctionBegin;
   PetscCall(PKObserverSet(&obs)); /* the solvers reach the monitor only through the core's observer */
   PetscCall(PetscOptionsGetAll(NULL, &all));
-  on = (PetscBool)(strstr(all, "ksp_perf_monitor") || strstr(all, "ksp_perf_trace") || strstr(all, "ksp_perfmodel_view") || strstr(all, "ksp_perfmodel_machine") || strstr(all, "ksp_perfmodel_topology") || strstr(all, "ksp_perf_noise"));
+  on = (PetscBool)(PKPerfOptionWanted(all) || strstr(all, "ksp_perfmodel_machine") || strstr(all, "ksp_perfmodel_topology"));
   PetscCall(PetscFree(all));
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (on || help) PetscCall(PKPerfHooksInstall());
@@ -61,13 +65,14 @@ PetscErrorCode PKPerfInitializePackage(void)
 PetscErrorCode PKPerfInstallIfRequested(KSP ksp)
 {
   const char *prefix;
-  const char *names[] = {"-ksp_perf_monitor", "-ksp_perf_trace", "-ksp_perfmodel_view", "-ksp_perf_noise"};
+  char        name[64];
   PetscBool   set;
 
   PetscFunctionBegin;
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
-  for (int i = 0; i < 4; i++) {
-    PetscCall(PetscOptionsHasName(NULL, prefix, names[i], &set));
+  for (int i = 0; i < PK_PERF_NHOOKOPTIONS; i++) {
+    PetscCall(PetscSNPrintf(name, sizeof(name), "-%s", PKPerfHookOptions[i]));
+    PetscCall(PetscOptionsHasName(NULL, prefix, name, &set));
     if (set) {
       PetscCall(PKPerfHooksInstall());
       break;
