@@ -1,7 +1,8 @@
 #!/bin/sh
 # The emulated cluster's switch tree and counters (bin/pipekrylov-cluster up N --switches S; issue 21): 4 nodes under
 # 2 leaf switches and a spine narrower than the host links. Prints one "PASS: <check>" or "FAIL: <check>" line per
-# check (tests/suites/44-cluster-tree.sh greps them) and exits 1 at the first failure.
+# check (tests/suites/44-cluster-tree.sh greps them) and exits 1 at the first failure of a step that later ones
+# need; the hop and stall checks say FAIL and go on, so that one disturbed measurement fails one check only.
 #   tests/cluster-tree.sh OUTDIR
 # Checks: the tree comes up (namespaces, topology.conf as Slurm's file with the nodes' real names); counters move
 # by the hand count for known UDP traffic across the spine, stay still when idle, and a congested spine gives
@@ -67,23 +68,27 @@ pass "counters: 200 datagrams of 1000 bytes across the spine moved port_xmit_dat
 # disturbed all the same (seen: 51-68 us medians across the spine for 7-10 us in the runs before and after, up to
 # three times in a row, with the kernel's softirq work taking a core), so it is taken up to six times, 2 s apart,
 # and the first that separates is kept; if none does, the least disturbed one (smallest sum of the two medians).
-best=""
-for _ in 1 2 3 4 5 6; do
-  # echo servers for this attempt: pingpong ends them with "quit"
-  ip netns exec "${prefix}1" "$np" echo 9303 20 >/dev/null 2>&1 &
-  ip netns exec "${prefix}2" "$np" echo 9303 20 >/dev/null 2>&1 &
-  sleep 0.3
-  ip netns exec "${prefix}0" "$np" pingpong 9303 50 100 "$net.2" "$net.3" >"$out/udp.txt" || fail "hops: netprobe pingpong"
-  cat "$out/udp.txt"
-  u2=$(sed -n "s/^pingpong $net.2: .* median \([0-9.]*\) us.*/\1/p" "$out/udp.txt")
-  u4=$(sed -n "s/^pingpong $net.3: .* median \([0-9.]*\) us.*/\1/p" "$out/udp.txt")
-  awk -v a="$u2" -v b="$u4" 'BEGIN { exit !(b > a && b - a < 20) }' && { best=""; break; }
-  if awk -v a="$u2" -v b="$u4" -v best="$best" 'BEGIN { split(best, o, " "); exit !(b > a && (best == "" || a + b < o[1] + o[2])) }'; then best="$u2 $u4"; fi
-  sleep 2
-done
-[ -n "$best" ] && { u2=${best% *}; u4=${best#* }; echo "kept the least disturbed attempt: $u2 us and $u4 us"; }
-awk -v a="$u2" -v b="$u4" 'BEGIN { exit !(b > a) }' || fail "hops: the UDP round trip across the spine ($u4 us) is not slower than within a leaf ($u2 us)"
-udphop=$(awk -v a="$u2" -v b="$u4" 'BEGIN { printf "%.3f", (b - a) / 4 }')
+# udp_hops: sets u2, u4 (the medians) and udphop (per hop, one way)
+udp_hops() {
+  best=""
+  for _ in 1 2 3 4 5 6; do
+    # echo servers for this attempt: pingpong ends them with "quit"
+    ip netns exec "${prefix}1" "$np" echo 9303 20 >/dev/null 2>&1 &
+    ip netns exec "${prefix}2" "$np" echo 9303 20 >/dev/null 2>&1 &
+    sleep 0.3
+    ip netns exec "${prefix}0" "$np" pingpong 9303 50 100 "$net.2" "$net.3" >"$out/udp.txt" || fail "hops: netprobe pingpong"
+    cat "$out/udp.txt"
+    u2=$(sed -n "s/^pingpong $net.2: .* median \([0-9.]*\) us.*/\1/p" "$out/udp.txt")
+    u4=$(sed -n "s/^pingpong $net.3: .* median \([0-9.]*\) us.*/\1/p" "$out/udp.txt")
+    awk -v a="$u2" -v b="$u4" 'BEGIN { exit !(b > a && b - a < 20) }' && { best=""; break; }
+    if awk -v a="$u2" -v b="$u4" -v best="$best" 'BEGIN { split(best, o, " "); exit !(b > a && (best == "" || a + b < o[1] + o[2])) }'; then best="$u2 $u4"; fi
+    sleep 2
+  done
+  [ -n "$best" ] && { u2=${best% *}; u4=${best#* }; echo "kept the least disturbed attempt: $u2 us and $u4 us"; }
+  awk -v a="$u2" -v b="$u4" 'BEGIN { exit !(b > a) }' || fail "hops: the UDP round trip across the spine ($u4 us) is not slower than within a leaf ($u2 us)"
+  udphop=$(awk -v a="$u2" -v b="$u4" 'BEGIN { printf "%.3f", (b - a) / 4 }')
+}
+udp_hops
 pass "hops: UDP round trips, medians of 5000: within a leaf $u2 us, across the spine $u4 us ($udphop us per hop one way)"
 
 # congestion: pknode0 and pknode1 (leaf0) each stream 6 MB to leaf1 over the 100 Mbit/s spine (1 Gbit/s host links):
@@ -110,32 +115,62 @@ a3=$(c pknode0 port_xmit_wait)
 pass "counters: idle again, port_xmit_wait still ($a2 -> $a3)"
 
 
-# pipekrylov-calibrate on the tree, one rank per node
-"$cl" run 4 1 "$root/bin/pipekrylov-calibrate" -quick -ksp_perfmodel_topology "$PK_CLUSTER_DIR/topology.conf" -ksp_perfmodel_netcounters "$PK_CLUSTER_DIR/counters/%h" -o "$out/calibrate.profile" >"$out/calibrate.txt" 2>&1 ||
-  { tail -20 "$out/calibrate.txt"; fail "calibrate: pipekrylov-calibrate -ksp_perfmodel_topology failed"; }
-grep -E '^Topology|^Hops|^  [ 0-9]+ hops|^  hop_latency|^Ping-pong off|^Stall|^  stall' "$out/calibrate.txt"
+# pipekrylov-calibrate on the tree, one rank per node. The per-hop cost here is the kernel's forwarding through a
+# bridge and a veth pair, a microsecond or so, and a busy machine moves either measurement of it by several (seen in
+# CI: the UDP medians 17.8 us apart across four hops where 4 is usual, so 4.5 us per hop against calibrate's 1.1).
+# So when calibrate's hop_latency and the UDP round trips disagree, both are measured again, side by side, up to
+# three times: a check of what the tool measures, not of how quiet the machine is. A calibration that is wrong
+# (no slope, a sign error, a factor of ten) disagrees every time.
+calibrate_tree() {
+  "$cl" run 4 1 "$root/bin/pipekrylov-calibrate" -quick -ksp_perfmodel_topology "$PK_CLUSTER_DIR/topology.conf" -ksp_perfmodel_netcounters "$PK_CLUSTER_DIR/counters/%h" -o "$out/calibrate.profile" >"$out/calibrate.txt" 2>&1 ||
+    { tail -20 "$out/calibrate.txt"; fail "calibrate: pipekrylov-calibrate -ksp_perfmodel_topology failed"; }
+  grep -E '^Topology|^Hops|^  [ 0-9]+ hops|^  hop_latency|^Ping-pong off|^Stall|^  stall' "$out/calibrate.txt"
+}
+get() { awk -v k="$1" '$1 == k && $2 == "=" { print $3 }' "$out/calibrate.profile"; }
+# hop_check: sets hop, m2, m4 from the last calibration; prints why and returns 1 when they disagree
+hop_check() {
+  hop=$(get hop_latency)
+  m2=$(sed -n 's/^ *2 hops .*: median *\([0-9.]*\) us.*/\1/p' "$out/calibrate.txt")
+  m4=$(sed -n 's/^ *4 hops .*: median *\([0-9.]*\) us.*/\1/p' "$out/calibrate.txt")
+  echo "hop_latency $hop s; calibrate's one-way medians: 2 hops $m2 us, 4 hops $m4 us; UDP per hop $udphop us"
+  awk -v h="$hop" 'BEGIN { exit !(h > 0) }' || { why="hops: hop_latency $hop is not positive"; return 1; }
+  awk -v h="$hop" -v a="$m2" -v b="$m4" 'BEGIN { s = (b - a) / 2e6; exit !(b > a && h > s / 3 && h < 3 * s) }' ||
+    { why="hops: hop_latency $hop s is not within a factor 3 of the slope of calibrate's medians ($m2 us at 2 hops, $m4 us at 4)"; return 1; }
+  awk -v h="$hop" -v u="$udphop" 'BEGIN { exit !(h > u / 4e6 && h < 4 * u / 1e6) }' ||
+    { why="hops: hop_latency $hop s is not within a factor 4 of the UDP round trips' $udphop us per hop"; return 1; }
+}
+calibrate_tree
 grep -q "4 of this run's 4 nodes found by name: pknode0@leaf0 pknode1@leaf0 pknode2@leaf1 pknode3@leaf1" "$out/calibrate.txt" ||
   fail "topology: calibrate did not find the 4 nodes by MPI_Get_processor_name under their leaves"
 pass "topology: topology.conf parses and names the real hosts (MPI_Get_processor_name: pknode0..3 under leaf0, leaf1)"
 grep -q '^Ping-pong off-node (ranks 0 and 1)' "$out/calibrate.txt" && grep -qE '^ +2 hops +pknode0 - pknode1 \(ranks 0, 1\)' "$out/calibrate.txt" ||
   fail "calibrate: alpha_off was not measured between the two nodes of one leaf"
 pass "calibrate: alpha_off measured between pknode0 and pknode1, one leaf switch"
-get() { awk -v k="$1" '$1 == k && $2 == "=" { print $3 }' "$out/calibrate.profile"; }
-hop=$(get hop_latency)
-m2=$(sed -n 's/^ *2 hops .*: median *\([0-9.]*\) us.*/\1/p' "$out/calibrate.txt")
-m4=$(sed -n 's/^ *4 hops .*: median *\([0-9.]*\) us.*/\1/p' "$out/calibrate.txt")
-echo "hop_latency $hop s; calibrate's one-way medians: 2 hops $m2 us, 4 hops $m4 us; UDP per hop $udphop us"
-awk -v h="$hop" 'BEGIN { exit !(h > 0) }' || fail "hops: hop_latency $hop is not positive"
-awk -v h="$hop" -v a="$m2" -v b="$m4" 'BEGIN { s = (b - a) / 2e6; exit !(b > a && h > s / 3 && h < 3 * s) }' ||
-  fail "hops: hop_latency $hop s is not within a factor 3 of the slope of calibrate's medians ($m2 us at 2 hops, $m4 us at 4)"
-awk -v h="$hop" -v u="$udphop" 'BEGIN { exit !(h > u / 4e6 && h < 4 * u / 1e6) }' ||
-  fail "hops: hop_latency $hop s is not within a factor 4 of the UDP round trips' $udphop us per hop"
-pass "hops: hop_latency $hop s > 0, consistent with the medians (2 hops $m2 us, 4 hops $m4 us; UDP $udphop us per hop)"
+status=0
+attempt=1
+until hop_check; do
+  if [ "$attempt" = 3 ]; then
+    echo "FAIL: $why (3 attempts)"
+    status=1
+    break
+  fi
+  echo "attempt $attempt: $why; both measured again"
+  attempt=$((attempt + 1))
+  sleep 2
+  udp_hops
+  calibrate_tree
+done
+[ "$status" = 0 ] && pass "hops: hop_latency $hop s > 0, consistent with the medians (2 hops $m2 us, 4 hops $m4 us; UDP $udphop us per hop; attempt $attempt)"
 st=$(get stall_time)
-awk -v s="$st" 'BEGIN { exit !(s > 1e-7 && s < 1e-5) }' || fail "stall: stall_time '$st' is not between 0.1 and 10 us (the tick is 1 us)"
-grep -q '^# Counters .*stall_time .* measured' "$out/calibrate.profile" && grep -q '^# Topology .*hop_latency' "$out/calibrate.profile" ||
-  fail "calibrate: the profile's comments do not say how hop_latency and stall_time were measured"
-pass "stall: stall_time $st s per tick from a congesting burst across the spine (nominal tick 1e-06); the profile says how"
+if ! awk -v s="$st" 'BEGIN { exit !(s > 1e-7 && s < 1e-5) }'; then
+  echo "FAIL: stall: stall_time '$st' is not between 0.1 and 10 us (the tick is 1 us)"
+  status=1
+elif ! grep -q '^# Counters .*stall_time .* measured' "$out/calibrate.profile" || ! grep -q '^# Topology .*hop_latency' "$out/calibrate.profile"; then
+  echo "FAIL: calibrate: the profile's comments do not say how hop_latency and stall_time were measured"
+  status=1
+else
+  pass "stall: stall_time $st s per tick from a congesting burst across the spine (nominal tick 1e-06); the profile says how"
+fi
 
 # down removes everything
 pid=$(tr -cd 0-9 <"$PK_CLUSTER_DIR/sampler.pid")
@@ -153,3 +188,4 @@ grep -qx 'SwitchName=bridge Nodes=pknode\[0-1\]' "$PK_CLUSTER_DIR/topology.conf"
 [ "$(c pknode1 port_xmit_wait)" = 0 ] || fail "flat: port_xmit_wait is not 0"
 "$cl" down >/dev/null || fail "flat: down failed"
 pass "flat: one-bridge layout, topology.conf 'SwitchName=bridge Nodes=pknode[0-1]', counters without stalls"
+exit "$status"
