@@ -58,9 +58,9 @@ install $(missing_of "$ex")
 if [ "$(id -u)" = 0 ] && [ -n "$(missing_of clang-format-14)" ] && apt-cache show clang-format-14 >/dev/null 2>&1; then
   ( install clang-format-14 ) || echo "deps: clang-format-14 not installed; the format check will say SKIP"
 fi
-# optional: SimGrid (the simulated runs, tests/suites/95-smpi.sh and bench/smpi; SKIP without it), shellcheck and
-# petsc4py (the Python module and its example, tests/suites/52-python.sh)
-for opt in libsimgrid-dev shellcheck python3-petsc4py; do
+# optional: SimGrid (the simulated runs, tests/suites/95-smpi.sh and bench/smpi; SKIP without it), shellcheck,
+# petsc4py and DOLFINx (the Python module and its examples, tests/suites/52-python.sh)
+for opt in libsimgrid-dev shellcheck python3-petsc4py python3-dolfinx; do
   if [ "$(id -u)" = 0 ] && [ -n "$(missing_of $opt)" ] && apt-cache show $opt >/dev/null 2>&1; then
     ( install $opt ) || echo "deps: $opt not installed; the tests that need it will say SKIP"
   fi

@@ -6,13 +6,14 @@
 # not loaded; PETSc's own cg under a prefix gets its report from an option set through PETSc.Options after start-up.
 # SKIP where petsc4py is not installed (make deps installs python3-petsc4py).
 PYEX=$PK_ROOT/examples/python/poisson_petsc4py.py
-# py_check NP ARGS...: the example's lines, each type checked against cg's
+DFEX=$PK_ROOT/examples/python/poisson_dolfinx.py
+# py_check NP ARGS...: the example's lines (PYEX, or the one given by EXAMPLE), each type checked against cg's
 py_check() {
   local np=$1 out; shift
-  out=$("$PK_ROOT/tests/mpirun.sh" "$np" /usr/bin/python3 "$PYEX" "$@" 2>&1) || { echo "$out"; return 1; }
+  out=$("$PK_ROOT/tests/mpirun.sh" "$np" /usr/bin/python3 "${EXAMPLE:-$PYEX}" "$@" 2>&1) || { echo "$out"; return 1; }
   echo "$out"
   echo "$out" | awk '
-    /^petsc4py .* cg [0-9]+ iterations/ {
+    /^(petsc4py|dolfinx) .* cg [0-9]+ iterations/ {
       for (i = 1; i <= NF; i++) { if ($i == "iterations,") cg = $(i - 1) + 0; if ($i == "rtol") rtol = $(i + 1) + 0 }
       have = 1; next }
     /^  [a-z0-9]+ +[0-9]+ iterations/ {
@@ -64,7 +65,7 @@ PETSc.Options()['app_ksp_perfmodel_view'] = ''
 ksp.setFromOptions(); ksp.solve(b, x)
 PETSc.Sys.Print('solved:', ksp.getIterationNumber(), 'iterations')" 2>&1
 }
-export PYEX
+export PYEX DFEX
 export -f py_check py_report py_untrusted py_prefixed
 if /usr/bin/python3 -c 'import petsc4py' 2>/dev/null; then
   t_grep python-petsc4py-np1 '6 types as cg' py_check 1 -n 20
@@ -74,6 +75,17 @@ if /usr/bin/python3 -c 'import petsc4py' 2>/dev/null; then
   t_grep python-prefixed-petsc-cg-np1 'performance report: KSP cg \(PETSc\)' py_prefixed 1
   t_grep python-prefixed-petsc-cg-np2 'performance report: KSP cg \(PETSc\)' py_prefixed 2
   t_grep python-register-untrusted 'writable only by its owner: not loaded' py_untrusted
+  # DOLFINx's LinearProblem: its KSPs have prefixes of their own (dolfinx_solve_<id>_), options go through
+  # petsc_options; the forms are compiled at the first run (ffcx, in the tests' own cache)
+  if /usr/bin/python3 -c 'import dolfinx' 2>/dev/null; then
+    t_grep python-dolfinx-np1 '6 types as cg' env EXAMPLE="$DFEX" bash -c 'py_check 1 -n 10'
+    t_grep python-dolfinx-np2 '6 types as cg' env EXAMPLE="$DFEX" bash -c 'py_check 2 -n 12'
+    t_grep python-dolfinx-loose-np2 '6 types as cg' env EXAMPLE="$DFEX" bash -c 'py_check 2 -n 12 -ksp_rtol 1e-4'
+    t_grep python-dolfinx-report-pipe2cg 'performance report: KSP pipe2cg \(pipekrylov\)' "$PK_ROOT/tests/mpirun.sh" 2 /usr/bin/python3 "$DFEX" -n 10 -types pipe2cg -report pipe2cg
+    t_grep python-dolfinx-report-petsc-cg 'performance report: KSP cg \(PETSc\)' "$PK_ROOT/tests/mpirun.sh" 2 /usr/bin/python3 "$DFEX" -n 10 -types pcg -report cg
+  else
+    skip python-dolfinx "DOLFINx is not installed (apt-get install python3-dolfinx; make deps)"
+  fi
 else
   skip python-petsc4py "petsc4py is not installed (apt-get install python3-petsc4py; make deps)"
 fi
