@@ -77,11 +77,62 @@ static inline void PKPerfEventEnd(PKPerfCtx *c, PetscLogEvent e)
 /* ---------------------------------------------------------------------------------------------------------- */
 /* The per-KSP context */
 
+/* The contexts whose summary is still to be printed: at their KSP's destruction, or at PetscFinalize for those alive
+   then. PetscFinalize destroys the objects given to PetscObjectRegisterDestroy() first of all (before -log_view),
+   while the viewers are valid: a container whose destroy prints them is one. */
+static PKPerfCtx *pk_summary_list       = NULL;
+static PetscBool  pk_summary_registered = PETSC_FALSE;
+
+static PetscErrorCode PKSummaryUnlist(PKPerfCtx *c)
+{
+  PKPerfCtx **p = &pk_summary_list;
+
+  while (*p && *p != c) p = (PKPerfCtx **)&(*p)->summary_next;
+  if (*p) *p = (PKPerfCtx *)c->summary_next;
+  c->summary_next   = NULL;
+  c->summary.listed = PETSC_FALSE;
+  return 0;
+}
+
+static PetscErrorCode PKSummaryPrintAll(void *unused)
+{
+  PetscFunctionBegin;
+  (void)unused;
+  while (pk_summary_list) {
+    PKPerfCtx *c = pk_summary_list;
+
+    PetscCall(PKSummaryUnlist(c));
+    PetscCall(PKSummaryView(&c->summary));
+  }
+  pk_summary_registered = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PKSummaryList(PKPerfCtx *c)
+{
+  PetscFunctionBegin;
+  if (!pk_summary_registered) {
+    PetscContainer atfinal;
+
+    PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &atfinal));
+    PetscCall(PetscContainerSetUserDestroy(atfinal, PKSummaryPrintAll));
+    PetscCall(PetscObjectRegisterDestroy((PetscObject)atfinal));
+    pk_summary_registered = PETSC_TRUE;
+  }
+  c->summary_next   = pk_summary_list;
+  pk_summary_list   = c;
+  c->summary.listed = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PKPerfCtxDestroy(void *p)
 {
   PKPerfCtx *c = (PKPerfCtx *)p;
 
   PetscFunctionBegin;
+  PetscCall(PKSummaryUnlist(c));
+  PetscCall(PKSummaryView(&c->summary)); /* rank 0 writes; nothing communicates */
+  PetscCall(PKSummaryFree(&c->summary));
   if (pk_hook_top == c) pk_hook_top = (PKPerfCtx *)c->mon.hook_prev; /* destroyed inside its solve, after an error */
   PetscCall(PKRecFree(&c->mon));
   PetscCall(PKStatsDestroy(&c->mon.stats));
@@ -143,6 +194,7 @@ static PetscErrorCode PKPerfOptionItems(KSP ksp, PetscOptionItems *PetscOptionsO
   PetscCall(PetscOptionsBool("-ksp_perf_monitor", "Record per-iteration per-rank times and statistics (-ksp_perf_trace and -ksp_perfmodel_view turn it on too)", "KSPPerfMonitorSet", c->mon.opt_monitor, &c->mon.opt_monitor, NULL));
   PetscCall(PetscOptionsString("-ksp_perf_trace", "Write the per-iteration per-rank trace to this CSV file (MPI-IO; appends solve after solve)", "KSPPerfMonitorSet", c->mon.trace, c->mon.trace, sizeof(c->mon.trace), &c->mon.opt_trace));
   PetscCall(PetscOptionsName("-ksp_perfmodel_view", "Print the performance report at the end of each solve: -ksp_perfmodel_view [viewer]", "KSPPerfMonitorSet", &c->mon.opt_report));
+  PetscCall(PetscOptionsName("-ksp_perfmodel_summary", "Print one summary over all solves when the KSP is destroyed or at PetscFinalize, with the report of solve 1, 2, 4, ...: -ksp_perfmodel_summary [viewer]", "KSPPerfMonitorSet", &c->mon.opt_summary));
   PetscCall(PetscOptionsString("-ksp_perf_papi_events", "PAPI events recorded per iteration: comma list, default, or none", "KSPPerfMonitorSet", c->mon.papi_events, c->mon.papi_events, sizeof(c->mon.papi_events), NULL));
   PetscCall(PetscOptionsString("-ksp_perfmodel_machine", "Machine profile for the model (from bin/pipekrylov-calibrate); default: this host's profile in $XDG_CACHE_HOME/pipekrylov, else the embedded one", "KSPPerfMonitorSet", c->model.machine_path,
                                c->model.machine_path, sizeof(c->model.machine_path), NULL));
@@ -150,6 +202,24 @@ static PetscErrorCode PKPerfOptionItems(KSP ksp, PetscOptionItems *PetscOptionsO
   PetscCall(PetscOptionsString("-ksp_perfmodel_netcounters", "Root of the network port counters the report reads around each solve, in sysfs's layout (%h: the node's name)", "KSPPerfMonitorSet", c->mon.net_root, c->mon.net_root, sizeof(c->mon.net_root), NULL));
   PetscCall(PetscOptionsInt("-ksp_perf_node_size", "Treat every k consecutive ranks as one node (0: nodes from MPI_COMM_TYPE_SHARED)", "KSPPerfMonitorSet", c->mon.node_size, &c->mon.node_size, NULL));
   PetscCall(PKNoiseReadOptions(ksp, &c->mon, PetscOptionsObject));
+  PetscFunctionReturn(0);
+}
+
+/* A report option's viewer: the value checked before anything is created; a file opened there (per rank below
+   PETSC_COMM_WORLD, once per name, checked as docs/security.md says), standard output here */
+static PetscErrorCode PKPerfOpenViewer(KSP ksp, const char option[], PetscViewer *viewer, PetscViewerFormat *format, char spec[], size_t speclen)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)ksp);
+  const char *prefix;
+  PetscBool   iascii, opened;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
+  PetscCall(PKReportViewerOpen(ksp, option, viewer, format, spec, speclen, &opened));
+  if (!opened) PetscCall(PKOptionsCreateViewer(comm, ((PetscObject)ksp)->options, prefix, option, viewer, format, NULL));
+  PetscCall(PetscObjectTypeCompare((PetscObject)*viewer, PETSCVIEWERASCII, &iascii));
+  PetscCheck(iascii, comm, PETSC_ERR_SUP, "-%s%s supports " PK_REPORT_VIEWERS ", not %s", prefix ? prefix : "", option + 1, ((PetscObject)*viewer)->type_name);
+  PetscCheck(*format == PETSC_VIEWER_DEFAULT || *format == PETSC_VIEWER_ASCII_INFO || *format == PETSC_VIEWER_ASCII_INFO_DETAIL || *format == PETSC_VIEWER_ASCII_CSV, comm, PETSC_ERR_SUP, "-%s%s supports the formats ascii_info, ascii_info_detail and ascii_csv, not %s", prefix ? prefix : "", option + 1, PetscViewerFormats[*format]);
   PetscFunctionReturn(0);
 }
 
@@ -169,20 +239,12 @@ static PetscErrorCode PKPerfCheckOptions(KSP ksp, PKPerfCtx *c)
   PetscCall(PKNoiseCheckOptions(ksp, &c->mon));
   PetscCall(PKTraceCheck(comm, &c->mon)); /* a file already open on other processes: refused now, with a message */
   PetscCall(PKPapiCheckList(comm, prefix, c->mon.papi_events, sizeof(c->mon.papi_events)));
-  if (c->mon.opt_report) {
-    PetscBool iascii, opened;
-    /* the value is checked before anything is created; a file is opened there (per rank below PETSC_COMM_WORLD, once
-       per name, checked as docs/security.md says), standard output here */
-    PetscCall(PKReportViewerOpen(ksp, &c->report, &opened));
-    if (!opened) PetscCall(PKOptionsCreateViewer(comm, ((PetscObject)ksp)->options, prefix, "-ksp_perfmodel_view", &c->report.viewer, &c->report.format, NULL));
-    PetscCall(PetscObjectTypeCompare((PetscObject)c->report.viewer, PETSCVIEWERASCII, &iascii));
-    PetscCheck(iascii, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports " PK_REPORT_VIEWERS ", not %s", prefix ? prefix : "", ((PetscObject)c->report.viewer)->type_name);
-    PetscCheck(c->report.format == PETSC_VIEWER_DEFAULT || c->report.format == PETSC_VIEWER_ASCII_INFO || c->report.format == PETSC_VIEWER_ASCII_INFO_DETAIL || c->report.format == PETSC_VIEWER_ASCII_CSV, comm, PETSC_ERR_SUP, "-%sksp_perfmodel_view supports the formats ascii_info, ascii_info_detail and ascii_csv, not %s", prefix ? prefix : "",
-               PetscViewerFormats[c->report.format]);
-  }
-  if (!c->mon.opt_report) PetscCall(PetscViewerDestroy(&c->report.viewer));
-  c->mon.net_on = c->mon.opt_report; /* the counters feed the report's congestion penalty only */
-  if (c->model.machine_path[0] || c->mon.opt_report) PetscCall(PKReportLoadMachine(comm, &c->model));
+  if (c->mon.opt_report) PetscCall(PKPerfOpenViewer(ksp, "-ksp_perfmodel_view", &c->report.viewer, &c->report.format, c->report.spec, sizeof(c->report.spec)));
+  else PetscCall(PetscViewerDestroy(&c->report.viewer));
+  if (c->mon.opt_summary) PetscCall(PKPerfOpenViewer(ksp, "-ksp_perfmodel_summary", &c->summary.viewer, &c->summary.format, c->summary.spec, sizeof(c->summary.spec)));
+  else if (!c->summary.nsolves) PetscCall(PetscViewerDestroy(&c->summary.viewer)); /* one that has solves is printed */
+  c->mon.net_on = (PetscBool)(c->mon.opt_report || c->mon.opt_summary);            /* the counters feed the report's congestion penalty only */
+  if (c->model.machine_path[0] || c->mon.net_on) PetscCall(PKReportLoadMachine(comm, &c->model));
   PetscCall(PKReportLoadTopology(comm, &c->model)); /* a wrong file is an error now, with or without the report */
   PetscFunctionReturn(0);
 }
@@ -229,7 +291,7 @@ static inline PetscBool PKPerfIsOn(PKPerfCtx *c)
 {
   if (c->mon.noise.on) return PETSC_TRUE; /* the noise is injected through the recorder's marks */
   if (c->mon.code_on >= 0) return (PetscBool)(c->mon.code_on == 1);
-  return (PetscBool)(c->mon.opt_monitor || c->mon.opt_trace || c->mon.opt_report);
+  return (PetscBool)(c->mon.opt_monitor || c->mon.opt_trace || c->mon.opt_report || c->mon.opt_summary);
 }
 
 /* The monitor's settings for -ksp_view (pipekrylov's types call this from their view; after the first solve,
@@ -250,8 +312,8 @@ PetscErrorCode PKPerfView(KSP ksp, PetscViewer viewer)
   }
   PetscCall(PKPerfCtxGet(ksp, PETSC_FALSE, &c));
   if (!c || !c->mon.options_read || !PKPerfIsOn(c)) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  performance monitor: on%s%s%s, PAPI events %s%s%s\n", c->mon.opt_trace ? ", trace " : "", c->mon.opt_trace ? c->mon.trace : "", c->mon.opt_report ? ", report (-ksp_perfmodel_view)" : "", c->mon.papi_events,
-                                   c->model.machine_path[0] ? ", machine profile " : "", c->model.machine_path));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  performance monitor: on%s%s%s%s, PAPI events %s%s%s\n", c->mon.opt_trace ? ", trace " : "", c->mon.opt_trace ? c->mon.trace : "", c->mon.opt_report ? ", report (-ksp_perfmodel_view)" : "", c->mon.opt_summary ? ", summary (-ksp_perfmodel_summary)" : "",
+                                   c->mon.papi_events, c->model.machine_path[0] ? ", machine profile " : "", c->model.machine_path));
   if (PKPapiUnavailable()[0]) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  PAPI: the default events are not recorded on this machine: %s\n", PKPapiUnavailable()));
     PetscCall(PetscViewerASCIIPrintf(viewer, "    the kernel's software events, where they exist, are left out (a system call every iteration); to ask:\n"));
@@ -344,13 +406,19 @@ static PetscErrorCode PKPerfSolveEnd(KSP ksp, PKPerfCtx *c)
   PetscCall(PKStatsCompute(comm, &c->mon));
   PetscCall(PKNoiseSolveEnd(ksp, &c->mon));
   if (c->mon.opt_trace && !c->mon.trace_failed) PetscCall(PKTraceWrite(comm, &c->mon));
-  if (c->report.viewer) { /* the monitor's record of the solve to the report: the one way between them */
+  if (c->report.viewer || c->summary.viewer) { /* the monitor's record of the solve to the report: the one way between them */
     PKSolveRecord rec;
+    PetscInt      rendered = c->summary.report_solve;
+
     PetscCall(PKMonitorRecord(ksp, &c->mon, &rec));
-    PetscCall(PKPerfReport(ksp, &rec, &c->model, &c->report));
+    if (c->report.viewer) PetscCall(PKPerfReport(ksp, &rec, &c->model, &c->report));
+    if (c->summary.viewer) {
+      PetscCall(PKSummaryAdd(ksp, &rec, &c->model, &c->report, &c->summary));
+      if (!c->summary.listed) PetscCall(PKSummaryList(c));
+    }
     /* rank 0 evaluates the models alone: the other ranks must not start the next solve meanwhile, or its time
        would include waiting for rank 0 */
-    PetscCallMPI(MPI_Barrier(comm));
+    if (c->report.viewer || c->summary.report_solve != rendered) PetscCallMPI(MPI_Barrier(comm));
   }
   c->mon.solve++;
   PetscFunctionReturn(0);

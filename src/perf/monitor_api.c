@@ -19,6 +19,9 @@
 +  -ksp_perf_monitor - record (statistics only)
 .  -ksp_perf_trace <file> - record and write the per-iteration per-rank trace (CSV, see docs/trace.md)
 .  -ksp_perfmodel_view [viewer] - record and print the report at the end of each solve
+.  -ksp_perfmodel_summary [viewer] - record, and print one summary over all the solves when the KSP is destroyed
+                                    (or at PetscFinalize): totals, and the report of the 1st, 2nd, 4th, ... solve,
+                                    the latest made; for runs that solve many times
 .  -ksp_perfmodel_machine <file> - the report's machine profile, from bin/pipekrylov-calibrate (default: this host's
                                    profile in $XDG_CACHE_HOME/pipekrylov/, else the embedded one)
 .  -ksp_perfmodel_topology <file> - the cluster's switch tree (a Slurm topology.conf, node names as

@@ -2,7 +2,8 @@
    The perf package (monitor, trace, report): registration.
 
    Zero cost when off: the event hooks are installed only when a perf option is in the options database at
-   registration (any prefix: -ksp_perf_monitor, -ksp_perf_trace, -ksp_perfmodel_view, -ksp_perfmodel_machine and
+   registration (any prefix: -ksp_perf_monitor, -ksp_perf_trace, -ksp_perfmodel_view, -ksp_perfmodel_summary,
+   -ksp_perfmodel_machine and
    -ksp_perfmodel_topology (checked even without a report), -ksp_perf_noise; or -help, so that the options are
    listed), when such an option is set later (an options monitor: PETSc's own types never ask the observer), or by
    KSPPerfMonitorSet(). They chain in front of -log_view's hooks when it is on, and do not
@@ -12,7 +13,7 @@
 
 /* The perf options that turn the hooks on, under any prefix: the one list registration, the options monitor and the
    observer all read */
-static const char *const PKPerfHookOptions[] = {"ksp_perf_monitor", "ksp_perf_trace", "ksp_perfmodel_view", "ksp_perf_noise"};
+static const char *const PKPerfHookOptions[] = {"ksp_perf_monitor", "ksp_perf_trace", "ksp_perfmodel_view", "ksp_perfmodel_summary", "ksp_perf_noise"};
 #define PK_PERF_NHOOKOPTIONS ((int)(sizeof(PKPerfHookOptions) / sizeof(PKPerfHookOptions[0])))
 
 /* Whether name (an option, or the whole database as one string) holds one of them */

@@ -65,8 +65,31 @@ PETSc.Options()['app_ksp_perfmodel_view'] = ''
 ksp.setFromOptions(); ksp.solve(b, x)
 PETSc.Sys.Print('solved:', ksp.getIterationNumber(), 'iterations')" 2>&1
 }
+py_summary() { # three solves of a KSP the script never destroys: its summary comes at PetscFinalize (at exit)
+  "$PK_ROOT/tests/mpirun.sh" 2 /usr/bin/python3 -c "
+import sys, petsc4py
+petsc4py.init(sys.argv)
+from petsc4py import PETSc
+sys.path.insert(0, '$PK_ROOT/python')
+import pipekrylov
+pipekrylov.register()
+n = 200
+A = PETSc.Mat().createAIJ([n, n], nnz=3)
+s, e = A.getOwnershipRange()
+for i in range(s, e):
+    A.setValue(i, i, 2.0)
+    if i > 0: A.setValue(i, i - 1, -1.0)
+    if i < n - 1: A.setValue(i, i + 1, -1.0)
+A.assemble()
+b = A.createVecLeft(); b.set(1.0); x = b.duplicate()
+ksp = PETSc.KSP().create(); ksp.setOptionsPrefix('step_'); ksp.setOperators(A); ksp.setType('pipe2cg')
+PETSc.Options()['step_ksp_perfmodel_summary'] = ''
+ksp.setFromOptions()
+for k in range(3): x.set(0.0); ksp.solve(b, x)
+PETSc.Sys.Print('solved 3 times:', ksp.getIterationNumber(), 'iterations')" 2>&1 | tr '\n' ' '
+}
 export PYEX DFEX
-export -f py_check py_report py_untrusted py_prefixed
+export -f py_check py_report py_untrusted py_prefixed py_summary
 if /usr/bin/python3 -c 'import petsc4py' 2>/dev/null; then
   t_grep python-petsc4py-np1 '6 types as cg' py_check 1 -n 20
   t_grep python-petsc4py-np2 '6 types as cg' py_check 2 -n 20
@@ -74,6 +97,7 @@ if /usr/bin/python3 -c 'import petsc4py' 2>/dev/null; then
   t_grep python-petsc4py-report 'performance report: KSP pipe2cg' py_report
   t_grep python-prefixed-petsc-cg-np1 'performance report: KSP cg \(PETSc\)' py_prefixed 1
   t_grep python-prefixed-petsc-cg-np2 'performance report: KSP cg \(PETSc\)' py_prefixed 2
+  t_grep python-summary-at-finalize 'performance summary: KSP "step_" \(pipe2cg, PC [a-z]+, 2 ranks on 1 node\), 3 solves(.|\n)*report of solve 1 follows' py_summary
   t_grep python-register-untrusted 'writable only by its owner: not loaded' py_untrusted
   # DOLFINx's LinearProblem: its KSPs have prefixes of their own (dolfinx_solve_<id>_), options go through
   # petsc_options; the forms are compiled at the first run (ffcx, in the tests' own cache)

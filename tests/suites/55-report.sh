@@ -11,6 +11,38 @@ for np in 1 2 4; do
   t report-pgmres-np$np $R $np pgmres -problem convdiff -n 40
   t report-gmres-np$np $R $np gmres -problem convdiff -n 40
 done
+# -ksp_perfmodel_summary: one summary over all solves (at KSPDestroy here), the report rendered at solves 1, 2, 4
+summary_text() { # 5 solves: one summary, one report (the 4th solve's, index 3), the totals 5 x the solve's count
+  local out its
+  out=$("$PK_ROOT/tests/mpirun.sh" "$1" "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type "$2" -pc_type jacobi -nsolves 5 -ksp_perfmodel_summary 2>&1) || { echo "$out"; return 1; }
+  echo "$out"
+  its=$(echo "$out" | sed -n 's/.*CONVERGED_RTOL, \([0-9]*\) iterations.*/\1/p' | head -1)
+  [ "$(echo "$out" | grep -c 'pipekrylov performance summary: KSP ('"$2"', PC jacobi, '"$1"' rank')" = 1 ] &&
+    [ "$(echo "$out" | grep -c '^pipekrylov performance report')" = 1 ] &&
+    echo "$out" | grep -q "^  iterations     $((5 * its)) in all; a solve $its min, $its.0 median, $its max; 5 of 5 converged" &&
+    echo "$out" | grep -q 'the report of solve 3 follows' && echo "$out" | grep -q 'performance report: KSP '"$2"'.*, solve 3'
+}
+summary_csv() { # the CSV: the report's rows (checked as a report's), then the summary's, iterations summed
+  local f=$PK_BUILD/tests/summary-$1.csv its
+  rm -f "$f"
+  "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 1000 -ksp_type "$1" -pc_type jacobi -nsolves 3 -ksp_perfmodel_summary "ascii:$f:ascii_csv" || return 1
+  /usr/bin/python3 "$PK_ROOT/tests/report_check.py" "$f" || return 1
+  its=$(awk -F, '$1 == "run" && $2 == "iterations" { print $3 }' "$f")
+  head -1 "$f" | grep -qx 'section,name,value,unit,status' && grep -qx 'summary,solves,3,count,measured' "$f" &&
+    grep -qx "summary,iterations,$((3 * its)),count,measured" "$f" && grep -qx 'summary,report_solve,1,index,measured' "$f" &&
+    grep -q '^summary,per_iteration_median,[0-9.e+-]*,s,measured$' "$f"
+}
+export -f summary_text summary_csv
+t summary-text-pcg-np1 summary_text 1 pcg
+t summary-text-pipe2cg-np2 summary_text 2 pipe2cg
+t summary-text-petsc-cg-np2 summary_text 2 cg
+t summary-csv-pipecg summary_csv pipecg
+t_grep summary-with-view 'solve 2(.|\n)*performance summary(.|\n)*report of solve 1 follows' sh -c "$EX/poisson27 -rows_per_rank 1000 -ksp_type pcg -nsolves 3 -ksp_perfmodel_view ::ascii_info -ksp_perfmodel_summary 2>&1 | tr '\\n' ' '"
+t_grep summary-help '-ksp_perfmodel_summary: Print one summary over all solves' $EX/poisson27 -rows_per_rank 1000 -ksp_type pcg -help
+t_grep summary-ksp-view 'summary \(-ksp_perfmodel_summary\)' $EX/poisson27 -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_summary ascii:/dev/null -ksp_view
+t_fail summary-bad-viewer '-ksp_perfmodel_summary supports ASCII viewers' $EX/poisson27 -rows_per_rank 1000 -ksp_type pcg -ksp_perfmodel_summary binary:x.bin
+t_grep summary-dev-full 'ksp_perfmodel_summary: the summary could not be written to /dev/full: No space left on device' $EX/poisson27 -rows_per_rank 1000 -ksp_type pcg -nsolves 2 -ksp_perfmodel_summary ascii:/dev/full
+t summary-malloc-dump sh -c "$PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pipecg -nsolves 3 -ksp_perfmodel_summary ascii:/dev/null -malloc_dump > $PK_BUILD/tests/summary-md.out 2>&1; rc=\$?; cat $PK_BUILD/tests/summary-md.out; [ \$rc = 0 ] && ! grep -q 'unfreed\|Malloc' $PK_BUILD/tests/summary-md.out"
 t report-repeated-solves sh -c "$R 2 pipecg -nsolves 3 | grep -c '^report' | grep -qx 3"
 t report-node-size $R 4 pipe2cg -ksp_perf_node_size 2
 t report-hypre $R 2 pcg -pc_type hypre

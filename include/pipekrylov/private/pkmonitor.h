@@ -51,7 +51,7 @@ typedef struct {
   /* settings: options read once, at the first solve, with the KSP's prefix; code_on from KSPPerfMonitorSet */
   PetscBool  options_read;
   PetscInt   code_on; /* -1 not set from code, 0 off, 1 on */
-  PetscBool  opt_monitor, opt_trace, opt_report;
+  PetscBool  opt_monitor, opt_trace, opt_report, opt_summary;
   char       trace[PETSC_MAX_PATH_LEN];
   PetscBool  trace_failed; /* an unwritable trace was reported once; no more attempts */
   PetscInt64 trace_serial; /* this context's number among those that wrote traces in this process (trace.c) */

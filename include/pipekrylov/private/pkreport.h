@@ -51,9 +51,31 @@ PETSC_INTERN PetscErrorCode PKReportLoadTopology(MPI_Comm, PKModelCtx *);
 PETSC_INTERN PetscErrorCode PKModelFree(PKModelCtx *);
 /* -ksp_perfmodel_view's viewer when it names a file (report_viewer.c) */
 #define PK_REPORT_VIEWERS "ASCII viewers (standard output: no value, ascii:stdout or ascii:stderr; a file: ascii:<file>; the formats ::ascii_info, ::ascii_info_detail, ::ascii_csv, or ascii:<file>:ascii_csv)"
-PETSC_INTERN PetscErrorCode PKReportViewerOpen(KSP, PKReportCtx *, PetscBool *);
+PETSC_INTERN PetscErrorCode PKReportViewerOpen(KSP, const char[], PetscViewer *, PetscViewerFormat *, char[], size_t, PetscBool *);
 /* What the report built for a KSP (its operator's structure), with the KSP's perf context */
 PETSC_INTERN PetscErrorCode PKReportFree(PKReportCtx *);
+/* -ksp_perfmodel_summary (summary.c): one summary over all the solves of a KSP, printed when it is destroyed or at
+   PetscFinalize: the measured totals of every solve and the full report of the last solve numbered a power of two */
+#define PK_SUMMARY_MAX_KEPT 65536 /* solves whose times are kept for the medians; later ones count in the totals */
+typedef struct {
+  PetscViewer       viewer; /* -ksp_perfmodel_summary */
+  PetscViewerFormat format;
+  char              spec[PETSC_MAX_PATH_LEN + 32]; /* as PKReportCtx's */
+  char              title[320];                    /* the KSP's prefix, type, PC, ranks and nodes (last solve) */
+  PetscInt          nsolves, nconverged, nits;
+  PetscReal         time, setup;       /* s, sums of the solves' KSPSolve time and its set-up (max over ranks) */
+  PetscReal         phase[PK_PHASE_N]; /* s, sums over all iterations of each phase's mean over ranks (rank 0) */
+  PetscInt          nkept, nalloc;     /* rank 0: each kept solve's iterations and time */
+  PetscInt         *its;
+  PetscReal        *solve_time;
+  char             *report; /* rank 0: the rendered report of solve report_solve (malloc'd) */
+  size_t            report_len;
+  PetscInt          report_solve;
+  PetscBool         printed, listed; /* listed: for PetscFinalize (the package's hooks.c) */
+} PKSummary;
+PETSC_INTERN PetscErrorCode PKSummaryAdd(KSP, const PKSolveRecord *, PKModelCtx *, PKReportCtx *, PKSummary *);
+PETSC_INTERN PetscErrorCode PKSummaryView(PKSummary *);
+PETSC_INTERN PetscErrorCode PKSummaryFree(PKSummary *);
 /* The model before a solve (predict.c): per-iteration times of solver configurations on a KSP's operator and
    preconditioner, from a few timed applications, the operator's halo and the profile; collective */
 #define PK_PREDICT_MAX 8

@@ -17,15 +17,19 @@
 #include <petsc/private/petscimpl.h> /* the KSP's options database */
 
 /*
-   PKReportViewerOpen - the report's viewer for -ksp_perfmodel_view, when it is a file
+   PKReportViewerOpen - the viewer of a report option (-ksp_perfmodel_view, -ksp_perfmodel_summary), when it is a file
 
    Collective on the KSP
 
+   Input Parameters:
++  ksp    - the KSP (its options prefix and database)
+-  option - the option's name without the prefix, with its dash
+
    Output Parameter:
-.  opened - PETSC_TRUE when r->viewer and r->format are set (a file); PETSC_FALSE: standard output, for the caller to
+.  opened - PETSC_TRUE when *viewer and *vformat are set (a file); PETSC_FALSE: standard output, for the caller to
             create with PETSc's options viewer (every value that reaches it has been checked)
 */
-PetscErrorCode PKReportViewerOpen(KSP ksp, PKReportCtx *r, PetscBool *opened)
+PetscErrorCode PKReportViewerOpen(KSP ksp, const char option[], PetscViewer *viewer, PetscViewerFormat *vformat, char vspec[], size_t speclen, PetscBool *opened)
 {
   MPI_Comm          comm = PetscObjectComm((PetscObject)ksp);
   const char       *prefix;
@@ -39,8 +43,8 @@ PetscErrorCode PKReportViewerOpen(KSP ksp, PKReportCtx *r, PetscBool *opened)
   PetscFunctionBegin;
   *opened = PETSC_FALSE;
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
-  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sksp_perfmodel_view", prefix ? prefix : ""));
-  PetscCall(PetscOptionsGetString(((PetscObject)ksp)->options, prefix, "-ksp_perfmodel_view", value, sizeof(value), &set));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s%s", prefix ? prefix : "", option + 1));
+  PetscCall(PetscOptionsGetString(((PetscObject)ksp)->options, prefix, option, value, sizeof(value), &set));
   /* type:name:format:mode, as PETSc's options viewers read it */
   type = value;
   if ((name = strchr(type, ':'))) *name++ = 0;
@@ -60,8 +64,8 @@ PetscErrorCode PKReportViewerOpen(KSP ksp, PKReportCtx *r, PetscBool *opened)
     PetscCheck(found && (fmode == FILE_MODE_WRITE || fmode == FILE_MODE_APPEND), comm, PETSC_ERR_SUP, "%s: the file mode must be write or append, not %s", opt, mode);
   }
   if (!name || !name[0] || !strcmp(name, "stdout") || !strcmp(name, "stderr")) { /* standard output: PETSc's */
-    PetscCall(PetscViewerDestroy(&r->viewer));
-    r->spec[0] = 0;
+    PetscCall(PetscViewerDestroy(&*viewer));
+    vspec[0] = 0;
     PetscFunctionReturn(0);
   }
   /* a file: per rank below PETSC_COMM_WORLD */
@@ -75,8 +79,8 @@ PetscErrorCode PKReportViewerOpen(KSP ksp, PKReportCtx *r, PetscBool *opened)
   }
   PetscCall(PetscSNPrintf(spec, sizeof(spec), "%s:%d:%d", file, (int)fmode, (int)format));
   *opened = PETSC_TRUE;
-  if (r->viewer && !strcmp(spec, r->spec)) PetscFunctionReturn(0); /* the same: keep it (and what it holds) */
-  PetscCall(PetscViewerDestroy(&r->viewer));
+  if (*viewer && !strcmp(spec, vspec)) PetscFunctionReturn(0); /* the same: keep it (and what it holds) */
+  PetscCall(PetscViewerDestroy(&*viewer));
   {
     struct {
       int  err;
@@ -90,14 +94,14 @@ PetscErrorCode PKReportViewerOpen(KSP ksp, PKReportCtx *r, PetscBool *opened)
     PetscCallMPI(MPI_Bcast(&chk, (PetscMPIInt)sizeof(chk), MPI_BYTE, 0, comm));
     PetscCheck(!chk.err, comm, PETSC_ERR_FILE_OPEN, "%s: cannot write the report to %s: %s", opt, file, chk.why);
   }
-  if (fmode == FILE_MODE_WRITE) PetscCall(PetscViewerASCIIOpen(comm, file, &r->viewer)); /* shared per name and comm */
+  if (fmode == FILE_MODE_WRITE) PetscCall(PetscViewerASCIIOpen(comm, file, &*viewer)); /* shared per name and comm */
   else {
-    PetscCall(PetscViewerCreate(comm, &r->viewer));
-    PetscCall(PetscViewerSetType(r->viewer, PETSCVIEWERASCII));
-    PetscCall(PetscViewerFileSetMode(r->viewer, FILE_MODE_APPEND));
-    PetscCall(PetscViewerFileSetName(r->viewer, file));
+    PetscCall(PetscViewerCreate(comm, &*viewer));
+    PetscCall(PetscViewerSetType(*viewer, PETSCVIEWERASCII));
+    PetscCall(PetscViewerFileSetMode(*viewer, FILE_MODE_APPEND));
+    PetscCall(PetscViewerFileSetName(*viewer, file));
   }
-  r->format = format;
-  PetscCall(PetscStrncpy(r->spec, spec, sizeof(r->spec)));
+  *vformat = format;
+  PetscCall(PetscStrncpy(vspec, spec, speclen));
   PetscFunctionReturn(0);
 }
