@@ -382,7 +382,10 @@ static PetscErrorCode PKPerfSolveBegin(KSP ksp, PKPerfCtx **out)
   c->mon.builtin = ours ? PETSC_FALSE : PETSC_TRUE;
   if (c->mon.net_on && c->mon.net_state == PK_NET_UNSET) PetscCall(PKNetWatchSetUp(comm, &c->mon));
   PetscCall(PKPerfAttachMonitor(ksp, c));
-  PetscCall(PKNetWatchBegin(&c->mon)); /* before the clock starts */
+  /* the counters feed a report only: read around the solves that get one (with the summary alone, those numbered
+     1, 2, 4, ...), since a reading opens files */
+  c->net_this_solve = (PetscBool)(c->report.viewer || (c->summary.viewer && PKSummaryRendersNext(&c->summary)));
+  if (c->net_this_solve) PetscCall(PKNetWatchBegin(&c->mon)); /* before the clock starts */
   PetscCall(PKRecSolveBegin(ksp, &c->mon));
   PetscCall(PKNoiseSolveBegin(ksp, &c->mon));
   c->mon.active = PETSC_TRUE;
@@ -402,7 +405,7 @@ static PetscErrorCode PKPerfSolveEnd(KSP ksp, PKPerfCtx *c)
   c->mon.active = PETSC_FALSE;
   if (c->mon.builtin) pk_hook_top = (PKPerfCtx *)c->mon.hook_prev;
   PetscCall(PKRecSolveEnd(ksp, &c->mon));
-  PetscCall(PKNetWatchEnd(&c->mon));
+  if (c->net_this_solve) PetscCall(PKNetWatchEnd(&c->mon));
   PetscCall(PKStatsCompute(comm, &c->mon));
   PetscCall(PKNoiseSolveEnd(ksp, &c->mon));
   if (c->mon.opt_trace && !c->mon.trace_failed) PetscCall(PKTraceWrite(comm, &c->mon));

@@ -25,8 +25,9 @@ typedef struct {
   PKMonitorCtx mon; /* first: a recorder's priv is both */
   PKModelCtx   model;
   PKReportCtx  report;
-  PKSummary    summary;      /* -ksp_perfmodel_summary */
-  void        *summary_next; /* the live contexts with a summary to print, for PetscFinalize (hooks.c) */
+  PKSummary    summary;        /* -ksp_perfmodel_summary */
+  void        *summary_next;   /* the live contexts with a summary to print, for PetscFinalize (hooks.c) */
+  PetscBool    net_this_solve; /* the network counters are read around the solve under way (for its report) */
 } PKPerfCtx;
 
 /* -ksp_type autocg (autocg.c): the CG type the model predicts fastest, then the one measured fastest */

@@ -75,6 +75,12 @@ typedef struct {
 } PKSummary;
 PETSC_INTERN PetscErrorCode PKSummaryAdd(KSP, const PKSolveRecord *, PKModelCtx *, PKReportCtx *, PKSummary *);
 PETSC_INTERN PetscErrorCode PKSummaryView(PKSummary *);
+/* Whether the next solve's report will be rendered (its number a power of two) */
+static inline PetscBool PKSummaryRendersNext(const PKSummary *s)
+{
+  PetscInt n = s->nsolves + 1;
+  return (PetscBool)((n & (n - 1)) == 0);
+}
 PETSC_INTERN PetscErrorCode PKSummaryFree(PKSummary *);
 /* The model before a solve (predict.c): per-iteration times of solver configurations on a KSP's operator and
    preconditioner, from a few timed applications, the operator's halo and the profile; collective */

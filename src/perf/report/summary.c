@@ -17,11 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static PetscBool PKIsPowerOfTwo(PetscInt n)
-{
-  return (PetscBool)(n > 0 && (n & (n - 1)) == 0);
-}
-
 /* Render the full report of the solve that just ended into memory (rank 0 keeps the text); collective */
 static PetscErrorCode PKSummaryRenderReport(KSP ksp, const PKSolveRecord *rec, PKModelCtx *model, PKReportCtx *rep, PKSummary *s)
 {
@@ -69,10 +64,12 @@ PetscErrorCode PKSummaryAdd(KSP ksp, const PKSolveRecord *rec, PKModelCtx *model
   KSPConvergedReason reason;
   PC                 pc;
   PetscMPIInt        rank;
+  PetscBool          rendered;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)ksp), &rank));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
+  rendered = PKSummaryRendersNext(s); /* before this solve is counted */
   s->nsolves++;
   s->nconverged += reason > 0 ? 1 : 0;
   s->nits += st->nits;
@@ -106,7 +103,7 @@ PetscErrorCode PKSummaryAdd(KSP ksp, const PKSolveRecord *rec, PKModelCtx *model
   PetscCall(KSPGetPC(ksp, &pc));
   if (pc && ((PetscObject)pc)->type_name) pctype = ((PetscObject)pc)->type_name;
   PetscCall(PetscSNPrintf(s->title, sizeof(s->title), "KSP %s%s%s(%s, PC %s, %d rank%s on %" PetscInt_FMT " node%s)", prefix ? "\"" : "", prefix ? prefix : "", prefix ? "\" " : "", ((PetscObject)ksp)->type_name, pctype, (int)st->nranks, st->nranks == 1 ? "" : "s", st->nnodes, st->nnodes == 1 ? "" : "s"));
-  if (PKIsPowerOfTwo(s->nsolves)) PetscCall(PKSummaryRenderReport(ksp, rec, model, rep, s));
+  if (rendered) PetscCall(PKSummaryRenderReport(ksp, rec, model, rep, s));
   PetscFunctionReturn(0);
 }
 
