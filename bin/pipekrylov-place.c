@@ -21,16 +21,23 @@ static const char usage[] = "usage: pipekrylov-place --nodes N --ppn K --grid Mx
                             "             Switches=s[0-1]) that locates the hosts on a switch tree: the node blocks go to the hosts so that\n"
                             "             neighbouring blocks share a leaf switch (fewest halo bytes on switch-to-switch links, then the lightest\n"
                             "             busiest link; never worse than the node-aware order, which is kept when the tree gains nothing or a\n"
-                            "             host is not in TOPO, with a note). Standard error adds, for the default, node-aware and\n"
-                            "             topology-aware layouts: the bytes per SpMV summed over the switch-to-switch link directions, the busiest\n"
-                            "             direction's bytes and the bytes that leave a leaf switch. TOPO: a regular file of at most 4 MiB; a\n"
-                            "             malformed one is an error naming its line. Host names match the file's in full or up to the first '.'\n"
+                            "             host is not in TOPO, with a note). TOPO 'slurm': Slurm's own tree (scontrol show topology, run from\n"
+                            "             PATH only when it and its directory are root's or yours and no one else may write them); inside a\n"
+                            "             Slurm job (SLURM_JOB_ID) that is the default, and --hosts defaults to the job's nodes. Standard error\n"
+                            "             adds, for the default, node-aware and topology-aware layouts: the bytes per SpMV summed over the\n"
+                            "             switch-to-switch link directions, the busiest direction's bytes and the bytes that leave a leaf switch.\n"
+                            "             TOPO: a regular file of at most 4 MiB; a malformed one is an error naming its line. Host names match\n"
+                            "             the file's in full or up to the first '.'\n"
                             "At most 16777216 ranks (--nodes x --ppn). FILE is written to a temporary file beside it and renamed (an existing\n"
                             "FILE must be a regular file, not a link).\n";
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <pipekrylov.h>
 #include <pipekrylov/private/pkcompat.h>
 #include <pipekrylov/private/pkfiles.h>
@@ -106,6 +113,90 @@ static int same_host(const char *a, const char *b)
   return la == lb && (!a[la] || !b[lb]) && !strncasecmp(a, b, la);
 }
 
+/* A program to run: the first NAME on PATH (or /usr/bin:/bin) that is a regular executable file owned by root or
+   by us and writable by its owner alone, in a directory of the same kind (docs/security.md: nothing is executed
+   from a path another user could have made). 0 and its real path, or -1 and why. */
+static int trusted_program(const char *name, char path[], size_t len, char why[], size_t whylen)
+{
+  const char *env = getenv("PATH");
+  char        list[4096], cand[PATH_MAX + 64], real[PATH_MAX];
+
+  snprintf(list, sizeof(list), "%s", env && env[0] ? env : "/usr/bin:/bin");
+  snprintf(why, whylen, "%s is not on PATH", name);
+  for (char *save = NULL, *dir = strtok_r(list, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+    struct stat st, sd;
+    char       *slash;
+    if (dir[0] != '/') continue; /* a relative entry names whatever the current directory holds */
+    snprintf(cand, sizeof(cand), "%s/%s", dir, name);
+    if (access(cand, X_OK) || !realpath(cand, real) || stat(real, &st)) continue;
+    slash  = strrchr(real, '/');
+    *slash = 0;
+    if (stat(real[0] ? real : "/", &sd)) continue;
+    *slash = '/';
+    if (!S_ISREG(st.st_mode) || (st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 022) || (sd.st_uid != 0 && sd.st_uid != geteuid()) || (sd.st_mode & 022)) {
+      snprintf(why, whylen, "%.1000s is not owned by root or you, or others may write it or its directory: not run", real);
+      return -1;
+    }
+    snprintf(path, len, "%s", real);
+    return 0;
+  }
+  return -1;
+}
+
+/* The output of `scontrol show topology` (at most PK_TOPO_MAX_TEXT bytes, standard error with it): 0, or -1 and why */
+static int scontrol_topology(char **text, size_t *len, char why[], size_t whylen)
+{
+  char  prog[PATH_MAX];
+  int   fd[2], status;
+  pid_t pid;
+
+  *text = NULL;
+  *len  = 0;
+  if (trusted_program("scontrol", prog, sizeof(prog), why, whylen)) return -1;
+  if (pipe(fd)) {
+    snprintf(why, whylen, "pipe: %s", strerror(errno));
+    return -1;
+  }
+  if ((pid = fork()) < 0) {
+    snprintf(why, whylen, "fork: %s", strerror(errno));
+    close(fd[0]);
+    close(fd[1]);
+    return -1;
+  }
+  if (!pid) {
+    char *const av[] = {(char *)"scontrol", (char *)"show", (char *)"topology", NULL};
+    dup2(fd[1], 1);
+    dup2(fd[1], 2);
+    close(fd[0]);
+    close(fd[1]);
+    execv(prog, av);
+    _exit(127);
+  }
+  close(fd[1]);
+  *text = (char *)malloc(PK_TOPO_MAX_TEXT + 1);
+  for (ssize_t got = 1; *text && got > 0 && *len <= PK_TOPO_MAX_TEXT;) {
+    got = read(fd[0], *text + *len, PK_TOPO_MAX_TEXT + 1 - *len);
+    if (got > 0) *len += (size_t)got;
+    else if (got < 0 && errno == EINTR) got = 1;
+  }
+  close(fd[0]); /* a longer output: scontrol gets SIGPIPE */
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
+  if (!*text) snprintf(why, whylen, "no memory for scontrol's output");
+  else if (*len > PK_TOPO_MAX_TEXT) snprintf(why, whylen, "%s show topology printed more than %d bytes", prog, PK_TOPO_MAX_TEXT);
+  else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+    char esc[600];
+    (*text)[*len]                 = 0;
+    (*text)[strcspn(*text, "\n")] = 0;
+    snprintf(why, whylen, "%s show topology failed (%s %d): %s", prog, WIFEXITED(status) ? "exit status" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), PKTextEscape(*text, esc, sizeof(esc)));
+  } else {
+    (*text)[*len] = 0;
+    return 0;
+  }
+  free(*text);
+  *text = NULL;
+  return -1;
+}
+
 /* One layout's traffic on the switch-to-switch links, for standard error */
 static PetscErrorCode PrintTraffic(PKTopo topo, const char what[], const PKTopoTraffic *tr)
 {
@@ -148,6 +239,10 @@ int main(int argc, char **argv)
   FILE           *f;
   PKAtomicFile    af;
   char            why[4200];
+  const char     *jobnodes;
+  int             fromslurm;
+  char           *sctext = NULL; /* what scontrol show topology printed */
+  size_t          sclen  = 0;
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -225,16 +320,54 @@ int main(int argc, char **argv)
   }
   for (PetscInt d = 0; d < 3; d++)
     if (procs[d] == 0) procs[d] = PETSC_DECIDE;
+  jobnodes  = getenv("SLURM_JOB_NODELIST");
+  fromslurm = (topofile && !strcmp(topofile, "slurm")) || (!topofile && getenv("SLURM_JOB_ID"));
+  /* Slurm's tree, asked for (--topology slurm: an error without one) or by default in a job (a note) */
+  if (fromslurm) {
+    if (!scontrol_topology(&sctext, &sclen, why, sizeof(why)) && !strstr(sctext, "SwitchName=")) {
+      char esc[600];
+      sctext[strcspn(sctext, "\n")] = 0;
+      snprintf(why, sizeof(why), "Slurm has no switch tree: scontrol show topology printed no SwitchName= line (it printed '%s')", PKTextEscape(sctext, esc, sizeof(esc)));
+      free(sctext);
+      sctext = NULL;
+    }
+    if (!sctext && topofile) {
+      fprintf(stderr, "pipekrylov-place: --topology slurm: %s\n", why);
+      exit(1);
+    }
+    if (!sctext) fprintf(stderr, "pipekrylov-place: inside a Slurm job, but no switch tree from Slurm: %s (the node-aware order is kept)\n", why);
+  }
 
   PetscCall(PetscInitializeNoArguments());
   {
     PetscErrorCode ierr;
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = PKDMDAPlacementCompute(dim, M, strcmp(stencil, "box") ? DMDA_STENCIL_STAR : DMDA_STENCIL_BOX, width, dof, nodes, ppn, pdim ? procs : NULL, &pl);
-    /* the switch tree: the blocks go to the hosts by it (a host it does not list leaves the node-aware order) */
-    if (!ierr && topofile) ierr = PKTopoCreateFromFile(topofile, &topo);
-    if (!ierr && topofile) ierr = PKDMDAPlacementComputeTopology(&pl, NULL, topo, (const char *const *)hostv, PETSC_DEFAULT, &tp);
+    /* inside a Slurm allocation, without --hosts: the job's nodes, in Slurm's order */
+    if (!ierr && !hosts && jobnodes && jobnodes[0]) {
+      PetscInt n;
+      char   **names;
+      ierr = PKHostlistExpand(jobnodes, PK_TOPO_MAX_NODES, &n, &names);
+      if (!ierr && n != nodes) {
+        fprintf(stderr, "pipekrylov-place: the job has %d node(s) (SLURM_JOB_NODELIST=%s) and --nodes says %d: give --hosts\n", (int)n, jobnodes, (int)nodes);
+        exit(2);
+      }
+      for (PetscInt k = 0; !ierr && k < n; k++) {
+        if (strlen(names[k]) > 31) die2("a node name of SLURM_JOB_NODELIST is longer than 31 characters: give --hosts: ", names[k]);
+        snprintf(hostv[k], 32, "%s", names[k]);
+      }
+      if (!ierr) PetscCall(PetscStrArrayDestroy(&names));
+      if (!ierr) fprintf(stderr, "pipekrylov-place: hosts from the Slurm job (SLURM_JOB_NODELIST=%s)\n", jobnodes);
+    }
+    /* the switch tree: the blocks go to the hosts by it (a host it does not list leaves the node-aware order).
+       --topology slurm, or by default inside a Slurm allocation: Slurm's own (scontrol show topology) */
+    if (!ierr && fromslurm) {
+      if (sctext) ierr = PKTopoCreateFromScontrol(sctext, sclen, &topo);
+      if (!ierr && !topofile && topo) topofile = "slurm";
+    } else if (!ierr && topofile) ierr = PKTopoCreateFromFile(topofile, &topo);
+    if (!ierr && topo) ierr = PKDMDAPlacementComputeTopology(&pl, NULL, topo, (const char *const *)hostv, PETSC_DEFAULT, &tp);
     PetscCall(PetscPopErrorHandler());
+    free(sctext);
     if (ierr) {
       const char *text;
       char       *specific;
@@ -284,7 +417,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "placed: process grid %dx%dx%d, each node a %dx%dx%d block: %lld off-node messages, %lld bytes per SpMV (on node %lld messages, %lld bytes)\n", (int)pl.procs[0], (int)pl.procs[1], (int)pl.procs[2], (int)pl.block[0], (int)pl.block[1],
             (int)pl.block[2], (long long)pl.msgs_off, (long long)pl.bytes_off, (long long)pl.msgs_on, (long long)pl.bytes_on);
   else fprintf(stderr, "placed: %s\n", pl.note);
-  if (topo) PetscCall(PrintTopology(topofile, topo, &tp, (const char *const *)hostv));
+  if (topo) PetscCall(PrintTopology(!strcmp(topofile, "slurm") ? "from Slurm (scontrol show topology)" : topofile, topo, &tp, (const char *const *)hostv));
   {
     char rfopt[64]; /* Open MPI 5 (PRRTE) deprecates --rankfile; its parser also refuses a '-' in the path */
     PetscCall(PKMPIRankfileOption("FILE", rfopt, sizeof(rfopt)));

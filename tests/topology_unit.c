@@ -936,6 +936,24 @@ static PetscErrorCode TestSlurm(void)
     EXPECT_ERROR("slurm: a switch under two parents", PKTopoCreateFromSlurmAddrs(2, a5, p5, &t), "leaf0");
     EXPECT_ERROR("slurm: a node without a switch", PKTopoCreateFromSlurmAddrs(1, a6, p6, &t), "Rank 0: SLURM_TOPOLOGY_ADDR 'n0' does not match");
   }
+  { /* scontrol show topology (Slurm 22.05's layout): the spine lists every node below it as well as its switches */
+    const char sc[]    = "SwitchName=leaf0 Level=0 LinkSpeed=1 Nodes=n[0-1]\nSwitchName=leaf1 Level=0 LinkSpeed=1 Nodes=n[2-3]\n"
+                         "SwitchName=spine Level=1 LinkSpeed=1 Nodes=n[0-3] Switches=leaf[0-1]\n";
+    const char none[]  = "No topology information available\n";
+    const char cycle[] = "SwitchName=a Level=1 Switches=b\nSwitchName=b Level=1 Switches=a\n";
+    PetscCall(PKTopoCreateFromScontrol(sc, sizeof(sc) - 1, &t));
+    PetscCall(PKTopoGetSizes(t, &nsw, &nn, &nr, &depth));
+    Check("scontrol: 3 switches", nsw, 3, 0);
+    Check("scontrol: 4 nodes", nn, 4, 0);
+    Check("scontrol: 1 root", nr, 1, 0);
+    PetscCall(PKTopoHops(t, NodeOf(t, "n0"), NodeOf(t, "n1"), &hops));
+    Check("scontrol: n0 to n1 under leaf0: 2 hops", hops, 2, 0);
+    PetscCall(PKTopoHops(t, NodeOf(t, "n1"), NodeOf(t, "n3"), &hops));
+    Check("scontrol: n1 to n3 across the spine: 4 hops", hops, 4, 0);
+    PetscCall(PKTopoDestroy(&t));
+    EXPECT_ERROR("scontrol: no tree", PKTopoCreateFromScontrol(none, sizeof(none) - 1, &t), "Slurm has no switch tree: scontrol show topology printed no SwitchName= line (it printed 'No topology information available')");
+    EXPECT_ERROR("scontrol: a cycle is a topology.conf error", PKTopoCreateFromScontrol(cycle, sizeof(cycle) - 1, &t), "");
+  }
   PetscFunctionReturn(0);
 }
 

@@ -6,6 +6,7 @@
    the topology.conf it stands for and parsed by topology.c, so that it obeys the same rules and bounds as a file.
 */
 #include <pipekrylov/private/pktopo.h>
+#include <pipekrylov/private/pkfiles.h> /* PKTextEscape */
 #include <stdlib.h>
 
 /* One parent-child link of a path: "parent\tkind\tchild" sorts by parent, then kind (n: a node, s: a switch) */
@@ -181,6 +182,69 @@ PetscErrorCode PKTopoLoadSlurm(MPI_Comm comm, PKTopo *topo, char node[], size_t 
   {
     const char *dot = strrchr(ea, '.');
     PetscCall(PetscStrncpy(node, dot ? dot + 1 : ea, len));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PKTopoCreateFromScontrol - The switch tree that `scontrol show topology` prints (Slurm's topology/tree plugin).
+
+   Not Collective
+
+   Input Parameters:
++  text - its output: one line per switch, "SwitchName=spine Level=1 LinkSpeed=1 Nodes=n[0-3] Switches=leaf[0-1]"
+-  len  - its length, at most PK_TOPO_MAX_TEXT
+
+   Output Parameter:
+.  topo - the tree; destroy with PKTopoDestroy()
+
+   Notes:
+   scontrol lists under a switch of a higher level every node below it too; topology.conf names a switch's
+   switches or its nodes, not both, so a line with Switches= keeps those and drops its Nodes=. Level= and keys
+   unknown to topology.conf are dropped; what remains is parsed as a topology.conf, with its rules and errors. Output
+   with no SwitchName= line (no tree configured) is an error that quotes its first line.
+
+   Level: developer
+
+.seealso: `PKTopoCreateFromString()`, `PKTopoCreateFromSlurmAddrs()`
+@*/
+PetscErrorCode PKTopoCreateFromScontrol(const char text[], size_t len, PKTopo *topo)
+{
+  char          *in, *out, *save = NULL;
+  size_t         at   = 0;
+  PetscInt       nsw  = 0;
+  PetscErrorCode ierr = 0;
+
+  PetscFunctionBegin;
+  *topo = NULL;
+  PetscCheck(len <= PK_TOPO_MAX_TEXT, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "scontrol show topology printed more than %d bytes", PK_TOPO_MAX_TEXT);
+  PetscCall(PetscMalloc2(len + 1, &in, len + 2, &out));
+  PetscCall(PetscMemcpy(in, text, len));
+  in[len] = 0;
+  out[0]  = 0;
+  for (char *line = strtok_r(in, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    char *sw = NULL, *nodes = NULL, *switches = NULL, *speed = NULL, *tsave = NULL;
+
+    for (char *tok = strtok_r(line, " \t\r", &tsave); tok; tok = strtok_r(NULL, " \t\r", &tsave)) {
+      if (!strncmp(tok, "SwitchName=", 11)) sw = tok;
+      else if (!strncmp(tok, "Nodes=", 6)) nodes = tok;
+      else if (!strncmp(tok, "Switches=", 9)) switches = tok;
+      else if (!strncmp(tok, "LinkSpeed=", 10)) speed = tok;
+    }
+    if (!sw) continue;
+    if (!switches && !nodes) continue; /* a switch with nothing below it: topology.conf has no use for it */
+    /* each token is shorter than its line, and the kept ones together no longer than the input */
+    at += (size_t)snprintf(out + at, len + 2 - at, "%s %s%s%s\n", sw, switches ? switches : nodes, speed ? " " : "", speed ? speed : "");
+    nsw++;
+  }
+  if (nsw) ierr = PKTopoCreateFromString(out, at, topo);
+  PetscCall(PetscFree2(in, out));
+  PetscCall(ierr);
+  if (!nsw) {
+    char first[128], esc[512];
+
+    (void)snprintf(first, sizeof(first), "%.*s", (int)strcspn(text, "\n"), text);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Slurm has no switch tree: scontrol show topology printed no SwitchName= line (it printed '%s')", PKTextEscape(first, esc, sizeof(esc)));
   }
   PetscFunctionReturn(0);
 }

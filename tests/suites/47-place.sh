@@ -194,3 +194,35 @@ t_fail topoplace-lib-malformed "-da_node_aware_topology: Topology file '.*/bad-l
   sh -c 'printf "SwitchName=s0 Nodes=node[01-04]\nSwitchName=s1 Nodes=node[05-\n" >"$PLD/bad-lib.conf" && "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -problem laplace2d -n 32 -nodeaware -da_node_aware_topology "$PLD/bad-lib.conf"'
 t_grep topoplace-lib-missing-node "^DMDACreateNodeAware: -da_node_aware_topology .*two.conf: 2 of the 2 nodes are not in the topology \(the first: '$(hostname)'\): node-aware order kept" \
   "$PK_ROOT/tests/mpirun.sh" 4 "$PK_BUILD/examples/poisson27" -problem laplace2d -n 32 -nodeaware -ksp_perf_node_size 2 -da_node_aware_topology "$PLD/two.conf"
+
+# The switch tree from Slurm (--topology slurm; by default inside a job): `scontrol show topology` run from PATH only
+# where it and its directory are root's or ours and no one else may write them. A stand-in scontrol (Slurm 22.05's
+# output for the emulated cluster's tree) in a directory of the test's own; the real one runs in 45-slurm.
+place_slurm() { # place_slurm MODE [args]: MODE tree, none (no tree), fail (exit 1), open (a group-writable directory)
+  local mode=$1 d rc
+  shift
+  d=$(mktemp -d "$PLD/scontrol.XXXXXX") || return 1
+  chmod 755 "$d"
+  case $mode in
+    tree) printf '#!/bin/sh\n[ "$1 $2" = "show topology" ] || exit 3\nprintf "SwitchName=leaf0 Level=0 LinkSpeed=1 Nodes=pknode[0-1]\\nSwitchName=leaf1 Level=0 LinkSpeed=1 Nodes=pknode[2-3]\\nSwitchName=spine Level=1 LinkSpeed=1 Nodes=pknode[0-3] Switches=leaf[0-1]\\n"\n' >"$d/scontrol" ;;
+    none) printf '#!/bin/sh\necho "No topology information available"\n' >"$d/scontrol" ;;
+    fail) printf '#!/bin/sh\necho "slurm_load_topo error: Unable to contact slurm controller"\nexit 1\n' >"$d/scontrol" ;;
+    open) printf '#!/bin/sh\necho "SwitchName=s Nodes=pknode[0-3]"\n' >"$d/scontrol"; chmod 775 "$d" ;;
+  esac
+  chmod 755 "$d/scontrol"
+  PATH="$d:/usr/bin:/bin" "$PL" --nodes 4 --ppn 2 --grid 64x64 --rankfile "$d/rf" "$@" 2>&1
+  rc=$?
+  [ -f "$d/rf" ] && { echo "rankfile:"; cat "$d/rf"; }
+  rm -rf "$d"
+  return $rc
+}
+export -f place_slurm
+t_grep place-slurm-topology 'topology from Slurm \(scontrol show topology\): 4 hosts, leaf switches holding them: 2' place_slurm tree --topology slurm
+t_grep place-slurm-job-default 'hosts from the Slurm job \(SLURM_JOB_NODELIST=n\[1-4\]\).* rankfile: n1 n2 n1 n2 n3 n4 n3 n4 $' env SLURM_JOB_ID=7 SLURM_JOB_NODELIST='n[1-4]' bash -c 'place_slurm tree --format slurm | tr "\n" " "'
+t_grep place-slurm-job-tree 'topology from Slurm \(scontrol show topology\)' env SLURM_JOB_ID=7 SLURM_JOB_NODELIST='pknode[0-3]' bash -c 'place_slurm tree'
+t_grep place-slurm-job-no-tree 'inside a Slurm job, but no switch tree from Slurm: .*Slurm has no switch tree: scontrol show topology printed no SwitchName= line \(it printed .No topology information available.\) \(the node-aware order is kept\)' env SLURM_JOB_ID=7 bash -c 'place_slurm none'
+t_fail place-slurm-no-tree 'Slurm has no switch tree: scontrol show topology printed no SwitchName= line' place_slurm none --topology slurm
+t_fail place-slurm-fails '--topology slurm: .*/scontrol show topology failed \(exit status 1\): slurm_load_topo error: Unable to contact slurm controller' place_slurm fail --topology slurm
+t_fail place-slurm-untrusted '--topology slurm: .*/scontrol is not owned by root or you, or others may write it or its directory: not run' place_slurm open --topology slurm
+t_fail place-slurm-missing '--topology slurm: scontrol is not on PATH' env PATH=/nonexistent "$PK_BUILD/bin/pipekrylov-place" --nodes 4 --ppn 2 --grid 64x64 --rankfile "$PLD/never.rf" --topology slurm
+t_grep place-slurm-job-count 'the job has 3 node\(s\) \(SLURM_JOB_NODELIST=a\[1-3\]\) and --nodes says 4: give --hosts' env SLURM_JOB_ID=7 SLURM_JOB_NODELIST='a[1-3]' bash -c 'place_slurm tree; true'

@@ -109,5 +109,7 @@ PETSC_INTERN PetscErrorCode PKTopoCreateFromFile(const char path[], PKTopo *);
 #define PK_SLURM_ADDR_MAX 1024
 PETSC_INTERN PetscErrorCode PKTopoCreateFromSlurmAddrs(PetscInt n, const char *const addr[], const char *const pattern[], PKTopo *);
 PETSC_INTERN PetscErrorCode PKTopoLoadSlurm(MPI_Comm, PKTopo *, char node[], size_t len);
+/* ... or from what `scontrol show topology` printed (at most PK_TOPO_MAX_TEXT bytes) */
+PETSC_INTERN PetscErrorCode PKTopoCreateFromScontrol(const char text[], size_t len, PKTopo *);
 
 #endif
