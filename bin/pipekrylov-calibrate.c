@@ -16,7 +16,8 @@ static const char help[] = "pipekrylov-calibrate: measure this machine's paramet
                            "  -raw               also print every measured point (ping-pong sizes, allreduce sizes)\n"
                            "  -ksp_perfmodel_topology <file>  the switch tree, Slurm's topology.conf (the report's option): one-way\n"
                            "                     latency at each tree distance of the run, interleaved ping-pongs, hop_latency = the slope\n"
-                           "                     per hop (000 Table 2); alpha_off and R_N between nodes of one leaf switch, delta across the spine\n"
+                           "                     per hop (000 Table 2); alpha_off and R_N between nodes of one leaf switch, delta across the spine;\n"
+                           "                     under srun with Slurm's topology/tree plugin, the tasks' tree (SLURM_TOPOLOGY_ADDR) by default\n"
                            "  -ksp_perfmodel_netcounters <root>  each node's network counters in sysfs's layout, %h = the node's name (the\n"
                            "                     report's option): stall_time from a congesting burst across the spine\n"
                            "  -node_topology <spec>  hwloc topology of a node instead of this machine's (synthetic:<description>,\n"
@@ -1885,7 +1886,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-quantile", "Quantile of the repeats kept (0.5: the median)", NULL, c.q, &c.q, NULL));
   PetscCall(PetscOptionsBool("-raw", "Print every measured point", NULL, c.raw, &c.raw, NULL));
   PetscCall(PetscOptionsBool("-cache_path", "Print this host's profile path in the cache and exit", NULL, cachepath, &cachepath, NULL));
-  PetscCall(PetscOptionsString("-ksp_perfmodel_topology", "Slurm topology.conf of the switch tree: latency at each tree distance, hop_latency (the report's option)", NULL, c.topofile, c.topofile, sizeof(c.topofile), NULL));
+  PetscCall(PetscOptionsString("-ksp_perfmodel_topology", "Slurm topology.conf of the switch tree: latency at each tree distance, hop_latency (the report's option; under srun with Slurm's topology/tree, its tree by default)", NULL, c.topofile, c.topofile, sizeof(c.topofile), NULL));
   PetscCall(PetscOptionsString("-ksp_perfmodel_netcounters", "Root of each node's network counters, %h = its name (the report's option): stall_time", NULL, c.netroot, c.netroot, sizeof(c.netroot), NULL));
   PetscCall(PetscOptionsString("-node_topology", "hwloc topology of a node instead of this machine's (synthetic:<description> or xml:<file>)", NULL, c.nodetopo, c.nodetopo, sizeof(c.nodetopo), NULL));
   PetscOptionsEnd();
@@ -1936,8 +1937,13 @@ int main(int argc, char **argv)
   PetscCall(PKMachineDefault(&c.m));
   PetscCall(PKMachineSetAllSources(&c.m, PK_SRC_NONE));
   PetscCall(FindNodes(&c));
+  if (!c.topofile[0]) { /* under srun with Slurm's topology/tree plugin: the tree of the tasks' addresses */
+    char node[PK_TOPO_MAX_NAME + 1];
+    PetscCall(PKTopoLoadSlurm(c.comm, &c.topo, node, sizeof(node)));
+    if (c.topo) PetscCall(PetscStrncpy(c.topofile, "the switch tree from Slurm (the tasks' SLURM_TOPOLOGY_ADDR)", sizeof(c.topofile)));
+  }
   if (c.topofile[0]) {
-    PetscCall(ReadTopology(&c));
+    if (!c.topo) PetscCall(ReadTopology(&c));
     PetscCall(TreeNodes(&c));
     PetscCall(RenumberByLeaf(&c));
   }

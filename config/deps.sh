@@ -59,8 +59,9 @@ if [ "$(id -u)" = 0 ] && [ -n "$(missing_of clang-format-14)" ] && apt-cache sho
   ( install clang-format-14 ) || echo "deps: clang-format-14 not installed; the format check will say SKIP"
 fi
 # optional: SimGrid (the simulated runs, tests/suites/95-smpi.sh and bench/smpi; SKIP without it), shellcheck,
-# petsc4py and DOLFINx (the Python module and its examples, tests/suites/52-python.sh)
-for opt in libsimgrid-dev shellcheck python3-petsc4py python3-dolfinx; do
+# petsc4py and DOLFINx (the Python module and its examples, tests/suites/52-python.sh), Slurm and MUNGE (the
+# emulated cluster's launcher, tests/suites/44-slurm.sh; the daemons are started only by bin/pipekrylov-cluster)
+for opt in libsimgrid-dev shellcheck python3-petsc4py python3-dolfinx slurm-wlm munge; do
   if [ "$(id -u)" = 0 ] && [ -n "$(missing_of $opt)" ] && apt-cache show $opt >/dev/null 2>&1; then
     ( install $opt ) || echo "deps: $opt not installed; the tests that need it will say SKIP"
   fi

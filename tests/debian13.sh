@@ -31,7 +31,7 @@ skip() { echo "SKIP check-debian13: $*"; exit 0; }
 [ "$(id -u)" = 0 ] || skip "needs root (mmdebstrap, chroot and the mounts of /proc, /sys and /dev)"
 command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) is not installed"
 # what the stack needs beyond the essential packages: the build, the suite's tools, and the libraries
-PKGS="petsc-dev python3-petsc4py python3-dolfinx libopenmpi-dev openmpi-bin libhypre-dev libpapi-dev papi-tools libhwloc-dev make gcc pkg-config \
+PKGS="petsc-dev python3-petsc4py python3-dolfinx slurm-wlm munge libopenmpi-dev openmpi-bin libhypre-dev libpapi-dev papi-tools libhwloc-dev make gcc pkg-config \
 iproute2 mount procps python3 python3-numpy python3-matplotlib valgrind git ca-certificates file"
 WANT="trixie $PKGS"
 
