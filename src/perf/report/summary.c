@@ -190,7 +190,7 @@ PetscErrorCode PKSummaryView(PKSummary *s)
   ierr = PKSummaryPrint(s->viewer, s);
   PetscCall(PetscPopErrorHandler());
   PetscCall(PetscViewerPopFormat(s->viewer));
-  if (ierr && !err) err = EIO;
+  if (ierr && !err) err = errno ? errno : EIO; /* the write's own reason where PETSc's viewer left it */
   if (!err && s->report && !csv && fwrite(s->report, 1, s->report_len, fp) != s->report_len) err = errno ? errno : EIO;
   if (fflush(fp) && !err) err = errno ? errno : EIO;
   if (!err && ferror(fp)) err = EIO;
