@@ -110,8 +110,11 @@ def check_solve(header, d, s, sol, nranks, rtol_total, atol_total):
         close(f"solve {s} rank {r}: t_begin of row 1 vs set-up", tb[r, 0], setup, atol=2e-8)
         close(f"solve {s} rank {r}: sum of t_iter vs rows time", t[r].sum(), iters, rtol=1e-6, atol=1e-7)
         close(f"solve {s} rank {r}: set-up + rows + finish vs t_solve_s", setup + iters + finish, tsolve[r], atol=1e-7)
-        # PETSc's own KSP_Solve event time: an independent clock around the same region
-        if abs(setup + iters + finish - event) > rtol_total * event + atol_total:
+        # PETSc's own KSP_Solve event time: an independent clock around the same region. The first recorded solve's
+        # event also holds the monitor's one-time set-up (the node layout and PAPI: collectives, outside the monitor's
+        # clock on purpose), where a rank waits for a peer the machine has descheduled: seen 8.5 ms under load
+        slack = atol_total + (0.02 if s == 0 else 0.0)
+        if abs(setup + iters + finish - event) > rtol_total * event + slack:
             fail(f"solve {s} rank {r}: set-up + rows + finish = {setup + iters + finish:.6f} s but PETSc's KSPSolve event took {event:.6f} s")
     # cross-rank statistics
     close(f"solve {s}: solve_time", sol["solve_time"], tsolve.max(), atol=1e-8)
