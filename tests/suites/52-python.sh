@@ -43,9 +43,8 @@ except RuntimeError as e:
 print('loaded')" 2>&1
   rc=$?; rm -rf "$d"; [ $rc = 3 ]
 }
-py_prefixed() { # PETSc's own cg under a prefix, its report asked for through PETSc.Options after start-up
-  "$PK_ROOT/tests/mpirun.sh" "$1" /usr/bin/python3 -c "
-import sys, petsc4py
+# the scripts' start: petsc4py with the plugin registered, a 1-D Laplacian A (200 rows), b = 1, x
+PY_SETUP="import sys, petsc4py
 petsc4py.init(sys.argv)
 from petsc4py import PETSc
 sys.path.insert(0, '$PK_ROOT/python')
@@ -60,35 +59,23 @@ for i in range(s, e):
     if i < n - 1: A.setValue(i, i + 1, -1.0)
 A.assemble()
 b = A.createVecLeft(); b.set(1.0); x = b.duplicate()
+"
+py_prefixed() { # PETSc's own cg under a prefix, its report asked for through PETSc.Options after start-up
+  "$PK_ROOT/tests/mpirun.sh" "$1" /usr/bin/python3 -c "$PY_SETUP
 ksp = PETSc.KSP().create(); ksp.setOptionsPrefix('app_'); ksp.setOperators(A); ksp.setType('cg')
 PETSc.Options()['app_ksp_perfmodel_view'] = ''
 ksp.setFromOptions(); ksp.solve(b, x)
 PETSc.Sys.Print('solved:', ksp.getIterationNumber(), 'iterations')" 2>&1
 }
 py_summary() { # three solves of a KSP the script never destroys: its summary comes at PetscFinalize (at exit)
-  "$PK_ROOT/tests/mpirun.sh" 2 /usr/bin/python3 -c "
-import sys, petsc4py
-petsc4py.init(sys.argv)
-from petsc4py import PETSc
-sys.path.insert(0, '$PK_ROOT/python')
-import pipekrylov
-pipekrylov.register()
-n = 200
-A = PETSc.Mat().createAIJ([n, n], nnz=3)
-s, e = A.getOwnershipRange()
-for i in range(s, e):
-    A.setValue(i, i, 2.0)
-    if i > 0: A.setValue(i, i - 1, -1.0)
-    if i < n - 1: A.setValue(i, i + 1, -1.0)
-A.assemble()
-b = A.createVecLeft(); b.set(1.0); x = b.duplicate()
+  "$PK_ROOT/tests/mpirun.sh" 2 /usr/bin/python3 -c "$PY_SETUP
 ksp = PETSc.KSP().create(); ksp.setOptionsPrefix('step_'); ksp.setOperators(A); ksp.setType('pipe2cg')
 PETSc.Options()['step_ksp_perfmodel_summary'] = ''
 ksp.setFromOptions()
 for k in range(3): x.set(0.0); ksp.solve(b, x)
 PETSc.Sys.Print('solved 3 times:', ksp.getIterationNumber(), 'iterations')" 2>&1 | tr '\n' ' '
 }
-export PYEX DFEX
+export PYEX DFEX PY_SETUP
 export -f py_check py_report py_untrusted py_prefixed py_summary
 if /usr/bin/python3 -c 'import petsc4py' 2>/dev/null; then
   t_grep python-petsc4py-np1 '6 types as cg' py_check 1 -n 20
