@@ -107,19 +107,15 @@ PetscErrorCode PKSummaryAdd(KSP ksp, const PKSolveRecord *rec, PKModelCtx *model
   PetscFunctionReturn(0);
 }
 
-static int PKCompareReal(const void *a, const void *b)
-{
-  PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
-  return (x > y) - (x < y);
-}
-
 /* min, median, max of n values (sorted in place) */
-static void PKSummaryMinMedMax(PetscInt n, PetscReal x[], PetscReal out[3])
+static PetscErrorCode PKSummaryMinMedMax(PetscInt n, PetscReal x[], PetscReal out[3])
 {
-  qsort(x, (size_t)n, sizeof(PetscReal), PKCompareReal);
+  PetscFunctionBegin;
+  PetscCall(PetscSortReal(n, x));
   out[0] = x[0];
   out[1] = PKQuantileSorted(n, x, 0.5);
   out[2] = x[n - 1];
+  PetscFunctionReturn(0);
 }
 
 /* The summary's rows, text or CSV, on rank 0 */
@@ -131,11 +127,11 @@ static PetscErrorCode PKSummaryPrint(PetscViewer v, PKSummary *s)
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(s->nkept, &x));
   for (PetscInt i = 0; i < s->nkept; i++) x[i] = (PetscReal)s->its[i];
-  PKSummaryMinMedMax(s->nkept, x, its);
+  PetscCall(PKSummaryMinMedMax(s->nkept, x, its));
   for (PetscInt i = 0; i < s->nkept; i++) x[i] = s->solve_time[i];
-  PKSummaryMinMedMax(s->nkept, x, tsolve);
+  PetscCall(PKSummaryMinMedMax(s->nkept, x, tsolve));
   for (PetscInt i = 0; i < s->nkept; i++) x[i] = s->its[i] > 0 ? s->solve_time[i] / (PetscReal)s->its[i] : 0.0;
-  PKSummaryMinMedMax(s->nkept, x, tit);
+  PetscCall(PKSummaryMinMedMax(s->nkept, x, tit));
   PetscCall(PetscFree(x));
   for (int j = 0; j < PK_PHASE_N; j++) ptot += s->phase[j];
   if (csv) {
