@@ -43,7 +43,9 @@ except RuntimeError as e:
 print('loaded')" 2>&1
   rc=$?; rm -rf "$d"; [ $rc = 3 ]
 }
-# the scripts' start: petsc4py with the plugin registered, a 1-D Laplacian A (200 rows), b = 1, x
+# the scripts' start: petsc4py with the plugin registered, a 1-D Laplacian A (200 rows), b = 1, x. Its quotes
+# are Python's, meant literally (it is pasted into python3 -c, never word-split by the shell)
+# shellcheck disable=SC2089
 PY_SETUP="import sys, petsc4py
 petsc4py.init(sys.argv)
 from petsc4py import PETSc
@@ -75,8 +77,21 @@ ksp.setFromOptions()
 for k in range(3): x.set(0.0); ksp.solve(b, x)
 PETSc.Sys.Print('solved 3 times:', ksp.getIterationNumber(), 'iterations')" 2>&1 | tr '\n' ' '
 }
+py_one_rank_option() { # a report asked for at rank 0 only (as a prefix that differs between ranks can do): a warning,
+  # no hang. $1: the type; $2 = after-one: a first KSP with a report at every rank before (the hooks in everywhere,
+  # DOLFINx's case), needed for PETSc's own types (at ranks without the hooks no code of ours runs for them)
+  "$PK_ROOT/tests/mpirun.sh" 2 /usr/bin/python3 -c "$PY_SETUP
+def solve(prefix, everywhere):
+    ksp = PETSc.KSP().create(); ksp.setOptionsPrefix(prefix); ksp.setOperators(A); ksp.setType('$1')
+    if everywhere or PETSc.COMM_WORLD.rank == 0: PETSc.Options()[prefix + 'ksp_perfmodel_view'] = ':/dev/null'
+    ksp.setFromOptions(); x.set(0); ksp.solve(b, x)
+    PETSc.Sys.Print(prefix, 'solved:', ksp.getIterationNumber(), 'iterations')
+if '$2' == 'after-one': solve('one_', True)
+solve('two_', False)" 2>&1 | tr '\n' ' '
+}
+# shellcheck disable=SC2090
 export PYEX DFEX PY_SETUP
-export -f py_check py_report py_untrusted py_prefixed py_summary
+export -f py_check py_report py_untrusted py_prefixed py_summary py_one_rank_option
 if /usr/bin/python3 -c 'import petsc4py' 2>/dev/null; then
   t_grep python-petsc4py-np1 '6 types as cg' py_check 1 -n 20
   t_grep python-petsc4py-np2 '6 types as cg' py_check 2 -n 20
@@ -85,6 +100,10 @@ if /usr/bin/python3 -c 'import petsc4py' 2>/dev/null; then
   t_grep python-prefixed-petsc-cg-np1 'performance report: KSP cg \(PETSc\)' py_prefixed 1
   t_grep python-prefixed-petsc-cg-np2 'performance report: KSP cg \(PETSc\)' py_prefixed 2
   t_grep python-summary-at-finalize 'performance summary: KSP "step_" \(pipe2cg, PC [a-z]+, 2 ranks on 1 node\), 3 solves(.|\n)*report of solve 1 follows' py_summary
+  for t in pcg pipe2cg; do
+    t_grep "python-option-one-rank-$t" 'WARNING: -two_ksp_perfmodel_view is set at some ranks of the KSP and not at others .*ignored at all.*two_ solved: [0-9]+ iterations' py_one_rank_option $t
+  done
+  t_grep python-option-one-rank-after-cg 'WARNING: -two_ksp_perfmodel_view is set at some ranks.*two_ solved: [0-9]+ iterations' py_one_rank_option cg after-one
   t_grep python-register-untrusted 'writable only by its owner: not loaded' py_untrusted
   # DOLFINx's LinearProblem: its KSPs have prefixes of their own (dolfinx_solve_<id>_), options go through
   # petsc_options; the forms are compiled at the first run (ffcx, in the tests' own cache)
