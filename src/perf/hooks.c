@@ -223,6 +223,41 @@ static PetscErrorCode PKPerfOpenViewer(KSP ksp, const char option[], PetscViewer
   PetscFunctionReturn(0);
 }
 
+/* The options that switch collective work on must be on at every rank of the KSP or at none. Options are per
+   process: a prefix that differs between ranks (DOLFINx names each LinearProblem's KSP after a Python id(), and an
+   option left by an earlier problem can match a later one on one rank only) would leave the ranks in different
+   collectives, a hang. What is on at some ranks only is turned off everywhere, with a warning that names it. */
+static PetscErrorCode PKPerfAgree(KSP ksp, PKPerfCtx *c)
+{
+  enum {
+    NAGREE = 7
+  };
+  MPI_Comm    comm         = PetscObjectComm((PetscObject)ksp);
+  const char *name[NAGREE] = {"ksp_perf_monitor", "ksp_perf_trace", "ksp_perfmodel_view", "ksp_perfmodel_summary", "ksp_perf_noise", "ksp_perfmodel_machine", "ksp_perfmodel_topology"};
+  PetscBool  *flag[5]      = {&c->mon.opt_monitor, &c->mon.opt_trace, &c->mon.opt_report, &c->mon.opt_summary, &c->mon.noise.on};
+  char       *path[2]      = {c->model.machine_path, c->model.topology_path};
+  int         on[2 * NAGREE], any[2 * NAGREE];
+  const char *prefix;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size == 1) PetscFunctionReturn(0);
+  for (int i = 0; i < NAGREE; i++) {
+    on[i]          = i < 5 ? (int)*flag[i] : (int)(path[i - 5][0] != 0);
+    on[NAGREE + i] = !on[i];
+  }
+  PetscCallMPI(MPI_Allreduce(on, any, 2 * NAGREE, MPI_INT, MPI_MAX, comm));
+  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
+  for (int i = 0; i < NAGREE; i++) {
+    if (!any[i] || !any[NAGREE + i]) continue; /* the same at every rank */
+    if (i < 5) *flag[i] = PETSC_FALSE;
+    else path[i - 5][0] = 0;
+    PetscCall(PetscPrintf(comm, "WARNING: -%s%s is set at some ranks of the KSP and not at others (an options prefix that differs between ranks?): ignored at all\n", prefix ? prefix : "", name[i]));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* What can fail later is checked now, before any solve, where errors keep their own code: inside the event hooks
    of PETSc 3.18 every error turns into "error code 1". The profile is read even without -ksp_perfmodel_view, so
    that a wrong path never goes unnoticed; with the report, this host's cached profile too (a broken one is an
@@ -233,6 +268,7 @@ static PetscErrorCode PKPerfCheckOptions(KSP ksp, PKPerfCtx *c)
   const char *prefix;
 
   PetscFunctionBegin;
+  PetscCall(PKPerfAgree(ksp, c));
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
   PetscCheck(!c->mon.opt_trace || c->mon.trace[0], comm, PETSC_ERR_ARG_WRONG, "-%sksp_perf_trace needs a file name", prefix ? prefix : "");
   PetscCheck(c->mon.node_size >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%sksp_perf_node_size must be positive (or 0 for MPI_COMM_TYPE_SHARED), not %" PetscInt_FMT, prefix ? prefix : "", c->mon.node_size);
@@ -279,11 +315,23 @@ static PetscErrorCode PKPerfOptionsHandler(PetscObject obj, PetscOptionItems *Pe
   PetscFunctionReturn(0);
 }
 
-/* Every new KSP gets the handler above, through the logging interface's object-creation hook (pklog.h) */
+/* The handler above for a KSP, once: every new KSP gets it through the logging interface's object-creation hook
+   (pklog.h); one of ours created before the hooks were in gets it from PKPerfInstallIfRequested() */
+PetscErrorCode PKPerfAddHandler(KSP ksp)
+{
+  PetscObject o = (PetscObject)ksp;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < o->noptionhandler; i++)
+    if (o->optionhandler[i] == PKPerfOptionsHandler) PetscFunctionReturn(0);
+  PetscCall(PetscObjectAddOptionsHandler(o, PKPerfOptionsHandler, NULL, NULL));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PKPerfCreated(PetscObject o)
 {
   PetscFunctionBegin;
-  if (o->classid == KSP_CLASSID) PetscCall(PetscObjectAddOptionsHandler(o, PKPerfOptionsHandler, NULL, NULL));
+  if (o->classid == KSP_CLASSID) PetscCall(PKPerfAddHandler((KSP)o));
   PetscFunctionReturn(0);
 }
 

@@ -62,22 +62,31 @@ PetscErrorCode PKPerfInitializePackage(void)
 }
 
 /* A KSP of ours being configured: its perf options may have been set after the package was registered (e.g.
-   PetscOptionsSetValue in the application), so look again, with its prefix */
+   PetscOptionsSetValue in the application), so look again, with its prefix. Collective: options are per process,
+   and one set at some ranks only (a prefix that differs between ranks) must still give every rank the hooks and
+   this KSP the options handler, which then turns it off everywhere with a warning (hooks.c). One reduction of an
+   int per KSPSetFromOptions of our types on more than one rank, none in a solve. */
 PetscErrorCode PKPerfInstallIfRequested(KSP ksp)
 {
+  MPI_Comm    comm = PetscObjectComm((PetscObject)ksp);
   const char *prefix;
   char        name[64];
-  PetscBool   set;
+  PetscBool   set = PETSC_FALSE;
+  PetscMPIInt size;
+  int         mine, any;
 
   PetscFunctionBegin;
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
-  for (int i = 0; i < PK_PERF_NHOOKOPTIONS; i++) {
+  for (int i = 0; i < PK_PERF_NHOOKOPTIONS && !set; i++) {
     PetscCall(PetscSNPrintf(name, sizeof(name), "-%s", PKPerfHookOptions[i]));
     PetscCall(PetscOptionsHasName(NULL, prefix, name, &set));
-    if (set) {
-      PetscCall(PKPerfHooksInstall());
-      break;
-    }
+  }
+  mine = any = (int)set;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size > 1) PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm));
+  if (any) {
+    PetscCall(PKPerfHooksInstall());
+    PetscCall(PKPerfAddHandler(ksp));
   }
   PetscFunctionReturn(0);
 }

@@ -34,6 +34,7 @@ typedef struct {
 PETSC_INTERN PetscErrorCode KSPCreate_AUTOCG(KSP);
 
 PETSC_INTERN PetscErrorCode PKPerfHooksInstall(void);
+PETSC_INTERN PetscErrorCode PKPerfAddHandler(KSP);
 PETSC_INTERN PetscErrorCode PKPerfHooksRemove(void);
 PETSC_INTERN PetscErrorCode PKPerfCtxGet(KSP, PetscBool, PKPerfCtx **);
 PETSC_INTERN PetscErrorCode PKPerfGetRec(KSP, PKRec *);
