@@ -30,7 +30,7 @@ t tight-ex2-100-jacobi-np1-pipecg tight_ex2 1 100 jacobi pipecg 1e-8 1e-10 1e-12
 t tight-ex2-100-none-np2-pipecg tight_ex2 2 100 none pipecg 1e-8 1e-11 1e-13
 t tight-ex2-300-jacobi-np2-pipecg tight_ex2 2 300 jacobi pipecg 1e-11 1e-13
 t tight-ex2-300-none-np4-pipecg tight_ex2 4 300 none pipecg 1e-12
-t tight-ex2-600-jacobi-np2-pipecg tight_ex2 2 600 jacobi pipecg 1e-10 1e-13
+t tight-ex2-600-jacobi-np2-pipecg tight_ex2 2 600 jacobi pipecg 1e-13
 # with the recompute of w = A u (not needed on ex2) the counts and errors are cg's too, without any replacement
 t tight-ex2-300-jacobi-np2-pipecg-recompute tight_ex2 2 300 jacobi "pipecg -ksp_pipecg_recompute 1" 1e-10 1e-13
 
