@@ -12,7 +12,7 @@ t_fail cluster-tree-too-many-switches "--switches must be between 1 and 32, got 
 t_fail cluster-tree-spine-without-tree "--spine-rate and --spine-delay need --switches S" "$PK_ROOT/bin/pipekrylov-cluster" up 4 --spine-rate 100mbit
 t_fail cluster-tree-bad-spine-rate "--spine-rate 'fast' is not a tc rate" "$PK_ROOT/bin/pipekrylov-cluster" up 4 --switches 2 --spine-rate fast
 t_grep cluster-tree-help "--switches S \[--spine-rate R\]" "$PK_ROOT/bin/pipekrylov-cluster" --help
-checks="up topology counters-idle counters-known-traffic counters-congested counters-idle-again hops-udp topology-real-hosts calibrate-alpha-within-leaf hop-latency stall-time down flat"
+checks="up topology counters-idle counters-known-traffic counters-congested counters-idle-again hops-udp topology-real-hosts calibrate-alpha-within-leaf hop-latency stall-time down flat relative-state"
 if [ "$(id -u)" != 0 ]; then
   for n in $checks; do skip "cluster-tree-$n" "not root: the emulated cluster needs root for network namespaces"; done
 elif ! command -v ip >/dev/null 2>&1 || ! command -v tc >/dev/null 2>&1; then
@@ -37,6 +37,16 @@ else
   t_grep cluster-tree-stall-time "PASS: stall: stall_time" cluster_tree_run
   t_grep cluster-tree-down "PASS: down: no namespace, sampler, mount or state left" cluster_tree_run
   t_grep cluster-tree-flat "PASS: flat: one-bridge layout" cluster_tree_run
+  # a relative state directory (bench/accuracy's ACCURACY_DIR=build/...): up and down work, nothing stays mounted
+  cluster_relative() {
+    local rel=build/tests/cluster-tree/rel-state m
+    cd "$PK_ROOT" || return 1
+    PK_CLUSTER_DIR=$rel PK_CLUSTER_SUBNET=198.18.78 bin/pipekrylov-cluster up 2 || return 1
+    PK_CLUSTER_DIR=$rel bin/pipekrylov-cluster down || return 1
+    m=$(grep -c "$PK_ROOT/$rel" /proc/self/mountinfo)
+    echo "mounts left: $m; state left: $([ -e "$rel" ] && echo yes || echo no)"
+  }
+  t_grep cluster-tree-relative-state "mounts left: 0; state left: no" cluster_relative
 fi
 
 # pipekrylov-calibrate's other topology parts, on this machine (no cluster needed)
