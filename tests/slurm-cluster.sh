@@ -29,6 +29,8 @@ cat "$out/up.txt"
 idle=$("$cl" slurm sinfo -h -N -o '%N %T' | sort)
 echo "$idle"
 [ "$(echo "$idle" | grep -c ' idle$')" = 4 ] || fail "up: sinfo does not show 4 idle nodes"
+# the PMIx fence as a ring (Open MPI 5 crashed in MPI_Init now and then with Slurm's default: pipekrylov-cluster)
+"$cl" slurm scontrol show config | grep -qE '^PMIxCollFence +=  *ring' || fail "up: Slurm does not use the cluster's mpi.conf (PMIxCollFence ring)"
 pass "up: munged, slurmctld and 4 slurmds; sinfo: 4 nodes idle"
 "$cl" slurm scontrol show topology | tee "$out/topology.txt"
 grep -q '^SwitchName=spine .*Switches=leaf\[0-1\]' "$out/topology.txt" && grep -q '^SwitchName=leaf0 .*Nodes=pknode\[0-1\]' "$out/topology.txt" ||
