@@ -70,13 +70,11 @@ hperf="pkperfimpl.h pkstats.h pklog.h pkmodel.h pkmachine.h pkprofile.h pkamg.h 
 # instrumentation may include both
 htopo="pklocality.h pktopo.h"
 hdm="$htopo pkplace.h"
-includes() { # includes DIR ALLOWED...: the private headers included under src/<DIR> but not ALLOWED
-  local d=$1 f h; shift
-  find "$root/src/$d" -name '*.[ch]' | while read -r f; do
-    for h in $(sed -n 's|^ *# *include *<pipekrylov/private/\([a-z0-9_]*\.h\)>.*|\1|p' "$f"); do
-      case " $* " in *" $h "*) ;; *) echo "${f#"$root"/} includes $h" ;; esac
-    done
-  done
+includes() { # includes DIR ALLOWED...: the private headers included under src/<DIR> but not ALLOWED (one grep)
+  local d=$1; shift
+  grep -rE --include='*.[ch]' '^ *# *include *<pipekrylov/private/[a-z0-9_]*\.h>' "$root/src/$d" |
+    sed -E 's|^([^:]*):.*<pipekrylov/private/([a-z0-9_]*\.h)>.*|\1 \2|' |
+    awk -v ok=" $* " -v root="$root/" 'index(ok, " " $2 " ") == 0 { f = $1; sub("^" root, "", f); print f " includes " $2 }'
 }
 for l in core ksp perf dm topology; do
   case $l in core) allowed=$hcore ;; topology) allowed="$hcore $htopo" ;; dm) allowed="$hcore $hdm" ;; ksp) allowed="$hcore $hksp" ;; perf) allowed="$hcore $hperf $hdm" ;; esac
@@ -99,11 +97,13 @@ for l in perf/models perf/monitor perf/report; do
 done
 # no loops between the files of src/ksp: where one object uses another's symbols, the other uses none of its own
 # (the common code reaches a family's steps through function pointers the family sets, as after_solve)
-# (one nm per object; awk pairs the symbols each object defines with those the others use)
-s=$(for o in $(objs ksp); do
-  nm -g --defined-only "$o" | awk -v o="${o#*obj/}" 'NF == 3 {print "D", o, $3}'
-  nm -u "$o" | awk -v o="${o#*obj/}" 'NF >= 2 {print "U", o, $NF}'
-done | awk '$1 == "D" { def[$3] = $2 } $1 == "U" { use[$2, $3] = 1 }
+# (awk pairs the symbols each object defines with those the others use)
+# (nm -A names the object on each line: two nm runs in all)
+ko=$(objs ksp)
+s=$({
+  echo "$ko" | xargs -r nm -A -g --defined-only | awk '{ o = $1; sub(/:.*/, "", o); sub(/.*obj\//, "", o); if (NF == 3) print "D", o, $3 }'
+  echo "$ko" | xargs -r nm -A -u | awk '{ o = $1; sub(/:.*/, "", o); sub(/.*obj\//, "", o); if (NF >= 2) print "U", o, $NF }'
+} | awk '$1 == "D" { def[$3] = $2 } $1 == "U" { use[$2, $3] = 1 }
   END { for (k in use) { split(k, p, SUBSEP); d = def[p[2]]; if (d != "" && d != p[1]) edge[p[1], d] = p[2] }
         for (k in edge) { split(k, p, SUBSEP); if (p[1] < p[2] && ((p[2], p[1]) in edge))
           print "a loop in src/ksp: " p[1] " and " p[2] " use each other (" edge[p[1], p[2]] ", " edge[p[2], p[1]] ")" } }')
