@@ -8,8 +8,9 @@
 # file, and its hops are the tree's; PETSc's own ex2 with the plugin (-dll_append) gives cg's iterations under srun;
 # a batch job (sbatch --wait) sruns it; pipekrylov-place inside a job takes Slurm's tree and the job's nodes, and
 # its rankfile (SLURM_HOSTFILE) places the ranks; pipekrylov-calibrate under srun measures across nodes and per hop
-# with Slurm's tree; down leaves no daemon, namespace or state. Bounds are generous: no timing is checked. Uses its
-# own state directory (names derived from it) and subnet 198.18.29.
+# with Slurm's tree; run --rankfile outside a job places each rank on its host; down leaves no daemon, namespace or
+# state. Bounds are generous: no timing is checked. Uses its own state directory (names derived from it) and subnet
+# 198.18.29.
 set -u
 out=${1:?usage: tests/slurm-cluster.sh OUTDIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -96,6 +97,16 @@ while read -r h; do
   i=$((i + 1))
 done <"$out/hostfile"
 pass "place: inside a job, Slurm's tree and the job's nodes; srun --distribution=arbitrary ran each rank on its hostfile host"
+
+# outside a job: run --rankfile, hosts out of order and repeated (Slurm 24.11 waited for ever on such a hostfile)
+printf 'rank 0=pknode0 slot=0\nrank 1=pknode1 slot=0\nrank 2=pknode0 slot=1\nrank 3=pknode1 slot=1\nrank 4=pknode2 slot=0\nrank 5=pknode3 slot=0\nrank 6=pknode2 slot=1\nrank 7=pknode3 slot=1\n' >"$out/rankfile-mixed"
+timeout 120 "$cl" run 8 2 --rankfile "$out/rankfile-mixed" sh -c 'echo "rank $SLURM_PROCID $(hostname)"' >"$out/mixed.txt" 2>&1 ||
+  { cat "$out/mixed.txt"; fail "rankfile: run --rankfile failed or did not start in 120 s"; }
+sort -n -k2 "$out/mixed.txt"
+printf 'rank 0 pknode0\nrank 1 pknode1\nrank 2 pknode0\nrank 3 pknode1\nrank 4 pknode2\nrank 5 pknode3\nrank 6 pknode2\nrank 7 pknode3\n' >"$out/mixed-want.txt"
+sort -n -k2 "$out/mixed.txt" | diff "$out/mixed-want.txt" - >/dev/null ||
+  fail "rankfile: the ranks did not run on the hosts the rankfile names"
+pass "rankfile: run --rankfile outside a job, hosts out of order: each rank on its host"
 
 # the calibration under srun, one rank per node: off-node values, and the per-hop latency on Slurm's tree
 "$cl" run 4 1 "$root/bin/pipekrylov-calibrate" -quick -o "$out/cal.profile" >"$out/cal.txt" 2>&1 || { tail -20 "$out/cal.txt"; fail "calibrate: under srun failed"; }
