@@ -9,7 +9,7 @@
 # a batch job (sbatch --wait) sruns it; pipekrylov-place inside a job takes Slurm's tree and the job's nodes, and
 # its rankfile (SLURM_HOSTFILE) places the ranks; pipekrylov-calibrate under srun measures across nodes and per hop
 # with Slurm's tree; run --rankfile outside a job places each rank on its host; down leaves no daemon, namespace or
-# state. Bounds are generous: no timing is checked. Uses its own state directory (names derived from it) and subnet
+# state; up without --launcher chooses Slurm. Bounds are generous: no timing is checked. Uses its own state directory (names derived from it) and subnet
 # 198.18.29.
 set -u
 out=${1:?usage: tests/slurm-cluster.sh OUTDIR}
@@ -133,4 +133,10 @@ grep -q "launcher: Open MPI's mpiexec" "$out/up-ompi.txt" || fail "openmpi: up d
 grep -q 'runs without Slurm' "$out/no-slurm.txt" || fail "openmpi: '$cl slurm' did not say why it cannot run"
 "$cl" down >/dev/null || fail "openmpi: down failed"
 pass "openmpi: --launcher openmpi runs through mpiexec; 'slurm' says the cluster has no Slurm"
+
+# the default, where Slurm is installed: Slurm
+(unset PK_CLUSTER_LAUNCHER; "$cl" up 2 >"$out/up-default.txt" 2>&1) || { cat "$out/up-default.txt"; fail "default: up 2 failed"; }
+grep -q "launcher: Slurm" "$out/up-default.txt" || { cat "$out/up-default.txt"; fail "default: up 2 did not choose Slurm"; }
+"$cl" down >/dev/null || fail "default: down failed"
+pass "default: up without --launcher runs Slurm where it is installed"
 exit "$status"

@@ -7,7 +7,7 @@
 export SLD=$PK_BUILD/tests/slurm
 mkdir -p "$SLD"
 t_fail slurm-bad-launcher "--launcher must be slurm or openmpi, got 'pbs'" "$PK_ROOT/bin/pipekrylov-cluster" up 2 --launcher pbs
-checks="up topology srun report tutorial sbatch place rankfile calibrate down openmpi"
+checks="up topology srun report tutorial sbatch place rankfile calibrate down openmpi default"
 why=""
 if [ "$(id -u)" != 0 ]; then why="not root: the emulated cluster needs root for network namespaces"
 elif ! command -v ip >/dev/null 2>&1 || ! command -v tc >/dev/null 2>&1; then why="iproute2 (ip, tc) is not installed"
@@ -32,4 +32,5 @@ else
   t_grep slurm-calibrate "PASS: calibrate: under srun, 4 nodes found in Slurm's tree" slurm_run
   t_grep slurm-down "PASS: down: munged, slurmctld and the slurmds stopped by their pids" slurm_run
   t_grep slurm-openmpi "PASS: openmpi: --launcher openmpi runs through mpiexec" slurm_run
+  t_grep slurm-default "PASS: default: up without --launcher runs Slurm" slurm_run
 fi
