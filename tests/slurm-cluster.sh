@@ -9,8 +9,8 @@
 # a batch job (sbatch --wait) sruns it; pipekrylov-place inside a job takes Slurm's tree and the job's nodes, and
 # its rankfile (SLURM_HOSTFILE) places the ranks; pipekrylov-calibrate under srun measures across nodes and per hop
 # with Slurm's tree; run --rankfile outside a job places each rank on its host; down leaves no daemon, namespace or
-# state; up without --launcher chooses Slurm. Bounds are generous: no timing is checked. Uses its own state directory (names derived from it) and subnet
-# 198.18.29.
+# state; up without --launcher chooses Slurm. Bounds are generous: no timing is checked. Uses its own state
+# directory (names derived from it) and subnet 198.18.29.
 set -u
 out=${1:?usage: tests/slurm-cluster.sh OUTDIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
