@@ -80,6 +80,8 @@ typedef struct _n_PKStats {
   PetscReal   solve_time;  /* KSPSolve wall time, max over ranks (s) */
   PetscReal   setup_time;  /* time in KSPSolve before the first iteration row, max over ranks */
   PetscReal   finish_time; /* time in KSPSolve after the last iteration row, max over ranks */
+  PetscReal   arrival;     /* how long after the first rank the last one entered KSPSolve (s): the first waited that
+                              long for it in the set-up (the work before the solve, not the solver's); 0 on one rank */
   /* per iteration k = 0..nits-1: its time over ranks */
   PetscReal *tmin, *tmax, *tmean, *tvar; /* [nits] */
   PetscReal *tq;                         /* [nits][PK_STATS_NQ] quantiles over ranks */

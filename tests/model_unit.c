@@ -448,6 +448,24 @@ static PetscErrorCode TestSolvers(void)
   in.t_init = 1e-3;
   PetscCall(PKModelSolve(&m, &in, &r));
   Check("pcg measured init", r.total, 10 * 2.0617355e-4 + 1e-3, 1e-9, 0);
+  /* the ranks' arrival: a measured term of its own, outside the time per iteration, kept by every what-if */
+  CheckTrue("pcg arrival n/a when none measured", r.status[PK_TERM_ARRIVAL] == PK_TERM_NOT_APPLICABLE ? PETSC_TRUE : PETSC_FALSE);
+  in.t_arrival = 5e-4;
+  PetscCall(PKModelSolve(&m, &in, &r));
+  Check("pcg arrival term", r.t[PK_TERM_ARRIVAL], 5e-4, 1e-15, 0);
+  Check("pcg arrival in the total", r.total, 10 * 2.0617355e-4 + 1e-3 + 5e-4, 1e-9, 0);
+  Check("pcg arrival not per iteration", r.per_iteration, 2.0617355e-4, 1e-9, 0);
+  CheckTrue("pcg arrival measured", r.status[PK_TERM_ARRIVAL] == PK_TERM_MEASURED ? PETSC_TRUE : PETSC_FALSE);
+  {
+    PKSolverConfig tgt;
+    PKModelResult  w;
+    HandConfig(PK_SOLVER_PIPE2CG, &tgt);
+    PetscCall(PKModelWhatIfSolver(&m, &in, &tgt, &w));
+    Check("what-if solver keeps the arrival", w.t[PK_TERM_ARRIVAL], 5e-4, 1e-15, 0);
+    PetscCall(PKModelWhatIfRanks(&m, &in, 256, NULL, &w));
+    Check("what-if ranks keeps the arrival", w.t[PK_TERM_ARRIVAL], 5e-4, 1e-15, 0);
+  }
+  in.t_arrival = 0;
 
   /* PETSc cg, default norm: 3 blocking 1-value reductions: 3 * 1.20576e-5 per iteration */
   BaseInput(&in, PK_SOLVER_PETSC_CG);

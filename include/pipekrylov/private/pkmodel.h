@@ -248,6 +248,8 @@ typedef struct {
   PetscReal      t_pc;           /* s per PC application */
   PetscReal      t_vec;          /* s of vector work per iteration of this solver */
   PetscReal      t_init;         /* measured time before the first iteration; < 0: model it from the shape */
+  PetscReal      t_arrival;      /* measured: the last rank entered the solve this long after the first (the
+                                    application's work before it, not the solver's); carried as is to every what-if */
   PKCommCost     halo;           /* one halo exchange of the slowest rank (PKModelHalo); zero = none (1 rank) */
   PetscReal      halo_theta;     /* fraction of the SpMV compute that hides its halo exchange, [0,1] (000 model: 0) */
   PKNetState     net;            /* for the allreduces */
@@ -289,6 +291,7 @@ typedef enum {
   PK_TERM_TESTS,           /* MPI_Test calls between the chunks of the overlapped work */
   PK_TERM_INIT,            /* start-up before the first iteration (pipeline fill) */
   PK_TERM_OVERSUB,         /* ranks sharing a core: the others' compute while one waits (not in the papers) */
+  PK_TERM_ARRIVAL,         /* measured: ranks entering the solve apart, the first waiting for the last (not the solver's) */
   PK_TERM_N
 } PKTermId;
 

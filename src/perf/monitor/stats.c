@@ -295,7 +295,7 @@ PetscErrorCode PKStatsCompute(MPI_Comm comm, PKMonitorCtx *c)
   struct {
     double v;
     int    r;
-  } in[8], out[8];
+  } in[10], out[10];
   MPI_Request req[2];
   PKStatsT    T;
 
@@ -311,9 +311,11 @@ PetscErrorCode PKStatsCompute(MPI_Comm comm, PKMonitorCtx *c)
   in[5].v = -(double)K;
   in[6].v = last - c->trow0; /* total iteration time: the slowest rank */
   in[7].v = c->trow0 - last; /* the fastest */
-  for (int i = 0; i < 8; i++) in[i].r = rank;
+  in[8].v = c->tbegin - c->trow0; /* the shortest set-up: the last rank to enter waits for nobody in it */
+  in[9].v = c->realbegin;         /* the last entry */
+  for (int i = 0; i < 10; i++) in[i].r = rank;
   /* two synchronisations: the allreduce travels with the all-to-all, the selected series with the gather */
-  PetscCallMPI(MPI_Iallreduce(in, out, 8, MPI_DOUBLE_INT, MPI_MAXLOC, comm, &req[0]));
+  PetscCallMPI(MPI_Iallreduce(in, out, 10, MPI_DOUBLE_INT, MPI_MAXLOC, comm, &req[0]));
   PetscCall(PKStatsTransposeBegin(comm, c, &T));
   req[1] = T.req;
   PetscCallMPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
@@ -327,6 +329,10 @@ PetscErrorCode PKStatsCompute(MPI_Comm comm, PKMonitorCtx *c)
   S->solve_time  = out[0].v;
   S->setup_time  = out[1].v;
   S->finish_time = out[2].v;
+  /* the arrival: the last entry minus the first by the clock, bounded by the longest set-up minus the shortest (the
+     first rank's wait for the last; clock-free, but it also holds set-up imbalance), so that clocks that disagree
+     across nodes cannot make it larger than what the set-ups show */
+  S->arrival = size > 1 ? PetscMax(0, PetscMin(out[9].v + out[3].v, out[1].v + out[8].v)) : 0;
   S->npapi       = c->nctr;
   S->papi_names  = c->nctr ? PKPapiNames() : NULL;
   PetscCall(PKStatsTransposeReduce(comm, c->nctr, &T));

@@ -168,6 +168,8 @@ static const char *PKHint(const PKSolveInput *in, PetscInt term)
     return "it is paid once per solve and matters only for short solves";
   case PK_TERM_OVERSUB:
     return "at most one rank per core (fewer ranks, or more cores): ranks sharing a core take turns";
+  case PK_TERM_ARRIVAL:
+    return "the work before KSPSolve is unbalanced (a report at every solve adds to it: use _summary)";
   default:
     return "see the analytic model above";
   }
