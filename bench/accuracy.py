@@ -1,29 +1,31 @@
 #!/usr/bin/python3
 """The tables of bench/accuracy from its run directory: files SETUP-ROWS-PC-TYPE-rR.csv, each the
--ksp_perfmodel_view ::ascii_csv output of a run that solved twice (the last report is used).
+-ksp_perfmodel_view ::ascii_csv output of a run that solved NSOLVES times. Every report but the first solve's (its
+set-up: the preconditioner's, the first product's) is a sample; sample j of round R of one type is compared with
+sample j of round R of another (run one after the other).
 Usage: accuracy.py DIR"""
 import csv, glob, os, re, statistics, sys
 
-TARGETS = {"self_med": 10, "self_max": 20, "cross_med": 15, "cross_max": 30, "amg": 20}
+TARGETS = {"self_med": 5, "self_max": 10, "cross_med": 10, "cross_max": 20, "amg": 20}  # issue 26's (AMG: 12's)
 GMRES = {"pgmres", "gmres", "petsc_pgmres", "fgmres"}
 
 
-def last_report(path):
-    cur, last = None, None
+def reports(path):
+    """Every report of the file, in order (a report begins at its first "section" row)"""
+    out, cur = [], None
     with open(path) as f:
         for row in csv.reader(f):
             if not row:
                 continue
-            if row[0] == "section":
-                if cur:
-                    last = cur
+            if row[0] == "section" and row[1:2] == ["name"]:  # the header row of each report
                 cur = {}
+                out.append(cur)
                 continue
             if cur is not None and len(row) >= 3:
                 cur[(row[0], row[1])] = row[2]
                 if len(row) >= 5:
                     cur[(row[0], row[1], "status")] = row[4]
-    return cur or last
+    return out
 
 
 def num(r, *k):
@@ -45,10 +47,9 @@ def main():
         m = pat.search(os.path.basename(path))
         if not m:
             continue
-        r = last_report(path)
-        if not r or num(r, "measured", "ksp_solve") is None:
-            continue
-        runs[(m["setup"], int(m["rows"]), m["pc"], m["typ"], int(m["rep"]))] = r
+        for j, r in enumerate(reports(path)[1:]):
+            if num(r, "measured", "ksp_solve") is not None:
+                runs[(m["setup"], int(m["rows"]), m["pc"], m["typ"], 100 * int(m["rep"]) + j)] = r
     if not runs:
         print(f"no reports in {d}")
         return 1
@@ -64,7 +65,7 @@ def main():
         reps = sorted({k[4] for k in keys})
         cases = sorted({(k[1], k[2]) for k in keys})
         types = [t for t in ["pcg", "sapcg", "nbpcg", "pipecg", "pipe2cg", "pgmres", "cg", "gmres"] if any(k[3] == t for k in keys)]
-        p(f"\n### set-up {s}: {len(reps)} round(s), profile {os.path.join(d, s + '.profile')}\n")
+        p(f"\n### set-up {s}: {len({r // 100 for r in reps})} round(s), {len(reps)} samples, profile {os.path.join(d, s + '.profile')}\n")
         # self-model gap per case
         p("| rows/rank | pc | solver | iterations | measured (s) | model (s) | self-model gap |")
         p("| ---: | --- | --- | ---: | ---: | ---: | ---: |")
@@ -134,32 +135,43 @@ def main():
                     cells.append(f"{v:.0f}%" + ("*" if fam[(a, b)] else ""))
                     (cross if fam[(a, b)] else same).append(v)
             p(f"| {a} | " + " | ".join(cells) + " |")
-        # autocg: the type the model chose, its KSPSolve against the fastest CG type's of the same case (medians over
-        # the rounds of each type's time; the issue's target: within 5%)
+        # autocg: the type the model chose against every CG type of the same case, as the median over the samples of
+        # the ratio of autocg's KSPSolve to that type's in the same round and solve (runs one after the other: the
+        # machine's slow and fast spells cancel), the largest of those ratios being against the fastest type; the
+        # issue's target: within 5%. The ratio of the medians is shown beside it.
         if any(k[3] == "autocg" for k in keys):
-            p("\nautocg (-ksp_autocg_switch 0: the model's choice alone) against the fastest CG type measured:\n")
-            p("| rows/rank | pc | chosen | autocg KSPSolve (s) | fastest | its KSPSolve (s) | autocg / fastest |")
-            p("| ---: | --- | --- | ---: | --- | ---: | ---: |")
+            p("\nautocg (-ksp_autocg_switch 0: the model's choice alone) against the fastest CG type measured"
+              " (median over the samples of autocg's time over that type's in the same round and solve):\n")
+            p("| rows/rank | pc | chosen | autocg KSPSolve (s) | fastest | its KSPSolve (s) | autocg / fastest | ratio of the medians |")
+            p("| ---: | --- | --- | ---: | --- | ---: | ---: | ---: |")
             for rows, pc in cases:
                 if pc == "hypre":
                     continue
-                ta = [num(runs[k], "measured", "ksp_solve") for k in keys if k[1:4] == (rows, pc, "autocg")]
-                chosen = sorted({runs[k].get(("run", "type"), "?") for k in keys if k[1:4] == (rows, pc, "autocg")})
-                meds = {}
+                akeys = [k for k in keys if k[1:4] == (rows, pc, "autocg") and num(runs[k], "measured", "ksp_solve")]
+                chosen = sorted({runs[k].get(("run", "type"), "?") for k in akeys})
+                ratios, meds = {}, {}
                 for t in types:
-                    if t in ("pgmres", "gmres"):
+                    if t in GMRES:
                         continue
                     v = [num(runs[k], "measured", "ksp_solve") for k in keys if k[1:4] == (rows, pc, t)]
                     v = [x for x in v if x]
                     if v:
                         meds[t] = med(v)
-                ta = [x for x in ta if x]
-                if not ta or not meds:
+                    rr = []
+                    for k in akeys:
+                        rt = runs.get((s, rows, pc, t, k[4]))
+                        mt = num(rt, "measured", "ksp_solve") if rt else None
+                        if mt:
+                            rr.append(num(runs[k], "measured", "ksp_solve") / mt)
+                    if rr:
+                        ratios[t] = med(rr)
+                if not akeys or not ratios:
                     continue
-                fast = min(meds, key=meds.get)
-                ratio = med(ta) / meds[fast]
-                autocg_ratios.append(ratio)
-                p(f"| {rows} | {pc} | {'/'.join(chosen)} | {med(ta):.4e} | {fast} | {meds[fast]:.4e} | {ratio:.3f} |")
+                ta = med([num(runs[k], "measured", "ksp_solve") for k in akeys])
+                fast = max(ratios, key=ratios.get)
+                autocg_ratios.append(ratios[fast])
+                p(f"| {rows} | {pc} | {'/'.join(chosen)} | {ta:.4e} | {fast} | {meds[fast]:.4e} | {ratios[fast]:.3f} |"
+                  f" {ta / min(meds.values()):.3f} |")
         # AMG
         amg = []
         for rows, pc in cases:
@@ -176,9 +188,10 @@ def main():
             p("\nAMG cycle model against the measured BoomerAMG application (pcg, hypre): " +
               ", ".join(f"{rows} rows/rank {g:+.1f}%" for rows, g in amg))
         summary.append((s, selfgaps, same, cross, [abs(g) for _, g in amg]))
-    p("\n### summary (medians over rounds; targets of issue 12 in brackets)\n")
-    p("| set-up | self-model median [<= 10%] | largest [<= 20%] | cross median [<= 15%] | largest [<= 30%] |"
-      " cross-family per iteration median / largest | AMG largest [<= 20%] |")
+    T = TARGETS
+    p("\n### summary (medians over the samples; targets in brackets)\n")
+    p(f"| set-up | self-model median [<= {T['self_med']}%] | largest [<= {T['self_max']}%] | cross median [<= {T['cross_med']}%] |"
+      f" largest [<= {T['cross_max']}%] | cross-family per iteration median / largest | AMG largest [<= {T['amg']}%] |")
     p("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     f = lambda v: f"{v:.1f}%" if v == v else "n/a"
     for s, sg, sm, cr, am in summary:
