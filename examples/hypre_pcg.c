@@ -277,6 +277,7 @@ static PetscErrorCode ModelHyprePCG(MPI_Comm comm, HYPRE_ParCSRMatrix A, PetscIn
   PetscCall(HypreKernelTimes(comm, A, 20, &in->t_spmv, &in->t_pc, &in->t_vec, &S));
   PetscCall(HypreLayoutHalo(comm, A, &eff, &in->layout, &in->halo, &in->ranks_per_core));
   in->t_init     = -1;
+  in->t_arrival  = -1; /* a model of hypre's solve, no recorded one */
   in->halo_theta = 0;
   PKNetStateUnknown(&in->net);
   in->sync[0] = in->sync[1] = in->layout.P > 1 ? S : -1;

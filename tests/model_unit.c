@@ -423,6 +423,19 @@ static PetscErrorCode TestSolvers(void)
   /* theta: (1e-5 - 2e-6) / 1e-4 = 0.08; 3 of 4 early: 0.75 */
   Check("theta from wait", PKModelThetaFromWait(1e-5, 1e-4, 2e-6), 0.08, 1e-12, 0);
   Check("theta from counts", PKModelThetaFromCounts(3, 4), 0.75, 1e-12, 0);
+  { /* the measured theta spread by window: the longest first, equal windows alike */
+    const PetscReal W[4] = {5e-6, 1e-6, 5e-6, 3e-6};
+    PetscReal       th[4];
+    PetscCall(PKModelThetaByWindow(4, W, 0.5, th));
+    CheckTrue("theta by window 0.5: the two longest early, the others late", th[0] == 1 && th[2] == 1 && th[1] == 0 && th[3] == 0 ? PETSC_TRUE : PETSC_FALSE);
+    PetscCall(PKModelThetaByWindow(4, W, 0.25, th));
+    CheckTrue("theta by window 0.25: the two longest alike, half each", th[0] == 0.5 && th[2] == 0.5 && th[1] == 0 && th[3] == 0 ? PETSC_TRUE : PETSC_FALSE);
+    PetscCall(PKModelThetaByWindow(4, W, 0.7, th));
+    Check("theta by window 0.7: the third longest", th[3], 0.8, 1e-12, 0);
+    CheckTrue("theta by window 0.7: the shortest late", th[1] == 0 ? PETSC_TRUE : PETSC_FALSE);
+    PetscCall(PKModelThetaByWindow(4, W, 1.0, th));
+    CheckTrue("theta by window 1: all early", th[0] == 1 && th[1] == 1 && th[2] == 1 && th[3] == 1 ? PETSC_TRUE : PETSC_FALSE);
+  }
   PetscCall(PKSolverKindFromType("groppcg", &kind));
   CheckTrue("type groppcg -> nbpcg pattern", kind == PK_SOLVER_PETSC_GROPPCG ? PETSC_TRUE : PETSC_FALSE);
   PetscCall(PKSolverKindFromType("bcgs", &kind));
@@ -449,7 +462,9 @@ static PetscErrorCode TestSolvers(void)
   PetscCall(PKModelSolve(&m, &in, &r));
   Check("pcg measured init", r.total, 10 * 2.0617355e-4 + 1e-3, 1e-9, 0);
   /* the ranks' arrival: a measured term of its own, outside the time per iteration, kept by every what-if */
-  CheckTrue("pcg arrival n/a when none measured", r.status[PK_TERM_ARRIVAL] == PK_TERM_NOT_APPLICABLE ? PETSC_TRUE : PETSC_FALSE);
+  in.t_arrival = -1;
+  PetscCall(PKModelSolve(&m, &in, &r));
+  CheckTrue("pcg arrival n/a when not measured", r.status[PK_TERM_ARRIVAL] == PK_TERM_NOT_APPLICABLE && r.t[PK_TERM_ARRIVAL] == 0 ? PETSC_TRUE : PETSC_FALSE);
   in.t_arrival = 5e-4;
   PetscCall(PKModelSolve(&m, &in, &r));
   Check("pcg arrival term", r.t[PK_TERM_ARRIVAL], 5e-4, 1e-15, 0);

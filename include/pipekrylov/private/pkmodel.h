@@ -227,8 +227,9 @@ PETSC_INTERN PetscReal      PKSolverStreams(const PKSolverConfig *);
 PETSC_INTERN PetscErrorCode PKModelSyncPenalty(PetscInt K, const PetscReal cmax[], PetscInt n, const PetscReal c[], PetscBool nonblocking, PetscReal *S);
 /* Achieved overlap theta in [0,1]: from the measured wait of the reductions (t_wait = max(0, t_allr - theta W)),
    or from the fraction of reductions that completed before their wait */
-PETSC_INTERN PetscReal PKModelThetaFromWait(PetscReal t_allr, PetscReal W, PetscReal t_wait);
-PETSC_INTERN PetscReal PKModelThetaFromCounts(PetscInt nearly, PetscInt nreductions);
+PETSC_INTERN PetscReal      PKModelThetaFromWait(PetscReal t_allr, PetscReal W, PetscReal t_wait);
+PETSC_INTERN PetscReal      PKModelThetaFromCounts(PetscInt nearly, PetscInt nreductions);
+PETSC_INTERN PetscErrorCode PKModelThetaByWindow(PetscInt n, const PetscReal W[], PetscReal theta, PetscReal th[]);
 /* Hidden part of a non-blocking reduction of cost C behind work W when a fraction theta of the reductions was complete
    at its wait: theta C + (1 - theta) min(C, theta W) (see model_solvers.c) */
 PETSC_INTERN PetscReal PKModelOverlapHidden(PetscReal C, PetscReal W, PetscReal theta);
@@ -249,7 +250,8 @@ typedef struct {
   PetscReal      t_vec;          /* s of vector work per iteration of this solver */
   PetscReal      t_init;         /* measured time before the first iteration; < 0: model it from the shape */
   PetscReal      t_arrival;      /* measured: the last rank entered the solve this long after the first (the
-                                    application's work before it, not the solver's); carried as is to every what-if */
+                                    application's work before it, not the solver's); carried as is to every what-if;
+                                    < 0: not measured */
   PKCommCost     halo;           /* one halo exchange of the slowest rank (PKModelHalo); zero = none (1 rank) */
   PetscReal      halo_theta;     /* fraction of the SpMV compute that hides its halo exchange, [0,1] (000 model: 0) */
   PKNetState     net;            /* for the allreduces */

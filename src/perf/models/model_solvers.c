@@ -410,6 +410,40 @@ PetscReal PKModelThetaFromCounts(PetscInt nearly, PetscInt nreductions)
   return PetscMin(1, PetscMax(0, (PetscReal)nearly / nreductions));
 }
 
+/*
+   PKModelThetaByWindow - the measured fraction theta of non-blocking reductions complete before their wait, spread
+   over the n reductions of a cycle by their windows W[] (the work each is overlapped with): the longest windows
+   first, equal windows alike, theta n reductions' worth in all. A reduction behind a longer window is the likelier
+   to complete: nbpcg overlaps one reduction with an SpMV and one with a preconditioner application, and across two
+   emulated nodes (theta 0.49) the late half waited about their whole cost (22 us of 24) where a theta shared alike
+   would have hidden them (docs/models.md §3.2).
+
+   Level: developer
+*/
+PetscErrorCode PKModelThetaByWindow(PetscInt n, const PetscReal W[], PetscReal theta, PetscReal th[])
+{
+  PetscInt *idx;
+  PetscReal budget = PetscMax(0, PetscMin(1, theta)) * n;
+
+  PetscFunctionBegin;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc1(n, &idx));
+  for (PetscInt i = 0; i < n; i++) idx[i] = i;
+  PetscCall(PetscSortRealWithPermutation(n, W, idx)); /* ascending: walked from the end */
+  for (PetscInt hi = n - 1; hi >= 0;) {
+    PetscInt  lo = hi, m;
+    PetscReal t;
+    while (lo > 0 && W[idx[lo - 1]] == W[idx[hi]]) lo--;
+    m = hi - lo + 1;
+    t = PetscMax(0, PetscMin(1, budget / m));
+    for (PetscInt k = lo; k <= hi; k++) th[idx[k]] = t;
+    budget -= m * t;
+    hi = lo - 1;
+  }
+  PetscCall(PetscFree(idx));
+  PetscFunctionReturn(0);
+}
+
 /* ------------------------------------------------------------------------------------------------------------ */
 
 typedef struct {
@@ -426,9 +460,9 @@ typedef struct {
 /* Charge `mult` copies of the cycle `s` to t[] */
 static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s, PetscReal mult, PetscReal t[])
 {
-  const PKSolveInput *in         = ctx->in;
-  PetscInt            nnb        = 0;
-  PetscReal           sync_cycle = s->its * ctx->sync;
+  const PKSolveInput *in  = ctx->in;
+  PetscInt            nnb = 0, j = 0;
+  PetscReal           sync_cycle = s->its * ctx->sync, *Wc = NULL, *th = NULL;
 
   PetscFunctionBegin;
   if (mult <= 0) PetscFunctionReturn(0);
@@ -443,6 +477,15 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
     PetscCall(PKSolverShapeReduction(&in->solver, s, i, &r));
     if (!r.blocking) nnb++;
   }
+  /* the measured theta, by window: which of the cycle's reductions were the early ones */
+  PetscCall(PetscMalloc2(nnb, &Wc, nnb, &th));
+  for (PetscInt i = 0; i < s->nred; i++) {
+    PKReductionSpec r;
+    PetscCall(PKSolverShapeReduction(&in->solver, s, i, &r));
+    if (!r.blocking) Wc[j++] = r.w_spmv * in->t_spmv + r.w_pc * in->t_pc;
+  }
+  if (!ctx->ideal) PetscCall(PKModelThetaByWindow(nnb, Wc, ctx->theta, th));
+  j = 0;
   for (PetscInt i = 0; i < s->nred; i++) {
     PKReductionSpec r;
     PKAllreduceCost a;
@@ -457,15 +500,17 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
     if (!r.blocking) {
       /* the reduction and its share of the waiting for the slowest rank can hide behind the overlapped work, which
          includes the progress calls made during it */
-      PetscReal W = r.w_spmv * in->t_spmv + r.w_pc * in->t_pc, C = a.total + sync_cycle / nnb, nmax = PKSolverTestsMax(&in->solver, &r), tests = 0;
+      PetscReal W = Wc[j], C = a.total + sync_cycle / nnb, nmax = PKSolverTestsMax(&in->solver, &r), tests = 0;
       if (nmax > 0 && in->t_test > 0) {
         tests = in->tests_red >= 0 ? PetscMin(nmax, in->tests_red) : PKModelTestsPerReduction(in->t_poll, W, nmax, in->t_test);
         t[PK_TERM_TESTS] += mult * tests * in->t_test;
         W += tests * in->t_test;
       }
-      t[PK_TERM_OVERLAP] -= mult * (ctx->ideal ? PKModelOverlapPolled(C, W, nmax > 0 ? in->t_poll : 0) : PKModelOverlapHidden(C, W, ctx->theta));
+      t[PK_TERM_OVERLAP] -= mult * (ctx->ideal ? PKModelOverlapPolled(C, W, nmax > 0 ? in->t_poll : 0) : PKModelOverlapHidden(C, W, th[j]));
+      j++;
     }
   }
+  PetscCall(PetscFree2(Wc, th));
   PetscFunctionReturn(0);
 }
 
@@ -538,7 +583,7 @@ static void PKTermWhyNotApplicable(const PKSolveInput *in, PetscBool blocking, P
       res->na_why[k] = "a core each";
       break;
     case PK_TERM_ARRIVAL:
-      res->na_why[k] = in->layout.P <= 1 ? one_rank : "none measured";
+      res->na_why[k] = in->layout.P <= 1 ? one_rank : "not measured";
       break;
     default:
       res->na_why[k] = in->layout.P <= 1 ? one_rank : one_node;
@@ -602,7 +647,7 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
 
   /* the first rank waits in the set-up for the last one to enter the solve: the same for any solver or rank count
      (the application's work before the solve), so every what-if keeps it */
-  if (in->layout.P > 1 && in->t_arrival > 0) {
+  if (in->layout.P > 1 && in->t_arrival >= 0) { /* < 0: not measured (a prediction before any solve) */
     res->t[PK_TERM_ARRIVAL]      = in->t_arrival;
     res->status[PK_TERM_ARRIVAL] = PK_TERM_MEASURED;
   } else res->status[PK_TERM_ARRIVAL] = PK_TERM_NOT_APPLICABLE;

@@ -309,8 +309,8 @@ PetscErrorCode PKStatsCompute(MPI_Comm comm, PKMonitorCtx *c)
   in[3].v = -c->realbegin;
   in[4].v = (double)K;
   in[5].v = -(double)K;
-  in[6].v = last - c->trow0; /* total iteration time: the slowest rank */
-  in[7].v = c->trow0 - last; /* the fastest */
+  in[6].v = last - c->trow0;      /* total iteration time: the slowest rank */
+  in[7].v = c->trow0 - last;      /* the fastest */
   in[8].v = c->tbegin - c->trow0; /* the shortest set-up: the last rank to enter waits for nobody in it */
   in[9].v = c->realbegin;         /* the last entry */
   for (int i = 0; i < 10; i++) in[i].r = rank;
@@ -332,9 +332,9 @@ PetscErrorCode PKStatsCompute(MPI_Comm comm, PKMonitorCtx *c)
   /* the arrival: the last entry minus the first by the clock, bounded by the longest set-up minus the shortest (the
      first rank's wait for the last; clock-free, but it also holds set-up imbalance), so that clocks that disagree
      across nodes cannot make it larger than what the set-ups show */
-  S->arrival = size > 1 ? PetscMax(0, PetscMin(out[9].v + out[3].v, out[1].v + out[8].v)) : 0;
-  S->npapi       = c->nctr;
-  S->papi_names  = c->nctr ? PKPapiNames() : NULL;
+  S->arrival    = size > 1 ? PetscMax(0, PetscMin(out[9].v + out[3].v, out[1].v + out[8].v)) : 0;
+  S->npapi      = c->nctr;
+  S->papi_names = c->nctr ? PKPapiNames() : NULL;
   PetscCall(PKStatsTransposeReduce(comm, c->nctr, &T));
   PetscCall(PKStatsSelect(comm, c, S, out[7].r, out[6].r));
   PetscCall(PKStatsTransposeEnd(&T, c->nctr, S));

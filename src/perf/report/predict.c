@@ -150,6 +150,7 @@ PetscErrorCode PKReportPredict(KSP ksp, PKModelCtx *model, PKReportCtx *rep, Pet
   in.t_spmv       = p->t_spmv;
   in.t_pc         = p->t_pc;
   in.t_init       = -1;
+  in.t_arrival    = -1; /* before any solve: nothing measured */
   in.halo         = slowest;
   in.halo_theta   = PKModelHaloHiddenShare(slowest.total, PetscMax(0, p->t_matmul - p->t_spmv), p->t_spmv);
   in.sync[0] = in.sync[1] = -1;

@@ -103,7 +103,7 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   in->t_vec           = t.t_vec;
   a->vec_modelled     = t.vec_modelled;
   a->pc_time_modelled = t.pc_modelled;
-  in->t_init          = -1;       /* modelled from the solver's start-up shape */
+  in->t_init          = -1; /* modelled from the solver's start-up shape */
   in->t_arrival       = S->arrival;
   in->net             = net->net; /* the allreduces' hops and the counters' congestion (sec_net.c) */
   in->ranks_per_core  = run->ranks_per_core;
