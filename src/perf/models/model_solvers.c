@@ -416,7 +416,7 @@ PetscReal PKModelThetaFromCounts(PetscInt nearly, PetscInt nreductions)
    first, equal windows alike, theta n reductions' worth in all. A reduction behind a longer window is the likelier
    to complete: nbpcg overlaps one reduction with an SpMV and one with a preconditioner application, and across two
    emulated nodes (theta 0.49) the late half waited about their whole cost (22 us of 24) where a theta shared alike
-   would have hidden them (docs/models.md §3.2).
+   would have hidden them (docs/models.md §2.3).
 
    Level: developer
 */
