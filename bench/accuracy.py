@@ -49,7 +49,7 @@ def main():
             continue
         for j, r in enumerate(reports(path)[1:]):
             if num(r, "measured", "ksp_solve") is not None:
-                runs[(m["setup"], int(m["rows"]), m["pc"], m["typ"], 100 * int(m["rep"]) + j)] = r
+                runs[(m["setup"], int(m["rows"]), m["pc"], m["typ"], (int(m["rep"]), j))] = r  # sample j of round rep
     if not runs:
         print(f"no reports in {d}")
         return 1
@@ -65,7 +65,7 @@ def main():
         reps = sorted({k[4] for k in keys})
         cases = sorted({(k[1], k[2]) for k in keys})
         types = [t for t in ["pcg", "sapcg", "nbpcg", "pipecg", "pipe2cg", "pgmres", "cg", "gmres"] if any(k[3] == t for k in keys)]
-        p(f"\n### set-up {s}: {len({r // 100 for r in reps})} round(s), {len(reps)} samples, profile {os.path.join(d, s + '.profile')}\n")
+        p(f"\n### set-up {s}: {len({r[0] for r in reps})} round(s), {len(reps)} samples, profile {os.path.join(d, s + '.profile')}\n")
         # self-model gap per case
         p("| rows/rank | pc | solver | iterations | measured (s) | model (s) | self-model gap |")
         p("| ---: | --- | --- | ---: | ---: | ---: | ---: |")

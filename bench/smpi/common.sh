@@ -5,8 +5,10 @@
 #                             sets PETSC_DIR and PETSC_ARCH; fails with the reason
 #   smpi_build_pk             pipekrylov against it (make SMPI=1) in $OUT/pk: poisson27 and pipekrylov-calibrate
 #   smpi_settings PROFILE     the simulator's settings (CFG), MPI_Test's cost from a native PROFILE's test_on
+#   smpi_native_settings      the same with $OUT/native-test.profile, calibrated natively on 2 ranks if need be
+#   smpi_platform PLAT NODES PPN DIR   the platform's files in DIR (bench/smpi/platform.py): XML, HOSTS, PCFG
 #   sim NP LOG CMD...         one simulated run on the platform in XML and HOSTS (and its options in PCFG)
-# shellcheck disable=SC2034 # SMPI_WHY, PETSC_ARCH, PK, CFG are for the caller
+# shellcheck disable=SC2034 # SMPI_WHY, PETSC_ARCH, PK, CFG, XML, HOSTS, PCFG are for the caller
 smpi_petsc() {
   local stamp
   if [ "$1" = cached ] && [ ! -f "$OUT/petsc.stamp" ]; then
@@ -42,6 +44,20 @@ smpi_settings() {
     --log=smpi_coll.thresh:warning --log=smpi_config.thresh:error --log=smpi_request.thresh:error)
   export PETSC_OPTIONS="${PETSC_OPTIONS:-} -build_twosided allreduce"
   export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+}
+smpi_native_settings() {
+  if [ ! -s "$OUT/native-test.profile" ]; then
+    make -s -C "$ROOT" build/bin/pipekrylov-calibrate >/dev/null 2>&1
+    "$ROOT/tests/mpirun.sh" 2 "$ROOT/build/bin/pipekrylov-calibrate" -quick -o "$OUT/native-test.profile" >"$OUT/native-test.log" 2>&1 ||
+      { tail -5 "$OUT/native-test.log"; echo "FAIL: the native calibration failed"; return 1; }
+  fi
+  smpi_settings "$OUT/native-test.profile"
+}
+smpi_platform() {
+  local pinfo
+  mapfile -t pinfo < <(/usr/bin/python3 "$ROOT/bench/smpi/platform.py" "$1" "$2" "$3" "$4") || { echo "FAIL: platform $1"; return 1; }
+  XML=${pinfo[0]} HOSTS=${pinfo[1]}
+  PCFG=("${pinfo[@]:2}")
 }
 sim() {
   local np=$1 log=$2 t0 rc

@@ -26,9 +26,7 @@ else
     smpi_settings /dev/null
     CFG+=(--cfg=smpi/test:1e-6)
     mkdir -p "$SMPI_OUT/test"
-    mapfile -t pinfo < <(/usr/bin/python3 "$PK_ROOT/bench/smpi/platform.py" fattree 4 16 "$SMPI_OUT/test")
-    XML=${pinfo[0]} HOSTS=${pinfo[1]}
-    PCFG=("${pinfo[@]:2}")
+    smpi_platform fattree 4 16 "$SMPI_OUT/test"
   }
   export SMPI_OUT
   export -f smpi_setup
@@ -60,8 +58,7 @@ else
     local p=$SMPI_OUT/test/cal.profile
     smpi_setup || return 1
     rm -f "$p"
-    mapfile -t pinfo < <(/usr/bin/python3 "$PK_ROOT/bench/smpi/platform.py" fattree 2 4 "$SMPI_OUT/test")
-    XML=${pinfo[0]} HOSTS=${pinfo[1]}
+    smpi_platform fattree 2 4 "$SMPI_OUT/test" || return 1
     sim 8 "$SMPI_OUT/test/cal.log" "$PK/bin/pipekrylov-calibrate" -quick -o "$p" || { tail -5 "$SMPI_OUT/test/cal.log"; return 1; }
     grep -E '^(alpha_off_short|allreduce_alpha_off|ppn|nodes) ' "$p"
     grep -Eq '^alpha_off_short = [0-9.e+-]+ ' "$p" && grep -Eq '^nodes = 2 ' "$p" && grep -Eq '^ppn = 4 ' "$p"

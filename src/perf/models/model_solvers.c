@@ -462,7 +462,7 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
 {
   const PKSolveInput *in  = ctx->in;
   PetscInt            nnb = 0, j = 0;
-  PetscReal           sync_cycle = s->its * ctx->sync, *Wc = NULL, *th = NULL;
+  PetscReal           sync_cycle = s->its * ctx->sync, *Wc, *th;
 
   PetscFunctionBegin;
   if (mult <= 0) PetscFunctionReturn(0);
@@ -472,20 +472,14 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
   for (PetscInt k = 0; k < PK_CT_N; k++) t[PK_TERM_HALO_POSTAL + k] += mult * s->nspmv * in->halo.t[k];
   t[PK_TERM_HALO_OVERLAP] -= mult * s->nspmv * ctx->halo_hidden;
   t[PK_TERM_SYNC] += mult * sync_cycle;
+  /* the non-blocking reductions' windows, and the measured theta by window: which of them were the early ones */
+  PetscCall(PetscMalloc2(s->nred, &Wc, s->nred, &th));
   for (PetscInt i = 0; i < s->nred; i++) {
     PKReductionSpec r;
     PetscCall(PKSolverShapeReduction(&in->solver, s, i, &r));
-    if (!r.blocking) nnb++;
-  }
-  /* the measured theta, by window: which of the cycle's reductions were the early ones */
-  PetscCall(PetscMalloc2(nnb, &Wc, nnb, &th));
-  for (PetscInt i = 0; i < s->nred; i++) {
-    PKReductionSpec r;
-    PetscCall(PKSolverShapeReduction(&in->solver, s, i, &r));
-    if (!r.blocking) Wc[j++] = r.w_spmv * in->t_spmv + r.w_pc * in->t_pc;
+    if (!r.blocking) Wc[nnb++] = r.w_spmv * in->t_spmv + r.w_pc * in->t_pc;
   }
   if (!ctx->ideal) PetscCall(PKModelThetaByWindow(nnb, Wc, ctx->theta, th));
-  j = 0;
   for (PetscInt i = 0; i < s->nred; i++) {
     PKReductionSpec r;
     PKAllreduceCost a;

@@ -26,6 +26,19 @@ enum {
   PK_NG
 }; /* per-rank numbers gathered: the summary, then these */
 
+/* Rank 0: the predicted slowdown from the reference's sample (quiet_m, quiet_x) and its time per iteration: the time
+   the detours add, as the model has it (its noisy minus its quiet expectation per iteration), over the measured
+   noise-free iteration. Not the ratio of the two expectations: the quiet one draws every rank's iteration
+   independently from the pooled sample, where the ranks' slow iterations come together, and can exceed the measured
+   iteration twofold (16 simulated ranks: 222-288 us against 136-138), which shrank the ratio. */
+static PetscErrorCode PKSecNoisePredict(PKSecNoise *n, PetscMPIInt size, PetscInt K)
+{
+  PetscFunctionBegin;
+  PetscCall(PKNoiseSlowdownModel(n->quiet_m, n->quiet_x, n->d, n->f, (PetscReal)n->ranks_on, (PetscReal)(size - n->ranks_on), K, n->nonblocking, &n->Eq, &n->En));
+  n->pred = n->Eq > 0 ? 1 + (n->En - n->Eq) / n->ref_per_it : 0;
+  PetscFunctionReturn(0);
+}
+
 /* Rank 0: the injected noise, per rank (all: the gathered PK_NG numbers of every rank), and the predicted slowdown */
 static PetscErrorCode PKSecNoiseInjected(const PKSolveRecord *rec, PetscMPIInt size, const PetscReal all[], PKSecNoise *n)
 {
@@ -55,12 +68,7 @@ static PetscErrorCode PKSecNoiseInjected(const PKSolveRecord *rec, PetscMPIInt s
       n->quiet_m = 1;
       n->quiet_x = &n->ref_per_it;
     }
-    PetscCall(PKNoiseSlowdownModel(n->quiet_m, n->quiet_x, n->d, n->f, (PetscReal)n->ranks_on, (PetscReal)(size - n->ranks_on), S->nits, n->nonblocking, &n->Eq, &n->En));
-    /* the time the detours add, as the model has it, over the measured noise-free iteration: the model's own quiet
-       expectation draws every rank's iteration independently from the pooled sample, where the ranks' slow
-       iterations come together, and it can exceed the measured one twofold (16 simulated ranks: 222-288 us against
-       136-138), which would shrink the ratio En / Eq */
-    n->pred = n->Eq > 0 ? 1 + (n->En - n->Eq) / n->ref_per_it : 0;
+    PetscCall(PKSecNoisePredict(n, size, S->nits));
   }
   PetscFunctionReturn(0);
 }
@@ -165,8 +173,7 @@ PetscErrorCode PKSecNoiseModel(const PKStats *S, const PKSecRun *run, const PKSe
   n->meas       = (S->solve_time / S->nits) / n->ref_per_it;
   n->quiet_m    = 1;
   n->quiet_x    = &n->ref_per_it;
-  PetscCall(PKNoiseSlowdownModel(1, &n->ref_per_it, n->d, n->f, (PetscReal)n->ranks_on, (PetscReal)(S->nranks - n->ranks_on), S->nits, n->nonblocking, &n->Eq, &n->En));
-  n->pred = n->Eq > 0 ? n->En / n->Eq : 0;
+  PetscCall(PKSecNoisePredict(n, S->nranks, S->nits));
   PetscFunctionReturn(0);
 }
 
