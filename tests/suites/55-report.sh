@@ -194,15 +194,18 @@ halo_hidden_check() {
 export -f halo_hidden_check
 for t in pcg pipecg; do t halo-hidden-share-$t halo_hidden_check $t; done
 # the ranks entering the solve apart: the last rank sleeps 50 ms before each solve; the second solve's report
-# measures about that as the arrival term (the first waited in its set-up), and the model, which carries it, stays
-# within 25% of the measured KSPSolve (without the term it would be some 95% low); a sleep can only run long, and the
-# other rank may be descheduled before it enters: the bounds are wide
+# measures about that as the arrival term (the first waited in its set-up; a sleep can only run long, and the other
+# rank may be descheduled before it enters: the bounds are wide), the model's total holds it, and the model's set-up
+# (the arrival and the modelled start-up) is within 25% of the measured set-up (without the term it would be some 99%
+# low). The set-up, not the whole solve: on a loaded machine (two CPU hogs beside the test) the iterations' waits took
+# 70-230 ms of descheduling that no term of this model sees, and the whole solve's gap read -33% to -84%
 arrival_report() {
   local out
   out=$("$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/tests/perfmon" -problem poisson27 -rows_per_rank 1000 -pc_type jacobi -ksp_type "$1" -nsolves 2 -late_rank_delay 0.05 -dump "$PK_BUILD/tests/arrival-$1.json" -ksp_perfmodel_view ::ascii_csv 2>&1) || { echo "$out"; return 1; }
-  echo "$out" | grep -E '^analytic,(arrival|gap)|^measured,(ksp_solve|setup),' | tail -4
-  echo "$out" | awk -F, '$1 == "analytic" && $2 == "arrival" { a = $3; s = $5 } $1 == "analytic" && $2 == "gap" { g = $3 }
-    END { exit !(s == "measured" && a >= 0.025 && a <= 0.3 && g >= -25 && g <= 25) }'
+  echo "$out" | grep -E '^analytic,(arrival|init|total|gap)|^measured,(ksp_solve|setup),' | tail -6
+  echo "$out" | awk -F, '$1 == "analytic" && $2 == "arrival" { a = $3; s = $5 } $1 == "analytic" && $2 == "init" { i = $3 }
+    $1 == "analytic" && $2 == "total" { tot = $3 } $1 == "measured" && $2 == "setup" { su = $3 }
+    END { d = a + i - su; if (d < 0) d = -d; exit !(s == "measured" && a >= 0.025 && a <= 0.3 && tot >= a && su > 0 && d <= 0.25 * su) }'
 }
 t report-arrival-pcg arrival_report pcg
 t report-arrival-cg arrival_report cg
