@@ -23,4 +23,5 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yi
 export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
 export OMPI_MCA_btl_sm_single_copy_mechanism=${OMPI_MCA_btl_sm_single_copy_mechanism:-none}
 export OMPI_MCA_rmaps_base_oversubscribe=1
+. "$(dirname "$0")/mpi-session.sh"
 exec mpiexec --oversubscribe --bind-to none -n "$n" "$@"

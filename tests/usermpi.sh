@@ -4,4 +4,5 @@
 # tests/mpirun.sh's --bind-to none hides what the default binding does to the report.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 n=$1; shift
+. "$(dirname "$0")/mpi-session.sh"
 exec mpiexec -n "$n" "$@"
