@@ -7,6 +7,7 @@
 # (pcg, 3000 rows per rank: 2.0 ms, now and then 4-9 ms; measured 2026-11-29). tests/run sets it for the suite,
 # where two suites share the cores. A value in the environment is kept.
 n=$1; shift
+. "$(dirname "$0")/mpi-session.sh"
 # One rank: the program itself, an MPI singleton that starts no daemon (Open MPI 4's singleton MPI_Init otherwise
 # forks an orted: 0.21 s against 0.03, and mpiexec -n 1 costs 0.3 s; the suite runs hundreds of one-rank cases).
 # A singleton has no spawn or connect/accept, which nothing here uses. Open MPI 5 starts no daemon for a singleton.
@@ -23,5 +24,4 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yi
 export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
 export OMPI_MCA_btl_sm_single_copy_mechanism=${OMPI_MCA_btl_sm_single_copy_mechanism:-none}
 export OMPI_MCA_rmaps_base_oversubscribe=1
-. "$(dirname "$0")/mpi-session.sh"
 exec mpiexec --oversubscribe --bind-to none -n "$n" "$@"
