@@ -35,7 +35,7 @@ static PetscErrorCode PKSecNoisePredict(PKSecNoise *n, PetscMPIInt size, PetscIn
 {
   PetscFunctionBegin;
   PetscCall(PKNoiseSlowdownModel(n->quiet_m, n->quiet_x, n->d, n->f, (PetscReal)n->ranks_on, (PetscReal)(size - n->ranks_on), K, n->nonblocking, &n->Eq, &n->En));
-  n->pred = n->Eq > 0 ? 1 + (n->En - n->Eq) / n->ref_per_it : 0;
+  n->pred = n->Eq > 0 && n->ref_per_it > 0 ? 1 + (n->En - n->Eq) / n->ref_per_it : 0; /* 0: no prediction */
   PetscFunctionReturn(0);
 }
 
