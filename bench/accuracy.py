@@ -28,6 +28,12 @@ def reports(path):
     return out
 
 
+def last_report(path):
+    """The file's last report, or None (bench/crosstype.py and bench/smpi/analyze.py read one report per file)"""
+    r = reports(path)
+    return r[-1] if r else None
+
+
 def num(r, *k):
     try:
         return float(r[k])
