@@ -70,3 +70,16 @@ sim() {
   echo "wall $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s, exit $rc" >>"$log"
   return $rc
 }
+# smpi_results_dir DIR SETTINGS: DIR holds the results of runs made with SETTINGS (ranks per node, iterations, ...):
+# the runs skip a case whose CSV is there and reuse the profile, so results of other settings must not be mixed in.
+# A DIR made with other settings is moved aside to $OUT/old/ (out of the readers' way), never deleted: simulated runs
+# take hours.
+smpi_results_dir() {
+  local dir=$1 want=$2 old
+  if [ -s "$dir/settings" ] && [ "$(cat "$dir/settings")" != "$want" ]; then
+    old=$OUT/old/${dir##*/}.$(date -r "$dir/settings" +%Y%m%d-%H%M%S)
+    echo "smpi: $dir was made with $(tr '\n' ' ' <"$dir/settings")- moved to $old; starting over with $want"
+    mkdir -p "$OUT/old" && mv "$dir" "$old" || return 1
+  fi
+  mkdir -p "$dir" && printf '%s\n' "$want" >"$dir/settings.tmp" && mv "$dir/settings.tmp" "$dir/settings"
+}
