@@ -72,14 +72,14 @@ sim() {
 }
 # smpi_results_dir DIR SETTINGS: DIR holds the results of runs made with SETTINGS (ranks per node, iterations, ...):
 # the runs skip a case whose CSV is there and reuse the profile, so results of other settings must not be mixed in.
-# A DIR made with other settings is moved aside to $OUT/old/ (out of the readers' way), never deleted: simulated runs
-# take hours.
+# A DIR made with other settings, or with results and no record of its settings, is moved aside to $OUT/old/ (out of
+# the readers' way), never deleted: simulated runs take hours.
 smpi_results_dir() {
-  local dir=$1 want=$2 old
-  if [ -s "$dir/settings" ] && [ "$(cat "$dir/settings")" != "$want" ]; then
-    old=$OUT/old/${dir##*/}.$(date -r "$dir/settings" +%Y%m%d-%H%M%S)
-    echo "smpi: $dir was made with $(tr '\n' ' ' <"$dir/settings")- moved to $old; starting over with $want"
-    mkdir -p "$OUT/old" && mv "$dir" "$old" || return 1
+  local dir=$1 want=$2 old had
+  had=$(cat "$dir/settings" 2>/dev/null)
+  if { [ -n "$had" ] && [ "$had" != "$want" ]; } || { [ -z "$had" ] && compgen -G "$dir/*.csv" >/dev/null; }; then
+    mkdir -p "$OUT/old" && old=$(mktemp -d "$OUT/old/${dir##*/}.$(date +%Y%m%d-%H%M%S).XXXX") && mv -T "$dir" "$old" || return 1
+    echo "smpi: $dir was made with ${had:-settings not recorded} - moved to $old; starting over with $want"
   fi
   mkdir -p "$dir" && printf '%s\n' "$want" >"$dir/settings.tmp" && mv "$dir/settings.tmp" "$dir/settings"
 }
