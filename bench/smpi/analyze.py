@@ -129,7 +129,9 @@ def main():
                 mo = sorted(have, key=lambda t: model[(P, t)])
                 ok = sm[:1] == mo[:1]
                 right += ok
-                print(f"- {P} ranks: simulated {' < '.join(sm)}; model {' < '.join(mo)}: fastest {'right' if ok else 'WRONG'}")
+                # what a wrong first choice costs: its simulated time over the fastest type's
+                cost = f" (the model's first, {mo[0]}, {meas[(P, mo[0])] / meas[(P, sm[0])]:.3f}x the fastest)" if have and not ok else ""
+                print(f"- {P} ranks: simulated {' < '.join(sm)}; model {' < '.join(mo)}: fastest {'right' if ok else 'WRONG'}{cost}")
             largest = [g for P, g in wi if P == Ps[-1]]
             largest_c = [g for P, g in wic if P == Ps[-1]]
             summary.append((plat, rows, med(gaps), max(gaps) if gaps else float("nan"), max(largest) if largest else float("nan"),
