@@ -65,7 +65,9 @@ sim() {
   local np=$1 log=$2 t0 rc
   shift 2
   t0=$(date +%s.%N)
-  smpirun -np "$np" -platform "$XML" -hostfile "$HOSTS" "${CFG[@]}" "${PCFG[@]}" "$@" >"$log" 2>&1
+  # a bound on each simulation's wall time (SMPI_TIMEOUT seconds, default 1200): a case the simulator cannot finish
+  # (PETSc's pipecg at 256 ranks: SimGrid's MPI_Iallreduce) fails with exit 124 instead of stalling the study
+  timeout -k 10 "${SMPI_TIMEOUT:-1200}" smpirun -np "$np" -platform "$XML" -hostfile "$HOSTS" "${CFG[@]}" "${PCFG[@]}" "$@" >"$log" 2>&1
   rc=$?
   echo "wall $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s, exit $rc" >>"$log"
   return $rc

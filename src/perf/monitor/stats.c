@@ -11,7 +11,8 @@
 
    The whole reduction is one MPI_Iallreduce (MAXLOC: times, iteration counts, fastest and slowest rank) completed
    together with one MPI_Ialltoallv, then one MPI_Igatherv completed after up to three messages (the selected
-   ranks' series) to rank 0: two synchronisations at the end of each recorded solve, since each one costs.
+   ranks' series) to rank 0: two synchronisations at the end of each recorded solve, since each one costs. Built for
+   SimGrid's simulator (PK_SMPI) the three are blocking collectives (PK_STATS_BLOCKING, below).
 */
 #include <pipekrylov/private/pkmonitor.h>
 
