@@ -42,6 +42,23 @@ def measured_terms(r):
     return total
 
 
+def gap_table(types, Ps, cell):
+    """A table of a row per type and a column per rank count; cell(t, P) gives (gap in %, text) or None ("-").
+    Returns the (P, |gap|) of the cells drawn."""
+    print("| type | " + " | ".join(f"{P}" for P in Ps) + " |")
+    print("| --- |" + " ---: |" * len(Ps))
+    out = []
+    for t in types:
+        cells = []
+        for P in Ps:
+            c = cell(t, P)
+            if c is not None:
+                out.append((P, abs(c[0])))
+            cells.append(c[1] if c is not None else "-")
+        print(f"| {t} | " + " | ".join(cells) + " |")
+    return out
+
+
 def main():
     root = sys.argv[1]
     summary = []
@@ -74,59 +91,43 @@ def main():
                     cells.append(fmt(v) + ("*" if v is not None and v == best else "") if v is not None else "-")
                 print(f"| {t} | " + " | ".join(cells) + " |")
             print(f"\nself model gap (model - simulated) / simulated:\n")
-            print("| type | " + " | ".join(f"{P}" for P in Ps) + " |")
-            print("| --- |" + " ---: |" * len(Ps))
-            gaps = []
-            for t in types:
-                cells = []
-                for P in Ps:
-                    if (P, t) in meas and (P, t) in model:
-                        g = 100 * (model[(P, t)] - meas[(P, t)]) / meas[(P, t)]
-                        gaps.append(abs(g))
-                        cells.append(f"{g:+.1f}%")
-                    else:
-                        cells.append("-")
-                print(f"| {t} | " + " | ".join(cells) + " |")
+
+            def self_gap(t, P):
+                if (P, t) not in meas or (P, t) not in model:
+                    return None
+                g = 100 * (model[(P, t)] - meas[(P, t)]) / meas[(P, t)]
+                return g, f"{g:+.1f}%"
+            gaps = [g for _, g in gap_table(types, Ps, self_gap)]
             # the iterations alone: KSPSolve less its set-up and finish, against the model less its start-up and the
             # ranks' arrival. Under the simulator the set-up holds PETSc's scatter set-up, whose collectives SimGrid
             # runs with P^2 messages (pcg at 1024 ranks: 4.3 ms before the first iteration, 0.5 ms at 256)
             print(f"\nthe iterations alone, model against simulated (KSPSolve less set-up and finish; the model less its"
                   " start-up and the ranks' arrival):\n")
-            print("| type | " + " | ".join(f"{P}" for P in Ps) + " |")
-            print("| --- |" + " ---: |" * len(Ps))
-            igaps = []
-            for t in types:
-                cells = []
-                for P in Ps:
-                    r = runs.get((rows, P, t))
-                    mi = (num(r, "measured", "ksp_solve") or 0) - (num(r, "measured", "setup") or 0) - (num(r, "measured", "finish") or 0) if r else 0
-                    mo = (num(r, "analytic", "total") or 0) - (num(r, "analytic", "init") or 0) - (num(r, "analytic", "arrival") or 0) if r else 0
-                    if mi > 0 and mo > 0:
-                        g = 100 * (mo - mi) / mi
-                        igaps.append(abs(g))
-                        cells.append(f"{g:+.1f}%")
-                    else:
-                        cells.append("-")
-                print(f"| {t} | " + " | ".join(cells) + " |")
-            # what-if from the smallest count's report for the larger counts it predicts
+
+            def iterations_gap(t, P):
+                r = runs.get((rows, P, t))
+                mi = (num(r, "measured", "ksp_solve") or 0) - (num(r, "measured", "setup") or 0) - (num(r, "measured", "finish") or 0) if r else 0
+                mo = (num(r, "analytic", "total") or 0) - (num(r, "analytic", "init") or 0) - (num(r, "analytic", "arrival") or 0) if r else 0
+                if not (mi > 0 and mo > 0):
+                    return None
+                g = 100 * (mo - mi) / mi
+                return g, f"{g:+.1f}%"
+            igaps = [g for _, g in gap_table(types, Ps, iterations_gap)]
+            # what-if from the smallest count's report for the larger counts it predicts; with replace, the smallest
+            # run's measured terms replaced by the larger run's
             P0 = Ps[0]
-            wi, wic = [], []
-            print(f"\nwhat-if of the {P0}-rank report for larger counts (predicted / simulated, per iteration):\n")
-            print("| type | " + " | ".join(f"{P}" for P in Ps[1:]) + " |")
-            print("| --- |" + " ---: |" * (len(Ps) - 1))
-            for t in types:
+
+            def whatif_gap(t, P, replace=False):
                 r0 = runs.get((rows, P0, t))
-                cells = []
-                for P in Ps[1:]:
-                    p = num(r0, "whatif.ranks", str(P)) if r0 else None
-                    if p is not None and (P, t) in meas:
-                        pi = p / it(r0) * 1e6
-                        g = 100 * (pi - meas[(P, t)]) / meas[(P, t)]
-                        wi.append((P, abs(g)))
-                        cells.append(f"{pi:.1f} / {meas[(P, t)]:.1f} ({g:+.0f}%)")
-                    else:
-                        cells.append("-")
-                print(f"| {t} | " + " | ".join(cells) + " |")
+                p = num(r0, "whatif.ranks", str(P)) if r0 else None
+                if p is None or (P, t) not in meas or (replace and ((P0, t) not in comp or (P, t) not in comp)):
+                    return None
+                pi = p / it(r0) * 1e6 + (comp[(P, t)] - comp[(P0, t)] if replace else 0)
+                g = 100 * (pi - meas[(P, t)]) / meas[(P, t)]
+                extra = f"; {comp[(P0, t)]:.0f} -> {comp[(P, t)]:.0f}" if replace else ""
+                return g, f"{pi:.1f} / {meas[(P, t)]:.1f} ({g:+.0f}%{extra})"
+            print(f"\nwhat-if of the {P0}-rank report for larger counts (predicted / simulated, per iteration):\n")
+            wi = gap_table(types, Ps[1:], whatif_gap)
             # the same what-if with the larger run's measured terms in place of the smallest run's: every simulated
             # rank computes on this machine's one memory, so the compute per rank and its spread over the ranks (the
             # synchronization gap) grow with the simulated count as a machine with a core and a cache per rank would
@@ -134,21 +135,7 @@ def main():
             print(f"\nthe same what-if, the {P0}-rank run's measured terms (compute, synchronization gap, arrival,"
                   " progress calls) replaced by the larger run's (predicted / simulated, per iteration; the measured"
                   " terms per iteration at the smallest -> larger count):\n")
-            print("| type | " + " | ".join(f"{P}" for P in Ps[1:]) + " |")
-            print("| --- |" + " ---: |" * (len(Ps) - 1))
-            for t in types:
-                r0 = runs.get((rows, P0, t))
-                cells = []
-                for P in Ps[1:]:
-                    p = num(r0, "whatif.ranks", str(P)) if r0 else None
-                    if p is not None and (P, t) in meas and (P0, t) in comp and (P, t) in comp:
-                        pi = p / it(r0) * 1e6 + comp[(P, t)] - comp[(P0, t)]
-                        g = 100 * (pi - meas[(P, t)]) / meas[(P, t)]
-                        wic.append((P, abs(g)))
-                        cells.append(f"{pi:.1f} / {meas[(P, t)]:.1f} ({g:+.0f}%; {comp[(P0, t)]:.0f} -> {comp[(P, t)]:.0f})")
-                    else:
-                        cells.append("-")
-                print(f"| {t} | " + " | ".join(cells) + " |")
+            wic = gap_table(types, Ps[1:], lambda t, P: whatif_gap(t, P, True))
             # ranking: each type's own model against the simulation
             print("\nranking at each count: simulated / by the model (each type's own report):\n")
             right = 0
