@@ -20,14 +20,13 @@ for np in 1 2 4; do
   t_grep bench-spmv-exact-poisson27-np$np 'SpMV: chunked' "$PK_ROOT/tests/mpirun.sh" $np $PK_BUILD/examples/poisson27 -rows_per_rank 343 -ksp_type pcg -ksp_max_it 3 -ksp_view
 done
 # bench/accuracy on a smoke scale (one round, one node, tiny sizes): its tables are printed (figures not checked)
-t_grep bench-accuracy-smoke '^\| node \| [0-9.]+% \| [0-9.]+% \| [0-9.]+% \|' \
+acc_smoke() {
   env SMOKE=1 SETUPS=node SIZES=512 PCS=jacobi TYPES="pcg pipecg pgmres" ACCURACY_DIR="$PK_BUILD/tests/accuracy" bash "$PK_ROOT/bench/accuracy"
-# the readers below need that run's reports: made here when a filtered run (make check TESTS=...) left it out
-acc_smoke_ready() {
-  [ -s "$PK_BUILD/tests/accuracy/node-512-jacobi-pipecg-r1.csv" ] ||
-    env SMOKE=1 SETUPS=node SIZES=512 PCS=jacobi TYPES="pcg pipecg pgmres" ACCURACY_DIR="$PK_BUILD/tests/accuracy" bash "$PK_ROOT/bench/accuracy" >/dev/null 2>&1
 }
-export -f acc_smoke_ready
+# the readers below need that run's reports: made here when a filtered run (make check TESTS=...) left it out
+acc_smoke_ready() { [ -s "$PK_BUILD/tests/accuracy/node-512-jacobi-pipecg-r1.csv" ] || acc_smoke >/dev/null 2>&1; }
+export -f acc_smoke acc_smoke_ready
+t_grep bench-accuracy-smoke '^\| node \| [0-9.]+% \| [0-9.]+% \| [0-9.]+% \|' acc_smoke
 t_grep bench-accuracy-tables 'self-model gap .*\| 512 \| jacobi \| pipecg \|.*cross-prediction \|error\|.*\| pcg \| - \|.*AMG cycle model against.*### summary' \
   bash -c "acc_smoke_ready && bash $PK_ROOT/bench/accuracy --analyze $PK_BUILD/tests/accuracy | tr '\n' ' '"
 # the other readers of those reports (bench/crosstype.py; bench/smpi/analyze.py, here on two of them laid out as a
