@@ -57,6 +57,9 @@ typedef struct {
   PetscReal test_time[PK_NLOC]; /* s per MPI_Test call while a request is outstanding (the progress engine's poll) */
   PetscReal poll_time[PK_NLOC]; /* s until a one-value non-blocking allreduce round completes when it is polled with
                                    MPI_Test between pieces of work, as the solvers poll it */
+  PetscReal nbc_async;          /* the share of one-value MPI_Iallreduces the library completes while the ranks
+                                   compute and make no MPI call (1: a progress thread, offload, a simulator; 0: Open
+                                   MPI's libNBC without a progress thread, which needs a call for every round) */
   /* node-local compute */
   PetscReal mem_bw;        /* bytes/s, STREAM triad of one rank while all ranks of the node run it */
   PetscReal spmv_per_nnz;  /* s per stored nonzero of an AIJ SpMV */

@@ -57,6 +57,7 @@ const PKMachineField PKMachineFields[] = {
   PKF("test_off", "s", "one MPI_Test call while a request between nodes is outstanding", test_time[PK_OFF_NODE], POS),
   PKF("poll_on", "s", "a one-value MPI_Iallreduce on one node, polled with MPI_Test after every 5 us of work: time per round to complete", poll_time[PK_ON_NODE], POS),
   PKF("poll_off", "s", "a one-value MPI_Iallreduce between nodes, polled with MPI_Test after every 5 us of work: time per round to complete", poll_time[PK_OFF_NODE], POS),
+  PKF("nbc_async", "fraction", "a one-value MPI_Iallreduce on all calibration ranks, left alone (no MPI call) while they compute: the share found complete at the first call", nbc_async, NNEG),
   PKF("RN", "bytes/s", "max-rate: off-node injection bandwidth of one node (all pairs at once)", RN, POS),
   PKF("gamma", "s", "queue search: T_q = gamma n^2 for n messages posted out of order (004)", gamma, NNEG),
   PKF("delta", "s/byte", "contention: T_c = delta l, l = bytes crossing the busiest link (004)", delta, NNEG),
@@ -81,7 +82,7 @@ static const struct {
   {"alpha_on_short",  "Point-to-point between two ranks of one node: postal model T = alpha + beta * bytes per MPI protocol (000 section 5.1-5.2)"},
   {"alpha_xs_short",  "Point-to-point between the two sockets of one node (004 section 3; none: one socket, the on-node values are used)"         },
   {"alpha_off_short", "Point-to-point between nodes (none: no off-node pair at calibration)"                                                      },
-  {"test_on",         "Progress: the MPI_Test calls between the chunks of the overlapped work (docs/models.md §2.4)"                             },
+  {"test_on",         "Progress: the MPI_Test calls between the chunks of the overlapped work, and progress without calls (docs/models.md §2.4)"},
   {"RN",              "Network penalties: max-rate (Gropp, Olson, Samfass), queue search and contention (004), hops and congestion (000 5.6-5.7)" },
   {"mem_bw",          "Node-local compute"                                                                                                        },
   {"noise_rate",      "Noise: detours seen by fixed-work quanta on every core at once"                                                            },
@@ -130,7 +131,7 @@ static const PKMachineParams PKDefaultParams = {
   .nodes            = 1,
 };
 /* Fields the default could not measure: nothing off-node exists on one machine */
-static const char *const PKDefaultUnavailable[] = {"amg_flop_time", "alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "test_off", "poll_off", "RN", "delta", "alpha_xs_short", "beta_xs_short", "alpha_xs_eager", "beta_xs_eager", "alpha_xs_rendezvous", "beta_xs_rendezvous", "stall_time", NULL};
+static const char *const PKDefaultUnavailable[] = {"amg_flop_time", "alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "test_off", "poll_off", "nbc_async", "RN", "delta", "alpha_xs_short", "beta_xs_short", "alpha_xs_eager", "beta_xs_eager", "alpha_xs_rendezvous", "beta_xs_rendezvous", "stall_time", NULL};
 
 static PetscReal *FieldReal(PKMachineParams *p, PetscInt i)
 {

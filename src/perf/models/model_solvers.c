@@ -446,6 +446,13 @@ PetscErrorCode PKModelThetaByWindow(PetscInt n, const PetscReal W[], PetscReal t
 
 /* ------------------------------------------------------------------------------------------------------------ */
 
+/* pipekrylov's non-blocking solvers poll their reductions with MPI_Test (progress chunking); PETSc's split
+   reductions (groppcg, petsc_pipecg, petsc_pgmres) do not */
+static PetscBool PKPolls(PKSolverKind k)
+{
+  return (k == PK_SOLVER_NBPCG || k == PK_SOLVER_PIPECG || k == PK_SOLVER_PIPE2CG || k == PK_SOLVER_PGMRES) ? PETSC_TRUE : PETSC_FALSE;
+}
+
 typedef struct {
   const PKMachineParams *m;
   const PKSolveInput    *in;
@@ -454,6 +461,7 @@ typedef struct {
   PetscReal              sync;
   PetscReal              theta;
   PetscBool              ideal; /* theta not measured, a solver that polls: 000's full overlap, min(C, W) */
+  PetscReal              async; /* a solver that does not poll: the share its MPI completes with no call */
   PetscReal              allr_max;
 } PKSolveCtx;
 
@@ -500,7 +508,8 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
         t[PK_TERM_TESTS] += mult * tests * in->t_test;
         W += tests * in->t_test;
       }
-      t[PK_TERM_OVERLAP] -= mult * (ctx->ideal ? PKModelOverlapPolled(C, W, nmax > 0 ? in->t_poll : 0) : PKModelOverlapHidden(C, W, th[j]));
+      if (ctx->ideal) t[PK_TERM_OVERLAP] -= mult * PKModelOverlapPolled(C, W, nmax > 0 ? in->t_poll : 0);
+      else t[PK_TERM_OVERLAP] -= mult * PetscMax(PKModelOverlapHidden(C, W, th[j]), ctx->async * PetscMin(C, W));
       j++;
     }
   }
@@ -607,6 +616,9 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   ctx.sync        = in->layout.P > 1 ? PetscMax(0, in->sync[blocking ? 0 : 1]) : 0;
   ctx.theta       = PetscMax(0, PetscMin(1, in->theta));
   ctx.ideal       = ideal;
+  /* PETSc's split reductions: the share of reductions the MPI completes with no call while the ranks compute
+     (pipekrylov's own recursive doubling moves only when called: never) */
+  ctx.async = PKPolls(in->solver.kind) ? 0 : PetscMin(1, PetscMax(0, m->nbc_async));
   ctx.allr_max    = 0;
   res->kind       = in->solver.kind;
   res->K          = K;
@@ -661,7 +673,7 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   if (in->layout.nodes <= 1) res->status[PK_TERM_ALLR_HOPS] = res->status[PK_TERM_ALLR_CONGESTION] = PK_TERM_NOT_APPLICABLE;
   if (in->layout.P <= 1) res->status[PK_TERM_ALLR_COMM] = res->status[PK_TERM_ALLR_LOCAL] = PK_TERM_NOT_APPLICABLE;
   res->status[PK_TERM_SYNC]    = in->layout.P <= 1 ? PK_TERM_NOT_APPLICABLE : (in->sync[blocking ? 0 : 1] < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MEASURED);
-  res->status[PK_TERM_OVERLAP] = blocking ? PK_TERM_NOT_APPLICABLE : ((in->theta < 0 && !ideal) ? PK_TERM_NOT_MEASURED : PK_TERM_MODELLED);
+  res->status[PK_TERM_OVERLAP] = blocking ? PK_TERM_NOT_APPLICABLE : ((in->theta < 0 && !ideal && !(ctx.async > 0)) ? PK_TERM_NOT_MEASURED : PK_TERM_MODELLED);
   {
     PKReductionSpec r0 = {0, PETSC_TRUE, 0, 0};
     for (PetscInt i = 0; i < s.nred && r0.blocking; i++) PetscCall(PKSolverShapeReduction(&in->solver, &s, i, &r0));
@@ -685,13 +697,6 @@ PetscErrorCode PKModelSolve(const PKMachineParams *m, const PKSolveInput *in, PK
   PetscFunctionBegin;
   PetscCall(PKModelSolve_Private(m, in, PKStreamTime(in), PETSC_FALSE, res));
   PetscFunctionReturn(0);
-}
-
-/* pipekrylov's non-blocking solvers poll their reductions with MPI_Test (progress chunking); PETSc's split
-   reductions (groppcg, petsc_pipecg, petsc_pgmres) do not */
-static PetscBool PKPolls(PKSolverKind k)
-{
-  return (k == PK_SOLVER_NBPCG || k == PK_SOLVER_PIPECG || k == PK_SOLVER_PIPE2CG || k == PK_SOLVER_PGMRES) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 PetscBool PKSolverItersComparable(PKSolverKind a, PKSolverKind b)

@@ -256,8 +256,15 @@ PetscErrorCode PKSecRunView(PetscViewer v, PetscViewerFormat fmt, const PKSolveR
   if (r->choice) PetscCall(PKReportTypeChoiceView(v, r->choice));
   if (S->nreductions)
     PetscCall(PetscViewerASCIIPrintf(v, "    measured overlap: %" PetscInt_FMT " of %" PetscInt_FMT " reductions complete before their wait (%.0f%%), %" PetscInt_FMT " MPI_Test calls\n", S->nearly, S->nreductions, (double)PKPct(S->nearly, S->nreductions), S->ntests));
-  else if (r->model && r->theta_counts < 0 && (r->config.kind == PK_SOLVER_PETSC_GROPPCG || r->config.kind == PK_SOLVER_PETSC_PIPECG || r->config.kind == PK_SOLVER_PETSC_PGMRES))
-    PetscCall(PetscViewerASCIIPrintf(v, "    overlap of PETSc's split reductions is not measured (no MPI_Test accounting): assumed none\n"));
+  else if (r->model && r->theta_counts < 0 && (r->config.kind == PK_SOLVER_PETSC_GROPPCG || r->config.kind == PK_SOLVER_PETSC_PIPECG || r->config.kind == PK_SOLVER_PETSC_PGMRES)) {
+    /* what the model takes instead: the profile's progress without calls */
+    PetscReal share = PetscMin(1, PetscMax(0, r->eff.nbc_async));
+    PetscInt  i;
+
+    PetscCall(PKMachineFieldIndexOf(r->machine, &r->machine->p.nbc_async, &i));
+    if (share > 0) PetscCall(PetscViewerASCIIPrintf(v, "    overlap of PETSc's split reductions is not measured (no MPI_Test accounting): the MPI completes %.0f%% of them with no call (profile nbc_async), hidden up to their window\n", (double)(100 * share)));
+    else PetscCall(PetscViewerASCIIPrintf(v, "    overlap of PETSc's split reductions is not measured (no MPI_Test accounting): assumed none (%s)\n", r->machine->src[i] == PK_SRC_NONE ? "the profile has no nbc_async: calibrate on 4 or more ranks" : "profile nbc_async 0: the MPI does not progress without calls"));
+  }
   PetscFunctionReturn(0);
 }
 
