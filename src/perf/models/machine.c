@@ -82,7 +82,7 @@ static const struct {
   {"alpha_on_short",  "Point-to-point between two ranks of one node: postal model T = alpha + beta * bytes per MPI protocol (000 section 5.1-5.2)"},
   {"alpha_xs_short",  "Point-to-point between the two sockets of one node (004 section 3; none: one socket, the on-node values are used)"         },
   {"alpha_off_short", "Point-to-point between nodes (none: no off-node pair at calibration)"                                                      },
-  {"test_on",         "Progress: the MPI_Test calls between the chunks of the overlapped work, and progress without calls (docs/models.md §2.4)"},
+  {"test_on",         "Progress: the MPI_Test calls between the chunks of the overlapped work, and progress without calls (docs/models.md §2.4)" },
   {"RN",              "Network penalties: max-rate (Gropp, Olson, Samfass), queue search and contention (004), hops and congestion (000 5.6-5.7)" },
   {"mem_bw",          "Node-local compute"                                                                                                        },
   {"noise_rate",      "Noise: detours seen by fixed-work quanta on every core at once"                                                            },

@@ -618,11 +618,11 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   ctx.ideal       = ideal;
   /* PETSc's split reductions: the share of reductions the MPI completes with no call while the ranks compute
      (pipekrylov's own recursive doubling moves only when called: never) */
-  ctx.async = PKPolls(in->solver.kind) ? 0 : PetscMin(1, PetscMax(0, m->nbc_async));
-  ctx.allr_max    = 0;
-  res->kind       = in->solver.kind;
-  res->K          = K;
-  res->P          = in->layout.P;
+  ctx.async    = PKPolls(in->solver.kind) ? 0 : PetscMin(1, PetscMax(0, m->nbc_async));
+  ctx.allr_max = 0;
+  res->kind    = in->solver.kind;
+  res->K       = K;
+  res->P       = in->layout.P;
 
   if (gm) {
     PetscInt m_ = s.its, nfull = K / m_, rest = K % m_, ncycles = nfull + (rest ? 1 : 0);

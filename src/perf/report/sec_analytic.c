@@ -79,10 +79,10 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   /* measured times per application, the vector time per iteration */
   PetscCall(PetscMemzero(&m, sizeof(m)));
   PetscCall(PKSolverShapeGet(&run->config, 0, &sh));
-  m.K             = S->nits;
-  m.nspmv         = run->nspmv;
-  m.npc           = run->npc;
-  m.nranks        = S->nranks;
+  m.K      = S->nits;
+  m.nspmv  = run->nspmv;
+  m.npc    = run->npc;
+  m.nranks = S->nranks;
   /* PETSc's blocking VecDot and VecNorm hold their MPI_Allreduce, which PETSc does not log apart: its cg's and gmres'
      vector time is modelled. Its split reductions (groppcg, pipecg, pgmres) log the MPI apart (VecReduceComm,
      VecReduceEnd: the reduce phase), so theirs is measured as pipekrylov's own: modelled at the SpMV's bandwidth,

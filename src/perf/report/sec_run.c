@@ -262,8 +262,10 @@ PetscErrorCode PKSecRunView(PetscViewer v, PetscViewerFormat fmt, const PKSolveR
     PetscInt  i;
 
     PetscCall(PKMachineFieldIndexOf(r->machine, &r->machine->p.nbc_async, &i));
-    if (share > 0) PetscCall(PetscViewerASCIIPrintf(v, "    overlap of PETSc's split reductions is not measured (no MPI_Test accounting): the MPI completes %.0f%% of them with no call (profile nbc_async), hidden up to their window\n", (double)(100 * share)));
-    else PetscCall(PetscViewerASCIIPrintf(v, "    overlap of PETSc's split reductions is not measured (no MPI_Test accounting): assumed none (%s)\n", r->machine->src[i] == PK_SRC_NONE ? "the profile has no nbc_async: calibrate on 4 or more ranks" : "profile nbc_async 0: the MPI does not progress without calls"));
+    if (share > 0)
+      PetscCall(PetscViewerASCIIPrintf(v, "    overlap of PETSc's split reductions is not measured (no MPI_Test accounting): the MPI completes %.0f%% of them with no call (profile nbc_async), hidden up to their window\n", (double)(100 * share)));
+    else
+      PetscCall(PetscViewerASCIIPrintf(v, "    overlap of PETSc's split reductions is not measured (no MPI_Test accounting): assumed none (%s)\n", r->machine->src[i] == PK_SRC_NONE ? "the profile has no nbc_async: calibrate on 4 or more ranks" : "profile nbc_async 0: the MPI does not progress without calls"));
   }
   PetscFunctionReturn(0);
 }
