@@ -332,11 +332,18 @@ typedef struct {
 PETSC_INTERN PetscErrorCode PKModelSolve(const PKMachineParams *, const PKSolveInput *, PKModelResult *);
 /* The same problem with another solver: same K, per-application SpMV and PC times, vector time per stream. The overlap
    of the target: the run's measured theta; without one (a blocking or a PETSc run), 000's full overlap min(C, W)
-   for a target that polls (nbpcg, pipecg, pipe2cg, pgmres) and none for one that does not. Same K only holds within
+   for a target that polls (nbpcg, pipecg, pipe2cg, pgmres), and for PETSc's split reductions the share the MPI
+   completes with no call (PKModelAsyncShare: the profile's nbc_async, none without it). Same K only holds within
    a family: PKSolverItersComparable() says whether the target's iteration count is that of the run (CG family vs
    GMRES family: no; the caller says so rather than assume it) */
 PETSC_INTERN PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *, const PKSolveInput *, const PKSolverConfig *target, PKModelResult *);
 PETSC_INTERN PetscBool      PKSolverItersComparable(PKSolverKind, PKSolverKind);
+/* PETSc's split-reduction types (groppcg, petsc_pipecg, petsc_pgmres): an MPI_Iallreduce posted, no MPI call until its
+   wait, the MPI logged apart from the vector work */
+PETSC_INTERN PetscBool PKSolverSplitReductions(PKSolverKind);
+/* the share of a solver's non-blocking reductions its MPI completes with no call (profile nbc_async; PETSc's split
+   reductions only) */
+PETSC_INTERN PetscReal      PKModelAsyncShare(const PKMachineParams *, PKSolverKind);
 PETSC_INTERN PetscErrorCode PKModelWhatIfRanks(const PKMachineParams *, const PKSolveInput *, PetscInt P, const PKCommCost *halo_at_P, PKModelResult *);
 
 /* ============================================================================================================ */

@@ -453,6 +453,21 @@ static PetscBool PKPolls(PKSolverKind k)
   return (k == PK_SOLVER_NBPCG || k == PK_SOLVER_PIPECG || k == PK_SOLVER_PIPE2CG || k == PK_SOLVER_PGMRES) ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* PETSc's types whose reductions are split (VecXxxBegin/End): an MPI_Iallreduce posted, no MPI call until its wait,
+   and the MPI logged apart from the vector work (VecReduceComm, VecReduceEnd) */
+PetscBool PKSolverSplitReductions(PKSolverKind k)
+{
+  return (k == PK_SOLVER_PETSC_GROPPCG || k == PK_SOLVER_PETSC_PIPECG || k == PK_SOLVER_PETSC_PGMRES) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* The share of a solver's non-blocking reductions its MPI completes while the ranks compute and make no call: the
+   profile's nbc_async for PETSc's split reductions; none for pipekrylov's, whose recursive doubling moves only when
+   called (and for the blocking types, which have no such reduction) */
+PetscReal PKModelAsyncShare(const PKMachineParams *m, PKSolverKind k)
+{
+  return PKSolverSplitReductions(k) ? PetscMin(1, PetscMax(0, m->nbc_async)) : 0;
+}
+
 typedef struct {
   const PKMachineParams *m;
   const PKSolveInput    *in;
@@ -461,7 +476,7 @@ typedef struct {
   PetscReal              sync;
   PetscReal              theta;
   PetscBool              ideal; /* theta not measured, a solver that polls: 000's full overlap, min(C, W) */
-  PetscReal              async; /* a solver that does not poll: the share its MPI completes with no call */
+  PetscReal              async; /* PETSc's split reductions: the share the MPI completes with no call */
   PetscReal              allr_max;
 } PKSolveCtx;
 
@@ -616,13 +631,11 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   ctx.sync        = in->layout.P > 1 ? PetscMax(0, in->sync[blocking ? 0 : 1]) : 0;
   ctx.theta       = PetscMax(0, PetscMin(1, in->theta));
   ctx.ideal       = ideal;
-  /* PETSc's split reductions: the share of reductions the MPI completes with no call while the ranks compute
-     (pipekrylov's own recursive doubling moves only when called: never) */
-  ctx.async    = PKPolls(in->solver.kind) ? 0 : PetscMin(1, PetscMax(0, m->nbc_async));
-  ctx.allr_max = 0;
-  res->kind    = in->solver.kind;
-  res->K       = K;
-  res->P       = in->layout.P;
+  ctx.async       = PKModelAsyncShare(m, in->solver.kind);
+  ctx.allr_max    = 0;
+  res->kind       = in->solver.kind;
+  res->K          = K;
+  res->P          = in->layout.P;
 
   if (gm) {
     PetscInt m_ = s.its, nfull = K / m_, rest = K % m_, ncycles = nfull + (rest ? 1 : 0);

@@ -88,7 +88,7 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
      VecReduceEnd: the reduce phase), so theirs is measured as pipekrylov's own: modelled at the SpMV's bandwidth,
      petsc_pipecg's was 1.8x what it measured at 8000 rows per rank, whose vectors stay in cache where the matrix does
      not */
-  m.vec_measured  = (PetscBool)(run->ours || run->config.kind == PK_SOLVER_PETSC_GROPPCG || run->config.kind == PK_SOLVER_PETSC_PIPECG || run->config.kind == PK_SOLVER_PETSC_PGMRES);
+  m.vec_measured  = (PetscBool)(run->ours || PKSolverSplitReductions(run->config.kind));
   m.rows_local    = run->rows_local;
   m.rows_sum      = run->rows_sum;
   m.nnz_sum       = run->nnz_global >= 0 ? run->nnz_sum : 0;

@@ -256,9 +256,9 @@ PetscErrorCode PKSecRunView(PetscViewer v, PetscViewerFormat fmt, const PKSolveR
   if (r->choice) PetscCall(PKReportTypeChoiceView(v, r->choice));
   if (S->nreductions)
     PetscCall(PetscViewerASCIIPrintf(v, "    measured overlap: %" PetscInt_FMT " of %" PetscInt_FMT " reductions complete before their wait (%.0f%%), %" PetscInt_FMT " MPI_Test calls\n", S->nearly, S->nreductions, (double)PKPct(S->nearly, S->nreductions), S->ntests));
-  else if (r->model && r->theta_counts < 0 && (r->config.kind == PK_SOLVER_PETSC_GROPPCG || r->config.kind == PK_SOLVER_PETSC_PIPECG || r->config.kind == PK_SOLVER_PETSC_PGMRES)) {
+  else if (r->model && r->theta_counts < 0 && PKSolverSplitReductions(r->config.kind)) {
     /* what the model takes instead: the profile's progress without calls */
-    PetscReal share = PetscMin(1, PetscMax(0, r->eff.nbc_async));
+    PetscReal share = PKModelAsyncShare(&r->eff, r->config.kind);
     PetscInt  i;
 
     PetscCall(PKMachineFieldIndexOf(r->machine, &r->machine->p.nbc_async, &i));
