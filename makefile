@@ -8,7 +8,7 @@
 #   make check-debian13   the whole suite on Debian 13's PETSc 3.22 / Open MPI 5, in a root file system (root)
 #   make bench      side-by-side benchmarks against PETSc's own solvers, then the model accuracy (bench/accuracy)
 #   make install PREFIX=/usr/local
-#   make clean
+#   make clean     the build, not the caches (SimGrid's PETSc, Debian 13's root file system); make distclean: all
 #
 # PETSc is found with pkg-config (PETSc.pc). PETSC_DIR/PETSC_ARCH, when set, are searched first.
 
@@ -106,7 +106,7 @@ ifneq ($(PETSC_EXAMPLES_DIR),)
   TUT_BIN    := $(PETSC_TUTORIALS:%=$(BUILD)/petsc-tutorials/%) $(BUILD)/petsc-tutorials/snes-ex5 $(BUILD)/petsc-tutorials/ts-ex20adj
 endif
 
-.PHONY: all deps demo check bench install clean check-petsc check-variants variant-build check-debian13 check-smpi
+.PHONY: all deps demo check bench install clean distclean check-petsc check-variants variant-build check-debian13 check-smpi
 all: check-petsc $(LIB) $(ARCHIVE) $(EX_BIN) $(TEST_BIN) $(TEST_PLUGIN) $(BENCH_BIN) $(TOOL_BIN) $(TUT_BIN)
 
 check-petsc:
@@ -255,5 +255,12 @@ install: all
 	install -m 644 python/pipekrylov/__init__.py $(DESTDIR)$(PYTHONDIR)/pipekrylov/
 	printf 'LIBRARY = "%s"\n' "$(PREFIX)/lib/libpipekrylov.so" > $(DESTDIR)$(PYTHONDIR)/pipekrylov/_config.py
 
+# clean removes what make builds (the plugin, its programs, the tests' outputs), but keeps the two caches that take
+# long to make again, and the simulated results beside them: the SimGrid PETSc under build/smpi (20-40 minutes; the
+# plugin's simulated build there, build/smpi/pk, goes) and Debian 13's root file system, build/debian13.
+# distclean removes all of build/.
 clean:
-	rm -rf $(BUILD) lib
+	rm -rf lib $(filter-out $(BUILD)/smpi $(BUILD)/debian13,$(wildcard $(BUILD)/*)) $(BUILD)/smpi/pk
+
+distclean: clean
+	rm -rf $(BUILD)
