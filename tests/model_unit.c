@@ -1202,27 +1202,44 @@ static PetscErrorCode TestMeasured(void)
   m.work[PK_PHASE_PC]   = 0.55;
   m.work[PK_PHASE_VEC]  = 2;
   m.streams             = 10;
-  m.scalar_bytes        = 8;
   PetscCall(PKModelTimesFromMeasured(&m, &t));
   Check("t_spmv = 1.1 s / 11 SpMVs", t.t_spmv, 0.1, 1e-14, 0);
   Check("t_pc = 0.55 s / 11 PCs", t.t_pc, 0.05, 1e-14, 0);
   Check("t_vec = 2 s / 10 iterations (one rank: measured)", t.t_vec, 0.2, 1e-14, 0);
   CheckTrue("one rank: nothing modelled", (PetscBool)(!t.vec_modelled && !t.pc_modelled));
-  /* PETSc's own type on 4 ranks: vector time at this run's SpMV bandwidth, 0.1*10*8*1e6/(12*7e6+20*1e6) */
-  m.nranks   = 4;
-  m.rows_sum = 1e6;
-  m.nnz_sum  = 7e6;
+  /* PETSc's blocking type: its VecDot/VecNorm logged as reduce (0.3 s), 4 of the 10 streams. One rank: they are its
+     local sums, (2 + 0.3) / 10; 4 ranks: priced at the vec phase's 2 s / 6 streams, (2 + 2 * 4 / 6) / 10 */
+  m.red_streams           = 4;
+  m.work[PK_PHASE_REDUCE] = 0.3;
   PetscCall(PKModelTimesFromMeasured(&m, &t));
-  Check("t_vec at the SpMV's bandwidth = 8e6/104e6", t.t_vec, 8e6 / 104e6, 1e-14, 0);
-  CheckTrue("t_vec modelled", t.vec_modelled);
-  /* no nonzero count: at the profile's bandwidth, 10 streams * 2.5e5 rows * 8 bytes / 1e10 */
-  m.nnz_sum    = 0;
-  m.rows_local = 2.5e5;
-  m.mem_bw     = 1e10;
+  Check("one rank: t_vec = (vec + reduce) / K", t.t_vec, 0.23, 1e-14, 0);
+  CheckTrue("one rank: the local sums measured", (PetscBool)!t.vec_modelled);
+  m.nranks = 4;
   PetscCall(PKModelTimesFromMeasured(&m, &t));
-  Check("t_vec at the profile's bandwidth = 2e-3", t.t_vec, 2e-3, 1e-14, 0);
+  Check("4 ranks: the local sums priced per stream", t.t_vec, (2 + 2 * 4.0 / 6) / 10, 1e-14, 0);
+  CheckTrue("4 ranks: t_vec modelled", t.vec_modelled);
+  m.red_streams = 10;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PKModelTimesFromMeasured(&m, &t);
+  PetscCall(PetscPopErrorHandler());
+  CheckTrue("every stream in a reduction: an error", (PetscBool)(ierr != 0));
+  m.red_streams           = 0;
+  m.work[PK_PHASE_REDUCE] = 0;
+  /* the reduce-stream counts of PETSc's blocking types, none for the others */
+  {
+    PKSolverConfig c;
+    PKSolverConfigDefault(PK_SOLVER_PETSC_CG, &c);
+    Check("cg: (p,s), (r,z) and its norm: 5 streams", PKSolverReduceStreams(&c), 5, 0, 0);
+    c.norm_separate = PETSC_FALSE;
+    Check("cg, natural norm: 4 streams", PKSolverReduceStreams(&c), 4, 0, 0);
+    PKSolverConfigDefault(PK_SOLVER_PETSC_GMRES, &c);
+    c.restart = 10;
+    Check("gmres(10): (45 + 30 + 1) / 10 streams", PKSolverReduceStreams(&c), 7.6, 1e-14, 0);
+    CheckTrue("below gmres' streams", (PetscBool)(PKSolverReduceStreams(&c) < PKSolverStreams(&c)));
+    PKSolverConfigDefault(PK_SOLVER_PETSC_PIPECG, &c);
+    Check("PETSc's pipecg: none (its MPI is logged apart)", PKSolverReduceStreams(&c), 0, 0, 0);
+  }
   /* the vector time measured (pipekrylov's types): a fused jacobi with 2 applications outside the fused pass, 2 < 2 + 4 + 0.25*10 */
-  m.vec_measured  = PETSC_TRUE;
   m.pc_fused      = PETSC_TRUE;
   m.pc_is_jacobi  = PETSC_TRUE;
   m.npc           = 2;

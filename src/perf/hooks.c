@@ -11,8 +11,10 @@
    PETSc's own types do not mark phases, so while one of their solves is recorded the hooks also split its time:
    MatMult (outside PCApply) is spmv, the VecScatterEnd inside it halo, PCApply pc, the wait of a split reduction
    (VecDotEnd after PetscCommSplitReductionBegin) or the reduction of VecXxxEnd reduce, and the work between
-   PetscCommSplitReductionBegin and that wait overlap. The rest, including the allreduce inside a blocking VecDot
-   or VecNorm (PETSc does not log it apart), is vec. Rows end at the KSPMonitor calls.
+   PetscCommSplitReductionBegin and that wait overlap. A blocking VecDot, VecNorm, VecMDot ... is reduce as a whole:
+   PETSc does not log its MPI_Allreduce apart from its local sum, which is the smaller part on several ranks (the
+   report prices it back into the vector work: models/measured.c). The rest is vec. Rows end at the KSPMonitor
+   calls.
 */
 #include <pipekrylov/private/pkperfimpl.h>
 #include <pipekrylov/private/pkprofile.h>
@@ -27,23 +29,30 @@ static PKPerfCtx *pk_hook_top = NULL; /* innermost recorded solve of a PETSc typ
 /* ---------------------------------------------------------------------------------------------------------- */
 /* Phases of PETSc's types from their events */
 
-/* The blocking reductions of PETSc's types (local work and an MPI_Allreduce that PETSc does not log apart): the noise
-   injector's arrival clock stands still in them (noise.c) */
+/* The blocking reductions of PETSc's types (local work and an MPI_Allreduce that PETSc does not log apart): reduce at
+   the top level; inside an SpMV or a PC application (a phase of its own) the noise injector's arrival clock stands
+   still in them (noise.c) */
 static inline PetscBool PKPerfBlockingReduction(PetscLogEvent e)
 {
   return (PetscBool)(e == VEC_Dot || e == VEC_Norm || e == VEC_MDot || e == VEC_TDot || e == VEC_MTDot || e == VEC_DotNorm2);
+}
+
+/* A blocking reduction inside an SpMV or a PC application, whose phase it stays in */
+static inline PetscBool PKPerfBlockingInApply(const PKPerfCtx *c, PetscLogEvent e)
+{
+  return (PetscBool)((c->mon.open_event == MAT_Mult || c->mon.open_event == PC_Apply) && PKPerfBlockingReduction(e));
 }
 
 static inline void PKPerfEventBegin(PKPerfCtx *c, PetscLogEvent e)
 {
   PKRec rec = &c->mon.rec;
 
-  if (PetscUnlikely(c->mon.noise.active && c->mon.noise.here) && PKPerfBlockingReduction(e)) PKNoiseBlockingBegin(&c->mon);
+  if (PetscUnlikely(c->mon.noise.active && c->mon.noise.here) && PKPerfBlockingInApply(c, e)) PKNoiseBlockingBegin(&c->mon);
   if (c->mon.open_event < 0) {
     PKPhase ph;
     if (e == MAT_Mult) ph = PK_PHASE_SPMV;
     else if (e == PC_Apply) ph = PK_PHASE_PC;
-    else if (e == VEC_ReduceEnd || e == VEC_ReduceCommunication) ph = PK_PHASE_REDUCE;
+    else if (e == VEC_ReduceEnd || e == VEC_ReduceCommunication || PKPerfBlockingReduction(e)) ph = PK_PHASE_REDUCE;
     else return;
     c->mon.open_event = e;
     c->mon.open_depth = 1;
@@ -60,7 +69,7 @@ static inline void PKPerfEventEnd(PKPerfCtx *c, PetscLogEvent e)
 {
   PKRec rec = &c->mon.rec;
 
-  if (PetscUnlikely(c->mon.noise.active && c->mon.noise.here) && PKPerfBlockingReduction(e)) PKNoiseBlockingEnd(&c->mon);
+  if (PetscUnlikely(c->mon.noise.active && c->mon.noise.here) && PKPerfBlockingInApply(c, e)) PKNoiseBlockingEnd(&c->mon);
   if (c->mon.open_event < 0) {
     if (e == VEC_ReduceBegin) PKRecOverlapBegin(rec); /* the MPI_Iallreduce of a split reduction is posted */
   } else if (e == c->mon.open_event) {

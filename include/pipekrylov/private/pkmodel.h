@@ -220,6 +220,7 @@ typedef struct {
 PETSC_INTERN PetscErrorCode PKSolverShapeGet(const PKSolverConfig *, PetscInt steps, PKSolverShape *);
 PETSC_INTERN PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *, const PKSolverShape *, PetscInt i, PKReductionSpec *);
 PETSC_INTERN PetscReal      PKSolverStreams(const PKSolverConfig *);
+PETSC_INTERN PetscReal      PKSolverReduceStreams(const PKSolverConfig *);
 
 /* Synchronization gap per iteration (000 5.8), see the choice above. cmax[K]: per iteration the max over ranks of
    the local compute time; c[n]: a sample of per-rank per-iteration compute times (all, or the per-iteration
@@ -508,17 +509,15 @@ typedef struct {
   PetscInt    K, nspmv, npc; /* iterations, SpMV and PC applications of the solve */
   PetscMPIInt nranks;
   PetscReal   work[PK_PHASE_N];                     /* time by activity over the solve, mean over ranks */
-  PetscBool   vec_measured;                         /* the vector time holds no reduction (pipekrylov's types) */
-  PetscReal   rows_local, rows_sum, nnz_sum;        /* this rank's rows; rows and nonzeros summed over ranks (nnz 0: unknown) */
   PetscReal   streams;                              /* vector streams per iteration of the solver (PKSolverStreams) */
-  PetscReal   scalar_bytes, mem_bw;                 /* sizeof(PetscScalar); the profile's memory bandwidth */
+  PetscReal   red_streams;                          /* of which the local sums of blocking reductions logged as reduce */
   PetscBool   pc_fused, pc_is_jacobi;               /* a diagonal PC applied inside the fused vector pass; it is jacobi */
   PetscReal   init_pc, pc_per_cycle, its_per_cycle; /* the solver's shape: start-up PCs, PCs and iterations per cycle */
 } PKMeasured;
 
 typedef struct {
   PetscReal t_spmv, t_pc, t_vec; /* s per SpMV, per PC application, s of vector work per iteration */
-  PetscBool vec_modelled;        /* t_vec from the vector streams (PETSc's types on several ranks) */
+  PetscBool vec_modelled;        /* t_vec holds local sums priced per vector stream (PETSc's blocking types, several ranks) */
   PetscBool pc_modelled;         /* t_pc from the vector streams (a fused diagonal PC) */
 } PKMeasuredTimes;
 

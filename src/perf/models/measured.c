@@ -8,14 +8,15 @@
 /*
    PKModelTimesFromMeasured - the model's t_spmv, t_pc and t_vec from the time by activity of a solve.
 
-   t_spmv and t_pc are the activity's time over its applications. t_vec is the vector time over the iterations,
-   except for PETSc's own types on several ranks: their VecDot and VecNorm hold the MPI_Allreduce (PETSc does not log
-   it apart), so their vector time is modelled from the solver's vector streams at the bandwidth this run's SpMV
-   reached (same cache regime; STREAM runs out of cache): the SpMV moves 12 bytes per nonzero (value and column) and
-   20 per row (row pointer, x and y); without an SpMV time, at the profile's memory bandwidth. A diagonal PC applied
-   inside the fused vector pass (pipecg, pipe2cg) leaves too few applications outside it to time one (pipecg: the
-   start-up's two, the first one slow): the other solvers' PCApply is then a pass over the vectors at this run's time
-   per vector stream (jacobi: read x and the diagonal, write y; none: a copy).
+   t_spmv and t_pc are the activity's time over its applications. t_vec is the vector time over the iterations.
+   PETSc's blocking types (cg, gmres) log a VecDot or VecNorm as one event, its local sum with its MPI_Allreduce,
+   which the hooks charge to the reduce phase as a whole (src/perf/hooks.c): their vector work is the vec phase plus
+   those local sums, the red_streams of the solver's streams (PKSolverReduceStreams), priced at this run's time per
+   stream of the rest of its vector work (same vector length, same cache regime, the same call overheads; on one rank
+   the reduce phase is the local sums alone). A diagonal PC applied inside the fused vector pass (pipecg, pipe2cg)
+   leaves too few applications outside it to time one (pipecg: the start-up's two, the first one slow): the other
+   solvers' PCApply is then a pass over the vectors at this run's time per vector stream (jacobi: read x and the
+   diagonal, write y; none: a copy).
 
    Level: developer
 */
@@ -23,14 +24,17 @@ PetscErrorCode PKModelTimesFromMeasured(const PKMeasured *m, PKMeasuredTimes *t)
 {
   PetscFunctionBegin;
   PetscCheck(m->K >= 0 && m->nspmv >= 0 && m->npc >= 0 && m->nranks >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PKModelTimesFromMeasured: negative counts or no rank");
+  PetscCheck(m->red_streams >= 0 && (m->red_streams == 0 || m->red_streams < m->streams), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PKModelTimesFromMeasured: %g of %g vector streams in blocking reductions", (double)m->red_streams, (double)m->streams);
   PetscCall(PetscMemzero(t, sizeof(*t)));
   t->t_spmv = m->nspmv ? m->work[PK_PHASE_SPMV] / m->nspmv : 0;
   t->t_pc   = m->npc ? m->work[PK_PHASE_PC] / m->npc : 0;
-  if (m->vec_measured || m->nranks == 1) t->t_vec = m->K ? m->work[PK_PHASE_VEC] / m->K : 0;
-  else {
-    if (t->t_spmv > 0 && m->nnz_sum > 0) t->t_vec = t->t_spmv * m->streams * m->scalar_bytes * m->rows_sum / (12.0 * m->nnz_sum + 20.0 * m->rows_sum);
-    else t->t_vec = m->mem_bw > 0 ? m->streams * m->rows_local * m->scalar_bytes / m->mem_bw : 0;
-    t->vec_modelled = PETSC_TRUE;
+  if (m->K > 0) {
+    PetscReal local = 0;
+    if (m->red_streams > 0) {
+      local           = m->nranks == 1 ? m->work[PK_PHASE_REDUCE] : m->work[PK_PHASE_VEC] * m->red_streams / (m->streams - m->red_streams);
+      t->vec_modelled = (PetscBool)(m->nranks > 1);
+    }
+    t->t_vec = (m->work[PK_PHASE_VEC] + local) / m->K;
   }
   if (m->pc_fused && (PetscReal)m->npc < m->init_pc + 4 + 0.25 * m->K * m->pc_per_cycle / PetscMax(m->its_per_cycle, 1) && m->streams > 0) {
     t->t_pc        = (m->pc_is_jacobi ? 3.0 : 2.0) * t->t_vec / m->streams;

@@ -297,6 +297,30 @@ PetscReal PKSolverStreams(const PKSolverConfig *cfg)
   return s.streams / s.its;
 }
 
+/*
+   PKSolverReduceStreams - the vector streams per iteration (of PKSolverStreams) of the local sums of the blocking
+   reductions that PETSc logs with their MPI_Allreduce (VecDot, VecNorm, VecMDot), which the hooks charge to the
+   reduce phase: PETSc's cg (p,s) 2, (r,z) 2 and its norm 1 when the norm is its own reduction; PETSc's gmres per
+   cycle of m steps the MDots sum_j (j+2) and m norms, and the restart's norm. 0 for every other type (pipekrylov's
+   mark their phases; PETSc's split reductions log their MPI apart).
+
+   Level: developer
+*/
+PetscReal PKSolverReduceStreams(const PKSolverConfig *cfg)
+{
+  PetscReal m = cfg->restart > 0 ? cfg->restart : 30;
+
+  if (cfg->have_cost) return 0;
+  switch (cfg->kind) {
+  case PK_SOLVER_PETSC_CG:
+    return cfg->norm_separate ? 5 : 4;
+  case PK_SOLVER_PETSC_GMRES:
+    return (m * (m - 1) / 2 + 3 * m + 1) / m;
+  default:
+    return 0;
+  }
+}
+
 /* ------------------------------------------------------------------------------------------------------------ */
 
 PetscErrorCode PKModelSyncPenalty(PetscInt K, const PetscReal cmax[], PetscInt n, const PetscReal c[], PetscBool nonblocking, PetscReal *S)

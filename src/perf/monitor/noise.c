@@ -83,8 +83,9 @@ static inline PetscLogDouble PKNoiseThreadCPU(void)
 
 /* The arrival clock at time t (a mark's clock reading, the recorder's work[] up to date): this rank's compute time in
    the solve, i.e. its wall time less its halo and reduction waits (work[] by activity: also those inside overlap
-   windows), less the detours served, less the blocking reductions of PETSc's types (inside VecDot, VecNorm ...:
-   the hooks time them, PKNoiseBlockingBegin/End). A rank waiting in MPI for another rank's detour gathers no
+   windows), less the detours served, less the blocking reductions of PETSc's types inside an SpMV or a PC
+   application (VecDot, VecNorm ...: the hooks time them, PKNoiseBlockingBegin/End; at the top level they are
+   reduce). A rank waiting in MPI for another rank's detour gathers no
    arrivals of its own: with two or more noisy ranks the wait for each other's detours never feeds more detours
    (at a high duty cycle it did, and the solve ran away). */
 static inline PetscLogDouble PKNoiseClock(const PKMonitorCtx *c, PetscLogDouble t)
@@ -129,7 +130,8 @@ void PKNoiseDetour_Private(PKRec rec, PetscLogDouble t)
 }
 
 /* PETSc's types: a blocking reduction (VecDot, VecNorm, VecMDot ...: local work and an MPI_Allreduce that PETSc does
-   not log apart) begins and ends; the arrival clock stands still inside (hooks.c, only while this rank injects) */
+   not log apart) inside an SpMV or a PC application begins and ends; the arrival clock stands still inside (hooks.c,
+   only while this rank injects) */
 void PKNoiseBlockingBegin(PKMonitorCtx *c)
 {
   if (!c->noise.inblock++) PetscTime(&c->noise.block_t0);

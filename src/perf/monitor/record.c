@@ -13,7 +13,6 @@ PetscErrorCode PKMonitorRecord(KSP ksp, PKMonitorCtx *c, PKSolveRecord *r)
   PetscFunctionBegin;
   PetscCall(PetscMemzero(r, sizeof(*r)));
   r->stats   = &c->stats;
-  r->builtin = c->builtin;
   for (int j = 0; j < PK_PHASE_N; j++) {
     r->work[j] = (PetscReal)h->work[j];
     r->win[j]  = (PetscReal)h->win[j];
@@ -27,8 +26,8 @@ PetscErrorCode PKMonitorRecord(KSP ksp, PKMonitorCtx *c, PKSolveRecord *r)
   r->net_missing = c->net_state == PK_NET_NO_PORT ? c->net_missing : "";
   r->net_port    = c->net_port.name;
   r->ppn         = c->ppn;
-  /* busy time per iteration: the row's time less its waits; PETSc's types: SpMV and PC (their vector phase holds
-     the waits of their blocking allreduces) */
+  /* busy time per iteration: the row's time less its waits (PETSc's types: their blocking VecDot and VecNorm, local
+     sums with their allreduces, are waits, src/perf/hooks.c) */
   if (K > c->nbusy) {
     PetscCall(PetscFree(c->busy));
     PetscCall(PetscMalloc1(K, &c->busy));
@@ -38,7 +37,7 @@ PetscErrorCode PKMonitorRecord(KSP ksp, PKMonitorCtx *c, PKSolveRecord *r)
     const PetscLogDouble *ph  = c->rows[k].ph;
     PetscReal             row = 0;
     for (int j = 0; j < PK_PHASE_N; j++) row += ph[j];
-    c->busy[k] = c->builtin ? ph[PK_PHASE_SPMV] + ph[PK_PHASE_PC] : row - c->rows[k].wait;
+    c->busy[k] = row - c->rows[k].wait;
   }
   r->nbusy = K;
   r->busy  = c->busy;

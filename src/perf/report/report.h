@@ -123,7 +123,7 @@ typedef struct {
   PKSolveInput  in; /* what it was fed */
   PKModelResult model;
   PetscReal     sync_raw[2];      /* synchronization gap per iteration: median, first quartile */
-  PetscBool     vec_modelled;     /* PETSc type: vector time from the streams and memory bandwidth */
+  PetscBool     vec_modelled;     /* PETSc blocking type: its reductions' local sums priced per vector stream */
   PetscBool     pc_time_modelled; /* the PC was fused and too rarely applied outside: t_pc from vector streams */
 } PKSecAnalytic;
 

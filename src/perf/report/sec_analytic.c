@@ -7,30 +7,17 @@
 #include "report.h"
 #include <petsc/private/kspimpl.h>
 
-/* The synchronization gap per iteration, by the blocking rule (median) and the non-blocking one (first quartile).
-   PETSc's types: their vector phase holds the waits of the blocking allreduces inside VecDot/VecNorm, which would
-   count as compute imbalance: the SpMV and PC phases alone (max and mean over ranks per iteration) */
-static PetscErrorCode PKSecAnalyticSync(const PKStats *S, PetscBool vec_modelled, PetscReal raw[2])
+/* The synchronization gap per iteration, by the blocking rule (median) and the non-blocking one (first quartile), from
+   the compute per iteration (SpMV, PC and vector phases: PETSc's blocking reductions are reduce, src/perf/hooks.c) */
+static PetscErrorCode PKSecAnalyticSync(const PKStats *S, PetscReal raw[2])
 {
   PetscInt K = S->nits;
 
   PetscFunctionBegin;
   raw[0] = raw[1] = 0;
   if (K <= 0) PetscFunctionReturn(0);
-  if (vec_modelled) {
-    PetscReal *cmx, *cmd;
-    PetscCall(PetscMalloc2(K, &cmx, K, &cmd));
-    for (PetscInt k = 0; k < K; k++) {
-      cmx[k] = S->phase_max[k * PK_PHASE_N + PK_PHASE_SPMV] + S->phase_max[k * PK_PHASE_N + PK_PHASE_PC];
-      cmd[k] = S->phase_mean[k * PK_PHASE_N + PK_PHASE_SPMV] + S->phase_mean[k * PK_PHASE_N + PK_PHASE_PC];
-    }
-    PetscCall(PKModelSyncPenalty(K, cmx, K, cmd, PETSC_FALSE, &raw[0]));
-    PetscCall(PKModelSyncPenalty(K, cmx, K, cmd, PETSC_TRUE, &raw[1]));
-    PetscCall(PetscFree2(cmx, cmd));
-  } else {
-    PetscCall(PKModelSyncPenalty(K, S->cmax, K, S->cmedian, PETSC_FALSE, &raw[0]));
-    PetscCall(PKModelSyncPenalty(K, S->cmax, K, S->cmedian, PETSC_TRUE, &raw[1]));
-  }
+  PetscCall(PKModelSyncPenalty(K, S->cmax, K, S->cmedian, PETSC_FALSE, &raw[0]));
+  PetscCall(PKModelSyncPenalty(K, S->cmax, K, S->cmedian, PETSC_TRUE, &raw[1]));
   PetscFunctionReturn(0);
 }
 
@@ -83,18 +70,10 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   m.nspmv  = run->nspmv;
   m.npc    = run->npc;
   m.nranks = S->nranks;
-  /* PETSc's blocking VecDot and VecNorm hold their MPI_Allreduce, which PETSc does not log apart: its cg's and gmres'
-     vector time is modelled. Its split reductions (groppcg, pipecg, pgmres) log the MPI apart (VecReduceComm,
-     VecReduceEnd: the reduce phase), so theirs is measured as pipekrylov's own: modelled at the SpMV's bandwidth,
-     petsc_pipecg's was 1.8x what it measured at 8000 rows per rank, whose vectors stay in cache where the matrix does
-     not */
-  m.vec_measured  = (PetscBool)(run->ours || PKSolverSplitReductions(run->config.kind));
-  m.rows_local    = run->rows_local;
-  m.rows_sum      = run->rows_sum;
-  m.nnz_sum       = run->nnz_global >= 0 ? run->nnz_sum : 0;
+  /* PETSc's blocking VecDot and VecNorm hold their MPI_Allreduce, which PETSc does not log apart: the hooks charge
+     them to the reduce phase whole, and their local sums are priced back into cg's and gmres' vector work */
   m.streams       = PKSolverStreams(&run->config);
-  m.scalar_bytes  = sizeof(PetscScalar);
-  m.mem_bw        = run->eff.mem_bw;
+  m.red_streams   = PKSolverReduceStreams(&run->config);
   m.pc_fused      = run->config.pc_fused;
   m.pc_is_jacobi  = run->pc_is_jacobi;
   m.init_pc       = sh.init_pc;
@@ -117,7 +96,7 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   /* the halo: the slowest rank's exchange, and how much of it the SpMV's own rows hid (the rest was waited for) */
   in->halo       = halo->cost;
   in->halo_theta = halo->have ? PKModelHaloHiddenShare(in->halo.total, halo->wait, in->t_spmv) : 0;
-  PetscCall(PKSecAnalyticSync(S, a->vec_modelled, a->sync_raw));
+  PetscCall(PKSecAnalyticSync(S, a->sync_raw));
   in->sync[0] = S->nits > 0 ? a->sync_raw[0] : -1; /* -1: no iteration, no gap measured */
   in->sync[1] = S->nits > 0 ? a->sync_raw[1] : -1;
   PetscCall(PKModelSolve(&run->eff, in, &a->model));
@@ -146,7 +125,7 @@ PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const
   PetscCall(PetscViewerASCIIPrintf(v, "    gap to the measured KSPSolve: %+.1f%% (model %.4e s, measured %.4e s)\n", (double)PKGap(m->total, run->measured), (double)m->total, (double)run->measured));
   PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)in->t_spmv, (double)(S->nits ? (PetscReal)run->nspmv / S->nits : 0), (double)in->t_pc, (double)(S->nits ? (PetscReal)run->npc / S->nits : 0),
                                    (double)in->t_vec, a->vec_modelled ? " (modelled)" : ""));
-  if (a->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc's vector time includes its allreduces: modelled from its streams at the SpMV bandwidth)\n"));
+  if (a->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc logs a VecDot or VecNorm with its allreduce, measured as reduce: their local sums, %.3g of the\n      %.3g vector streams, are priced at this run's time per stream of the rest)\n", (double)PKSolverReduceStreams(&run->config), (double)PKSolverStreams(&run->config)));
   if (run->config.pc_fused) {
     PC          pc;
     const char *pctype;
@@ -160,7 +139,6 @@ PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const
     PKSolverShape shape;
     PetscCall(PKSolverShapeGet(&run->config, 1, &shape));
     PetscCall(PetscViewerASCIIPrintf(v, "    synchronization gap %.2e s per iteration = %s_k(max_p C_pk) - median_pk(C_pk) (000 5.8)\n", (double)(shape.nonblocking ? a->sync_raw[1] : a->sync_raw[0]), shape.nonblocking ? "Q1" : "median"));
-    if (a->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "      (C = SpMV + PC time: PETSc's vector phase holds its allreduce waits)\n"));
   }
   if (in->theta >= 0) PetscCall(PetscViewerASCIIPrintf(v, "    overlap theta %.2f (the fraction of reductions complete before their wait)\n", (double)in->theta));
   if (in->ranks_per_core > 1) PetscCall(PetscViewerASCIIPrintf(v, "    %.3g ranks share each core: every iteration's compute runs %.3g times on a core\n", (double)in->ranks_per_core, (double)in->ranks_per_core));
