@@ -12,7 +12,7 @@
 #include <pipekrylov/private/pknet.h>
 
 typedef struct {
-  const PKStats *stats;   /* the cross-rank statistics (the per-iteration arrays on rank 0 only) */
+  const PKStats *stats; /* the cross-rank statistics (the per-iteration arrays on rank 0 only) */
   /* this rank, over the whole solve: time by activity (work done inside overlap windows included) and the part of
      it inside the windows of non-blocking reductions; SpMV and PC applications; the process's CPU time */
   PetscReal work[PK_PHASE_N], win[PK_PHASE_N];

@@ -12,7 +12,7 @@ PetscErrorCode PKMonitorRecord(KSP ksp, PKMonitorCtx *c, PKSolveRecord *r)
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(r, sizeof(*r)));
-  r->stats   = &c->stats;
+  r->stats = &c->stats;
   for (int j = 0; j < PK_PHASE_N; j++) {
     r->work[j] = (PetscReal)h->work[j];
     r->win[j]  = (PetscReal)h->win[j];

@@ -125,7 +125,9 @@ PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const
   PetscCall(PetscViewerASCIIPrintf(v, "    gap to the measured KSPSolve: %+.1f%% (model %.4e s, measured %.4e s)\n", (double)PKGap(m->total, run->measured), (double)m->total, (double)run->measured));
   PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)in->t_spmv, (double)(S->nits ? (PetscReal)run->nspmv / S->nits : 0), (double)in->t_pc, (double)(S->nits ? (PetscReal)run->npc / S->nits : 0),
                                    (double)in->t_vec, a->vec_modelled ? " (modelled)" : ""));
-  if (a->vec_modelled) PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc logs a VecDot or VecNorm with its allreduce, measured as reduce: their local sums, %.3g of the\n      %.3g vector streams, are priced at this run's time per stream of the rest)\n", (double)PKSolverReduceStreams(&run->config), (double)PKSolverStreams(&run->config)));
+  if (a->vec_modelled)
+    PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc logs a VecDot or VecNorm with its allreduce, measured as reduce: their local sums, %.3g of the\n      %.3g vector streams, are priced at this run's time per stream of the rest)\n",
+                                     (double)PKSolverReduceStreams(&run->config), (double)PKSolverStreams(&run->config)));
   if (run->config.pc_fused) {
     PC          pc;
     const char *pctype;
