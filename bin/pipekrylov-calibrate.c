@@ -691,6 +691,33 @@ static PetscErrorCode QueueSearch(Calib *c, PetscMPIInt a, PetscMPIInt b)
   PetscFunctionReturn(0);
 }
 
+/* The burst gap (LogGP's g): a halo exchange posts all its messages at once, and in most MPI libraries (and in a
+   simulator) their latencies overlap: each message behind the first adds its software overhead and its bytes, not
+   a whole postal cost. In-order HighVolumePingPong of n = 16 and of 1 eight-byte messages between a and b (a burst
+   each way): g = (T(16) - T(1)) / (2 * 15), at least 0. The model takes min(g + beta s, alpha + beta s) for every
+   short or eager message of an exchange behind its costliest (docs/models.md §1). */
+static PetscErrorCode MessageGap(Calib *c, PKLocality loc, PetscMPIInt a, PetscMPIInt b)
+{
+  const PetscInt n     = 16;
+  const size_t   bytes = 8;
+  char          *buf;
+  MPI_Request   *req;
+  double         t1, tn, g;
+  PetscMPIInt    peer = c->rank == a ? b : c->rank == b ? a : -1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1((size_t)n * bytes, &buf));
+  PetscCall(PetscMalloc1(n, &req));
+  PetscCall(HVPP(c, peer, c->rank == a ? PETSC_TRUE : PETSC_FALSE, 1, bytes, PETSC_FALSE, buf, req, &t1));
+  PetscCall(HVPP(c, peer, c->rank == a ? PETSC_TRUE : PETSC_FALSE, n, bytes, PETSC_FALSE, buf, req, &tn));
+  g = PetscMax(0.0, (tn - t1) / (2.0 * (double)(n - 1)));
+  PetscCall(Set(c, &c->m.p.msg_gap[loc], g));
+  PetscCall(PetscPrintf(c->comm, "Burst gap %s (ranks %d and %d, %zu-byte messages): 1 message each way %.2f us, %" PetscInt_FMT " each way %.2f us: g = %.3g us per message\n", loc == PK_ON_NODE ? "on node" : "off node", a, b, bytes, 1e6 * t1, n, 1e6 * tn, 1e6 * g));
+  PetscCall(PetscFree(buf));
+  PetscCall(PetscFree(req));
+  PetscFunctionReturn(0);
+}
+
 /* delta (004 section 4.2): every rank of a node exchanges n messages with the same local rank of its partner node,
    all pairs at once (in-order HighVolumePingPong). What the max-rate model does not explain is charged to the bytes l
    that cross the busiest link: delta = max(0, T - T_maxrate) / l. Without a tree the partners are nodes 2j and
@@ -2029,6 +2056,8 @@ int main(int argc, char **argv)
   else PetscCall(PetscPrintf(c.comm, "Off-node: one node only: off-node parameters, R_N and delta not available\n"));
   if (off_a >= 0) PetscCall(MaxRate(&c));
   if (on_a >= 0 || off_a >= 0) PetscCall(QueueSearch(&c, on_a >= 0 ? on_a : off_a, on_a >= 0 ? on_b : off_b));
+  if (on_a >= 0) PetscCall(MessageGap(&c, PK_ON_NODE, on_a, on_b));
+  if (off_a >= 0) PetscCall(MessageGap(&c, PK_OFF_NODE, off_a, off_b));
   if (off_a >= 0) PetscCall(Contention(&c));
   if (off_a >= 0 && c.topo && c.netroot[0]) PetscCall(StallTime(&c));
   else if (c.netroot[0]) Note(&c, "Counters %s: no switch tree (-ksp_perfmodel_topology) or one node: stall_time not measured.", c.netroot);

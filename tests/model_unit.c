@@ -54,6 +54,7 @@ static void HandMachine(PKMachineParams *m)
   m->flop_time   = 0.05e-9;
   m->ppn         = 16;
   m->nodes       = 2;
+  for (PetscInt l = 0; l < PK_NLOC; l++) m->msg_gap[l] = -1; /* not measured: a halo's messages serialize */
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -152,6 +153,21 @@ static PetscErrorCode TestHalo(void)
   net.stalls_per_byte = 5;
   PetscCall(PKModelHalo(&m, &h, &net, &c));
   Check("halo pipelining limited by the postal window", c.t[PK_CT_PIPELINE], -2.0032e-6, 1e-9, 0);
+  /* the burst gap measured, 0.5 us off node: the 8-byte message behind the 4096-byte one (the first, the costliest)
+     costs 0.5e-6 + 8 * 0.4e-9 = 5.032e-7 of its 2.0032e-6, so 1.5e-6 of its latency overlaps; 0.1 stalls/B:
+     penalties 3.5556e-10 + 3.84e-10 + 1.96608e-7 = 1.9734756e-7 < 5.032e-7 left, all hidden */
+  net.stalls_per_byte    = 0.1;
+  m.msg_gap[PK_OFF_NODE] = 0.5e-6;
+  PetscCall(PKModelHalo(&m, &h, &net, &c));
+  Check("halo burst gap: latencies overlap, penalties hide behind the rest", c.t[PK_CT_PIPELINE], -(1.5e-6 + 1.9734756e-7), 1e-6, 0);
+  Check("halo burst gap: postal is still 000's sum", c.t[PK_CT_POSTAL], 1.96048e-5, 1e-12, 0);
+  m.msg_gap[PK_OFF_NODE] = 1; /* a gap above a message's postal cost: it serializes, as unmeasured */
+  PetscCall(PKModelHalo(&m, &h, &net, &c));
+  Check("halo burst gap above the postal cost = not measured", c.t[PK_CT_PIPELINE], -1.9734756e-7, 1e-6, 0);
+  m.msg_gap[PK_OFF_NODE] = 0; /* no gap (a simulator): all but the costliest message's latency overlaps */
+  PetscCall(PKModelHalo(&m, &h, &net, &c));
+  Check("halo burst gap 0: only the bytes stay serial", c.t[PK_CT_PIPELINE], -(2.0032e-6 - 3.2e-9 + 3.2e-9), 1e-6, 0);
+  m.msg_gap[PK_OFF_NODE] = -1;
   /* hops 2 known: hops once (2-1) * 1e-7 = 1e-7; contention 1e-10 * 2 * 8 * 4104 * 4 = 2.62656e-5 */
   PKNetStateUnknown(&net);
   net.hops    = 2;

@@ -43,13 +43,16 @@ typedef struct {
   PetscReal alpha_xs[PK_NPROTO]; /* s */
   PetscReal beta_xs[PK_NPROTO];  /* s / byte */
   /* max-rate model (Gropp, Olson, Samfass; 004): node injection bandwidth and per-process bandwidth */
-  PetscReal RN;          /* bytes/s, off-node injection of one node */
-  PetscReal Rb[PK_NLOC]; /* bytes/s, one process */
-  PetscReal gamma;       /* queue search, s per message^2 (004 T_q = gamma n^2) */
-  PetscReal delta;       /* contention, s per byte crossing the busiest link (004 T_c = delta l) */
-  PetscReal hop_latency; /* s per extra network hop (0: topology unknown) */
-  PetscReal stall_time;  /* s per tick of the network's stall counter (000 5.7's T_stall; InfiniBand's
+  PetscReal RN;               /* bytes/s, off-node injection of one node */
+  PetscReal Rb[PK_NLOC];      /* bytes/s, one process */
+  PetscReal gamma;            /* queue search, s per message^2 (004 T_q = gamma n^2) */
+  PetscReal delta;            /* contention, s per byte crossing the busiest link (004 T_c = delta l) */
+  PetscReal hop_latency;      /* s per extra network hop (0: topology unknown) */
+  PetscReal stall_time;       /* s per tick of the network's stall counter (000 5.7's T_stall; InfiniBand's
                                port_xmit_wait) */
+  PetscReal msg_gap[PK_NLOC]; /* s that each further short message adds to a burst posted to a rank at once (LogGP's
+                                 gap g): a halo exchange's messages overlap their latencies. In the effective
+                                 parameters < 0 where not measured: the messages serialize (000's postal sum) */
   /* allreduce of n doubles on P ranks: T = ceil(log2 P) * (allreduce_alpha + 8 n allreduce_beta), per locality */
   PetscReal allreduce_alpha[PK_NLOC]; /* s per recursive-doubling round */
   PetscReal allreduce_beta[PK_NLOC];  /* s per byte per round */

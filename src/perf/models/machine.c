@@ -63,6 +63,8 @@ const PKMachineField PKMachineFields[] = {
   PKF("delta", "s/byte", "contention: T_c = delta l, l = bytes crossing the busiest link (004)", delta, NNEG),
   PKF("hop_latency", "s", "per extra network hop (0: topology unknown)", hop_latency, NNEG),
   PKF("stall_time", "s", "congestion: time per tick of the network port's stall counter (000 5.7's T_stall)", stall_time, POS),
+  PKF("msg_gap_on", "s", "one more 8-byte message in a burst posted at once to a rank of the same node (LogGP's gap): what overlapping latencies leave", msg_gap[PK_ON_NODE], NNEG),
+  PKF("msg_gap_off", "s", "one more 8-byte message in a burst posted at once to a rank of another node (LogGP's gap)", msg_gap[PK_OFF_NODE], NNEG),
   PKF("mem_bw", "bytes/s", "STREAM triad bandwidth of one rank while every rank runs it", mem_bw, POS),
   PKF("spmv_per_nnz", "s", "AIJ MatMult time per stored nonzero (27-point stencil, all ranks at once)", spmv_per_nnz, POS),
   PKF("flop_time", "s", "time per flop of a memory-bound sweep (SpMV: 2 flops per nonzero; AMG t_i)", flop_time, POS),
@@ -131,7 +133,7 @@ static const PKMachineParams PKDefaultParams = {
   .nodes            = 1,
 };
 /* Fields the default could not measure: nothing off-node exists on one machine */
-static const char *const PKDefaultUnavailable[] = {"amg_flop_time", "alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "test_off", "poll_off", "nbc_async", "RN", "delta", "alpha_xs_short", "beta_xs_short", "alpha_xs_eager", "beta_xs_eager", "alpha_xs_rendezvous", "beta_xs_rendezvous", "stall_time", NULL};
+static const char *const PKDefaultUnavailable[] = {"amg_flop_time", "alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "test_off", "poll_off", "nbc_async", "RN", "delta", "alpha_xs_short", "beta_xs_short", "alpha_xs_eager", "beta_xs_eager", "alpha_xs_rendezvous", "beta_xs_rendezvous", "stall_time", "msg_gap_on", "msg_gap_off", NULL};
 
 static PetscReal *FieldReal(PKMachineParams *p, PetscInt i)
 {
@@ -579,6 +581,11 @@ PetscErrorCode PKMachineEffective(const PKMachine *m, PKMachineParams *eff, PKMa
   PK_FILL_OFF(test_time);
   PK_FILL_OFF(poll_time);
 #undef PK_FILL_OFF
+  /* the burst gap: where not measured, a burst serializes (each message its whole postal cost, 000's sum) */
+  for (int k = 0; k < PK_NLOC; k++) {
+    PetscCall(PKMachineFieldIndexOf(m, &m->p.msg_gap[k], &i));
+    if (m->src[i] == PK_SRC_NONE) eff->msg_gap[k] = -1;
+  }
   PetscCall(PKMachineFieldIndexOf(m, &m->p.RN, &i));
   if (m->src[i] == PK_SRC_NONE || eff->RN <= 0) { /* no node injection cap known */
     size_t l = strlen(g.offnode_filled);

@@ -106,7 +106,7 @@ static void PKCommCostFinish(PKCommCost *c)
 PetscErrorCode PKModelHalo(const PKMachineParams *m, const PKHaloPattern *h, const PKNetState *net, PKCommCost *c)
 {
   PKNetState unknown;
-  PetscReal  ppn_off, pen_se = 0, postal_se = 0, postal_se_max = 0, bytes_off_se = 0, nmsg = 0;
+  PetscReal  ppn_off, pen_se = 0, postal_se = 0, postal_se_max = 0, serial_se = 0, serial_se_max = 0, bytes_off_se = 0, nmsg = 0;
   PetscBool  anyoff = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -140,9 +140,16 @@ PetscErrorCode PKModelHalo(const PKMachineParams *m, const PKHaloPattern *h, con
       c->t[PK_CT_CONGESTION] += cg;
     }
     if (pr != PK_PROTO_RENDEZVOUS) {
+      /* in a burst, a message behind the first costs the gap and its bytes (LogGP), at most its postal cost */
+      PetscReal per_byte = (lc == PK_ON_NODE && h->xsocket && h->xsocket[i]) ? m->beta_xs[pr] : m->beta[lc][pr];
+      PetscReal serial   = m->msg_gap[lc] >= 0 ? PetscMin(post, m->msg_gap[lc] + per_byte * s) : post;
       pen_se += mr + cg;
       postal_se += post;
-      postal_se_max = PetscMax(postal_se_max, post);
+      if (post > postal_se_max) {
+        postal_se_max = post;
+        serial_se_max = serial;
+      }
+      serial_se += serial;
       if (lc == PK_OFF_NODE) bytes_off_se += s;
     }
   }
@@ -159,12 +166,15 @@ PetscErrorCode PKModelHalo(const PKMachineParams *m, const PKHaloPattern *h, con
   }
   if (h->pipelined && postal_se > 0) {
     /* 000 5.9: penalties of the short/eager messages run behind the postal cost of all of them but the first
-       (we take the most expensive one as "the first": the smallest window). Queue search is CPU work: not hidden. */
+       (we take the most expensive one as "the first": the smallest window). Queue search is CPU work: not hidden.
+       With the burst gap measured (msg_gap), the messages behind the first overlap their latencies too: each costs
+       the gap and its bytes, and the penalties hide behind what is left of them */
+    PetscReal behind = postal_se - postal_se_max, left = serial_se - serial_se_max;
     if (c->bytes[PK_OFF_NODE] > 0) {
       PetscReal share = bytes_off_se / c->bytes[PK_OFF_NODE];
       pen_se += share * (c->t[PK_CT_CONTENTION] + c->t[PK_CT_HOPS]);
     }
-    c->t[PK_CT_PIPELINE] = -PetscMin(pen_se, postal_se - postal_se_max);
+    c->t[PK_CT_PIPELINE] = -((behind - left) + PetscMin(pen_se, left));
   }
   PKCommCostFinish(c);
   PetscFunctionReturn(0);
