@@ -6,6 +6,10 @@
    exchange is driven here too (a scatter built from MatMPIAIJGetSeqAIJ's column map): start it, multiply the
    diagonal block in chunks, wait for the halo (charged to the halo phase), add the off-diagonal block in chunks.
 
+   The row kernels walk two or four rows at once; which is faster depends on the processor and on whether the matrix
+   stays in cache (AMD EPYC, poisson27: four rows 2-4% faster in cache, up to 37% slower out of it), so the first
+   applications of each operator alternate the two, timed, and the faster is kept (PK_SPMV_TRIALS each).
+
    The arithmetic is PETSc's: each row sums its products left to right starting from 0, and the off-diagonal part
    is added to the finished diagonal part, as MatMult_SeqAIJ / MatMultAdd_SeqAIJ do. Matrices whose MatMult uses a
    different kernel (inodes, GPU, other formats) would not match bit for bit, so at set-up one product on a random
@@ -28,6 +32,9 @@ struct _p_PKSpMV {
   Vec              lvec;     /* halo values */
   VecScatter       halo;     /* global x -> lvec */
   PetscLogDouble   flops;    /* per product */
+  int              width;    /* rows per step of the row kernels, 2 or 4; 0: still timing both */
+  PetscInt         ntrial;   /* timed applications so far */
+  PetscLogDouble   trial[2]; /* the fastest diagonal-block time of each width (2, 4) */
 };
 
 /* CSR arrays of a SeqAIJ block, borrowed for one product */
@@ -60,13 +67,42 @@ static PetscErrorCode PKCSRRestore(Mat B, PKCSR *c)
 }
 
 /*
-   The row kernels walk four rows at once. A row's sum is one serial chain of additions, so a one-row loop waits
-   on the adder's latency; four independent sums keep it busy (about 15% faster than MatMult_SeqAIJ on poisson27).
-   Within each row the additions keep their order (0, then left to right), so every y[i] is MatMult's, bit for bit.
+   The row kernels walk two or four rows at once. A row's sum is one serial chain of additions, so a one-row loop
+   waits on the adder's latency; independent sums keep it busy. Four rows were about 15% faster than MatMult_SeqAIJ
+   on poisson27 in cache on one machine, and out of cache on another up to 37% slower than it, where two rows were
+   as fast as MatMult or faster at every size (the choice is timed per operator: PKSpMVApply). Within each row the
+   additions keep their order (0, then left to right), so every y[i] is MatMult's, bit for bit, with either width.
 */
 
-/* y[i] = sum_k a_ik x_k for rows [r0, r1), summed left to right from 0 as MatMult_SeqAIJ does */
-static inline void PKRowsMult(const PKCSR *c, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscInt r0, PetscInt r1)
+/* y[i] = sum_k a_ik x_k for rows [r0, r1), summed left to right from 0 as MatMult_SeqAIJ does, two rows per step */
+static inline void PKRowsMult2(const PKCSR *c, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscInt r0, PetscInt r1)
+{
+  const PetscInt *PETSC_RESTRICT ia = c->ia, *PETSC_RESTRICT ja = c->ja;
+  const PetscScalar *PETSC_RESTRICT aa = c->aa;
+  PetscInt                          i  = r0;
+
+  for (; i + 2 <= r1; i += 2) {
+    const PetscInt k0 = ia[i], k1 = ia[i + 1], k2 = ia[i + 2], n = PetscMin(k1 - k0, k2 - k1);
+    PetscScalar    s0 = 0.0, s1 = 0.0;
+
+    for (PetscInt k = 0; k < n; k++) {
+      s0 += aa[k0 + k] * x[ja[k0 + k]];
+      s1 += aa[k1 + k] * x[ja[k1 + k]];
+    }
+    for (PetscInt k = k0 + n; k < k1; k++) s0 += aa[k] * x[ja[k]];
+    for (PetscInt k = k1 + n; k < k2; k++) s1 += aa[k] * x[ja[k]];
+    y[i]     = s0;
+    y[i + 1] = s1;
+  }
+  for (; i < r1; i++) {
+    PetscScalar sum = 0.0;
+    for (PetscInt k = ia[i]; k < ia[i + 1]; k++) sum += aa[k] * x[ja[k]];
+    y[i] = sum;
+  }
+}
+
+/* The same, four rows per step */
+static inline void PKRowsMult4(const PKCSR *c, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscInt r0, PetscInt r1)
 {
   const PetscInt *PETSC_RESTRICT ia = c->ia, *PETSC_RESTRICT ja = c->ja;
   const PetscScalar *PETSC_RESTRICT aa = c->aa;
@@ -99,8 +135,37 @@ static inline void PKRowsMult(const PKCSR *c, const PetscScalar *PETSC_RESTRICT 
   }
 }
 
-/* y[i] += sum_k a_ik x_k for the listed rows, continuing y[i]'s sum as MatMultAdd_SeqAIJ does */
-static inline void PKRowsMultAdd(const PKCSR *c, const PetscInt *PETSC_RESTRICT rows, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscInt j0, PetscInt j1)
+/* y[i] += sum_k a_ik x_k for the listed rows, continuing y[i]'s sum as MatMultAdd_SeqAIJ does, two rows per step */
+static inline void PKRowsMultAdd2(const PKCSR *c, const PetscInt *PETSC_RESTRICT rows, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscInt j0, PetscInt j1)
+{
+  const PetscInt *PETSC_RESTRICT ia = c->ia, *PETSC_RESTRICT ja = c->ja;
+  const PetscScalar *PETSC_RESTRICT aa = c->aa;
+  PetscInt                          j  = j0;
+
+  for (; j + 2 <= j1; j += 2) {
+    const PetscInt i0 = rows[j], i1 = rows[j + 1], k0 = ia[i0], k1 = ia[i1], e0 = ia[i0 + 1], e1 = ia[i1 + 1];
+    const PetscInt n  = PetscMin(e0 - k0, e1 - k1);
+    PetscScalar    s0 = y[i0], s1 = y[i1];
+
+    for (PetscInt k = 0; k < n; k++) {
+      s0 += aa[k0 + k] * x[ja[k0 + k]];
+      s1 += aa[k1 + k] * x[ja[k1 + k]];
+    }
+    for (PetscInt k = k0 + n; k < e0; k++) s0 += aa[k] * x[ja[k]];
+    for (PetscInt k = k1 + n; k < e1; k++) s1 += aa[k] * x[ja[k]];
+    y[i0] = s0;
+    y[i1] = s1;
+  }
+  for (; j < j1; j++) {
+    const PetscInt i   = rows[j];
+    PetscScalar    sum = y[i];
+    for (PetscInt k = ia[i]; k < ia[i + 1]; k++) sum += aa[k] * x[ja[k]];
+    y[i] = sum;
+  }
+}
+
+/* The same, four rows per step */
+static inline void PKRowsMultAdd4(const PKCSR *c, const PetscInt *PETSC_RESTRICT rows, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscInt j0, PetscInt j1)
 {
   const PetscInt *PETSC_RESTRICT ia = c->ia, *PETSC_RESTRICT ja = c->ja;
   const PetscScalar *PETSC_RESTRICT aa = c->aa;
@@ -136,14 +201,17 @@ static inline void PKRowsMultAdd(const PKCSR *c, const PetscInt *PETSC_RESTRICT 
   }
 }
 
-static PetscErrorCode PKSpMVApplyChunked(PKSpMV s, Vec xx, Vec yy, PetscInt nchunks, PKReduce *red, PKRec rec)
+/* The product with rows of `width` per kernel step; *tk (may be NULL) the time of the diagonal block's kernels alone */
+static PetscErrorCode PKSpMVApplyChunked(PKSpMV s, Vec xx, Vec yy, PetscInt nchunks, PKReduce *red, PKRec rec, int width, PetscLogDouble *tk)
 {
   PKCSR              d, o;
   const PetscScalar *x, *xg;
   PetscScalar       *y;
   PetscInt           c, m = s->m, nc;
+  PetscLogDouble     t0, t1;
 
   PetscFunctionBegin;
+  if (tk) *tk = 0;
   if (s->Ao) PetscCall(VecScatterBegin(s->halo, xx, s->lvec, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PKCSRGet(s->Ad, &d));
   PetscCall(VecGetArrayRead(xx, &x));
@@ -151,7 +219,13 @@ static PetscErrorCode PKSpMVApplyChunked(PKSpMV s, Vec xx, Vec yy, PetscInt nchu
   nc = PetscMax(1, PetscMin(nchunks, m));
   for (c = 0; c < nc; c++) {
     if (c) PetscCall(PKReduceTest(red));
-    PKRowsMult(&d, x, y, (m * c) / nc, (m * (c + 1)) / nc);
+    if (tk) PetscCall(PetscTime(&t0));
+    if (width == 2) PKRowsMult2(&d, x, y, (m * c) / nc, (m * (c + 1)) / nc);
+    else PKRowsMult4(&d, x, y, (m * c) / nc, (m * (c + 1)) / nc);
+    if (tk) {
+      PetscCall(PetscTime(&t1));
+      *tk += t1 - t0;
+    }
   }
   PetscCall(VecRestoreArrayRead(xx, &x));
   PetscCall(PKCSRRestore(s->Ad, &d));
@@ -165,7 +239,8 @@ static PetscErrorCode PKSpMVApplyChunked(PKSpMV s, Vec xx, Vec yy, PetscInt nchu
     nc = PetscMax(1, PetscMin(nchunks, s->noff));
     for (c = 0; c < nc; c++) {
       if (c) PetscCall(PKReduceTest(red));
-      PKRowsMultAdd(&o, s->offrows, xg, y, (s->noff * c) / nc, (s->noff * (c + 1)) / nc);
+      if (width == 2) PKRowsMultAdd2(&o, s->offrows, xg, y, (s->noff * c) / nc, (s->noff * (c + 1)) / nc);
+      else PKRowsMultAdd4(&o, s->offrows, xg, y, (s->noff * c) / nc, (s->noff * (c + 1)) / nc);
     }
     PetscCall(VecRestoreArrayRead(s->lvec, &xg));
     PetscCall(PKCSRRestore(s->Ao, &o));
@@ -184,6 +259,8 @@ static PetscErrorCode PKSpMVClear(PKSpMV s)
   s->Ad = s->Ao = NULL;
   s->noff = s->nghost = 0;
   s->chunked          = PETSC_FALSE;
+  s->width            = 0; /* a new structure: time both widths again */
+  s->ntrial           = 0;
   PetscFunctionReturn(0);
 }
 
@@ -206,17 +283,19 @@ static PetscErrorCode PKSpMVSelfCheck(PKSpMV s, PetscBool *same)
   for (PetscInt i = 0; i < n; i++) xa[i] = (PetscReal)(((uint64_t)(lo + i + 1) * 2654435761u) % 1048576u) / 524288.0 - 1.0;
   PetscCall(VecRestoreArrayWrite(x, &xa));
   PetscCall(MatMult(s->A, x, y1));
-  PetscCall(PKSpMVApplyChunked(s, x, y2, 3, NULL, NULL));
   PetscCall(VecGetLocalSize(y1, &n));
-  PetscCall(VecGetArrayRead(y1, &a1));
-  PetscCall(VecGetArrayRead(y2, &a2));
-  for (PetscInt i = 0; i < n; i++)
-    if (a1[i] != a2[i]) {
-      ok = PETSC_FALSE;
-      break;
-    }
-  PetscCall(VecRestoreArrayRead(y1, &a1));
-  PetscCall(VecRestoreArrayRead(y2, &a2));
+  for (int width = 2; width <= 4 && ok; width += 2) { /* both row-kernel widths */
+    PetscCall(PKSpMVApplyChunked(s, x, y2, 3, NULL, NULL, width, NULL));
+    PetscCall(VecGetArrayRead(y1, &a1));
+    PetscCall(VecGetArrayRead(y2, &a2));
+    for (PetscInt i = 0; i < n; i++)
+      if (a1[i] != a2[i]) {
+        ok = PETSC_FALSE;
+        break;
+      }
+    PetscCall(VecRestoreArrayRead(y1, &a1));
+    PetscCall(VecRestoreArrayRead(y2, &a2));
+  }
   PetscCallMPI(MPI_Allreduce(&ok, same, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)s->A)));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y1));
@@ -313,9 +392,17 @@ PetscErrorCode PKSpMVApply(PKSpMV s, Vec x, Vec y, PetscInt nchunks, PKReduce *r
   if (nz != s->nzstate) PetscCall(PKSpMVBuild(s)); /* new nonzero pattern: new halo and rows */
   PKRecApply(rec, PK_PHASE_SPMV);
   if (s->chunked) {
+    /* the first applications alternate the row-kernel widths, 4 first, timed; then the faster one is kept */
+    const int      width = s->width ? s->width : (s->ntrial % 2 ? 2 : 4);
+    PetscLogDouble tk;
     PetscCall(PetscLogEventBegin(PK_Event_SpMV, s->A, x, y, 0));
-    PetscCall(PKSpMVApplyChunked(s, x, y, nchunks, red, rec));
+    PetscCall(PKSpMVApplyChunked(s, x, y, nchunks, red, rec, width, s->width ? NULL : &tk));
     PetscCall(PetscLogEventEnd(PK_Event_SpMV, s->A, x, y, 0));
+    if (!s->width) {
+      PetscLogDouble *best = &s->trial[width == 4];
+      *best                = s->ntrial < 2 ? tk : PetscMin(*best, tk);
+      if (++s->ntrial >= 2 * PK_SPMV_TRIALS) s->width = s->trial[0] <= s->trial[1] ? 2 : 4;
+    }
   } else {
     PetscCall(PKReduceTest(red));
     PetscCall(MatMult(s->A, x, y));
@@ -344,6 +431,16 @@ PetscErrorCode PKSpMVGetReason(PKSpMV s, const char **why)
 {
   PetscFunctionBegin;
   *why = s->why;
+  PetscFunctionReturn(0);
+}
+
+/* The row-kernel width kept (0: still timing) and the fastest diagonal-block time of each width (s; 0: not timed) */
+PetscErrorCode PKSpMVGetWidth(PKSpMV s, PetscInt *width, PetscReal t[2])
+{
+  PetscFunctionBegin;
+  *width = s->width;
+  t[0]   = s->ntrial > 1 ? (PetscReal)s->trial[0] : 0;
+  t[1]   = s->ntrial > 0 ? (PetscReal)s->trial[1] : 0;
   PetscFunctionReturn(0);
 }
 

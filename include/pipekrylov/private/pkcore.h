@@ -100,6 +100,9 @@ PETSC_INTERN PetscErrorCode PKSpMVApply(PKSpMV, Vec, Vec, PetscInt, PKReduce *, 
 PETSC_INTERN PetscErrorCode PKSpMVIsChunked(PKSpMV, PetscBool *);
 PETSC_INTERN PetscErrorCode PKSpMVGetHalo(PKSpMV, VecScatter *);
 PETSC_INTERN PetscErrorCode PKSpMVGetReason(PKSpMV, const char **);
+PETSC_INTERN PetscErrorCode PKSpMVGetWidth(PKSpMV, PetscInt *, PetscReal[2]);
+/* timed applications of each row-kernel width (2 and 4 rows per step) before the faster is kept */
+#define PK_SPMV_TRIALS 3
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* The monitor as the core sees it: three functions the instrumentation registers (PKObserverSet) when it is
