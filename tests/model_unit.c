@@ -1234,7 +1234,22 @@ static PetscErrorCode TestMeasured(void)
   PetscCall(PKModelTimesFromMeasured(&m, &t));
   Check("4 ranks: the local sums priced per stream", t.t_vec, (2 + 2 * 4.0 / 6) / 10, 1e-14, 0);
   CheckTrue("4 ranks: t_vec modelled", t.vec_modelled);
-  m.red_streams = 10;
+  /* the reduce phase beyond the modelled MPI, 3 - 0.5 = 2.5 s, above the per-stream price 4/3 s: the sums cost it,
+     up to their streams at the memory bandwidth (2 s here; 5 s: all of it) */
+  m.work[PK_PHASE_REDUCE] = 3;
+  m.red_mpi               = 0.5;
+  m.red_mem               = 2;
+  PetscCall(PKModelTimesFromMeasured(&m, &t));
+  Check("local sums capped at the memory bandwidth", t.t_vec, (2 + 2.0) / 10, 1e-14, 0);
+  m.red_mem = 5;
+  PetscCall(PKModelTimesFromMeasured(&m, &t));
+  Check("local sums: the reduce phase beyond the modelled MPI", t.t_vec, (2 + 2.5) / 10, 1e-14, 0);
+  m.red_mpi = 2.9;
+  PetscCall(PKModelTimesFromMeasured(&m, &t));
+  Check("local sums never below their per-stream price", t.t_vec, (2 + 2 * 4.0 / 6) / 10, 1e-14, 0);
+  m.work[PK_PHASE_REDUCE] = 0.3;
+  m.red_mpi = m.red_mem = 0;
+  m.red_streams         = 10;
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = PKModelTimesFromMeasured(&m, &t);
   PetscCall(PetscPopErrorHandler());

@@ -511,6 +511,8 @@ typedef struct {
   PetscReal   work[PK_PHASE_N];                     /* time by activity over the solve, mean over ranks */
   PetscReal   streams;                              /* vector streams per iteration of the solver (PKSolverStreams) */
   PetscReal   red_streams;                          /* of which the local sums of blocking reductions logged as reduce */
+  PetscReal   red_mpi, red_mem;                     /* s over the solve: their modelled MPI (allreduces, sync gap); their
+                                                       streams at the memory bandwidth (0: unknown) */
   PetscBool   pc_fused, pc_is_jacobi;               /* a diagonal PC applied inside the fused vector pass; it is jacobi */
   PetscReal   init_pc, pc_per_cycle, its_per_cycle; /* the solver's shape: start-up PCs, PCs and iterations per cycle */
 } PKMeasured;

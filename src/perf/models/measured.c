@@ -11,9 +11,12 @@
    t_spmv and t_pc are the activity's time over its applications. t_vec is the vector time over the iterations.
    PETSc's blocking types (cg, gmres) log a VecDot or VecNorm as one event, its local sum with its MPI_Allreduce,
    which the hooks charge to the reduce phase as a whole (src/perf/hooks.c): their vector work is the vec phase plus
-   those local sums, the red_streams of the solver's streams (PKSolverReduceStreams), priced at this run's time per
-   stream of the rest of its vector work (same vector length, same cache regime, the same call overheads; on one rank
-   the reduce phase is the local sums alone). A diagonal PC applied inside the fused vector pass (pipecg, pipe2cg)
+   those local sums, the red_streams of the solver's streams (PKSolverReduceStreams). On one rank the reduce phase
+   is the sums alone. On several, the sums are what the reduce phase held beyond the modelled MPI (red_mpi), but
+   never less than their streams at the vec phase's time per stream (the same vectors, call overheads) nor more than
+   their streams at the memory bandwidth (red_mem) when that is more: a dot right after the SpMV reads vectors the
+   matrix pushed out of cache (one rank, poisson27, 30000 rows: 3.7 times the vec phase's price per stream), and
+   beyond the memory bound the excess is waiting, not summing. A diagonal PC applied inside the fused vector pass (pipecg, pipe2cg)
    leaves too few applications outside it to time one (pipecg: the start-up's two, the first one slow): the other
    solvers' PCApply is then a pass over the vectors at this run's time per vector stream (jacobi: read x and the
    diagonal, write y; none: a copy).
@@ -30,9 +33,11 @@ PetscErrorCode PKModelTimesFromMeasured(const PKMeasured *m, PKMeasuredTimes *t)
   t->t_pc   = m->npc ? m->work[PK_PHASE_PC] / m->npc : 0;
   if (m->K > 0) {
     PetscReal local = 0;
-    if (m->red_streams > 0) {
-      local           = m->nranks == 1 ? m->work[PK_PHASE_REDUCE] : m->work[PK_PHASE_VEC] * m->red_streams / (m->streams - m->red_streams);
-      t->vec_modelled = (PetscBool)(m->nranks > 1);
+    if (m->red_streams > 0 && m->nranks == 1) local = m->work[PK_PHASE_REDUCE];
+    else if (m->red_streams > 0) {
+      PetscReal lo = m->work[PK_PHASE_VEC] * m->red_streams / (m->streams - m->red_streams), hi = PetscMax(lo, m->red_mem);
+      local           = PetscMin(hi, PetscMax(lo, m->work[PK_PHASE_REDUCE] - m->red_mpi));
+      t->vec_modelled = PETSC_TRUE;
     }
     t->t_vec = (m->work[PK_PHASE_VEC] + local) / m->K;
   }

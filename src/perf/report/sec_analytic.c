@@ -71,9 +71,25 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   m.npc    = run->npc;
   m.nranks = S->nranks;
   /* PETSc's blocking VecDot and VecNorm hold their MPI_Allreduce, which PETSc does not log apart: the hooks charge
-     them to the reduce phase whole, and their local sums are priced back into cg's and gmres' vector work */
-  m.streams       = PKSolverStreams(&run->config);
-  m.red_streams   = PKSolverReduceStreams(&run->config);
+     them to the reduce phase whole, and their local sums are priced back into cg's and gmres' vector work: what the
+     reduce phase held beyond the modelled MPI (the cycle's allreduces and the synchronization gap), between their
+     streams at the vector phase's rate and at the profile's memory bandwidth */
+  m.streams     = PKSolverStreams(&run->config);
+  m.red_streams = PKSolverReduceStreams(&run->config);
+  PetscCall(PKSecAnalyticSync(S, a->sync_raw));
+  if (m.red_streams > 0 && S->nranks > 1 && S->nits > 0) {
+    const PKLayout layout = {S->nranks, S->nnodes, S->ppn};
+    PetscReal      mpi    = 0;
+    for (PetscInt i = 0; i < sh.nred; i++) {
+      PKReductionSpec r;
+      PKAllreduceCost ac;
+      PetscCall(PKSolverShapeReduction(&run->config, &sh, i, &r));
+      PetscCall(PKModelAllreduce(&run->eff, &layout, r.nvals, &net->net, &ac));
+      mpi += ac.total;
+    }
+    m.red_mpi = S->nits * (mpi / sh.its + a->sync_raw[0]);
+    m.red_mem = run->eff.mem_bw > 0 ? S->nits * m.red_streams * run->rows_local * sizeof(PetscScalar) / run->eff.mem_bw : 0;
+  }
   m.pc_fused      = run->config.pc_fused;
   m.pc_is_jacobi  = run->pc_is_jacobi;
   m.init_pc       = sh.init_pc;
@@ -96,9 +112,8 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   /* the halo: the slowest rank's exchange, and how much of it the SpMV's own rows hid (the rest was waited for) */
   in->halo       = halo->cost;
   in->halo_theta = halo->have ? PKModelHaloHiddenShare(in->halo.total, halo->wait, in->t_spmv) : 0;
-  PetscCall(PKSecAnalyticSync(S, a->sync_raw));
-  in->sync[0] = S->nits > 0 ? a->sync_raw[0] : -1; /* -1: no iteration, no gap measured */
-  in->sync[1] = S->nits > 0 ? a->sync_raw[1] : -1;
+  in->sync[0]    = S->nits > 0 ? a->sync_raw[0] : -1; /* -1: no iteration, no gap measured */
+  in->sync[1]    = S->nits > 0 ? a->sync_raw[1] : -1;
   PetscCall(PKModelSolve(&run->eff, in, &a->model));
   if (in->halo_theta > 0) a->model.status[PK_TERM_HALO_OVERLAP] = PK_TERM_MEASURED; /* from the measured halo wait */
   PetscFunctionReturn(0);
@@ -126,7 +141,7 @@ PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const
   PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)in->t_spmv, (double)(S->nits ? (PetscReal)run->nspmv / S->nits : 0), (double)in->t_pc, (double)(S->nits ? (PetscReal)run->npc / S->nits : 0),
                                    (double)in->t_vec, a->vec_modelled ? " (modelled)" : ""));
   if (a->vec_modelled)
-    PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc logs a VecDot or VecNorm with its allreduce, measured as reduce: their local sums, %.3g of the\n      %.3g vector streams, are priced at this run's time per stream of the rest)\n",
+    PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc logs a VecDot or VecNorm with its allreduce, measured as reduce: their local sums, %.3g of the\n      %.3g vector streams, are the reduce time beyond the modelled allreduces and synchronization gap, between\n      their streams at the rest's time per stream and at the memory bandwidth)\n",
                                      (double)PKSolverReduceStreams(&run->config), (double)PKSolverStreams(&run->config)));
   if (run->config.pc_fused) {
     PC          pc;
