@@ -1263,6 +1263,7 @@ static PetscErrorCode TestMeasured(void)
     Check("cg: (p,s), (r,z) and its norm: 5 streams", PKSolverReduceStreams(&c), 5, 0, 0);
     c.norm_separate = PETSC_FALSE;
     Check("cg, natural norm: 4 streams", PKSolverReduceStreams(&c), 4, 0, 0);
+    Check("cg, natural norm: 13 streams in all (no norm pass)", PKSolverStreams(&c), 13, 0, 0);
     PKSolverConfigDefault(PK_SOLVER_PETSC_GMRES, &c);
     c.restart = 10;
     Check("gmres(10): (45 + 30 + 1) / 10 streams", PKSolverReduceStreams(&c), 7.6, 1e-14, 0);

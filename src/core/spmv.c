@@ -284,7 +284,8 @@ static PetscErrorCode PKSpMVSelfCheck(PKSpMV s, PetscBool *same)
   PetscCall(VecRestoreArrayWrite(x, &xa));
   PetscCall(MatMult(s->A, x, y1));
   PetscCall(VecGetLocalSize(y1, &n));
-  for (int width = 2; width <= 4 && ok; width += 2) { /* both row-kernel widths */
+  for (int width = 2; width <= 4 && ok; width += 2) { /* both row-kernel widths, each on a cleared y2 */
+    PetscCall(VecZeroEntries(y2));
     PetscCall(PKSpMVApplyChunked(s, x, y2, 3, NULL, NULL, width, NULL));
     PetscCall(VecGetArrayRead(y1, &a1));
     PetscCall(VecGetArrayRead(y2, &a2));

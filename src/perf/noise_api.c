@@ -28,10 +28,10 @@
 
    Notes:
    Arrivals are Poisson in each rank's compute time: the arrival clock stops while a detour runs and while the rank
-   waits in MPI (halo and reduction waits; for PETSc's types also their blocking reductions inside VecDot, VecNorm,
-   VecMDot ...), so that waiting for another rank's detour never makes more detours. Detours are served at the entry
-   of compute phases only (SpMV, PC, vector work; for PETSc's types at the begin and end of MatMult and PCApply),
-   never inside an MPI call. Bounds: duration_us in [0, 1e6], freq_hz in [0, 1e6], the duty cycle
+   waits in MPI (halo and reduction waits; for PETSc's types their blocking VecDot, VecNorm, VecMDot ... count as
+   reduction waits), so that waiting for another rank's detour never makes more detours. Detours are served at the
+   entry of compute phases only (SpMV, PC, vector work; for PETSc's types at the begin and end of MatMult and PCApply
+   and at the end of a blocking reduction), never inside an MPI call. Bounds: duration_us in [0, 1e6], freq_hz in [0, 1e6], the duty cycle
    duration_us x freq_hz x 1e-6 below 1, finite values, a seed in [0, PETSC_MAX_INT]. Noise turns the performance monitor on; the report
    (-ksp_perfmodel_view) then shows the injected time per rank, the measured slowdown against the last noise-free
    solve and the stochastic model's predicted slowdown. Iterations and solution are bit-for-bit those without

@@ -117,7 +117,7 @@ static PetscBool PKIsPGMRES(PKSolverKind k)
 /*
    A solver's cycle: from its own description (pipekrylov's types, pkcost.h), else from the table, which holds only
    PETSc's own types, whose patterns the model knows by name (they describe nothing):
-     cg            (p,s) 2, x 3, r 3, (r,z) 2, norm 1, p 3                                 = 14 streams
+     cg            (p,s) 2, x 3, r 3, (r,z) 2, norm 1, p 3 = 14 streams (natural norm: 13)
      groppcg       Gropp's non-blocking PCG (our nbpcg's pattern)                           = 20
      petsc_pipecg  Ghysels-Vanroose (our pipecg's pattern, PCApply every iteration)         = 29
      gmres         step j: MDot j+2, MAXPY j+3, norm 1, scale 2; x += V y m+2                = m^2+8m+2
@@ -161,7 +161,7 @@ PetscErrorCode PKSolverShapeGet(const PKSolverConfig *cfg, PetscInt steps, PKSol
   s->npc   = 1;
   switch (cfg->kind) {
   case PK_SOLVER_PETSC_CG:
-    s->streams    = 14;
+    s->streams    = cfg->norm_separate ? 14 : 13; /* the natural norm is sqrt((r,z)): no norm pass */
     s->nred       = cfg->norm_separate ? 3 : 2;
     s->init_spmv  = 1;
     s->init_pc    = 1;

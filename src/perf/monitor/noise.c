@@ -6,8 +6,8 @@
      - pipekrylov's types: the phase marks (PKRecPhase, pkrecimpl.h) that enter spmv, pc or vec, through the
        recorder's detour function (set by the monitor that owns it: the solvers and the core never name this file);
      - PETSc's types: the same marks, which the event hooks (hooks.c) set at the begin and end of MatMult and
-       PCApply (an arrival during their vector work waits for the next of these: the count per iteration is the
-       same, and the detours stay in the phases that the slow-rank analysis reads for PETSc's types).
+       PCApply and at the end of a blocking VecDot, VecNorm ... (an arrival during their vector work waits for the
+       next of these: the count per iteration is the same).
    Nothing is injected in a halo or reduction wait, so never inside an MPI call.
 
    Free when off: the marks compare the clock they read anyway with noise_next, which is +infinity. Noise turns the monitor on (the marks belong to the recorder).

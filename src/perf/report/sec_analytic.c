@@ -88,7 +88,13 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
       mpi += ac.total;
     }
     m.red_mpi = S->nits * (mpi / sh.its + a->sync_raw[0]);
-    m.red_mem = run->eff.mem_bw > 0 ? S->nits * m.red_streams * run->rows_local * sizeof(PetscScalar) / run->eff.mem_bw : 0;
+    if (sh.init_nvals > 0) { /* the start-up's reduction, as PKModelSolve charges it */
+      PKAllreduceCost ac;
+      PetscCall(PKModelAllreduce(&run->eff, &layout, sh.init_nvals, &net->net, &ac));
+      m.red_mpi += ac.total + a->sync_raw[0];
+    }
+    /* work[] is a mean over ranks: the mean rank's rows */
+    m.red_mem = run->eff.mem_bw > 0 ? S->nits * m.red_streams * (run->rows_sum / S->nranks) * sizeof(PetscScalar) / run->eff.mem_bw : 0;
   }
   m.pc_fused      = run->config.pc_fused;
   m.pc_is_jacobi  = run->pc_is_jacobi;
@@ -141,7 +147,7 @@ PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const
   PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)in->t_spmv, (double)(S->nits ? (PetscReal)run->nspmv / S->nits : 0), (double)in->t_pc, (double)(S->nits ? (PetscReal)run->npc / S->nits : 0),
                                    (double)in->t_vec, a->vec_modelled ? " (modelled)" : ""));
   if (a->vec_modelled)
-    PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc logs a VecDot or VecNorm with its allreduce, measured as reduce: their local sums, %.3g of the\n      %.3g vector streams, are the reduce time beyond the modelled allreduces and synchronization gap, between\n      their streams at the rest's time per stream and at the memory bandwidth)\n",
+    PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc logs a VecDot or VecNorm with its allreduce, measured as reduce: their local sums, %.3g of the\n      %.3g vector streams, are the reduce time beyond the modelled allreduces and synchronization gap, at least\n      their streams at the rest's time per stream, at most at the profile's memory bandwidth)\n",
                                      (double)PKSolverReduceStreams(&run->config), (double)PKSolverStreams(&run->config)));
   if (run->config.pc_fused) {
     PC          pc;

@@ -10,11 +10,12 @@
    - 1.
 
    Slow ranks (models/slowranks.c): every rank summarises its own busy times per iteration (its time less its halo
-   and reduction waits, also those inside an overlap window; PETSc's types: SpMV and PC); the reference rank's sorted
+   and reduction waits, also those inside an overlap window; for PETSc's types their blocking VecDot and VecNorm are
+   reduction waits); the reference rank's sorted
    sample (K numbers) is broadcast and every rank computes its one-sided KS D+ against it; only O(K + ranks) numbers
    reach rank 0. Limitation: in the pipelined solvers a rank also waits for a slow neighbour inside its polled overlap
    window (MPI_Test between chunks of the SpMV counts as work there), so that wait is busy time and a slow rank can go
-   unnamed; the blocking solvers (and PETSc's types, from SpMV and PC) wait in phases the analysis excludes. Nodes
+   unnamed; the blocking solvers (PETSc's included) wait in phases the analysis excludes. Nodes
    all of whose ranks are slow are named too.
 */
 #include "report.h"
