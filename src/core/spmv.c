@@ -101,7 +101,7 @@ static inline void PKRowsMult2(const PKCSR *c, const PetscScalar *PETSC_RESTRICT
   }
 }
 
-/* The same, four rows per step */
+/* The same, four rows per step (the last rows two and one at a time) */
 static inline void PKRowsMult4(const PKCSR *c, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscInt r0, PetscInt r1)
 {
   const PetscInt *PETSC_RESTRICT ia = c->ia, *PETSC_RESTRICT ja = c->ja;
@@ -128,11 +128,7 @@ static inline void PKRowsMult4(const PKCSR *c, const PetscScalar *PETSC_RESTRICT
     y[i + 2] = s2;
     y[i + 3] = s3;
   }
-  for (; i < r1; i++) {
-    PetscScalar sum = 0.0;
-    for (PetscInt k = ia[i]; k < ia[i + 1]; k++) sum += aa[k] * x[ja[k]];
-    y[i] = sum;
-  }
+  PKRowsMult2(c, x, y, i, r1); /* the last rows, fewer than four */
 }
 
 /* y[i] += sum_k a_ik x_k for the listed rows, continuing y[i]'s sum as MatMultAdd_SeqAIJ does, two rows per step */
@@ -164,7 +160,7 @@ static inline void PKRowsMultAdd2(const PKCSR *c, const PetscInt *PETSC_RESTRICT
   }
 }
 
-/* The same, four rows per step */
+/* The same, four rows per step (the last rows two and one at a time) */
 static inline void PKRowsMultAdd4(const PKCSR *c, const PetscInt *PETSC_RESTRICT rows, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscInt j0, PetscInt j1)
 {
   const PetscInt *PETSC_RESTRICT ia = c->ia, *PETSC_RESTRICT ja = c->ja;
@@ -193,12 +189,7 @@ static inline void PKRowsMultAdd4(const PKCSR *c, const PetscInt *PETSC_RESTRICT
     y[i2] = s2;
     y[i3] = s3;
   }
-  for (; j < j1; j++) {
-    const PetscInt i   = rows[j];
-    PetscScalar    sum = y[i];
-    for (PetscInt k = ia[i]; k < ia[i + 1]; k++) sum += aa[k] * x[ja[k]];
-    y[i] = sum;
-  }
+  PKRowsMultAdd2(c, rows, x, y, j, j1); /* the last rows, fewer than four */
 }
 
 /* The product with rows of `width` per kernel step; *tk (may be NULL) the time of the diagonal block's kernels alone */
