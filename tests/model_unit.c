@@ -1264,6 +1264,21 @@ static PetscErrorCode TestMeasured(void)
     c.norm_separate = PETSC_FALSE;
     Check("cg, natural norm: 4 streams", PKSolverReduceStreams(&c), 4, 0, 0);
     Check("cg, natural norm: 13 streams in all (no norm pass)", PKSolverStreams(&c), 13, 0, 0);
+    { /* the MPI of cg's blocking reductions, as PKModelSolve charges it: 2 one-value allreduces per iteration (the
+         natural norm), one at the start-up, and the gap once per iteration and once at the start-up */
+      PKMachineParams hm;
+      PKNetState      un;
+      PKAllreduceCost one;
+      const PKLayout  lay = {4, 1, 4};
+      PetscReal       mpi;
+      HandMachine(&hm);
+      PKNetStateUnknown(&un);
+      PetscCall(PKModelAllreduce(&hm, &lay, 1, &un, &one));
+      PetscCall(PKModelBlockingMPI(&hm, &c, &lay, &un, 10, 1e-6, &mpi));
+      Check("blocking MPI: 10 (2 a + gap) + a + gap", mpi, 10 * (2 * one.total + 1e-6) + one.total + 1e-6, 1e-12, 0);
+      PetscCall(PKModelBlockingMPI(&hm, &c, &lay, &un, 0, 1e-6, &mpi));
+      Check("blocking MPI of no iteration: 0", mpi, 0, 0, 0);
+    }
     PKSolverConfigDefault(PK_SOLVER_PETSC_GMRES, &c);
     c.restart = 10;
     Check("gmres(10): (45 + 30 + 1) / 10 streams", PKSolverReduceStreams(&c), 7.6, 1e-14, 0);

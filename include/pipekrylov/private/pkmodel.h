@@ -331,6 +331,7 @@ typedef struct {
 } PKModelResult;
 
 PETSC_INTERN PetscErrorCode PKModelSolve(const PKMachineParams *, const PKSolveInput *, PKModelResult *);
+PETSC_INTERN PetscErrorCode PKModelBlockingMPI(const PKMachineParams *, const PKSolverConfig *, const PKLayout *, const PKNetState *, PetscInt K, PetscReal sync, PetscReal *);
 /* The same problem with another solver: same K, per-application SpMV and PC times, vector time per stream. The overlap
    of the target: the run's measured theta; without one (a blocking or a PETSc run), 000's full overlap min(C, W)
    for a target that polls (nbpcg, pipecg, pipe2cg, pgmres), and for PETSc's split reductions the share the MPI

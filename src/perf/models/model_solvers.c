@@ -321,6 +321,38 @@ PetscReal PKSolverReduceStreams(const PKSolverConfig *cfg)
   }
 }
 
+/*
+   PKModelBlockingMPI - the MPI time of K iterations' blocking reductions and their start-up's, as PKModelSolve
+   charges it: the cycle's allreduces per iteration and the synchronization gap `sync` (s per iteration) once per
+   iteration and once at the start-up. What the reduce phase of PETSc's blocking types held beyond it is their local
+   sums (PKModelTimesFromMeasured).
+
+   Level: developer
+*/
+PetscErrorCode PKModelBlockingMPI(const PKMachineParams *m, const PKSolverConfig *cfg, const PKLayout *lay, const PKNetState *net, PetscInt K, PetscReal sync, PetscReal *mpi)
+{
+  PKSolverShape   sh;
+  PKAllreduceCost a;
+  PetscReal       cycle = 0;
+
+  PetscFunctionBegin;
+  *mpi = 0;
+  if (K <= 0) PetscFunctionReturn(0);
+  PetscCall(PKSolverShapeGet(cfg, 0, &sh));
+  for (PetscInt i = 0; i < sh.nred; i++) {
+    PKReductionSpec r;
+    PetscCall(PKSolverShapeReduction(cfg, &sh, i, &r));
+    PetscCall(PKModelAllreduce(m, lay, r.nvals, net, &a));
+    cycle += a.total;
+  }
+  *mpi = K * (cycle / sh.its + sync);
+  if (sh.init_nvals > 0) {
+    PetscCall(PKModelAllreduce(m, lay, sh.init_nvals, net, &a));
+    *mpi += a.total + sync;
+  }
+  PetscFunctionReturn(0);
+}
+
 /* ------------------------------------------------------------------------------------------------------------ */
 
 PetscErrorCode PKModelSyncPenalty(PetscInt K, const PetscReal cmax[], PetscInt n, const PetscReal c[], PetscBool nonblocking, PetscReal *S)

@@ -79,20 +79,7 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   PetscCall(PKSecAnalyticSync(S, a->sync_raw));
   if (m.red_streams > 0 && S->nranks > 1 && S->nits > 0) {
     const PKLayout layout = {S->nranks, S->nnodes, S->ppn};
-    PetscReal      mpi    = 0;
-    for (PetscInt i = 0; i < sh.nred; i++) {
-      PKReductionSpec r;
-      PKAllreduceCost ac;
-      PetscCall(PKSolverShapeReduction(&run->config, &sh, i, &r));
-      PetscCall(PKModelAllreduce(&run->eff, &layout, r.nvals, &net->net, &ac));
-      mpi += ac.total;
-    }
-    m.red_mpi = S->nits * (mpi / sh.its + a->sync_raw[0]);
-    if (sh.init_nvals > 0) { /* the start-up's reduction, as PKModelSolve charges it */
-      PKAllreduceCost ac;
-      PetscCall(PKModelAllreduce(&run->eff, &layout, sh.init_nvals, &net->net, &ac));
-      m.red_mpi += ac.total + a->sync_raw[0];
-    }
+    PetscCall(PKModelBlockingMPI(&run->eff, &run->config, &layout, &net->net, S->nits, a->sync_raw[0], &m.red_mpi));
     /* work[] is a mean over ranks: the mean rank's rows */
     m.red_mem = run->eff.mem_bw > 0 ? S->nits * m.red_streams * (run->rows_sum / S->nranks) * sizeof(PetscScalar) / run->eff.mem_bw : 0;
   }
