@@ -66,6 +66,7 @@ def main():
         p(open(skipped).read().strip())
     summary = []
     autocg_ratios = []
+    ranking_right, ranking_costs = [], []
     for s in setups:
         keys = [k for k in runs if k[0] == s]
         reps = sorted({k[4] for k in keys})
@@ -178,6 +179,50 @@ def main():
                 autocg_ratios.append(ratios[fast])
                 p(f"| {rows} | {pc} | {'/'.join(chosen)} | {ta:.4e} | {fast} | {meds[fast]:.4e} | {ratios[fast]:.3f} |"
                   f" {ta / min(meds.values()):.3f} |")
+        # the ranking: each report's first choice among the CG types (its what-ifs and its own model) against the
+        # fastest type measured in the case (the smallest median KSPSolve); a first choice that is not the fastest
+        # costs its measured median over the fastest's
+        cg_types = [t for t in types if t not in GMRES]
+        if len(cg_types) > 1:
+            p("\nranking: each CG type's report's first choice (its what-ifs and its own model), the most frequent over the"
+              " samples, against the fastest type measured (median KSPSolve); cost = that choice's median / the fastest's:\n")
+            p("| rows/rank | pc | fastest | " + " | ".join(f"{a}'s first" for a in cg_types) + " |")
+            p("| ---: | --- | --- |" + " --- |" * len(cg_types))
+            for rows, pc in cases:
+                if pc == "hypre":
+                    continue
+                meds = {}
+                for t in cg_types:
+                    v = [num(runs[k], "measured", "ksp_solve") for k in keys if k[1:4] == (rows, pc, t)]
+                    v = [x for x in v if x]
+                    if v:
+                        meds[t] = med(v)
+                if len(meds) < 2:
+                    continue
+                fast = min(meds, key=meds.get)
+                cells = []
+                for a in cg_types:
+                    picks = []
+                    for rep in reps:
+                        ra = runs.get((s, rows, pc, a, rep))
+                        if not ra or num(ra, "analytic", "total") is None:
+                            continue
+                        pred = {a: num(ra, "analytic", "total")}
+                        for b in meds:
+                            if b != a and num(ra, "whatif.solver", b) is not None:
+                                pred[b] = num(ra, "whatif.solver", b)
+                        pred = {b: v for b, v in pred.items() if b in meds}
+                        if pred:
+                            picks.append(min(pred, key=pred.get))
+                    if not picks:
+                        cells.append("-")
+                        continue
+                    top = max(set(picks), key=picks.count)
+                    cost = meds[top] / meds[fast]
+                    ranking_costs.append(cost)
+                    ranking_right.append(top == fast)
+                    cells.append(("**" + top + "**" if top == fast else f"{top} ({cost:.3f})") + f" {picks.count(top)}/{len(picks)}")
+                p(f"| {rows} | {pc} | {fast} | " + " | ".join(cells) + " |")
         # AMG
         amg = []
         for rows, pc in cases:
@@ -206,6 +251,10 @@ def main():
     if autocg_ratios:
         p(f"\nautocg / fastest CG type, over the cases: median {med(autocg_ratios):.3f}, largest {max(autocg_ratios):.3f}"
           f" [target: <= 1.05 in every case]")
+    if ranking_right:
+        p(f"\nranking: the reports' first choice is the fastest type measured in {sum(ranking_right)} of {len(ranking_right)}"
+          f" (case, report) pairs; a wrong first choice costs, median {med([c for c, r in zip(ranking_costs, ranking_right) if not r] or [1]):.3f},"
+          f" largest {max(ranking_costs):.3f} [target: the fastest first in every case]")
     p("\n(on a shared or loaded machine these figures are noise: quote only a quiet machine's run with >= 7 rounds)")
     print("\n".join(out))
     return 0
