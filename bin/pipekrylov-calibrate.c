@@ -29,7 +29,9 @@ static const char help[] = "pipekrylov-calibrate: measure this machine's paramet
                            "  switch points found by a piecewise-linear fit; the max-rate injection bandwidth R_N (1..ppn simultaneous\n"
                            "  off-node pairs); the queue-search cost gamma (HighVolumePingPong with receives posted in reverse order); the\n"
                            "  contention cost delta (all pairs of two nodes at once, beyond the max-rate model); allreduce per-round alpha\n"
-                           "  and beta on-node and across nodes; STREAM triad bandwidth; AIJ SpMV time per nonzero; flop time; the time per\n"
+                           "  and beta on-node and across nodes; STREAM triad bandwidth; AIJ SpMV time per nonzero; flop time; the vector\n"
+                           "  work per iteration and row of each CG type's own kernels (pcg, sapcg, nbpcg, pipecg, pipe2cg, PETSc's cg; a\n"
+                           "  27-point problem per rank, jacobi and ILU, 16^3 to 64^3 rows), which a report scales another type's by; the time per\n"
                            "  model flop of BoomerAMG V-cycles at two sizes (the AMG model's t_i, from hypre's own hierarchies); and a noise\n"
                            "  profile from fixed-work quanta on every rank at once. Off-node values are 'none' when no two nodes exist.\n";
 
@@ -156,10 +158,16 @@ static PetscErrorCode PairSync(Calib *c, PetscMPIInt peer, PetscBool first)
 /* The statistic kept of a measurement's repeats: the median (000 section 5.2), or with -quantile q another
    quantile (linear interpolation): on a machine shared with other jobs a lower quantile is closer to what a quiet
    machine would give, since only the disturbed repeats are slow. */
+/* The kept statistic of n repeats (sorts v) */
+static double RepeatsOf(Calib *c, PetscInt n, double *v)
+{
+  PetscReal med = PKMedian(n, v); /* sorts v */
+  return c->q == 0.5 ? med : PKQuantileSorted(n, v, c->q);
+}
+
 static double Repeats(Calib *c, double *v)
 {
-  PetscReal med = PKMedian(c->reps, v); /* sorts v */
-  return c->q == 0.5 ? med : PKQuantileSorted(c->reps, v, c->q);
+  return RepeatsOf(c, c->reps, v);
 }
 
 static PetscErrorCode Set(Calib *c, PetscReal *member, double v)
@@ -1027,16 +1035,18 @@ static PetscErrorCode Stream(Calib *c)
 }
 
 /* SpMV: a 27-point AIJ matrix (DMDA box stencil, about m^3 rows per rank), PETSc's MatMult on every rank at once */
-/* The 27-point Poisson operator on an N^3 DMDA grid, about m^3 rows per rank */
-static PetscErrorCode Poisson27(Calib *c, PetscInt m, PetscInt *Nout, DM *dap, Mat *Ap)
+/* The 27-point Poisson operator on an N^3 DMDA grid over comm, about m^3 rows per rank */
+static PetscErrorCode Poisson27(MPI_Comm comm, PetscInt m, PetscInt *Nout, DM *dap, Mat *Ap)
 {
-  PetscInt N, xs, ys, zs, xm, ym, zm;
-  DM       da;
-  Mat      A;
+  PetscInt    N, xs, ys, zs, xm, ym, zm;
+  PetscMPIInt size;
+  DM          da;
+  Mat         A;
 
   PetscFunctionBegin;
-  N = (PetscInt)PetscCeilReal(m * PetscPowReal((PetscReal)c->size, 1.0 / 3.0));
-  PetscCall(DMDACreate3d(c->comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, N, N, N, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  N = (PetscInt)PetscCeilReal(m * PetscPowReal((PetscReal)size, 1.0 / 3.0));
+  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, N, N, N, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));
   PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
@@ -1079,7 +1089,7 @@ static PetscErrorCode SpMV(Calib *c)
   double  *e, mine, sum, nnz;
 
   PetscFunctionBegin;
-  PetscCall(Poisson27(c, m, &N, &da, &A));
+  PetscCall(Poisson27(c->comm, m, &N, &da, &A));
   PetscCall(MatCreateVecs(A, &x, &y));
   PetscCall(VecSet(x, 1.0));
   PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
@@ -1103,6 +1113,80 @@ static PetscErrorCode SpMV(Calib *c)
   PetscCall(VecDestroy(&y));
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* The vector work of each CG type, as its own kernels do it (vec_<type>_<pc>_<rows>: PKModelVecRatio). A report
+   predicts the other types from its own measured vector time; counting vector streams alone misses how differently
+   the types' fused passes run (per stream, 0.6x to 1.8x pcg's in the solves of bench/accuracy on an AMD EPYC VM: the
+   dots' arithmetic, the number of passes, a diagonal PC inside the pass). So every rank solves a 27-point Poisson
+   problem of its own (PETSC_COMM_SELF: no communication in the vector phase), all ranks at once as they share the
+   node's memory in a solve, with each type in turn and the monitor on; the vector phase over the iterations, and
+   PETSc's cg's reduce phase too (its VecDot and VecNorm are logged with their MPI_Allreduce, so the hooks charge the
+   local sums there: on one rank they are all it holds), per row. With jacobi (fused into the pass by pipecg and
+   pipe2cg) and with ILU (applied apart, as block Jacobi on one rank is), at 16^3, 32^3 and 64^3 rows (-quick: not
+   64^3). */
+static PetscErrorCode VecWork(Calib *c)
+{
+  static const char *const types[PK_VEC_NTYPES] = {"pcg", "sapcg", "nbpcg", "pipecg", "pipe2cg", "cg"};
+  const PetscInt           side[PK_VEC_NSIZES] = {16, 32, 64}, its[PK_VEC_NSIZES] = {30, 20, 10};
+  const PetscInt           nsz = c->quick ? 2 : PK_VEC_NSIZES, reps = PetscMin(c->reps, 5);
+  double                  *e;
+
+  PetscFunctionBegin;
+  PetscCall(PipeKrylovInitializePackage()); /* the types, when this tool is not loaded as a plugin's user */
+  PetscCall(PetscMalloc1(reps, &e));
+  PetscCall(PetscPrintf(c->comm, "Vector work per iteration and row of each CG type, every rank alone at once (ns; jacobi / ILU PC):\n"));
+  for (PetscInt z = 0; z < nsz; z++) {
+    PetscInt N;
+    DM       da;
+    Mat      A;
+    Vec      b, x;
+
+    PetscCall(Poisson27(PETSC_COMM_SELF, side[z], &N, &da, &A));
+    PetscCall(MatCreateVecs(A, &x, &b));
+    PetscCall(VecSet(b, 1.0));
+    PetscCall(PetscPrintf(c->comm, "  %" PetscInt_FMT " rows:", N * N * N));
+    for (PetscInt t = 0; t < PK_VEC_NTYPES; t++) {
+      double v[2];
+      for (PetscInt pc = 0; pc < 2; pc++) {
+        KSP ksp;
+        PC  p;
+        PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+        PetscCall(KSPSetOperators(ksp, A, A));
+        PetscCall(KSPSetType(ksp, types[t]));
+        PetscCall(KSPGetPC(ksp, &p));
+        PetscCall(PCSetType(p, pc ? PCILU : PCJACOBI));
+        PetscCall(KSPSetTolerances(ksp, 1e-50, 1e-50, PETSC_DEFAULT, its[z])); /* a fixed count of iterations */
+        PetscCall(KSPPerfMonitorSet(ksp, PETSC_TRUE));
+        PetscCall(KSPSetUp(ksp));
+        for (PetscInt r = -1; r < reps; r++) { /* one solve to warm up */
+          const PKStats *st;
+          double         sum = 0;
+          PetscCallMPI(MPI_Barrier(c->comm));
+          PetscCall(KSPSolve(ksp, b, x));
+          PetscCall(KSPPerfMonitorGetStats(ksp, &st));
+          PetscCheck(st && st->nits > 0 && st->phase_mean, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s recorded no iteration", types[t]);
+          for (PetscInt k = 0; k < st->nits; k++) sum += st->phase_mean[k * PK_PHASE_N + PK_PHASE_VEC] + (strcmp(types[t], "cg") ? 0 : st->phase_mean[k * PK_PHASE_N + PK_PHASE_REDUCE]);
+          if (r >= 0) e[r] = sum / st->nits / ((double)N * N * N);
+        }
+        {
+          double mine = RepeatsOf(c, reps, e), all;
+          PetscCallMPI(MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, c->comm));
+          v[pc] = all / c->size;
+          PetscCall(Set(c, &c->m.p.vec_row[t][pc][z], v[pc]));
+        }
+        PetscCall(KSPDestroy(&ksp));
+      }
+      PetscCall(PetscPrintf(c->comm, " %s %.2f / %.2f%s", types[t], 1e9 * v[0], 1e9 * v[1], t + 1 < PK_VEC_NTYPES ? "," : "\n"));
+    }
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&b));
+    PetscCall(MatDestroy(&A));
+    PetscCall(DMDestroy(&da));
+  }
+  PetscCall(PetscFree(e));
   PetscFunctionReturn(0);
 }
 
@@ -1131,7 +1215,7 @@ static PetscErrorCode AMGCycleAt(Calib *c, PetscInt m, PetscInt *Nout, PetscInt 
   double     *e, mine;
 
   PetscFunctionBegin;
-  PetscCall(Poisson27(c, m, &N, &da, &A));
+  PetscCall(Poisson27(c->comm, m, &N, &da, &A));
   PetscCall(MatCreateVecs(A, &x, &y));
   PetscCall(VecSet(x, 1.0));
   PetscCall(KSPCreate(c->comm, &ksp));
@@ -2068,6 +2152,7 @@ int main(int argc, char **argv)
   PetscCall(AsyncProgress(&c));
   PetscCall(Stream(&c));
   PetscCall(SpMV(&c));
+  PetscCall(VecWork(&c));
   PetscCall(AMG(&c));
   PetscCall(Noise(&c));
 

@@ -742,6 +742,35 @@ static PetscErrorCode TestCrossSolver(void)
   HandConfig(PK_SOLVER_NBPCG, &cfg);
   PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
   Check("pipecg (theta 0.5) predicts nbpcg: both reductions hidden", r.t[PK_TERM_OVERLAP], -10 * (1.255785e-5 + 1.26157e-5), 1e-9, 0);
+  /* each type's kernels calibrated on this machine (the profile's vec_*): pcg's at 1 and 2 ns per row at 4096 and
+     32768 rows, pipecg's at 2 and 8 ns (none at 262144 rows), a jacobi PC. Log-log between the sizes (at their
+     geometric mean: sqrt(1 * 2) and sqrt(2 * 8) ns, ratio 2.828427), held beyond them (ratio 2 below 4096 rows, 4
+     above 32768); 0 where a type or the PC's variant was not calibrated, or the rows are unknown */
+  m.vec_row[0][0][0] = 1e-9;
+  m.vec_row[0][0][1] = 2e-9;
+  m.vec_row[3][0][0] = 2e-9;
+  m.vec_row[3][0][1] = 8e-9;
+  Check("vec ratio pipecg/pcg between the sizes", PKModelVecRatio(&m, PK_SOLVER_PCG, PK_SOLVER_PIPECG, PETSC_TRUE, PetscSqrtReal(4096.0 * 32768.0)), 2.8284271247, 1e-9, 0);
+  Check("vec ratio below the smallest size: held", PKModelVecRatio(&m, PK_SOLVER_PCG, PK_SOLVER_PIPECG, PETSC_TRUE, 1000), 2, 1e-12, 0);
+  Check("vec ratio above the largest measured: held", PKModelVecRatio(&m, PK_SOLVER_PCG, PK_SOLVER_PIPECG, PETSC_TRUE, 1e6), 4, 1e-12, 0);
+  Check("vec ratio the other way", PKModelVecRatio(&m, PK_SOLVER_PIPECG, PK_SOLVER_PCG, PETSC_TRUE, 4096), 0.5, 1e-12, 0);
+  Check("vec ratio, another PC not calibrated: none", PKModelVecRatio(&m, PK_SOLVER_PCG, PK_SOLVER_PIPECG, PETSC_FALSE, 4096), 0, 0, 0);
+  Check("vec ratio, a type not calibrated: none", PKModelVecRatio(&m, PK_SOLVER_PCG, PK_SOLVER_SAPCG, PETSC_TRUE, 4096), 0, 0, 0);
+  Check("vec ratio, a type never calibrated (gmres): none", PKModelVecRatio(&m, PK_SOLVER_PCG, PK_SOLVER_PETSC_GMRES, PETSC_TRUE, 4096), 0, 0, 0);
+  Check("vec ratio, rows unknown: none", PKModelVecRatio(&m, PK_SOLVER_PCG, PK_SOLVER_PIPECG, PETSC_TRUE, 0), 0, 0, 0);
+  Check("vec work of pcg at 4096 rows", PKModelVecWork(&m, PK_SOLVER_PCG, PETSC_TRUE, 4096), 4096e-9, 1e-12, 0);
+  /* the what-if then gives pipecg twice pcg's measured vector time (2e-5 s) instead of its 29 streams at pcg's price
+     per stream (4.142857e-5): per iteration 2.0142857143e-4 - 4.142857143e-5 + 4e-5 */
+  BaseInput(&in, PK_SOLVER_PCG);
+  in.rows        = 4096;
+  in.pc_diagonal = PETSC_TRUE;
+  HandConfig(PK_SOLVER_PIPECG, &cfg);
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  Check("pcg predicts pipecg from the calibrated kernels: per iteration", r.per_iteration, 2.0e-4, 1e-9, 0);
+  in.rows = 0;
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  Check("rows unknown: vector streams counted", r.per_iteration, 2.0142857143e-4, 1e-9, 0);
+  PetscCall(PetscMemzero(m.vec_row, sizeof(m.vec_row)));
   /* iteration counts: the same within a family, not across */
   CheckTrue("pcg vs pgmres: iterations differ", (PetscBool)!PKSolverItersComparable(PK_SOLVER_PCG, PK_SOLVER_PGMRES));
   CheckTrue("gmres vs pipe2cg: iterations differ", (PetscBool)!PKSolverItersComparable(PK_SOLVER_PETSC_GMRES, PK_SOLVER_PIPE2CG));
@@ -1247,6 +1276,14 @@ static PetscErrorCode TestMeasured(void)
   m.red_mpi = 2.9;
   PetscCall(PKModelTimesFromMeasured(&m, &t));
   Check("local sums never below their per-stream price", t.t_vec, (2 + 2 * 4.0 / 6) / 10, 1e-14, 0);
+  /* where the type's vector work was calibrated alone (red_cal: that less the vec phase, 3 s), the sums may cost up
+     to it: the reduce phase beyond the MPI (3 - 0.5 = 2.5 s) is theirs even above the memory bound (2 s) */
+  m.red_mpi = 0.5;
+  m.red_mem = 2;
+  m.red_cal = 3;
+  PetscCall(PKModelTimesFromMeasured(&m, &t));
+  Check("local sums up to their calibrated cost", t.t_vec, (2 + 2.5) / 10, 1e-14, 0);
+  m.red_cal               = 0;
   m.work[PK_PHASE_REDUCE] = 0.3;
   m.red_mpi = m.red_mem = 0;
   m.red_streams         = 10;

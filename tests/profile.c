@@ -78,21 +78,24 @@ static PetscErrorCode Plausible(const PKMachine *m)
     const char *key;
     PetscReal   lo, hi;
   } b[] = {
-    {"alpha_on_short",      1e-9,  5e-2},
-    {"alpha_on_eager",      1e-9,  5e-2},
-    {"alpha_on_rendezvous", 1e-9,  5e-2},
-    {"beta_on_rendezvous",  1e-13, 1e-6},
-    {"Rb_on",               1e6,   1e13},
-    {"allreduce_alpha_on",  1e-9,  5e-2},
-    {"eager_limit_on",      1,     1e8 },
-    {"rendezvous_limit_on", 1,     1e9 },
-    {"gamma",               0,     1e-3},
-    {"mem_bw",              1e8,   1e13},
-    {"spmv_per_nnz",        1e-12, 1e-6},
-    {"flop_time",           1e-13, 1e-6},
-    {"noise_rate",          0,     1e6 },
-    {"noise_mean",          0,     1   },
-    {"noise_max",           0,     10  },
+    {"alpha_on_short",            1e-9,  5e-2},
+    {"alpha_on_eager",            1e-9,  5e-2},
+    {"alpha_on_rendezvous",       1e-9,  5e-2},
+    {"beta_on_rendezvous",        1e-13, 1e-6},
+    {"Rb_on",                     1e6,   1e13},
+    {"allreduce_alpha_on",        1e-9,  5e-2},
+    {"eager_limit_on",            1,     1e8 },
+    {"rendezvous_limit_on",       1,     1e9 },
+    {"gamma",                     0,     1e-3},
+    {"mem_bw",                    1e8,   1e13},
+    {"spmv_per_nnz",              1e-12, 1e-6},
+    {"flop_time",                 1e-13, 1e-6},
+    {"noise_rate",                0,     1e6 },
+    {"noise_mean",                0,     1   },
+    {"noise_max",                 0,     10  },
+    {"vec_pcg_diag_4096",         1e-11, 1e-6}, /* s/row: each type's vector work, at the sizes -quick measures too */
+    {"vec_pipe2cg_nondiag_32768", 1e-11, 1e-6},
+    {"vec_cg_diag_32768",         1e-11, 1e-6},
   };
   PetscInt nbad = 0, n;
 

@@ -35,6 +35,8 @@ printf '%s\nmem_bw = 3e9\a\302\233\n' "$v" >"$PD/esc-value.profile"
 t_grep profile-control-chars-key "esc-key.profile', line 2: '\\\\x1b\\[31mred' is not a key" "$PK_ROOT/tests/fails-escaped.sh" "$PROF" -load "$PD/esc-key.profile"
 t_grep profile-control-chars-value "esc-value.profile', line 2: value '3e9\\\\x07\\\\xc2\\\\x9b' of 'mem_bw' is not a number" "$PK_ROOT/tests/fails-escaped.sh" "$PROF" -load "$PD/esc-value.profile"
 t_grep profile-control-chars-report "esc-key.profile', line 2: '\\\\x1b\\[31mred' is not a key" "$PK_ROOT/tests/fails-escaped.sh" "$PK_BUILD/examples/poisson27" -rows_per_rank 100 -ksp_perfmodel_view -ksp_perfmodel_machine "$PD/esc-key.profile"
+printf '%s\nvec_pcg_diag_4096 = 0.5\n' "$v" >"$PD/vecrow.profile"
+t_fail profile-vecwork-range "vecrow.profile', line 2: value 0.5 of 'vec_pcg_diag_4096' is outside the sane range \\[1e-14, 0.001\\] s/row" $PROF -load "$PD/vecrow.profile"
 t_grep profile-parse-cases "all 21 cases rejected with their reason" $PROF -cases
 
 # The embedded default, its provenance, and exact write/read round trips
@@ -49,6 +51,10 @@ t_mpi calibrate-quick-np2 2 $CAL -quick -o "$PD/quick.profile"
 t_grep calibrate-quick-plausible "profile values positive and plausible" $PROF -load "$PD/quick.profile" -plausible
 t_grep calibrate-quick-offnode-none "alpha_off_short +n/a +s +not available" $PROF -load "$PD/quick.profile"
 t_grep calibrate-quick-roundtrip "roundtrip identical: [0-9]+ fields" $PROF -load "$PD/quick.profile" -roundtrip "$PD/quick-rt.profile"
+# each CG type's own vector kernels timed (-quick: 16^3 and 32^3 rows, not 64^3), shown as a table by the viewer; a
+# report with the profile scales another type's vector work by them (docs/models.md §3.3), and says so
+t_grep calibrate-quick-vecwork "pipe2cg +[0-9]+[.][0-9]+ +[0-9]+[.][0-9]+ +- [|] +[0-9]+[.][0-9]+ +[0-9]+[.][0-9]+ +- +profile" $PROF -load "$PD/quick.profile"
+t_grep calibrate-quick-vecwork-report "other types' vector work: this run's, scaled by their kernels as calibrated here" "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 2000 -pc_type jacobi -ksp_type pcg -ksp_perfmodel_view -ksp_perfmodel_machine "$PD/quick.profile"
 t_grep calibrate-node-size "RN +[0-9.e+]+ +bytes/s +measured in this run" "$PK_ROOT/tests/mpirun.sh" 2 $CAL -quick -node_size 1 -o "$PD/nodesize.profile"
 t_grep calibrate-help "-node_size:? <now 0" $CAL -help
 # --help and -h (not PETSc's own -help) print the usage and do nothing else, on any number of ranks: no measurement

@@ -32,6 +32,11 @@ typedef enum {
   PK_NLOC
 } PKLocality;
 
+/* The CG types whose vector work pipekrylov-calibrate times (vec_row): pcg, sapcg, nbpcg, pipecg, pipe2cg and PETSc's
+   cg, at PK_VEC_NSIZES sizes: 4096, 32768 and 262144 rows per rank (16^3, 32^3, 64^3; the fields' names say them) */
+#define PK_VEC_NTYPES 6
+#define PK_VEC_NSIZES 3
+
 typedef struct {
   /* postal model T = alpha + beta * bytes, per locality and protocol (docs/bibliography.md [000] 5.2) */
   PetscReal alpha[PK_NLOC][PK_NPROTO]; /* s */
@@ -69,6 +74,11 @@ typedef struct {
   PetscReal flop_time;     /* s per flop of a memory-bound sweep (AMG model t_i) */
   PetscReal amg_flop_time; /* s per model flop of a BoomerAMG V-cycle, from a timed hierarchy (the AMG model's t_i
                               when measured; else flop_time) */
+  /* the vector work of one iteration of each CG type per row of the rank (s/row), as the type's own kernels ran it
+     on this machine at PK_VEC_NSIZES sizes, with a diagonal PC (fused where the type fuses it) and with another PC;
+     0 where not measured. A what-if for another type scales the run's measured vector time by the ratio of the two
+     types' values (PKModelVecRatio): the types' kernels differ in more than their count of vector streams */
+  PetscReal vec_row[PK_VEC_NTYPES][2][PK_VEC_NSIZES];
   /* noise (fixed-work quanta per core): detours per second and their mean and maximum length */
   PetscReal noise_rate; /* 1/s */
   PetscReal noise_mean; /* s */
@@ -98,7 +108,7 @@ PETSC_INTERN const PetscInt       PKMachineNFields;
 
 typedef struct {
   PKMachineParams p;
-  PKParamSource   src[96];                    /* per field of PKMachineFields, in order */
+  PKParamSource   src[160];                   /* per field of PKMachineFields, in order */
   char            origin[PETSC_MAX_PATH_LEN]; /* the profile file, or "embedded default" */
 } PKMachine;
 

@@ -271,6 +271,10 @@ typedef struct {
   PetscReal t_test;    /* s per MPI_Test call (profile, at the run's locality); <= 0: not calibrated, no term */
   PetscReal t_poll;    /* s until a reduction polled back to back completes (profile, per round x rounds); <= 0: unknown */
   PetscReal tests_red; /* MPI_Test calls per non-blocking reduction measured in this run; < 0: none measured */
+  /* what the calibrated vector work of another type (PKModelVecRatio) is looked up by: rows of the mean rank, and a
+     diagonal PC (jacobi, none); rows <= 0: unknown, the vector streams are counted */
+  PetscReal rows;
+  PetscBool pc_diagonal;
 } PKSolveInput;
 
 typedef enum {
@@ -338,6 +342,12 @@ PETSC_INTERN PetscErrorCode PKModelBlockingMPI(const PKMachineParams *, const PK
    completes with no call (PKModelAsyncShare: the profile's nbc_async, none without it). Same K only holds within
    a family: PKSolverItersComparable() says whether the target's iteration count is that of the run (CG family vs
    GMRES family: no; the caller says so rather than assume it) */
+/* The ratio of the calibrated vector work per iteration of two CG types on this machine at `rows` rows per rank
+   (the profile's vec_* fields, log-log interpolated between the sizes, held beyond them); 0 where either type has
+   none */
+PETSC_INTERN PetscReal PKModelVecRatio(const PKMachineParams *, PKSolverKind from, PKSolverKind to, PetscBool pc_diagonal, PetscReal rows);
+/* A CG type's calibrated vector work per iteration at `rows` rows per rank (s, the same interpolation); 0: none */
+PETSC_INTERN PetscReal      PKModelVecWork(const PKMachineParams *, PKSolverKind, PetscBool pc_diagonal, PetscReal rows);
 PETSC_INTERN PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *, const PKSolveInput *, const PKSolverConfig *target, PKModelResult *);
 PETSC_INTERN PetscBool      PKSolverItersComparable(PKSolverKind, PKSolverKind);
 /* PETSc's split-reduction types (groppcg, petsc_pipecg, petsc_pgmres): an MPI_Iallreduce posted, no MPI call until its
@@ -514,6 +524,8 @@ typedef struct {
   PetscReal   red_streams;                          /* of which the local sums of blocking reductions logged as reduce */
   PetscReal   red_mpi, red_mem;                     /* s over the solve: their modelled MPI (allreduces, sync gap); their
                                                        streams at the memory bandwidth (0: unknown) */
+  PetscReal   red_cal;                              /* s over the solve: the type's calibrated vector work (PKModelVecWork)
+                                                       less the vec phase (0: not calibrated) */
   PetscBool   pc_fused, pc_is_jacobi;               /* a diagonal PC applied inside the fused vector pass; it is jacobi */
   PetscReal   init_pc, pc_per_cycle, its_per_cycle; /* the solver's shape: start-up PCs, PCs and iterations per cycle */
 } PKMeasured;

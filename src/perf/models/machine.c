@@ -69,6 +69,42 @@ const PKMachineField PKMachineFields[] = {
   PKF("spmv_per_nnz", "s", "AIJ MatMult time per stored nonzero (27-point stencil, all ranks at once)", spmv_per_nnz, POS),
   PKF("flop_time", "s", "time per flop of a memory-bound sweep (SpMV: 2 flops per nonzero; AMG t_i)", flop_time, POS),
   PKF("amg_flop_time", "s", "time per model flop of a BoomerAMG V-cycle (smoothing, restriction, interpolation; a timed hierarchy)", amg_flop_time, POS),
+  PKF("vec_pcg_diag_4096", "s/row", "pcg: vector work per iteration and row at 4096 rows per rank, jacobi PC", vec_row[0][0][0], POS),
+  PKF("vec_pcg_diag_32768", "s/row", "pcg: vector work per iteration and row at 32768 rows per rank, jacobi PC", vec_row[0][0][1], POS),
+  PKF("vec_pcg_diag_262144", "s/row", "pcg: vector work per iteration and row at 262144 rows per rank, jacobi PC", vec_row[0][0][2], POS),
+  PKF("vec_pcg_nondiag_4096", "s/row", "pcg: vector work per iteration and row at 4096 rows per rank, ILU PC", vec_row[0][1][0], POS),
+  PKF("vec_pcg_nondiag_32768", "s/row", "pcg: vector work per iteration and row at 32768 rows per rank, ILU PC", vec_row[0][1][1], POS),
+  PKF("vec_pcg_nondiag_262144", "s/row", "pcg: vector work per iteration and row at 262144 rows per rank, ILU PC", vec_row[0][1][2], POS),
+  PKF("vec_sapcg_diag_4096", "s/row", "sapcg: vector work per iteration and row at 4096 rows per rank, jacobi PC", vec_row[1][0][0], POS),
+  PKF("vec_sapcg_diag_32768", "s/row", "sapcg: vector work per iteration and row at 32768 rows per rank, jacobi PC", vec_row[1][0][1], POS),
+  PKF("vec_sapcg_diag_262144", "s/row", "sapcg: vector work per iteration and row at 262144 rows per rank, jacobi PC", vec_row[1][0][2], POS),
+  PKF("vec_sapcg_nondiag_4096", "s/row", "sapcg: vector work per iteration and row at 4096 rows per rank, ILU PC", vec_row[1][1][0], POS),
+  PKF("vec_sapcg_nondiag_32768", "s/row", "sapcg: vector work per iteration and row at 32768 rows per rank, ILU PC", vec_row[1][1][1], POS),
+  PKF("vec_sapcg_nondiag_262144", "s/row", "sapcg: vector work per iteration and row at 262144 rows per rank, ILU PC", vec_row[1][1][2], POS),
+  PKF("vec_nbpcg_diag_4096", "s/row", "nbpcg: vector work per iteration and row at 4096 rows per rank, jacobi PC", vec_row[2][0][0], POS),
+  PKF("vec_nbpcg_diag_32768", "s/row", "nbpcg: vector work per iteration and row at 32768 rows per rank, jacobi PC", vec_row[2][0][1], POS),
+  PKF("vec_nbpcg_diag_262144", "s/row", "nbpcg: vector work per iteration and row at 262144 rows per rank, jacobi PC", vec_row[2][0][2], POS),
+  PKF("vec_nbpcg_nondiag_4096", "s/row", "nbpcg: vector work per iteration and row at 4096 rows per rank, ILU PC", vec_row[2][1][0], POS),
+  PKF("vec_nbpcg_nondiag_32768", "s/row", "nbpcg: vector work per iteration and row at 32768 rows per rank, ILU PC", vec_row[2][1][1], POS),
+  PKF("vec_nbpcg_nondiag_262144", "s/row", "nbpcg: vector work per iteration and row at 262144 rows per rank, ILU PC", vec_row[2][1][2], POS),
+  PKF("vec_pipecg_diag_4096", "s/row", "pipecg: vector work per iteration and row at 4096 rows per rank, jacobi PC", vec_row[3][0][0], POS),
+  PKF("vec_pipecg_diag_32768", "s/row", "pipecg: vector work per iteration and row at 32768 rows per rank, jacobi PC", vec_row[3][0][1], POS),
+  PKF("vec_pipecg_diag_262144", "s/row", "pipecg: vector work per iteration and row at 262144 rows per rank, jacobi PC", vec_row[3][0][2], POS),
+  PKF("vec_pipecg_nondiag_4096", "s/row", "pipecg: vector work per iteration and row at 4096 rows per rank, ILU PC", vec_row[3][1][0], POS),
+  PKF("vec_pipecg_nondiag_32768", "s/row", "pipecg: vector work per iteration and row at 32768 rows per rank, ILU PC", vec_row[3][1][1], POS),
+  PKF("vec_pipecg_nondiag_262144", "s/row", "pipecg: vector work per iteration and row at 262144 rows per rank, ILU PC", vec_row[3][1][2], POS),
+  PKF("vec_pipe2cg_diag_4096", "s/row", "pipe2cg: vector work per iteration and row at 4096 rows per rank, jacobi PC", vec_row[4][0][0], POS),
+  PKF("vec_pipe2cg_diag_32768", "s/row", "pipe2cg: vector work per iteration and row at 32768 rows per rank, jacobi PC", vec_row[4][0][1], POS),
+  PKF("vec_pipe2cg_diag_262144", "s/row", "pipe2cg: vector work per iteration and row at 262144 rows per rank, jacobi PC", vec_row[4][0][2], POS),
+  PKF("vec_pipe2cg_nondiag_4096", "s/row", "pipe2cg: vector work per iteration and row at 4096 rows per rank, ILU PC", vec_row[4][1][0], POS),
+  PKF("vec_pipe2cg_nondiag_32768", "s/row", "pipe2cg: vector work per iteration and row at 32768 rows per rank, ILU PC", vec_row[4][1][1], POS),
+  PKF("vec_pipe2cg_nondiag_262144", "s/row", "pipe2cg: vector work per iteration and row at 262144 rows per rank, ILU PC", vec_row[4][1][2], POS),
+  PKF("vec_cg_diag_4096", "s/row", "PETSc\'s cg: vector work per iteration and row at 4096 rows per rank, jacobi PC", vec_row[5][0][0], POS),
+  PKF("vec_cg_diag_32768", "s/row", "PETSc\'s cg: vector work per iteration and row at 32768 rows per rank, jacobi PC", vec_row[5][0][1], POS),
+  PKF("vec_cg_diag_262144", "s/row", "PETSc\'s cg: vector work per iteration and row at 262144 rows per rank, jacobi PC", vec_row[5][0][2], POS),
+  PKF("vec_cg_nondiag_4096", "s/row", "PETSc\'s cg: vector work per iteration and row at 4096 rows per rank, ILU PC", vec_row[5][1][0], POS),
+  PKF("vec_cg_nondiag_32768", "s/row", "PETSc\'s cg: vector work per iteration and row at 32768 rows per rank, ILU PC", vec_row[5][1][1], POS),
+  PKF("vec_cg_nondiag_262144", "s/row", "PETSc\'s cg: vector work per iteration and row at 262144 rows per rank, ILU PC", vec_row[5][1][2], POS),
   PKF("noise_rate", "1/s", "detours per second of one core (fixed-work quanta)", noise_rate, NNEG),
   PKF("noise_mean", "s", "mean length of a detour", noise_mean, NNEG),
   PKF("noise_max", "s", "longest detour seen", noise_max, NNEG),
@@ -81,14 +117,15 @@ const PetscInt PKMachineNFields = (PetscInt)(sizeof(PKMachineFields) / sizeof(PK
 static const struct {
   const char *key, *title;
 } PKSections[] = {
-  {"alpha_on_short",  "Point-to-point between two ranks of one node: postal model T = alpha + beta * bytes per MPI protocol (000 section 5.1-5.2)"},
-  {"alpha_xs_short",  "Point-to-point between the two sockets of one node (004 section 3; none: one socket, the on-node values are used)"         },
-  {"alpha_off_short", "Point-to-point between nodes (none: no off-node pair at calibration)"                                                      },
-  {"test_on",         "Progress: the MPI_Test calls between the chunks of the overlapped work, and progress without calls (docs/models.md §2.4)" },
-  {"RN",              "Network penalties: max-rate (Gropp, Olson, Samfass), queue search and contention (004), hops and congestion (000 5.6-5.7)" },
-  {"mem_bw",          "Node-local compute"                                                                                                        },
-  {"noise_rate",      "Noise: detours seen by fixed-work quanta on every core at once"                                                            },
-  {"ppn",             "The run that measured this profile"                                                                                        },
+  {"alpha_on_short",    "Point-to-point between two ranks of one node: postal model T = alpha + beta * bytes per MPI protocol (000 section 5.1-5.2)"   },
+  {"alpha_xs_short",    "Point-to-point between the two sockets of one node (004 section 3; none: one socket, the on-node values are used)"            },
+  {"alpha_off_short",   "Point-to-point between nodes (none: no off-node pair at calibration)"                                                         },
+  {"test_on",           "Progress: the MPI_Test calls between the chunks of the overlapped work, and progress without calls (docs/models.md §2.4)"    },
+  {"RN",                "Network penalties: max-rate (Gropp, Olson, Samfass), queue search and contention (004), hops and congestion (000 5.6-5.7)"    },
+  {"mem_bw",            "Node-local compute"                                                                                                           },
+  {"vec_pcg_diag_4096", "Vector work of each CG type's own kernels per iteration and row (PKModelVecRatio; none: not measured, vector streams counted)"},
+  {"noise_rate",        "Noise: detours seen by fixed-work quanta on every core at once"                                                               },
+  {"ppn",               "The run that measured this profile"                                                                                           },
 };
 
 /*
@@ -134,6 +171,8 @@ static const PKMachineParams PKDefaultParams = {
 };
 /* Fields the default could not measure: nothing off-node exists on one machine */
 static const char *const PKDefaultUnavailable[] = {"amg_flop_time", "alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "test_off", "poll_off", "nbc_async", "RN", "delta", "alpha_xs_short", "beta_xs_short", "alpha_xs_eager", "beta_xs_eager", "alpha_xs_rendezvous", "beta_xs_rendezvous", "stall_time", "msg_gap_on", "msg_gap_off", NULL};
+/* ... and no vector work of any CG type (the vec_* fields: PKMachineDefault marks them all) */
+#define PK_VEC_PREFIX "vec_"
 
 static PetscReal *FieldReal(PKMachineParams *p, PetscInt i)
 {
@@ -180,8 +219,11 @@ void PKMachineFieldRange(PetscInt i, PetscReal *lo, PetscReal *hi)
     *lo = 1e-14;
     *hi = 1e-4;
   } else if (!strcmp(k, "gamma")) *hi = 1e-2;
-  else if (!strcmp(u, "s")) { /* latencies, hop latency, noise lengths */ *lo = PKMachineFields[i].kind == PK_FIELD_POSITIVE ? 1e-10 : 0;
-    *hi                                                                       = 1.0;
+  else if (!strcmp(u, "s/row")) { /* a vector pass: 1e-14 s (a fast core, in cache) to 1 ms per row */ *lo = 1e-14;
+    *hi                                                                                                    = 1e-3;
+  } else if (!strcmp(u, "s")) { /* latencies, hop latency, noise lengths */
+    *lo = PKMachineFields[i].kind == PK_FIELD_POSITIVE ? 1e-10 : 0;
+    *hi = 1.0;
   }
 }
 
@@ -261,6 +303,8 @@ PetscErrorCode PKMachineDefault(PKMachine *m)
     PetscInt i = KeyIndex(PKDefaultUnavailable[k]);
     if (i >= 0) m->src[i] = PK_SRC_NONE;
   }
+  for (PetscInt i = 0; i < PKMachineNFields; i++)
+    if (!strncmp(PKMachineFields[i].key, PK_VEC_PREFIX, strlen(PK_VEC_PREFIX))) m->src[i] = PK_SRC_NONE;
   PetscCall(PetscSNPrintf(m->origin, sizeof(m->origin), "embedded default (%s)", DEFAULT_PROFILE_NOTE));
   PetscFunctionReturn(0);
 }
@@ -481,6 +525,49 @@ PetscErrorCode PKMachineToString(const PKMachine *m, const char comment[], char 
   PetscFunctionReturn(0);
 }
 
+static PetscBool PKIsVecField(PetscInt i)
+{
+  return strncmp(PKMachineFields[i].key, PK_VEC_PREFIX, strlen(PK_VEC_PREFIX)) ? PETSC_FALSE : PETSC_TRUE;
+}
+
+/* The vec_<type>_<pc>_<rows> fields as a table, a type per line (one line when none was measured) */
+static PetscErrorCode PKMachineViewVecWork(const PKMachine *m, PetscViewer viewer)
+{
+  PetscInt first = -1, nmeasured = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < PKMachineNFields; i++)
+    if (PKIsVecField(i)) {
+      if (first < 0) first = i;
+      if (m->src[i] != PK_SRC_NONE) nmeasured++;
+    }
+  if (first < 0) PetscFunctionReturn(0);
+  if (!nmeasured) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%-22s %-13s %-8s %s (the types' vector streams counted)\n", "vec_<type>_<pc>_<rows>", "n/a", "s/row", PKParamSourceNames[PK_SRC_NONE]));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "vector work per iteration and row of each CG type, ns (vec_<type>_<diag|nondiag>_<rows>; -: n/a):\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %-8s %6s %6s %6s | %6s %6s %6s  source\n", "rows:", "4096", "32768", "262144", "4096", "32768", "262144"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %-8s %-20s | %s\n", "", "jacobi PC", "ILU PC"));
+  /* the fields come type by type, jacobi's sizes then ILU's (PKMachineFields) */
+  for (PetscInt t = 0; t < PK_VEC_NTYPES; t++) {
+    char        line[256], name[32];
+    size_t      len = 0;
+    PetscInt    i0  = first + t * 2 * PK_VEC_NSIZES;
+    const char *key = PKMachineFields[i0].key + strlen(PK_VEC_PREFIX);
+
+    snprintf(name, sizeof(name), "%.*s", (int)(strchr(key, '_') ? strchr(key, '_') - key : (ptrdiff_t)strlen(key)), key);
+    line[0] = 0;
+    for (PetscInt j = 0; j < 2 * PK_VEC_NSIZES && len < sizeof(line); j++) {
+      PetscInt i = i0 + j;
+      if (m->src[i] == PK_SRC_NONE) len += (size_t)snprintf(line + len, sizeof(line) - len, " %6s%s", "-", j == PK_VEC_NSIZES - 1 ? " |" : "");
+      else len += (size_t)snprintf(line + len, sizeof(line) - len, " %6.3f%s", 1e9 * (double)FieldGet(&m->p, i), j == PK_VEC_NSIZES - 1 ? " |" : "");
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  %-8s%s  %s\n", name, line, PKParamSourceNames[m->src[i0]]));
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode PKMachineView(const PKMachine *m, PetscViewer viewer)
 {
   PetscBool iascii;
@@ -493,11 +580,13 @@ PetscErrorCode PKMachineView(const PKMachine *m, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "%-22s %-13s %-8s %s\n", "parameter", "value", "unit", "source"));
   for (PetscInt i = 0; i < PKMachineNFields; i++) {
     char val[64];
+    if (PKIsVecField(i)) continue; /* a table of their own below */
     if (m->src[i] == PK_SRC_NONE) snprintf(val, sizeof(val), "n/a");
     else if (PKMachineFields[i].kind == PK_FIELD_COUNT) snprintf(val, sizeof(val), "%" PetscInt_FMT, *FieldInt((PKMachineParams *)&m->p, i));
     else snprintf(val, sizeof(val), "%.5g", (double)FieldGet(&m->p, i));
     PetscCall(PetscViewerASCIIPrintf(viewer, "%-22s %-13s %-8s %s\n", PKMachineFields[i].key, val, PKMachineFields[i].unit, PKParamSourceNames[m->src[i]]));
   }
+  PetscCall(PKMachineViewVecWork(m, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }

@@ -16,7 +16,9 @@
    never less than their streams at the vec phase's time per stream (the same vectors, call overheads) nor more than
    their streams at the memory bandwidth (red_mem) when that is more: a dot right after the SpMV reads vectors the
    matrix pushed out of cache (one rank, poisson27, 30000 rows: 3.7 times the vec phase's price per stream), and
-   beyond the memory bound the excess is waiting, not summing. A diagonal PC applied inside the fused vector pass (pipecg, pipe2cg)
+   beyond the memory bound the excess is waiting, not summing. Where the profile has the type's vector work timed
+   alone on one rank (red_cal: that less the vec phase), the sums may cost up to that: PETSc's VecDot and VecNorm
+   calls cost more than their streams (3 calls per iteration: 1.5 us each at 4096 rows on an AMD EPYC VM). A diagonal PC applied inside the fused vector pass (pipecg, pipe2cg)
    leaves too few applications outside it to time one (pipecg: the start-up's two, the first one slow): the other
    solvers' PCApply is then a pass over the vectors at this run's time per vector stream (jacobi: read x and the
    diagonal, write y; none: a copy).
@@ -35,7 +37,7 @@ PetscErrorCode PKModelTimesFromMeasured(const PKMeasured *m, PKMeasuredTimes *t)
     PetscReal local = 0;
     if (m->red_streams > 0 && m->nranks == 1) local = m->work[PK_PHASE_REDUCE];
     else if (m->red_streams > 0) {
-      PetscReal lo = m->work[PK_PHASE_VEC] * m->red_streams / (m->streams - m->red_streams), hi = PetscMax(lo, m->red_mem);
+      PetscReal lo = m->work[PK_PHASE_VEC] * m->red_streams / (m->streams - m->red_streams), hi = PetscMax(lo, PetscMax(m->red_mem, m->red_cal));
       local           = PetscMin(hi, PetscMax(lo, m->work[PK_PHASE_REDUCE] - m->red_mpi));
       t->vec_modelled = PETSC_TRUE;
     }

@@ -773,15 +773,93 @@ PetscBool PKSolverItersComparable(PKSolverKind a, PKSolverKind b)
   return PKIsGMRES(a) == PKIsGMRES(b) ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* The index of a kind in the profile's vec_row[] (PK_VEC_NTYPES), -1 for a type not calibrated */
+static PetscInt PKVecTypeIndex(PKSolverKind k)
+{
+  switch (k) {
+  case PK_SOLVER_PCG:
+    return 0;
+  case PK_SOLVER_SAPCG:
+    return 1;
+  case PK_SOLVER_NBPCG:
+    return 2;
+  case PK_SOLVER_PIPECG:
+    return 3;
+  case PK_SOLVER_PIPE2CG:
+    return 4;
+  case PK_SOLVER_PETSC_CG:
+    return 5;
+  default:
+    return -1;
+  }
+}
+
+/* A type's calibrated vector work per row at `rows`: log-log between the two nearest sizes measured, the nearest
+   one's beyond them; 0 if none was measured */
+static PetscReal PKVecRowAt(const PKMachineParams *m, PetscInt t, PetscInt pc, PetscReal rows)
+{
+  const PetscReal n[PK_VEC_NSIZES] = {4096, 32768, 262144}; /* the vec_* fields' sizes (machine.c) */
+  PetscInt        lo = -1, hi = -1;
+
+  for (PetscInt i = 0; i < PK_VEC_NSIZES; i++) {
+    if (!(m->vec_row[t][pc][i] > 0)) continue;
+    if (n[i] <= rows) lo = i;
+    else if (hi < 0) hi = i;
+  }
+  if (lo < 0 && hi < 0) return 0;
+  if (lo < 0) return m->vec_row[t][pc][hi];
+  if (hi < 0) return m->vec_row[t][pc][lo];
+  {
+    PetscReal f = PetscLogReal(rows / n[lo]) / PetscLogReal(n[hi] / n[lo]);
+    return PetscExpReal((1 - f) * PetscLogReal(m->vec_row[t][pc][lo]) + f * PetscLogReal(m->vec_row[t][pc][hi]));
+  }
+}
+
+/*
+   PKModelVecRatio - how much more vector work per iteration a CG type `to` does than `from` on this machine, from
+   the profile's calibration of each type's own kernels (bin/pipekrylov-calibrate: each type solving a 27-point
+   Poisson problem alone on every rank): the fused passes differ in more than their vector streams (the dots'
+   arithmetic, the passes' count, a diagonal PC inside the pass). 0 where either type was not calibrated or rows is
+   unknown (the caller counts vector streams instead).
+
+   Level: developer
+*/
+PetscReal PKModelVecRatio(const PKMachineParams *m, PKSolverKind from, PKSolverKind to, PetscBool pc_diagonal, PetscReal rows)
+{
+  PetscReal va = PKModelVecWork(m, from, pc_diagonal, rows), vb = PKModelVecWork(m, to, pc_diagonal, rows);
+
+  return (va > 0 && vb > 0) ? vb / va : 0;
+}
+
+/*
+   PKModelVecWork - a CG type's vector work per iteration on this machine at `rows` rows per rank, as calibrated
+   (PKModelVecRatio); 0 where the type was not calibrated or rows is unknown.
+
+   Level: developer
+*/
+PetscReal PKModelVecWork(const PKMachineParams *m, PKSolverKind kind, PetscBool pc_diagonal, PetscReal rows)
+{
+  PetscInt t = PKVecTypeIndex(kind);
+
+  return (t < 0 || !(rows > 0)) ? 0 : rows * PKVecRowAt(m, t, pc_diagonal ? 0 : 1, rows);
+}
+
 /* The same problem with another solver: same K, per-application SpMV/PC times, vector time per stream */
 PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *m, const PKSolveInput *in, const PKSolverConfig *target, PKModelResult *res)
 {
-  PKSolveInput w = *in;
+  PKSolveInput w  = *in;
+  PetscReal    ts = PKStreamTime(in), st = PKSolverStreams(target);
 
   PetscFunctionBegin;
   w.solver = *target;
   w.t_init = -1;
-  w.t_vec  = PKStreamTime(in) * PKSolverStreams(target);
+  /* the target's time per vector stream: the run's, or, where both types' kernels were calibrated on this machine,
+     the run's vector time scaled by the ratio of the two types' calibrated vector work */
+  if (target->kind != in->solver.kind && st > 0) {
+    PetscReal ratio = PKModelVecRatio(m, in->solver.kind, target->kind, in->pc_diagonal, in->rows);
+    if (ratio > 0) ts = in->t_vec * ratio / st;
+  }
+  w.t_vec = ts * st;
   /* the target's progress calls: from the time a reduction took to complete in this run's polling, where it polled
      (the count measured, its pieces' length), else from the profile's */
   w.tests_red = -1;
@@ -796,7 +874,7 @@ PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *m, const PKSolveInput 
      progress) none */
   if (target->kind != in->solver.kind) w.theta = -1;
   if (w.theta < 0 && !PKPolls(target->kind)) w.theta = 0;
-  PetscCall(PKModelSolve_Private(m, &w, PKStreamTime(in), (PetscBool)(w.theta < 0 && PKPolls(target->kind)), res));
+  PetscCall(PKModelSolve_Private(m, &w, ts, (PetscBool)(w.theta < 0 && PKPolls(target->kind)), res));
   if (target->kind != in->solver.kind) res->status[PK_TERM_VEC] = PK_TERM_MODELLED;
   PetscFunctionReturn(0);
 }

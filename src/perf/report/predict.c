@@ -3,7 +3,8 @@
    preconditioner, on this machine, before any iteration has run (what -ksp_type autocg chooses from). The inputs a
    report takes from a recorded solve are measured here on the spot, briefly, on every rank (the slowest rank's
    counts): the local SpMV (the operator's diagonal and off-diagonal blocks, no halo), the whole MatMult (the
-   difference is the halo wait it exposes), one preconditioner application and one vector stream (VecAXPY / 3); the
+   difference is the halo wait it exposes), one preconditioner application and one vector stream (VecAXPY / 3: the
+   vector work where the profile has not each type's calibrated, PKModelVecWork); the
    halo from the operator's scatter and the ranks' nodes; the reductions, their overlap and the progress calls from
    the machine profile (docs/models.md). What a solve would measure and this does not: the synchronization gap
    between ranks (none is charged) and the fraction of reductions that complete early (the polled-progress model).
@@ -158,13 +159,21 @@ PetscErrorCode PKReportPredict(KSP ksp, PKModelCtx *model, PKReportCtx *rep, Pet
   in.t_test               = eff.test_time[nnodes > 1 ? PK_OFF_NODE : PK_ON_NODE];
   in.t_poll               = PKModelPollTime(&eff, &in.layout);
   in.tests_red            = -1;
+  {
+    PetscInt N;
+    PetscCall(MatGetSize(A, &N, NULL));
+    in.rows = (PetscReal)N / size; /* the mean rank's, as a report's */
+  }
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp->pc, &in.pc_diagonal, PCJACOBI, PCNONE, ""));
   PetscCall(PKReportRanksPerCore(comm, &in.ranks_per_core));
   in.t_cpu = -1;
   for (PetscInt i = 0; i < n; i++) {
     PKModelResult res;
-    if (i == 0) {
-      in.solver = cfg[0];
-      in.t_vec  = p->t_stream * PKSolverStreams(&cfg[0]);
+    if (i == 0) { /* the first type's vector work as calibrated on this machine where the profile has it, else its
+                     streams at the stream timed here (one AXPY: no fused pass, no dot) */
+      PetscReal cal = PKModelVecWork(&eff, cfg[0].kind, in.pc_diagonal, in.rows);
+      in.solver     = cfg[0];
+      in.t_vec      = cal > 0 ? cal : p->t_stream * PKSolverStreams(&cfg[0]);
     }
     PetscCall(PKModelWhatIfSolver(&eff, &in, &cfg[i], &res));
     p->per_iteration[i] = res.per_iteration;

@@ -236,6 +236,11 @@ PetscErrorCode PKSecAdviceView(PetscViewer v, const PKStats *S, const PKSecRun *
      what-if knows only for this run's own type (a throwaway KSP of another type has not solved anything) */
   if (PKSolverItersComparable(run->config.kind, PK_SOLVER_PCG))
     PetscCall(PetscViewerASCIIPrintf(v, "    (within the CG family; pipecg and pipe2cg recompute where CG runs longer than a tenth of the\n    unknowns, one SpMV more per iteration: priced here for this run's own type only)\n"));
+  /* where the other types' vector work came from: their kernels timed on this machine, or their streams counted */
+  if (PKSolverItersComparable(run->config.kind, PK_SOLVER_PCG)) {
+    PetscBool cal = (PetscBool)(PKModelVecWork(&run->eff, run->config.kind, a->in.pc_diagonal, a->in.rows) > 0);
+    PetscCall(PetscViewerASCIIPrintf(v, "    (other types' vector work: %s)\n", cal ? "this run's, scaled by their kernels as calibrated here" : "by their vector streams; pipekrylov-calibrate times their kernels"));
+  }
   for (PetscInt i = 0; i < nadv; i++) {
     /* a ratio >= 1 either way: "1.15x slower" for a change predicted at 1.15 times this run's model; one that
        prints as 1.00x has no direction: "same time" */
