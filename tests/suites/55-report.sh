@@ -53,6 +53,9 @@ for sec in 'measured KSPSolve' 'gap to the measured KSPSolve' 'measured overlap:
   name=$(echo "$sec" | tr -cd 'a-zA-Z' | cut -c1-24)
   t_grep report-has-$name "$sec" $PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view
 done
+# the progress calls' cost as this run timed it (every 7th call, with the monitor on): shown, in the CSV too
+t_grep report-test-call-timed '[0-9.e+-]+ us each \(every 7th timed\)' $PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 2000 -ksp_type nbpcg -pc_type jacobi -ksp_perfmodel_view
+t_grep report-test-call-csv '^measured,test_call,[0-9.e+-]+,s,measured' $PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 2000 -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view ::ascii_csv
 # issue 9: as users run it (plain mpiexec binds each rank to its own core), no rank shares a core and the report
 # must not say so; two ranks bound to one CPU do share it (taskset binds them, the same way under Open MPI 4 and 5)
 t report-plain-mpiexec sh -c "$PK_ROOT/tests/usermpi.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pipe2cg -pc_type jacobi -ksp_perfmodel_view > $PK_BUILD/tests/plain.out 2>&1 && grep -q 'gap to the measured KSPSolve' $PK_BUILD/tests/plain.out && ! grep -q 'share each core' $PK_BUILD/tests/plain.out"

@@ -38,6 +38,10 @@ typedef struct {
   PetscLogDouble work[PK_PHASE_N]; /* work[PK_PHASE_OVERLAP]: MPI_Iallreduce and MPI_Test calls themselves */
   PetscLogDouble win[PK_PHASE_N];  /* the part of work[] done inside overlap windows (charged to PK_PHASE_OVERLAP) */
   PetscInt       nspmv, npc;       /* applications of the operator and of the preconditioner */
+  /* the progress calls (MPI_Test between the pieces of the work overlapped with a reduction), every 7th of them timed
+     (PKRecTestTimed): they are charged to the work they sit in, and the report takes their cost out of it */
+  PetscLogDouble test_time;
+  PetscInt       test_timed;
   /* noise injection (-ksp_perf_noise): the next detour's arrival; +infinity when off, so that a mark pays one
      compare that never succeeds (the owner sets it; detour serves what is due) */
   PetscLogDouble noise_next;
@@ -94,6 +98,14 @@ static inline void PKRecOverlapEnd(PKRec rec, PetscBool early, PetscInt ntests)
   rec->hot.red_tests += ntests;
   if (early && rec->hot.red_count < 64) rec->hot.red_mask |= 1ULL << rec->hot.red_count;
   rec->hot.red_count++;
+}
+
+/* Called by the reduction layer: one progress call (MPI_Test) took dt */
+static inline void PKRecTestTimed(PKRec rec, PetscLogDouble dt)
+{
+  if (!rec) return;
+  rec->hot.test_time += dt;
+  rec->hot.test_timed++;
 }
 
 /* Close the row of iteration `its` (the value ksp->its has after the iteration) and start the next one */

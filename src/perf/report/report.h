@@ -55,6 +55,8 @@ typedef struct {
   PetscBool           pc_diagonal, pc_is_jacobi;
   PetscReal           ranks_per_core, t_cpu;
   PetscReal           theta_counts; /* the fraction of reductions complete before their wait; < 0: none measured */
+  PetscReal           t_test;       /* s per progress call (MPI_Test) as timed in this run, mean over the calls timed
+                                       on every rank; < 0: fewer than PK_TESTS_TIMED_MIN timed */
   const char         *papi_unavailable, *papi_reason;
   const PKTypeChoice *choice; /* -ksp_type autocg chose this type (src/perf/autocg.c), or NULL */
   /* the machine */
@@ -169,6 +171,8 @@ typedef struct {
   PKAMGResult r;
   PetscReal   measured; /* time per PC application */
 } PKSecAMG;
+
+#define PK_TESTS_TIMED_MIN 16 /* progress calls timed (every 7th: about 128 made) before their timed cost is used */
 
 /* what would help (sec_advice.c) */
 #define PK_WHATIF_RANKS   4

@@ -21,8 +21,10 @@ static PetscErrorCode PKSecAnalyticSync(const PKStats *S, PetscReal raw[2])
   PetscFunctionReturn(0);
 }
 
-/* The progress calls: what one MPI_Test costs at the run's locality and how long a polled reduction takes (the
-   profile's per-round values, times the rounds), the calls per non-blocking reduction this run made; their time is
+/* The progress calls: what one MPI_Test costs (as this run timed every 7th call, else the profile's at the run's
+   locality: a call between pieces of a solve's work costs more than back to back) and how long a polled
+   reduction takes (the profile's per-round values, times the rounds), the calls per non-blocking reduction this run
+   made; their time is
    taken out of the measured compute it was charged to (the activities inside the overlap windows, in proportion),
    so that the tests term carries it alone and the other solvers' what-ifs get their own */
 static PetscErrorCode PKSecAnalyticProgress(const PKStats *S, const PKSecRun *run, PKMeasuredTimes *t, PKSolveInput *in)
@@ -32,7 +34,7 @@ static PetscErrorCode PKSecAnalyticProgress(const PKStats *S, const PKSecRun *ru
   PetscReal        tests, win = 0;
 
   PetscFunctionBegin;
-  in->t_test    = run->eff.test_time[loc];
+  in->t_test    = run->t_test > 0 ? run->t_test : run->eff.test_time[loc]; /* as timed in this run, else the profile's */
   in->t_poll    = PKModelPollTime(&run->eff, &layout);
   in->tests_red = -1;
   if (!(S->nreductions > 0) || !(S->nranks > 1) || !(in->t_test > 0)) PetscFunctionReturn(0);

@@ -93,7 +93,7 @@ PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *mod
   const PKStats *S    = rec->stats;
   PetscMPIInt    size;
   PetscErrorCode (*ours)(KSP, PetscInt *);
-  PetscReal w[2 * PK_PHASE_N + 4], wsum[2 * PK_PHASE_N + 4];
+  PetscReal w[2 * PK_PHASE_N + 5], wsum[2 * PK_PHASE_N + 5];
   Mat       A;
   MatInfo   info;
   PetscInt  nloc;
@@ -134,12 +134,13 @@ PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *mod
   w[2 * PK_PHASE_N]     = rec->cpu;
   w[2 * PK_PHASE_N + 1] = (PetscReal)nloc;
   w[2 * PK_PHASE_N + 2] = 0;
-  w[2 * PK_PHASE_N + 3] = 0;
+  w[2 * PK_PHASE_N + 3] = rec->test_time; /* the progress calls timed, and their count */
+  w[2 * PK_PHASE_N + 4] = (PetscReal)rec->test_timed;
   if (A->ops->getinfo) {
     PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
     w[2 * PK_PHASE_N + 2] = (PetscReal)info.nz_used;
   }
-  PetscCallMPI(MPI_Allreduce(w, wsum, 2 * PK_PHASE_N + 4, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(w, wsum, 2 * PK_PHASE_N + 5, MPIU_REAL, MPIU_SUM, comm));
   for (int j = 0; j < PK_PHASE_N; j++) {
     r->work[j] = wsum[j] / size;
     r->win[j]  = wsum[PK_PHASE_N + j] / size;
@@ -147,6 +148,7 @@ PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *mod
   r->t_cpu    = wsum[2 * PK_PHASE_N] / size;
   r->rows_sum = wsum[2 * PK_PHASE_N + 1];
   r->nnz_sum  = wsum[2 * PK_PHASE_N + 2];
+  r->t_test   = wsum[2 * PK_PHASE_N + 4] >= PK_TESTS_TIMED_MIN ? wsum[2 * PK_PHASE_N + 3] / wsum[2 * PK_PHASE_N + 4] : -1;
   if (A->ops->getinfo) r->nnz_global = (PetscInt)r->nnz_sum;
   r->nspmv    = rec->nspmv;
   r->npc      = rec->npc;
@@ -254,9 +256,11 @@ PetscErrorCode PKSecRunView(PetscViewer v, PetscViewerFormat fmt, const PKSolveR
   }
   PetscCall(PKSecRunPolicyView(v, r));
   if (r->choice) PetscCall(PKReportTypeChoiceView(v, r->choice));
-  if (S->nreductions)
-    PetscCall(PetscViewerASCIIPrintf(v, "    measured overlap: %" PetscInt_FMT " of %" PetscInt_FMT " reductions complete before their wait (%.0f%%), %" PetscInt_FMT " MPI_Test calls\n", S->nearly, S->nreductions, (double)PKPct(S->nearly, S->nreductions), S->ntests));
-  else if (r->model && r->theta_counts < 0 && PKSolverSplitReductions(r->config.kind)) {
+  if (S->nreductions) {
+    PetscCall(PetscViewerASCIIPrintf(v, "    measured overlap: %" PetscInt_FMT " of %" PetscInt_FMT " reductions complete before their wait (%.0f%%), %" PetscInt_FMT " MPI_Test calls", S->nearly, S->nreductions, (double)PKPct(S->nearly, S->nreductions), S->ntests));
+    if (r->t_test > 0) PetscCall(PetscViewerASCIIPrintf(v, ",\n      %.3g us each (every 7th timed)", (double)(1e6 * r->t_test)));
+    PetscCall(PetscViewerASCIIPrintf(v, "\n"));
+  } else if (r->model && r->theta_counts < 0 && PKSolverSplitReductions(r->config.kind)) {
     /* what the model takes instead: the profile's progress without calls */
     PetscReal share = PKModelAsyncShare(&r->eff, r->config.kind);
     PetscInt  i;
@@ -309,6 +313,7 @@ PetscErrorCode PKSecMeasuredCSV(PetscViewer v, const PKSolveRecord *rec, const P
      and finish included) */
   for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, "measured,window.%s,%.9e,s,measured\n", PKPhaseNames[j], (double)r->win[j]));
   PetscCall(PetscViewerASCIIPrintf(v, "measured,reductions.nonblocking,%" PetscInt_FMT ",,measured\nmeasured,reductions.early,%" PetscInt_FMT ",,measured\nmeasured,tests,%" PetscInt_FMT ",,measured\n", S->nreductions, S->nearly, S->ntests));
+  if (r->t_test > 0) PetscCall(PetscViewerASCIIPrintf(v, "measured,test_call,%.9e,s,measured\n", (double)r->t_test));
   PetscFunctionReturn(0);
 }
 
