@@ -92,7 +92,10 @@ typedef struct _n_PKStats {
   /* non-blocking reductions of the whole solve (set-up and finish included): how many, how many complete before
      their wait on every rank, MPI_Test calls (summed over ranks). Only pipekrylov's solvers report them; PETSc's
      own types give 0. */
-  PetscInt  nreductions, nearly, ntests;
+  PetscInt nreductions, nearly, ntests;
+  /* this rank's progress calls timed (every 7th MPI_Test of pipekrylov's solvers) and their time (s) */
+  PetscInt  test_timed;
+  PetscReal test_time;
   PetscInt *itred, *itearly; /* [nits] the same per iteration row (rows only) */
   /* full time series of a few ranks, for the two-sample KS test: sel[j] is the rank, series[j*nits + k].
      Chosen: rank 0, the ranks with the smallest and the largest total iteration time, and another rank on the

@@ -54,7 +54,7 @@ t_grep calibrate-quick-roundtrip "roundtrip identical: [0-9]+ fields" $PROF -loa
 # each CG type's own vector kernels timed (-quick: 16^3 and 32^3 rows, not 64^3), shown as a table by the viewer; a
 # report with the profile scales another type's vector work by them (docs/models.md §3.3), and says so
 t_grep calibrate-quick-vecwork "pipe2cg +[0-9]+[.][0-9]+ +[0-9]+[.][0-9]+ +- [|] +[0-9]+[.][0-9]+ +[0-9]+[.][0-9]+ +- +profile" $PROF -load "$PD/quick.profile"
-t_grep calibrate-quick-vecwork-report "other types' vector work: this run's, scaled by their kernels as calibrated here" "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 2000 -pc_type jacobi -ksp_type pcg -ksp_perfmodel_view -ksp_perfmodel_machine "$PD/quick.profile"
+t_grep calibrate-quick-vecwork-report "other CG types' vector work: this run's, scaled by their kernels as calibrated here" "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 2000 -pc_type jacobi -ksp_type pcg -ksp_perfmodel_view -ksp_perfmodel_machine "$PD/quick.profile"
 t_grep calibrate-node-size "RN +[0-9.e+]+ +bytes/s +measured in this run" "$PK_ROOT/tests/mpirun.sh" 2 $CAL -quick -node_size 1 -o "$PD/nodesize.profile"
 t_grep calibrate-help "-node_size:? <now 0" $CAL -help
 # --help and -h (not PETSc's own -help) print the usage and do nothing else, on any number of ranks: no measurement

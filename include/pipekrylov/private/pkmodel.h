@@ -346,6 +346,7 @@ PETSC_INTERN PetscErrorCode PKModelBlockingMPI(const PKMachineParams *, const PK
    (the profile's vec_* fields, log-log interpolated between the sizes, held beyond them); 0 where either type has
    none */
 PETSC_INTERN PetscReal PKModelVecRatio(const PKMachineParams *, PKSolverKind from, PKSolverKind to, PetscBool pc_diagonal, PetscReal rows);
+PETSC_INTERN PetscBool PKModelVecCalibrates(PKSolverKind);
 /* A CG type's calibrated vector work per iteration at `rows` rows per rank (s, the same interpolation); 0: none */
 PETSC_INTERN PetscReal      PKModelVecWork(const PKMachineParams *, PKSolverKind, PetscBool pc_diagonal, PetscReal rows);
 PETSC_INTERN PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *, const PKSolveInput *, const PKSolverConfig *target, PKModelResult *);

@@ -18,9 +18,6 @@ typedef struct {
   PetscReal work[PK_PHASE_N], win[PK_PHASE_N];
   PetscInt  nspmv, npc;
   PetscReal cpu;
-  /* the progress calls this rank timed (every 7th) and their time */
-  PetscInt  test_timed;
-  PetscReal test_time;
   /* placement: the node of every rank of the KSP's communicator, ranks per node at most */
   const PetscMPIInt *rank_node;
   PetscInt           ppn;

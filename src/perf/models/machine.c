@@ -53,8 +53,8 @@ const PKMachineField PKMachineFields[] = {
   PKF("Rb_off", "bytes/s", "off-node rate of one process pair (1/beta_off_rendezvous)", Rb[PK_OFF_NODE], POS),
   PKF("allreduce_alpha_off", "s", "allreduce between nodes: latency per recursive-doubling round", allreduce_alpha[PK_OFF_NODE], POS),
   PKF("allreduce_beta_off", "s/byte", "allreduce between nodes: time per byte per round", allreduce_beta[PK_OFF_NODE], POS),
-  PKF("test_on", "s", "one MPI_Test call while a request between two ranks of one node is outstanding", test_time[PK_ON_NODE], POS),
-  PKF("test_off", "s", "one MPI_Test call while a request between nodes is outstanding", test_time[PK_OFF_NODE], POS),
+  PKF("test_on", "s", "one MPI_Test call in a solve between two ranks of one node (pipecg, every 7th timed; else back to back)", test_time[PK_ON_NODE], POS),
+  PKF("test_off", "s", "one MPI_Test call in a solve between two nodes (pipecg, every 7th timed; else back to back)", test_time[PK_OFF_NODE], POS),
   PKF("poll_on", "s", "a one-value MPI_Iallreduce on one node, polled with MPI_Test after every 5 us of work: time per round to complete", poll_time[PK_ON_NODE], POS),
   PKF("poll_off", "s", "a one-value MPI_Iallreduce between nodes, polled with MPI_Test after every 5 us of work: time per round to complete", poll_time[PK_OFF_NODE], POS),
   PKF("nbc_async", "fraction", "a one-value MPI_Iallreduce on all calibration ranks, left alone (no MPI call) while they compute: the share found complete at the first call", nbc_async, NNEG),
@@ -345,7 +345,7 @@ PetscErrorCode PKMachineParseString(const char text[], const char name[], PKMach
 {
   PetscErrorCode rc = 0;
   char          *buf, *line, *next;
-  int            lineno = 0, version_line = 0, seen_line[96] = {0};
+  int            lineno = 0, version_line = 0, seen_line[sizeof(((PKMachine *)0)->src) / sizeof(PKParamSource)] = {0}; /* per field (PKMachineDefault checks the count fits) */
   PetscBool      have_version = PETSC_FALSE;
 
   if (err && errlen) err[0] = 0;
@@ -563,7 +563,11 @@ static PetscErrorCode PKMachineViewVecWork(const PKMachine *m, PetscViewer viewe
       if (m->src[i] == PK_SRC_NONE) len += (size_t)snprintf(line + len, sizeof(line) - len, " %6s%s", "-", j == PK_VEC_NSIZES - 1 ? " |" : "");
       else len += (size_t)snprintf(line + len, sizeof(line) - len, " %6.3f%s", 1e9 * (double)FieldGet(&m->p, i), j == PK_VEC_NSIZES - 1 ? " |" : "");
     }
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  %-8s%s  %s\n", name, line, PKParamSourceNames[m->src[i0]]));
+    {
+      PKParamSource src = m->src[i0]; /* the row's source: of its first measured value */
+      for (PetscInt j = 0; j < 2 * PK_VEC_NSIZES && src == PK_SRC_NONE; j++) src = m->src[i0 + j];
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  %-8s%s  %s\n", name, line, PKParamSourceNames[src]));
+    }
   }
   PetscFunctionReturn(0);
 }

@@ -794,6 +794,12 @@ static PetscInt PKVecTypeIndex(PKSolverKind k)
   }
 }
 
+/* Whether pipekrylov-calibrate times this type's vector kernels (PKModelVecRatio) */
+PetscBool PKModelVecCalibrates(PKSolverKind k)
+{
+  return PKVecTypeIndex(k) >= 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* A type's calibrated vector work per row at `rows`: log-log between the two nearest sizes measured, the nearest
    one's beyond them; 0 if none was measured */
 static PetscReal PKVecRowAt(const PKMachineParams *m, PetscInt t, PetscInt pc, PetscReal rows)
@@ -855,7 +861,9 @@ PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *m, const PKSolveInput 
   w.t_init = -1;
   /* the target's time per vector stream: the run's, or, where both types' kernels were calibrated on this machine,
      the run's vector time scaled by the ratio of the two types' calibrated vector work */
-  if (target->kind != in->solver.kind && st > 0) {
+  /* (the calibration ran each type as it runs by default: a run that fused its diagonal PC otherwise, e.g.
+     -ksp_pipecg_fused 0, keeps the stream count) */
+  if (target->kind != in->solver.kind && st > 0 && in->solver.pc_fused == (PetscBool)(in->pc_diagonal && PKSolverCanFusePC(&in->solver))) {
     PetscReal ratio = PKModelVecRatio(m, in->solver.kind, target->kind, in->pc_diagonal, in->rows);
     if (ratio > 0) ts = in->t_vec * ratio / st;
   }

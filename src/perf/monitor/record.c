@@ -19,8 +19,6 @@ PetscErrorCode PKMonitorRecord(KSP ksp, PKMonitorCtx *c, PKSolveRecord *r)
   }
   r->nspmv       = h->nspmv;
   r->npc         = h->npc;
-  r->test_timed  = h->test_timed;
-  r->test_time   = (PetscReal)h->test_time;
   r->cpu         = (PetscReal)(c->cpuend - c->cpubegin);
   r->rank_node   = c->rank_node;
   r->net_read    = c->net_have;

@@ -350,6 +350,8 @@ PetscErrorCode PKStatsCompute(MPI_Comm comm, PKMonitorCtx *c)
      first rank's wait for the last; clock-free, but it also holds set-up imbalance), so that clocks that disagree
      across nodes cannot make it larger than what the set-ups show */
   S->arrival    = size > 1 ? PetscMax(0, PetscMin(out[9].v + out[3].v, out[1].v + out[8].v)) : 0;
+  S->test_timed = c->rec.hot.test_timed;
+  S->test_time  = (PetscReal)c->rec.hot.test_time;
   S->npapi      = c->nctr;
   S->papi_names = c->nctr ? PKPapiNames() : NULL;
   PetscCall(PKStatsTransposeReduce(comm, c->nctr, &T));

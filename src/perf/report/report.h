@@ -55,8 +55,9 @@ typedef struct {
   PetscBool           pc_diagonal, pc_is_jacobi;
   PetscReal           ranks_per_core, t_cpu;
   PetscReal           theta_counts; /* the fraction of reductions complete before their wait; < 0: none measured */
-  PetscReal           t_test;       /* s per progress call (MPI_Test) as timed in this run, mean over the calls timed
-                                       on every rank; < 0: fewer than PK_TESTS_TIMED_MIN timed */
+  PetscInt            tests_timed;  /* progress calls (MPI_Test) timed in this run, on all ranks (every 7th made) */
+  PetscReal           t_test_timed; /* their mean time (s); < 0: none timed */
+  PetscReal           t_test;       /* the same for the model; < 0: fewer than PK_TESTS_TIMED_MIN timed */
   const char         *papi_unavailable, *papi_reason;
   const PKTypeChoice *choice; /* -ksp_type autocg chose this type (src/perf/autocg.c), or NULL */
   /* the machine */

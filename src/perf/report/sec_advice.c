@@ -239,7 +239,8 @@ PetscErrorCode PKSecAdviceView(PetscViewer v, const PKStats *S, const PKSecRun *
   /* where the other types' vector work came from: their kernels timed on this machine, or their streams counted */
   if (PKSolverItersComparable(run->config.kind, PK_SOLVER_PCG)) {
     PetscBool cal = (PetscBool)(PKModelVecWork(&run->eff, run->config.kind, a->in.pc_diagonal, a->in.rows) > 0);
-    PetscCall(PetscViewerASCIIPrintf(v, "    (other types' vector work: %s)\n", cal ? "this run's, scaled by their kernels as calibrated here" : "by their vector streams; pipekrylov-calibrate times their kernels"));
+    if (cal) PetscCall(PetscViewerASCIIPrintf(v, "    (other CG types' vector work: this run's, scaled by their kernels as calibrated here)\n"));
+    else if (PKModelVecCalibrates(run->config.kind)) PetscCall(PetscViewerASCIIPrintf(v, "    (other types' vector work: by their vector streams; pipekrylov-calibrate times their kernels)\n"));
   }
   for (PetscInt i = 0; i < nadv; i++) {
     /* a ratio >= 1 either way: "1.15x slower" for a change predicted at 1.15 times this run's model; one that
