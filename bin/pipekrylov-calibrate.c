@@ -1226,6 +1226,9 @@ static PetscErrorCode VecWork(Calib *c)
           PetscCallMPI(MPI_Barrier(c->comm));
           PetscCall(KSPSolve(ksp, b, x));
           PetscCall(KSPPerfMonitorGetStats(ksp, &st));
+          /* the iteration rows' vector phase (a report's t_vec is the vector work over the whole solve per iteration,
+             set-up included, and inside overlap windows too: the same here within a few per cent, the types' vector
+             passes being outside their windows and the set-up short against 10-30 iterations) */
           if (st && st->nits > 0 && st->phase_mean) { /* else e[r] stays 0: not measured (no rank stops alone) */
             for (PetscInt k = 0; k < st->nits; k++) sum += st->phase_mean[k * PK_PHASE_N + PK_PHASE_VEC] + (strcmp(types[t], "cg") ? 0 : st->phase_mean[k * PK_PHASE_N + PK_PHASE_REDUCE]);
             sum /= st->nits * ((double)N * N * N);
