@@ -74,59 +74,76 @@ static PetscErrorCode PKCSRRestore(Mat B, PKCSR *c)
    additions keep their order (0, then left to right), so every y[i] is MatMult's, bit for bit, with either width.
 */
 
+/* Two rows' sums at once, each continued left to right from *s0, *s1: the nonzeros [k0, e0) and [k1, e1) */
+static inline void PKSum2(const PetscInt *PETSC_RESTRICT ja, const PetscScalar *PETSC_RESTRICT aa, const PetscScalar *PETSC_RESTRICT x, PetscInt k0, PetscInt e0, PetscInt k1, PetscInt e1, PetscScalar *s0, PetscScalar *s1)
+{
+  const PetscInt n = PetscMin(e0 - k0, e1 - k1);
+  PetscScalar    a = *s0, b = *s1;
+
+  for (PetscInt k = 0; k < n; k++) {
+    a += aa[k0 + k] * x[ja[k0 + k]];
+    b += aa[k1 + k] * x[ja[k1 + k]];
+  }
+  for (PetscInt k = k0 + n; k < e0; k++) a += aa[k] * x[ja[k]];
+  for (PetscInt k = k1 + n; k < e1; k++) b += aa[k] * x[ja[k]];
+  *s0 = a;
+  *s1 = b;
+}
+
+/* The same, four rows: the nonzeros [k[r], e[r]) of row r, its sum continued from s[r] */
+static inline void PKSum4(const PetscInt *PETSC_RESTRICT ja, const PetscScalar *PETSC_RESTRICT aa, const PetscScalar *PETSC_RESTRICT x, const PetscInt k[4], const PetscInt e[4], PetscScalar s[4])
+{
+  const PetscInt n  = PetscMin(PetscMin(e[0] - k[0], e[1] - k[1]), PetscMin(e[2] - k[2], e[3] - k[3]));
+  PetscScalar    s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+
+  for (PetscInt j = 0; j < n; j++) {
+    s0 += aa[k[0] + j] * x[ja[k[0] + j]];
+    s1 += aa[k[1] + j] * x[ja[k[1] + j]];
+    s2 += aa[k[2] + j] * x[ja[k[2] + j]];
+    s3 += aa[k[3] + j] * x[ja[k[3] + j]];
+  }
+  for (PetscInt j = k[0] + n; j < e[0]; j++) s0 += aa[j] * x[ja[j]];
+  for (PetscInt j = k[1] + n; j < e[1]; j++) s1 += aa[j] * x[ja[j]];
+  for (PetscInt j = k[2] + n; j < e[2]; j++) s2 += aa[j] * x[ja[j]];
+  for (PetscInt j = k[3] + n; j < e[3]; j++) s3 += aa[j] * x[ja[j]];
+  s[0] = s0;
+  s[1] = s1;
+  s[2] = s2;
+  s[3] = s3;
+}
+
 /* y[i] = sum_k a_ik x_k for rows [r0, r1), summed left to right from 0 as MatMult_SeqAIJ does, two rows per step */
 static inline void PKRowsMult2(const PKCSR *c, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscInt r0, PetscInt r1)
 {
-  const PetscInt *PETSC_RESTRICT ia = c->ia, *PETSC_RESTRICT ja = c->ja;
-  const PetscScalar *PETSC_RESTRICT aa = c->aa;
-  PetscInt                          i  = r0;
+  const PetscInt *ia = c->ia;
+  PetscInt        i  = r0;
 
   for (; i + 2 <= r1; i += 2) {
-    const PetscInt k0 = ia[i], k1 = ia[i + 1], k2 = ia[i + 2], n = PetscMin(k1 - k0, k2 - k1);
-    PetscScalar    s0 = 0.0, s1 = 0.0;
-
-    for (PetscInt k = 0; k < n; k++) {
-      s0 += aa[k0 + k] * x[ja[k0 + k]];
-      s1 += aa[k1 + k] * x[ja[k1 + k]];
-    }
-    for (PetscInt k = k0 + n; k < k1; k++) s0 += aa[k] * x[ja[k]];
-    for (PetscInt k = k1 + n; k < k2; k++) s1 += aa[k] * x[ja[k]];
+    PetscScalar s0 = 0.0, s1 = 0.0;
+    PKSum2(c->ja, c->aa, x, ia[i], ia[i + 1], ia[i + 1], ia[i + 2], &s0, &s1);
     y[i]     = s0;
     y[i + 1] = s1;
   }
-  for (; i < r1; i++) {
-    PetscScalar sum = 0.0;
-    for (PetscInt k = ia[i]; k < ia[i + 1]; k++) sum += aa[k] * x[ja[k]];
-    y[i] = sum;
+  if (i < r1) { /* the last row: its sum alone (the second range empty) */
+    PetscScalar s0 = 0.0, s1 = 0.0;
+    PKSum2(c->ja, c->aa, x, ia[i], ia[i + 1], ia[i + 1], ia[i + 1], &s0, &s1);
+    y[i] = s0;
   }
 }
 
 /* The same, four rows per step (the last rows two and one at a time) */
 static inline void PKRowsMult4(const PKCSR *c, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscInt r0, PetscInt r1)
 {
-  const PetscInt *PETSC_RESTRICT ia = c->ia, *PETSC_RESTRICT ja = c->ja;
-  const PetscScalar *PETSC_RESTRICT aa = c->aa;
-  PetscInt                          i  = r0;
+  const PetscInt *ia = c->ia;
+  PetscInt        i  = r0;
 
   for (; i + 4 <= r1; i += 4) {
-    const PetscInt k0 = ia[i], k1 = ia[i + 1], k2 = ia[i + 2], k3 = ia[i + 3], k4 = ia[i + 4];
-    const PetscInt n  = PetscMin(PetscMin(k1 - k0, k2 - k1), PetscMin(k3 - k2, k4 - k3));
-    PetscScalar    s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-
-    for (PetscInt k = 0; k < n; k++) {
-      s0 += aa[k0 + k] * x[ja[k0 + k]];
-      s1 += aa[k1 + k] * x[ja[k1 + k]];
-      s2 += aa[k2 + k] * x[ja[k2 + k]];
-      s3 += aa[k3 + k] * x[ja[k3 + k]];
-    }
-    for (PetscInt k = k0 + n; k < k1; k++) s0 += aa[k] * x[ja[k]];
-    for (PetscInt k = k1 + n; k < k2; k++) s1 += aa[k] * x[ja[k]];
-    for (PetscInt k = k2 + n; k < k3; k++) s2 += aa[k] * x[ja[k]];
-    for (PetscInt k = k3 + n; k < k4; k++) s3 += aa[k] * x[ja[k]];
-    y[i]     = s0;
-    y[i + 1] = s1;
-    y[i + 2] = s2;
-    y[i + 3] = s3;
+    PetscScalar s[4] = {0.0, 0.0, 0.0, 0.0};
+    PKSum4(c->ja, c->aa, x, ia + i, ia + i + 1, s);
+    y[i]     = s[0];
+    y[i + 1] = s[1];
+    y[i + 2] = s[2];
+    y[i + 3] = s[3];
   }
   PKRowsMult2(c, x, y, i, r1); /* the last rows, fewer than four */
 }
@@ -134,60 +151,36 @@ static inline void PKRowsMult4(const PKCSR *c, const PetscScalar *PETSC_RESTRICT
 /* y[i] += sum_k a_ik x_k for the listed rows, continuing y[i]'s sum as MatMultAdd_SeqAIJ does, two rows per step */
 static inline void PKRowsMultAdd2(const PKCSR *c, const PetscInt *PETSC_RESTRICT rows, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscInt j0, PetscInt j1)
 {
-  const PetscInt *PETSC_RESTRICT ia = c->ia, *PETSC_RESTRICT ja = c->ja;
-  const PetscScalar *PETSC_RESTRICT aa = c->aa;
-  PetscInt                          j  = j0;
+  const PetscInt *ia = c->ia;
+  PetscInt        j  = j0;
 
   for (; j + 2 <= j1; j += 2) {
-    const PetscInt i0 = rows[j], i1 = rows[j + 1], k0 = ia[i0], k1 = ia[i1], e0 = ia[i0 + 1], e1 = ia[i1 + 1];
-    const PetscInt n  = PetscMin(e0 - k0, e1 - k1);
+    const PetscInt i0 = rows[j], i1 = rows[j + 1];
     PetscScalar    s0 = y[i0], s1 = y[i1];
-
-    for (PetscInt k = 0; k < n; k++) {
-      s0 += aa[k0 + k] * x[ja[k0 + k]];
-      s1 += aa[k1 + k] * x[ja[k1 + k]];
-    }
-    for (PetscInt k = k0 + n; k < e0; k++) s0 += aa[k] * x[ja[k]];
-    for (PetscInt k = k1 + n; k < e1; k++) s1 += aa[k] * x[ja[k]];
+    PKSum2(c->ja, c->aa, x, ia[i0], ia[i0 + 1], ia[i1], ia[i1 + 1], &s0, &s1);
     y[i0] = s0;
     y[i1] = s1;
   }
-  for (; j < j1; j++) {
-    const PetscInt i   = rows[j];
-    PetscScalar    sum = y[i];
-    for (PetscInt k = ia[i]; k < ia[i + 1]; k++) sum += aa[k] * x[ja[k]];
-    y[i] = sum;
+  if (j < j1) { /* the last row alone */
+    const PetscInt i  = rows[j];
+    PetscScalar    s0 = y[i], s1 = 0.0;
+    PKSum2(c->ja, c->aa, x, ia[i], ia[i + 1], ia[i + 1], ia[i + 1], &s0, &s1);
+    y[i] = s0;
   }
 }
 
 /* The same, four rows per step (the last rows two and one at a time) */
 static inline void PKRowsMultAdd4(const PKCSR *c, const PetscInt *PETSC_RESTRICT rows, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscInt j0, PetscInt j1)
 {
-  const PetscInt *PETSC_RESTRICT ia = c->ia, *PETSC_RESTRICT ja = c->ja;
-  const PetscScalar *PETSC_RESTRICT aa = c->aa;
-  PetscInt                          j  = j0;
+  const PetscInt *ia = c->ia;
+  PetscInt        j  = j0;
 
   for (; j + 4 <= j1; j += 4) {
-    const PetscInt i0 = rows[j], i1 = rows[j + 1], i2 = rows[j + 2], i3 = rows[j + 3];
-    const PetscInt k0 = ia[i0], k1 = ia[i1], k2 = ia[i2], k3 = ia[i3];
-    const PetscInt e0 = ia[i0 + 1], e1 = ia[i1 + 1], e2 = ia[i2 + 1], e3 = ia[i3 + 1];
-    const PetscInt n  = PetscMin(PetscMin(e0 - k0, e1 - k1), PetscMin(e2 - k2, e3 - k3));
-    PetscScalar    s0 = y[i0], s1 = y[i1], s2 = y[i2], s3 = y[i3];
-
-    for (PetscInt k = 0; k < n; k++) {
-      s0 += aa[k0 + k] * x[ja[k0 + k]];
-      s1 += aa[k1 + k] * x[ja[k1 + k]];
-      s2 += aa[k2 + k] * x[ja[k2 + k]];
-      s3 += aa[k3 + k] * x[ja[k3 + k]];
-    }
-    for (PetscInt k = k0 + n; k < e0; k++) s0 += aa[k] * x[ja[k]];
-    for (PetscInt k = k1 + n; k < e1; k++) s1 += aa[k] * x[ja[k]];
-    for (PetscInt k = k2 + n; k < e2; k++) s2 += aa[k] * x[ja[k]];
-    for (PetscInt k = k3 + n; k < e3; k++) s3 += aa[k] * x[ja[k]];
-    y[i0] = s0;
-    y[i1] = s1;
-    y[i2] = s2;
-    y[i3] = s3;
+    const PetscInt i[4] = {rows[j], rows[j + 1], rows[j + 2], rows[j + 3]};
+    const PetscInt k[4] = {ia[i[0]], ia[i[1]], ia[i[2]], ia[i[3]]}, e[4] = {ia[i[0] + 1], ia[i[1] + 1], ia[i[2] + 1], ia[i[3] + 1]};
+    PetscScalar    s[4] = {y[i[0]], y[i[1]], y[i[2]], y[i[3]]};
+    PKSum4(c->ja, c->aa, x, k, e, s);
+    for (int r = 0; r < 4; r++) y[i[r]] = s[r];
   }
   PKRowsMultAdd2(c, rows, x, y, j, j1); /* the last rows, fewer than four */
 }
