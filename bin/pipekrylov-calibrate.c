@@ -893,11 +893,31 @@ static void Busy(double s)
 
 static PetscErrorCode Poisson27(MPI_Comm, PetscInt, PetscInt *, DM *, Mat *);
 
+/* A KSP of `type` with the PC `pctype` on A, its iterations fixed (tolerances no solve reaches), the monitor on; its
+   options prefix its own, so that the performance options a user has in PETSC_OPTIONS or .petscrc (-ksp_perf_noise,
+   -ksp_perfmodel_view, -ksp_perf_trace) are not this measurement's */
+static PetscErrorCode MonitoredSolver(MPI_Comm comm, Mat A, const char prefix[], const char type[], PCType pctype, PetscInt its, KSP *ksp)
+{
+  PC pc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(comm, ksp));
+  PetscCall(KSPSetOptionsPrefix(*ksp, prefix));
+  PetscCall(KSPSetOperators(*ksp, A, A));
+  PetscCall(KSPSetType(*ksp, type));
+  PetscCall(KSPGetPC(*ksp, &pc));
+  PetscCall(PCSetType(pc, pctype));
+  PetscCall(KSPSetTolerances(*ksp, 1e-50, 1e-50, PETSC_DEFAULT, its));
+  PetscCall(KSPPerfMonitorSet(*ksp, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
 /* What one progress call costs inside a solve (*t, s; *n = 1 where measured, else 0): pipecg on the pair's
    communicator, a 27-point problem of 14^3 rows per rank with jacobi, 40 iterations, the monitor on, which times
    every 7th MPI_Test (src/core/reduce.c). Back to back a call costs a few hundredths of a microsecond on one node;
-   in a solve it also receives what has arrived (the halo, the reduction's messages): 0.4-0.7 us there. The report of
-   a run that polls uses its own timed calls; this value is for the others' what-ifs of the types that poll. */
+   in a solve it also receives what has arrived (the halo, the reduction's messages): 0.3 us there, 3.5 us between
+   emulated nodes. The report of a run that polls uses its own timed calls; this value is for the others' what-ifs of
+   the types that poll. */
 static PetscErrorCode TestsInSolve(MPI_Comm pair, double *t, double *n)
 {
   PetscInt       N;
@@ -905,7 +925,6 @@ static PetscErrorCode TestsInSolve(MPI_Comm pair, double *t, double *n)
   Mat            A;
   Vec            b, x;
   KSP            ksp;
-  PC             pc;
   double         tt = 0, nt = 0;
   const PKStats *st;
 
@@ -915,14 +934,7 @@ static PetscErrorCode TestsInSolve(MPI_Comm pair, double *t, double *n)
   PetscCall(Poisson27(pair, 14, &N, &da, &A));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
-  PetscCall(KSPCreate(pair, &ksp));
-  PetscCall(KSPSetOptionsPrefix(ksp, "pkcalibrate_tests_")); /* not the user's performance options */
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, "pipecg"));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCJACOBI));
-  PetscCall(KSPSetTolerances(ksp, 1e-50, 1e-50, PETSC_DEFAULT, 40));
-  PetscCall(KSPPerfMonitorSet(ksp, PETSC_TRUE));
+  PetscCall(MonitoredSolver(pair, A, "pkcalibrate_tests_", "pipecg", PCJACOBI, 40, &ksp));
   for (PetscInt r = 0; r < 3; r++) { /* the first to warm up */
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(KSPPerfMonitorGetStats(ksp, &st));
@@ -1208,17 +1220,7 @@ static PetscErrorCode VecWork(Calib *c)
       double v[2];
       for (PetscInt pc = 0; pc < 2; pc++) {
         KSP ksp;
-        PC  p;
-        PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
-        /* a prefix of its own: the performance options a user has in PETSC_OPTIONS or .petscrc (-ksp_perf_noise,
-           -ksp_perfmodel_view, -ksp_perf_trace) are not this measurement's */
-        PetscCall(KSPSetOptionsPrefix(ksp, "pkcalibrate_vecwork_"));
-        PetscCall(KSPSetOperators(ksp, A, A));
-        PetscCall(KSPSetType(ksp, types[t]));
-        PetscCall(KSPGetPC(ksp, &p));
-        PetscCall(PCSetType(p, pc ? PCILU : PCJACOBI));
-        PetscCall(KSPSetTolerances(ksp, 1e-50, 1e-50, PETSC_DEFAULT, its[z])); /* a fixed count of iterations */
-        PetscCall(KSPPerfMonitorSet(ksp, PETSC_TRUE));
+        PetscCall(MonitoredSolver(PETSC_COMM_SELF, A, "pkcalibrate_vecwork_", types[t], pc ? PCILU : PCJACOBI, its[z], &ksp));
         PetscCall(KSPSetUp(ksp));
         for (PetscInt r = -1; r < reps; r++) { /* one solve to warm up */
           const PKStats *st;

@@ -65,6 +65,8 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   in->layout.P     = S->nranks;
   in->layout.nodes = S->nnodes;
   in->layout.ppn   = S->ppn;
+  in->rows         = run->rows_sum / S->nranks; /* the mean rank's, as work[] */
+  in->pc_diagonal  = run->pc_diagonal;
   /* measured times per application, the vector time per iteration */
   PetscCall(PetscMemzero(&m, sizeof(m)));
   PetscCall(PKSolverShapeGet(&run->config, 0, &sh));
@@ -82,9 +84,8 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   if (m.red_streams > 0 && S->nranks > 1 && S->nits > 0) {
     const PKLayout layout = {S->nranks, S->nnodes, S->ppn};
     PetscCall(PKModelBlockingMPI(&run->eff, &run->config, &layout, &net->net, S->nits, a->sync_raw[0], &m.red_mpi));
-    /* work[] is a mean over ranks: the mean rank's rows */
-    m.red_mem = run->eff.mem_bw > 0 ? S->nits * m.red_streams * (run->rows_sum / S->nranks) * sizeof(PetscScalar) / run->eff.mem_bw : 0;
-    m.red_cal = PetscMax(0, S->nits * PKModelVecWork(&run->eff, run->config.kind, run->pc_diagonal, run->rows_sum / S->nranks) - run->work[PK_PHASE_VEC]);
+    m.red_mem = run->eff.mem_bw > 0 ? S->nits * m.red_streams * in->rows * sizeof(PetscScalar) / run->eff.mem_bw : 0;
+    m.red_cal = PetscMax(0, S->nits * PKModelVecWork(&run->eff, run->config.kind, in->pc_diagonal, in->rows) - run->work[PK_PHASE_VEC]);
   }
   m.pc_fused      = run->config.pc_fused;
   m.pc_is_jacobi  = run->pc_is_jacobi;
@@ -99,8 +100,6 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   in->t_vec           = t.t_vec;
   a->vec_modelled     = t.vec_modelled;
   a->pc_time_modelled = t.pc_modelled;
-  in->rows            = run->rows_sum / S->nranks; /* the mean rank's, as work[] */
-  in->pc_diagonal     = run->pc_diagonal;
   in->t_init          = -1; /* modelled from the solver's start-up shape */
   in->t_arrival       = S->arrival;
   in->net             = net->net; /* the allreduces' hops and the counters' congestion (sec_net.c) */
