@@ -111,7 +111,7 @@ typedef struct _n_PKStats {
   PetscReal *pooled;
   /* PAPI counters per iteration (differences over the iteration): mean and max over ranks */
   PetscInt           npapi;
-  const char *const *papi_names;           /* [npapi], valid until PetscFinalize() */
+  const char *const *papi_names;           /* [npapi], valid as long as these stats */
   PetscReal         *papi_mean, *papi_max; /* [nits][npapi] */
 } PKStats;
 

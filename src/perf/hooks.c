@@ -434,6 +434,7 @@ static PetscErrorCode PKPerfSolveBegin(KSP ksp, PKPerfCtx **out)
     PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
     PetscCall(PKStatsLayout(comm, &c->mon));
     PetscCall(PKPapiSetUp(comm, prefix, c->mon.papi_events));
+    PetscCall(PKPapiAgree(comm, prefix, &c->mon.papi_n, c->mon.papi_col, c->mon.papi_names));
   }
   PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "KSPPipeGetChunks_C", &ours));
   c->mon.builtin = ours ? PETSC_FALSE : PETSC_TRUE;

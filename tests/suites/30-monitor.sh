@@ -197,6 +197,32 @@ if [ -n "$PAPI_OTHER" ] || [ "${LIST:-0}" = 1 ]; then
 else
   skip perf-papi-second-ksp "$(papi_why_none): a second KSP's other list cannot be told apart by what it records"
 fi
+# KSPs on overlapping sub-communicators recorded first in different orders (3 ranks: rank 1's first KSP is Y, rank
+# 0's is X): the process-wide PAPI set-up does not communicate over either, so the solves neither hang nor mismatch
+# messages (they did: MPI_ERR_TRUNCATE), and each KSP's ranks record the same counters
+subcomm_order() {
+  local out
+  out=$(timeout 120 "$PK_ROOT/tests/mpirun.sh" 3 "$PK_BUILD/tests/subcomm_ksps" 2>&1) || { echo "$out"; return 1; }
+  echo "$out"
+  echo "$out" | grep -q "^x_ 50 iterations, [0-9]* PAPI counters on every rank: OK" && echo "$out" | grep -q "^y_ 50 iterations, [0-9]* PAPI counters on every rank: OK"
+}
+t perf-papi-subcomm-order subcomm_order
+# the same with Y asking for another event: rank 1's set is Y's, rank 0's the default; X records what both count
+# (nothing in common here) and says why on its rank 0; Y records its event
+subcomm_lists() {
+  local out ev=$PAPI_OTHER
+  out=$(timeout 120 "$PK_ROOT/tests/mpirun.sh" 3 "$PK_BUILD/tests/subcomm_ksps" -y_ksp_perf_papi_events "$ev" 2>&1) || { echo "$out"; return 1; }
+  echo "$out"
+  echo "(Y asks for $ev)"
+  echo "$out" | grep -q "^x_ 50 iterations, 0 PAPI counters on every rank: OK" || { echo "X should record no counter"; return 1; }
+  echo "$out" | grep -q "^y_ 50 iterations, 1 PAPI counters on every rank: OK" || { echo "Y should record its event"; return 1; }
+  echo "$out" | grep -q "WARNING pipekrylov: \(PAPI event .* is not counted on every rank of this KSP\|some ranks of this KSP count PAPI events that its rank 0 does not\) (-x_ksp_perf_papi_events" || { echo "X did not say why"; return 1; }
+}
+if [ -n "$PAPI_OTHER" ] || [ "${LIST:-0}" = 1 ]; then
+  t perf-papi-subcomm-lists subcomm_lists
+else
+  skip perf-papi-subcomm-lists "$(papi_why_none): the two lists cannot be told apart by what they record"
+fi
 # a second KSP that names only events PAPI does not know (on any machine): one warning that it does not know them,
 # before the solve; and the one-event-set warning only where the process records events (the default's), since
 # otherwise this KSP records what it was left with, nothing (it said "none is not used ... records no PAPI events")

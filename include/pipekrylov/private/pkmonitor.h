@@ -60,8 +60,11 @@ typedef struct {
   /* placement, found at the first recorded solve */
   PetscBool    layout_done;
   PetscInt     node, nnodes, ppn;
-  PetscMPIInt  tag;       /* for the selected ranks' series */
-  PetscMPIInt *rank_node; /* [P] node of every rank of the KSP's communicator */
+  PetscMPIInt  tag;                     /* for the selected ranks' series */
+  PetscMPIInt *rank_node;               /* [P] node of every rank of the KSP's communicator */
+  int          papi_n;                  /* the PAPI events this KSP records, agreed by its ranks (PKPapiAgree) */
+  int          papi_col[PK_PAPI_MAX];   /* their columns in the process's event set */
+  const char  *papi_names[PK_PAPI_MAX]; /* and their names */
   /* the solve under way */
   PetscBool      active;       /* recording */
   PetscBool      builtin;      /* a PETSc type: phases from PETSc's events, rows from the monitor */
@@ -132,15 +135,15 @@ PETSC_INTERN PetscErrorCode PKRecRowsStart(PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKRecSolveEnd(KSP, PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKRecFree(PKMonitorCtx *);
 
-PETSC_INTERN PetscErrorCode     PKPapiSetUp(MPI_Comm, const char[], const char[]);
-PETSC_INTERN PetscErrorCode     PKPapiCheckList(MPI_Comm, const char[], char[], size_t);
-PETSC_INTERN int                PKPapiCount(void);
-PETSC_INTERN const char *const *PKPapiNames(void);
-PETSC_INTERN const char        *PKPapiUnavailable(void);
-PETSC_INTERN const char        *PKPapiUnavailableReason(void);
-PETSC_INTERN const char        *PKPapiSoftwareEvents(void);
-PETSC_INTERN void               PKPapiRead(long long *);
-PETSC_INTERN PetscErrorCode     PKPapiFinalize(void);
+PETSC_INTERN PetscErrorCode PKPapiSetUp(MPI_Comm, const char[], const char[]);
+PETSC_INTERN PetscErrorCode PKPapiCheckList(MPI_Comm, const char[], char[], size_t);
+PETSC_INTERN int            PKPapiCount(void);
+PETSC_INTERN PetscErrorCode PKPapiAgree(MPI_Comm, const char[], int *, int[], const char *[]);
+PETSC_INTERN const char    *PKPapiUnavailable(void);
+PETSC_INTERN const char    *PKPapiUnavailableReason(void);
+PETSC_INTERN const char    *PKPapiSoftwareEvents(void);
+PETSC_INTERN void           PKPapiRead(int, const int[], long long *);
+PETSC_INTERN PetscErrorCode PKPapiFinalize(void);
 
 PETSC_INTERN PetscErrorCode PKStatsLayout(MPI_Comm, PKMonitorCtx *);
 PETSC_INTERN PetscErrorCode PKStatsCompute(MPI_Comm, PKMonitorCtx *);

@@ -9,8 +9,13 @@
    dropped there, once. What can only be found by adding events (a known event this machine cannot count) is
    warned about at the first recorded solve.
 
-   The ranks agree on the events (an event that any rank cannot add is dropped everywhere), so the trace has the
-   same columns on every rank, and each dropped event is reported once, on rank 0, with PAPI's reason.
+   The event set is made by each process alone, with no communication: which KSP a process records first is its own
+   affair (KSPs on different sub-communicators may come first on different ranks), and a collective over that first
+   KSP's communicator would be matched against another KSP's messages on a rank whose first KSP was another one.
+   Each KSP's ranks then agree, at its first recorded solve and over its own communicator (PKPapiAgree), on the
+   events they all count: the trace has the same columns on every rank of a KSP, and an event some of its ranks do not
+   count is dropped for it, and said once, on its rank 0. An event this process cannot add is said on rank 0 of the
+   KSP that set the process up, with PAPI's reason.
    Default: PAPI_TOT_CYC and PAPI_TOT_INS where the hardware counts them, else nothing. The kernel's software events
    (perf::TASK-CLOCK and the like, which virtual machines without hardware counters still have) are read by a
    read() system call per event set and iteration, and that read is slow where it matters, between the memory-bound
@@ -19,6 +24,8 @@
 #include <pipekrylov/private/pkmonitor.h>
 #if !defined(PK_SMPI) /* under the simulator: papi_none.c */
   #include <papi.h>
+
+  #define PK_PAPI_NAME 256 /* an event's name as rank 0 sends it to the KSP's other ranks (PAPI's are shorter) */
 
 static const char *const pk_papi_hw[] = {"PAPI_TOT_CYC", "PAPI_TOT_INS"};
 
@@ -66,14 +73,14 @@ int PKPapiCount(void)
   return pk_papi.running ? pk_papi.n : 0;
 }
 
-const char *const *PKPapiNames(void)
+/* A KSP's n counters, columns col[] of the process's event set, into v (inside the loop: no error path; a failed
+   read leaves v as it was) */
+void PKPapiRead(int n, const int col[], long long *v)
 {
-  return (const char *const *)pk_papi.names;
-}
+  long long all[PK_PAPI_MAX];
 
-void PKPapiRead(long long *v)
-{
-  (void)PAPI_read(pk_papi.set, v); /* inside the loop: no error path; a failed read leaves the last values */
+  if (PAPI_read(pk_papi.set, all) != PAPI_OK) return;
+  for (int k = 0; k < n; k++) v[k] = all[col[k]];
 }
 
 static PetscErrorCode PKPapiWarn(MPI_Comm comm, const char *name, int code)
@@ -100,55 +107,47 @@ static PetscErrorCode PKPapiDestroySet(void)
 }
 
 /*
-   Build the event set from cand[0..n): add each; the ranks agree (MPI_MIN of PAPI's return codes, PAPI_OK = 0,
-   errors negative); the events that failed anywhere are reported (when warn) and the set is built again without
-   them. Afterwards pk_papi holds the events that every rank counts.
+   Build this process's event set from cand[0..n): each event that PAPI adds is kept; each it cannot add is said
+   (when warn: on rank 0 of comm, which only prints) or noted (the default list). No communication.
 */
 static PetscErrorCode PKPapiBuild(MPI_Comm comm, int n, const char *const cand[], PetscBool warn)
 {
-  const char *left[PK_PAPI_MAX];
-  int         rc[PK_PAPI_MAX], worst[PK_PAPI_MAX], nleft = n, kept, again;
-
   PetscFunctionBegin;
-  for (int i = 0; i < n; i++) left[i] = cand[i];
-  do {
-    PetscCall(PKPapiDestroySet());
-    if (PAPI_create_eventset(&pk_papi.set) != PAPI_OK) pk_papi.set = PAPI_NULL;
-    for (int i = 0; i < nleft; i++) rc[i] = pk_papi.set == PAPI_NULL ? PAPI_ENOMEM : PAPI_add_named_event(pk_papi.set, left[i]);
-    PetscCallMPI(MPI_Allreduce(rc, worst, nleft, MPI_INT, MPI_MIN, comm));
-    kept = 0;
-    for (int i = 0; i < nleft; i++) {
-      if (worst[i] == PAPI_OK) left[kept++] = left[i];
-      else if (warn) PetscCall(PKPapiWarn(comm, left[i], worst[i]));
-      else {
-        PKPapiNoteUnavailable(left[i], worst[i]);
-        PetscCall(PetscInfo(NULL, "PAPI event %s not available: %s\n", left[i], PAPI_strerror(worst[i])));
-      }
+  PetscCall(PKPapiDestroySet());
+  if (PAPI_create_eventset(&pk_papi.set) != PAPI_OK) pk_papi.set = PAPI_NULL;
+  for (int i = 0; i < n; i++) {
+    int rc = pk_papi.set == PAPI_NULL ? PAPI_ENOMEM : PAPI_add_named_event(pk_papi.set, cand[i]);
+
+    if (rc == PAPI_OK) PetscCall(PetscStrallocpy(cand[i], &pk_papi.names[pk_papi.n++]));
+    else if (warn) PetscCall(PKPapiWarn(comm, cand[i], rc));
+    else {
+      PKPapiNoteUnavailable(cand[i], rc);
+      PetscCall(PetscInfo(NULL, "PAPI event %s not available: %s\n", cand[i], PAPI_strerror(rc)));
     }
-    again = kept < nleft;
-    nleft = kept;
-  } while (again && nleft);
-  if (again) { /* nothing left */
-    PetscCall(PKPapiDestroySet());
-    PetscFunctionReturn(0);
   }
-  for (int i = 0; i < nleft; i++) PetscCall(PetscStrallocpy(left[i], &pk_papi.names[i]));
-  pk_papi.n = nleft;
+  if (!pk_papi.n) PetscCall(PKPapiDestroySet());
   PetscFunctionReturn(0);
 }
 
-/* PAPI_library_init once (PAPI_OK, or PAPI's error code), the same answer on every rank of comm */
-static PetscErrorCode PKPapiInit(MPI_Comm comm, int *worst)
+/* PAPI_library_init once: PAPI_OK, or PAPI's error code (this process's) */
+static int PKPapiInitLocal(void)
 {
   int rc = (int)PAPI_VER_CURRENT;
 
-  PetscFunctionBegin;
   if (PAPI_is_initialized() == PAPI_NOT_INITED) {
     rc = PAPI_library_init(PAPI_VER_CURRENT);
     if (rc == (int)PAPI_VER_CURRENT) pk_papi.inited = PETSC_TRUE;
   }
-  if (rc == (int)PAPI_VER_CURRENT) rc = PAPI_OK;
-  else if (rc > 0) rc = PAPI_EINVAL;
+  if (rc == (int)PAPI_VER_CURRENT) return PAPI_OK;
+  return rc > 0 ? PAPI_EINVAL : rc;
+}
+
+/* The same, the worst answer on every rank of comm (collective: at KSPSetFromOptions, which is) */
+static PetscErrorCode PKPapiInit(MPI_Comm comm, int *worst)
+{
+  int rc = PKPapiInitLocal();
+
+  PetscFunctionBegin;
   PetscCallMPI(MPI_Allreduce(&rc, worst, 1, MPI_INT, MPI_MIN, comm));
   PetscFunctionReturn(0);
 }
@@ -235,12 +234,13 @@ static PetscErrorCode PKPapiSaySetFixed(MPI_Comm comm, const char prefix[], cons
   PetscFunctionReturn(0);
 }
 
-/* The list: "default", "none" or a comma list of PAPI event names (checked by PKPapiCheckList); prefix: the KSP's */
+/* The list: "default", "none" or a comma list of PAPI event names (checked by PKPapiCheckList); prefix: the KSP's.
+   Not collective: comm (the KSP's) is where warnings are printed, on its rank 0. */
 PetscErrorCode PKPapiSetUp(MPI_Comm comm, const char prefix[], const char list[])
 {
   char       *copy;
   const char *cand[PK_PAPI_MAX];
-  int         n = 0, rc, worst;
+  int         n = 0, rc;
   PetscBool   isdefault, isnone;
 
   PetscFunctionBegin;
@@ -254,10 +254,10 @@ PetscErrorCode PKPapiSetUp(MPI_Comm comm, const char prefix[], const char list[]
   PetscCall(PetscStrcasecmp(list, "none", &isnone));
   if (isnone) PetscFunctionReturn(0);
   PetscCall(PetscStrcasecmp(list, "default", &isdefault));
-  PetscCall(PKPapiInit(comm, &worst));
-  if (worst != PAPI_OK) {
-    if (isdefault) PKPapiNoteUnavailable("PAPI", worst); /* the default list: said in -ksp_view and the report */
-    else PetscCall(PetscFPrintf(comm, PETSC_STDERR, "WARNING pipekrylov: PAPI cannot be initialised: %s (code %d); the solve goes on without counters\n", PAPI_strerror(worst), worst));
+  rc = PKPapiInitLocal();
+  if (rc != PAPI_OK) {
+    if (isdefault) PKPapiNoteUnavailable("PAPI", rc); /* the default list: said in -ksp_view and the report */
+    else PetscCall(PetscFPrintf(comm, PETSC_STDERR, "WARNING pipekrylov: PAPI cannot be initialised: %s (code %d); the solve goes on without counters\n", PAPI_strerror(rc), rc));
     PetscFunctionReturn(0);
   }
   if (isdefault) { /* record the hardware counters that exist (read in user space); warn for none */
@@ -270,13 +270,54 @@ PetscErrorCode PKPapiSetUp(MPI_Comm comm, const char prefix[], const char list[]
     PetscCall(PetscFree(copy));
   }
   if (!pk_papi.n) PetscFunctionReturn(0);
-  rc = PAPI_start(pk_papi.set);
-  PetscCallMPI(MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm));
+  rc              = PAPI_start(pk_papi.set);
   pk_papi.running = (PetscBool)(rc == PAPI_OK);
-  if (worst != PAPI_OK) {
-    PetscCall(PetscFPrintf(comm, PETSC_STDERR, "WARNING pipekrylov: PAPI cannot start counting: %s (code %d); the solve goes on without counters\n", PAPI_strerror(worst), worst));
+  if (rc != PAPI_OK) {
+    PetscCall(PetscFPrintf(comm, PETSC_STDERR, "WARNING pipekrylov: PAPI cannot start counting: %s (code %d); the solve goes on without counters\n", PAPI_strerror(rc), rc));
     PetscCall(PKPapiDestroySet());
   }
+  PetscFunctionReturn(0);
+}
+
+/*
+   Collective on comm (a KSP's, at its first recorded solve, after PKPapiSetUp): the events this KSP records, those
+   of its rank 0's event set that every one of its ranks counts, in rank 0's order: *n of them, at columns col[] of
+   this process's set, named names[] (the process's strings, valid until PKPapiFinalize). An event some rank does not
+   count is said once, on rank 0 (its set came from another KSP's list, or PAPI could not add it there).
+*/
+PetscErrorCode PKPapiAgree(MPI_Comm comm, const char prefix[], int *n, int col[], const char *names[])
+{
+  char names0[PK_PAPI_MAX][PK_PAPI_NAME] = {{0}};
+  int  n0 = PKPapiCount(), have[PK_PAPI_MAX], all[PK_PAPI_MAX + 1], extra = 0;
+
+  PetscFunctionBegin;
+  for (int i = 0; i < n0; i++) PetscCall(PetscStrncpy(names0[i], pk_papi.names[i], PK_PAPI_NAME));
+  PetscCallMPI(MPI_Bcast(&n0, 1, MPI_INT, 0, comm));
+  if (n0) PetscCallMPI(MPI_Bcast(names0, n0 * PK_PAPI_NAME, MPI_CHAR, 0, comm));
+  for (int i = 0; i < n0; i++) {
+    have[i] = -1;
+    for (int j = 0; j < PKPapiCount() && have[i] < 0; j++)
+      if (!strncmp(names0[i], pk_papi.names[j], PK_PAPI_NAME - 1)) have[i] = j;
+  }
+  for (int j = 0; j < PKPapiCount(); j++) { /* this rank's events rank 0 does not count */
+    PetscBool in = PETSC_FALSE;
+    for (int i = 0; i < n0 && !in; i++) in = (PetscBool)(have[i] == j);
+    extra += !in;
+  }
+  for (int i = 0; i < n0; i++) all[i] = have[i] >= 0;
+  all[n0] = -extra;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, all, n0 + 1, MPI_INT, MPI_MIN, comm));
+  *n = 0;
+  for (int i = 0; i < n0; i++) {
+    if (all[i]) {
+      col[*n]   = have[i];
+      names[*n] = pk_papi.names[have[i]];
+      (*n) += 1;
+    } else
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR, "WARNING pipekrylov: PAPI event %s is not counted on every rank of this KSP (-%sksp_perf_papi_events; each process counts the events of its first recorded KSP); the solve goes on without it\n", names0[i], prefix ? prefix : ""));
+  }
+  if (all[n0])
+    PetscCall(PetscFPrintf(comm, PETSC_STDERR, "WARNING pipekrylov: some ranks of this KSP count PAPI events that its rank 0 does not (-%sksp_perf_papi_events; each process counts the events of its first recorded KSP); they are not recorded\n", prefix ? prefix : ""));
   PetscFunctionReturn(0);
 }
 

@@ -28,15 +28,22 @@ int PKPapiCount(void)
   return 0;
 }
 
-const char *const *PKPapiNames(void)
+void PKPapiRead(int n, const int col[], long long *v)
 {
-  static const char *const none[1] = {NULL};
-  return none;
+  (void)n;
+  (void)col;
+  (void)v;
 }
 
-void PKPapiRead(long long *v)
+PetscErrorCode PKPapiAgree(MPI_Comm comm, const char prefix[], int *n, int col[], const char *names[])
 {
-  (void)v;
+  PetscFunctionBegin;
+  (void)comm;
+  (void)prefix;
+  (void)col;
+  (void)names;
+  *n = 0;
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode PKPapiCheckList(MPI_Comm comm, const char prefix[], char list[], size_t len)

@@ -93,7 +93,7 @@ PetscErrorCode PKRecRowEnd(PKRec rec, PetscInt its)
   PKRecPhase(rec, rec->hot.cur);
   if (its <= c->n) PetscFunctionReturn(0); /* reported again (a restart): the time runs on into the next row */
   if (its > c->nalloc) PetscCall(PKRecEnsure(c, its));
-  if (c->nctr) PKPapiRead(c->ctr + (its - 1) * c->nctr);
+  if (c->nctr) PKPapiRead(c->nctr, c->papi_col, c->ctr + (its - 1) * c->nctr);
   PetscCall(PKRecCloseRows(c, its, NULL));
   PetscFunctionReturn(0);
 }
@@ -105,7 +105,7 @@ PetscErrorCode PKRecSolveBegin(KSP ksp, PKMonitorCtx *c)
   PetscInt  guess;
 
   PetscFunctionBegin;
-  c->nctr = PKPapiCount();
+  c->nctr = PKPapiCount() ? c->papi_n : 0;
   if (c->nctr && !c->ctr) c->nalloc = 0; /* PAPI came up after the rows were sized: size both again */
   guess = c->nits_prev ? c->nits_prev + c->nits_prev / 4 + 8 : 256;
   guess = PetscMax(PetscMin(guess, ksp->max_it + 1), 8);
@@ -148,7 +148,7 @@ void PKRecClockStart(PKMonitorCtx *c)
   clock_gettime(CLOCK_REALTIME, &ts);
   c->realbegin = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
   c->cpubegin  = PKRecCPUTime();
-  if (c->nctr) PKPapiRead(c->ctr_row0);
+  if (c->nctr) PKPapiRead(c->nctr, c->papi_col, c->ctr_row0);
 }
 
 /* The monitor saw iteration 0: what came before (initial residual, norms) is set-up; rows begin here */
@@ -162,7 +162,7 @@ PetscErrorCode PKRecRowsStart(PKMonitorCtx *c)
   PKRecTakeReductions(h, &c->setup_red);
   c->trow0     = h->tlast;
   c->wait_mark = h->work[PK_PHASE_HALO] + h->work[PK_PHASE_REDUCE];
-  if (c->nctr) PKPapiRead(c->ctr_row0);
+  if (c->nctr) PKPapiRead(c->nctr, c->papi_col, c->ctr_row0);
   c->rows_started = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -179,7 +179,7 @@ PetscErrorCode PKRecSolveEnd(KSP ksp, PKMonitorCtx *c)
 
   PetscFunctionBegin;
   if (its > c->n) {
-    if (c->nctr) PKPapiRead(c->ctr_end);
+    if (c->nctr) PKPapiRead(c->nctr, c->papi_col, c->ctr_end);
     PetscCall(PKRecEnsure(c, its));
     PetscCall(PKRecCloseRows(c, its, c->ctr_end));
   } else c->n = its;

@@ -353,7 +353,7 @@ PetscErrorCode PKStatsCompute(MPI_Comm comm, PKMonitorCtx *c)
   S->test_timed = c->rec.hot.test_timed;
   S->test_time  = (PetscReal)c->rec.hot.test_time;
   S->npapi      = c->nctr;
-  S->papi_names = c->nctr ? PKPapiNames() : NULL;
+  S->papi_names = c->nctr ? c->papi_names : NULL;
   PetscCall(PKStatsTransposeReduce(comm, c->nctr, &T));
   PetscCall(PKStatsSelect(comm, c, S, out[7].r, out[6].r));
   PetscCall(PKStatsTransposeEnd(&T, c->nctr, S));

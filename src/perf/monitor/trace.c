@@ -333,7 +333,7 @@ static PetscErrorCode PKTraceFormat(PKMonitorCtx *c, PetscMPIInt rank, int kspid
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(cap, &b));
-  if (header) m += PKTraceHeader(b, cap, np, PKPapiNames());
+  if (header) m += PKTraceHeader(b, cap, np, c->papi_names);
   for (PetscInt k = 0; k < K; k++) {
     const PKRow   *row = &c->rows[k];
     PetscLogDouble t0  = PKRowStart(c, k);
