@@ -29,11 +29,26 @@ static PetscErrorCode PKSecAdviceConfigs(const PKSecRun *run, PKSecAdvice *ad)
   PetscFunctionReturn(0);
 }
 
+/* With -info: a what-if's terms per iteration (us), for whoever asks why it ranks where it does */
+static PetscErrorCode PKSecAdviceInfoTerms(const char name[], const PKModelResult *res, PetscInt its)
+{
+  char   buf[1024];
+  size_t n = 0;
+
+  PetscFunctionBegin;
+  if (its <= 0) PetscFunctionReturn(0);
+  for (int k = 0; k < PK_TERM_N && n + 48 < sizeof(buf); k++)
+    if (res->t[k] != 0) n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s %.3g", PKTermInfos[k].name, 1e6 * res->t[k] / its);
+  buf[n] = 0;
+  PetscCall(PetscInfo(NULL, "what-if -ksp_type %s, us per iteration:%s; total %.4g\n", name, buf, 1e6 * res->total / its));
+  PetscFunctionReturn(0);
+}
+
 /* Every other solver on the same problem, from this run's counts. Within a method family (CG, GMRES) the iteration
    count is the same in exact arithmetic; across families it is not, and the report says so (per-iteration time,
    the total only at this run's count). The CG family needs an SPD operator and preconditioner, which a GMRES run
    does not tell */
-static PetscErrorCode PKSecAdviceSolvers(const PKSecRun *run, const PKSecAnalytic *a, PKSecAdvice *ad)
+static PetscErrorCode PKSecAdviceSolvers(const PKSecRun *run, const PKSecAnalytic *a, PetscInt its, PKSecAdvice *ad)
 {
   static const PKSolverKind targets[PK_WHATIF_SOLVERS] = {PK_SOLVER_PCG, PK_SOLVER_SAPCG, PK_SOLVER_NBPCG, PK_SOLVER_PIPECG, PK_SOLVER_PIPE2CG, PK_SOLVER_PGMRES, PK_SOLVER_PETSC_CG, PK_SOLVER_PETSC_GMRES};
 
@@ -49,6 +64,7 @@ static PetscErrorCode PKSecAdviceSolvers(const PKSecRun *run, const PKSecAnalyti
     cfg.pc_fused = (PetscBool)(run->pc_diagonal && PKSolverCanFusePC(&cfg));                                              /* as each would, by its description */
     if (cfg.have_cost && run->config.have_cost && run->config.cost.chunks > 0) cfg.cost.chunks = run->config.cost.chunks; /* this run's -ksp_pipe_chunks */
     PetscCall(PKModelWhatIfSolver(&run->eff, &a->in, &cfg, &ad->solver[ad->nsolver]));
+    PetscCall(PKSecAdviceInfoTerms(PKSolverKindNames[tk], &ad->solver[ad->nsolver], its));
     ad->iters_differ[ad->nsolver] = (PetscBool)!PKSolverItersComparable(run->config.kind, tk);
     ad->kind[ad->nsolver++]       = tk;
   }
@@ -64,7 +80,7 @@ PetscErrorCode PKSecAdviceModel(KSP ksp, const PKStats *S, const PKSecRun *run, 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(ad, sizeof(*ad)));
   PetscCall(PKSecAdviceConfigs(run, ad));
-  PetscCall(PKSecAdviceSolvers(run, a, ad));
+  PetscCall(PKSecAdviceSolvers(run, a, K, ad));
   PetscCall(PKSolverShapeGet(&run->config, 1, &shape));
   if (shape.nonblocking && a->in.theta >= 0 && a->in.theta < 0.95) {
     PKSolveInput full = a->in;
