@@ -42,6 +42,7 @@ static const char help[] = "pipekrylov-calibrate: measure this machine's paramet
 #include <pipekrylov/private/pktopo.h>
 #include <pipekrylov/private/pknet.h>
 #include <pipekrylov/private/pklocality.h>
+#include <pipekrylov/private/pkreport.h>
 #include <petscdmda.h>
 #include <errno.h>
 #include <sched.h>
@@ -912,36 +913,64 @@ static PetscErrorCode MonitoredSolver(MPI_Comm comm, Mat A, const char prefix[],
   PetscFunctionReturn(0);
 }
 
-/* What one progress call costs inside a solve (*t, s; *n = 1 where measured, else 0): pipecg on the pair's
-   communicator, a 27-point problem of 14^3 rows per rank with jacobi, 40 iterations, the monitor on, which times
-   every 7th MPI_Test (src/core/reduce.c). Back to back a call costs a few hundredths of a microsecond on one node;
-   in a solve it also receives what has arrived (the halo, the reduction's messages): 0.3 us there, 3.5 us between
-   emulated nodes. The report of a run that polls uses its own timed calls; this value is for the others' what-ifs of
-   the types that poll. */
-static PetscErrorCode TestsInSolve(MPI_Comm pair, double *t, double *n)
+/* What one progress call costs inside a solve (*t, s; *n = 1 where measured, else 0), and posting a reduction (*post,
+   s, this rank's mean; < 0 where none was posted): pipecg on the pair's communicator, a 27-point problem of 14^3 rows
+   per rank with jacobi, 40 iterations, 11 solves, the monitor on, which times every 7th MPI_Test and every post
+   (src/core/reduce.c). Back to back a call costs a few hundredths of a microsecond on one node; in a solve it also
+   receives what has arrived (the halo, the reduction's messages): 0.3 us there, 3.5 us between emulated nodes. A
+   post that sends pays a TCP send between emulated nodes, 9 us on the rank that sends (Open MPI's two-rank
+   reduction: one of the pair). The report of a run that polls uses its own timed calls and posts; these values are
+   for the others' what-ifs of the types that poll.
+   *poll (s; < 0 where not found, and on the pair's second rank): the time a polled reduction takes to complete in
+   these solves, as the model reads it (PKModelPollFromTests, what a pipecg run's report infers from its own calls):
+   the calls per reduction and the window's work less its calls and post. A one-value reduction polled after a
+   barrier (Progress) takes about twice as long: in a solve the ranks post apart, and the later one often finds
+   the other's message arrived; the what-ifs of the types that poll are for solves. */
+static PetscErrorCode TestsInSolve(MPI_Comm pair, double *t, double *n, double *post, double *poll)
 {
   PetscInt       N;
   DM             da;
   Mat            A;
   Vec            b, x;
   KSP            ksp;
-  double         tt = 0, nt = 0;
+  double         tt = 0, nt = 0, tp = 0, np = 0, win = 0, its = 0, calls = 0, nred = 0;
   const PKStats *st;
 
   PetscFunctionBegin;
   *t = *n = 0;
+  *post   = -1;
+  *poll   = -1;
   PetscCall(PipeKrylovInitializePackage());
   PetscCall(Poisson27(pair, 14, &N, &da, &A));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
   PetscCall(MonitoredSolver(pair, A, "pkcalibrate_tests_", "pipecg", PCJACOBI, 40, &ksp));
-  for (PetscInt r = 0; r < 3; r++) { /* the first to warm up */
+  for (PetscInt r = 0; r < 12; r++) { /* the first to warm up; 11 x 40 iterations: a call that sends costs 30x one
+                                          that does not, so a mean of a few dozen varies by 15% */
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(KSPPerfMonitorGetStats(ksp, &st));
-    if (r && st) {
-      tt += st->test_time;
-      nt += st->test_timed;
+    if (!r || !st) continue;
+    tt += st->test_time;
+    nt += st->test_timed;
+    tp += st->post_time;
+    np += st->post_timed;
+    if (st->phase_mean) { /* the pair's first rank: the windows (mean over the pair), the calls per reduction */
+      for (PetscInt k = 0; k < st->nits; k++) win += st->phase_mean[k * PK_PHASE_N + PK_PHASE_OVERLAP];
+      its += st->nits;
+      calls += (double)st->ntests / st->nranks;
+      nred += st->nreductions;
     }
+  }
+  if (np > 0) *post = tp / np;
+  if (its > 0 && nred > 0 && nt > 0 && np > 0) {
+    PKSolverConfig cfg;
+    PetscReal      tpoll = -1;
+
+    win = (win - calls * tt / nt) / its - tp / np; /* per window (one an iteration), less its calls and post */
+    PetscCall(PKReportSolverConfig(ksp, "pipecg", &cfg));
+    if (cfg.have_cost && cfg.cost.fused_last) cfg.pc_fused = PETSC_TRUE; /* jacobi, fused as pipecg runs it */
+    if (win > 0) PetscCall(PKModelPollFromTests(&cfg, win, 0, tt / nt, calls / nred, &tpoll));
+    if (win > 0 && tpoll > 0) *poll = tpoll;
   }
   if (nt >= 16) { /* as many as a report wants before it uses its own */
     *t = tt / nt;
@@ -960,7 +989,7 @@ static PetscErrorCode Progress(Calib *c, PKLocality loc)
   const PetscInt ntest   = c->quick ? 100 : 400;
   PetscMPIInt    partner = -1, color;
   MPI_Comm       pair;
-  double        *et, *ep, v[5] = {0, 0, 0, 0, 0}, s[5];
+  double        *et, *ep, v[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, s[9];
 
   PetscFunctionBegin;
   if (loc == PK_ON_NODE) {
@@ -1003,17 +1032,30 @@ static PetscErrorCode Progress(Calib *c, PKLocality loc)
     v[0] = Repeats(c, et);
     v[1] = Repeats(c, ep);
     v[2] = 1;
-    PetscCall(TestsInSolve(pair, &v[3], &v[4]));
+    PetscCall(TestsInSolve(pair, &v[3], &v[4], &v[5], &v[7]));
+    if (v[5] >= 0) v[6] = 1; /* the mean of the pair's ranks: one of them sends when it posts */
+    else v[5] = 0;
+    if (v[7] > 0) v[8] = 1; /* the pair's first rank's */
+    else v[7] = 0;
     PetscCallMPI(MPI_Comm_free(&pair));
   }
-  PetscCall(QuietAllreduce(v, s, 5, MPI_SUM, c->comm));
+  PetscCall(QuietAllreduce(v, s, 9, MPI_SUM, c->comm));
   if (s[2] > 0) {
     /* a call as a solve pays it, where the solve timed enough of them; else back to back */
     PetscCall(Set(c, &c->m.p.test_time[loc], s[4] > 0 ? s[3] / s[4] : s[0] / s[2]));
+    PetscCall(Set(c, &c->m.p.test_idle[loc], s[0] / s[2])); /* back to back, nothing arriving */
     if (s[4] > 0)
       PetscCall(PetscPrintf(c->comm, "Progress %s: MPI_Test %.3f us each in pipecg's solves (every 7th timed), %.3f us back to back: the solves' kept\n", loc == PK_ON_NODE ? "on one node" : "between nodes", 1e6 * s[3] / s[4], 1e6 * s[0] / s[2]));
-    PetscCall(Set(c, &c->m.p.poll_time[loc], s[1] / s[2]));
-    PetscCall(PetscPrintf(c->comm, "Progress %s: MPI_Test %.3f us kept; a one-value MPI_Iallreduce polled every %.0f us completes in %.2f us (mean of %.0f ranks)\n", loc == PK_ON_NODE ? "on one node" : "between nodes", 1e6 * (double)c->m.p.test_time[loc], 1e6 * PK_POLL_PIECE, 1e6 * s[1] / s[2], s[2]));
+    if (s[6] > 0) {
+      PetscCall(Set(c, &c->m.p.post_time[loc], s[5] / s[6]));
+      PetscCall(PetscPrintf(c->comm, "Progress %s: posting a reduction (MPI_Iallreduce) %.3f us in pipecg's solves (mean of %.0f ranks)\n", loc == PK_ON_NODE ? "on one node" : "between nodes", 1e6 * s[5] / s[6], s[6]));
+    }
+    /* a polled reduction as the solves see it, where they showed it; else as polled after a barrier */
+    PetscCall(Set(c, &c->m.p.poll_time[loc], s[8] > 0 ? s[7] / s[8] : s[1] / s[2]));
+    PetscCall(
+      PetscPrintf(c->comm, "Progress %s: MPI_Test %.3f us kept; a one-value MPI_Iallreduce polled every %.0f us after a barrier completes in %.2f us (mean of %.0f ranks)", loc == PK_ON_NODE ? "on one node" : "between nodes", 1e6 * (double)c->m.p.test_time[loc], 1e6 * PK_POLL_PIECE, 1e6 * s[1] / s[2], s[2]));
+    if (s[8] > 0) PetscCall(PetscPrintf(c->comm, ", in pipecg's solves in %.2f us (mean of %.0f pairs): the solves' kept\n", 1e6 * s[7] / s[8], s[8]));
+    else PetscCall(PetscPrintf(c->comm, "\n"));
   }
   PetscCall(PetscFree2(et, ep));
   PetscFunctionReturn(0);

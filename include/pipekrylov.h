@@ -96,6 +96,9 @@ typedef struct _n_PKStats {
   /* this rank's progress calls timed (every 7th MPI_Test of pipekrylov's solvers) and their time (s) */
   PetscInt  test_timed;
   PetscReal test_time;
+  /* this rank's non-blocking reductions posted (MPI_Iallreduce, each timed) and the time of the posts (s) */
+  PetscInt  post_timed;
+  PetscReal post_time;
   PetscInt *itred, *itearly; /* [nits] the same per iteration row (rows only) */
   /* full time series of a few ranks, for the two-sample KS test: sel[j] is the rank, series[j*nits + k].
      Chosen: rank 0, the ranks with the smallest and the largest total iteration time, and another rank on the

@@ -824,8 +824,61 @@ static PetscErrorCode TestProgress(void)
   cfg.cost.chunks = 8;
   PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
   CheckTrue("pcg predicts pipecg: calls modelled", r.status[PK_TERM_TESTS] == PK_TERM_MODELLED && r.t[PK_TERM_TESTS] > 0 ? PETSC_TRUE : PETSC_FALSE);
+  /* posting each of pipecg's reductions (MPI_Iallreduce, 5 us) is charged with its calls; pcg's blocking reductions
+     post nothing; one rank posts nothing */
+  in.t_post = 5e-6;
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r2));
+  Check("pcg predicts pipecg: a post per reduction", r2.t[PK_TERM_TESTS] - r.t[PK_TERM_TESTS], 10 * 5e-6, 1e-12, 0);
+  PetscCall(PKModelSolve(&m, &in, &r2));
+  CheckTrue("pcg: no post", r2.t[PK_TERM_TESTS] == 0 ? PETSC_TRUE : PETSC_FALSE);
+  in.layout.P = in.layout.nodes = 1;
+  in.layout.ppn                 = 1;
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r2));
+  Check("one rank: no post, no calls", r2.t[PK_TERM_TESTS], 0, 0, 0);
+  BaseInput(&in, PK_SOLVER_PIPECG);
+  in.t_test             = 3e-6;
+  in.t_post             = 5e-6;
+  in.tests_red          = 4;
+  in.solver.cost.chunks = 8;
+  PetscCall(PKModelSolve(&m, &in, &r));
+  Check("pipecg's own calls and posts: 4 x 3 us + 5 us per reduction", r.t[PK_TERM_TESTS], 10 * (4 * 3e-6 + 5e-6), 1e-12, 0);
+  /* the halo: a run whose SpMVs were not polled exposed its receiving (here all of it: halo_theta 0); a type that
+     polls receives it in its calls, so its windowed SpMVs hide the whole halo (pipecg: the one SpMV of each
+     iteration); the other way, and a type's own model, keep the measured share */
+  BaseInput(&in, PK_SOLVER_PCG);
+  in.t_test = 3e-6;
+  in.t_poll = 50e-6;
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  Check("pcg predicts pipecg: its windowed SpMVs hide their halo", r.t[PK_TERM_HALO_OVERLAP], -10 * 1e-5, 1e-15, 0);
+  BaseInput(&in, PK_SOLVER_PIPECG);
+  in.t_test = 3e-6;
+  in.t_poll = 50e-6;
+  PetscCall(PKModelSolve(&m, &in, &r));
+  CheckTrue("pipecg's own model: the measured share", r.t[PK_TERM_HALO_OVERLAP] == 0 ? PETSC_TRUE : PETSC_FALSE);
+  HandConfig(PK_SOLVER_PCG, &cfg);
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  CheckTrue("pipecg predicts pcg: the measured share", r.t[PK_TERM_HALO_OVERLAP] == 0 ? PETSC_TRUE : PETSC_FALSE);
+  HandConfig(PK_SOLVER_PIPECG, &cfg);
+  cfg.cost.chunks = 8;
+  /* what receiving a message cost in a polling run's calls: 40 calls of 3 us, 1 us each idle, over its messages: per
+     iteration the one polled SpMV's 2 halo messages and the reduction's 5 rounds (32 ranks): 80 us / 70 */
+  Check("receiving a message, from the calls", PKModelRecvFromTests(&cfg, &in.layout, 2, 10, 40, 3e-6, 1e-6), 40 * 2e-6 / 70, 1e-15, 0);
+  Check("receiving: no idle cost, unknown", PKModelRecvFromTests(&cfg, &in.layout, 2, 10, 40, 3e-6, 0), -1, 0, 0);
+  /* a polling run's what-if for pcg: each SpMV waits for its halo's receiving (2 messages of 2 us) beyond the run's
+     own exposed wait */
+  in.halo.nmsg[PK_OFF_NODE][0] = 2;
+  in.halo_theta                = 0.1; /* all 10 us hidden in the run */
+  in.t_recv                    = -1;
+  HandConfig(PK_SOLVER_PCG, &cfg);
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  in.t_recv = 2e-6;
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r2));
+  Check("pipecg predicts pcg: the halo's receiving exposed", r2.t[PK_TERM_HALO_OVERLAP] - r.t[PK_TERM_HALO_OVERLAP], r.t[PK_TERM_SPMV] / in.t_spmv * 4e-6, 1e-15, 0);
+  HandConfig(PK_SOLVER_PIPECG, &cfg);
+  cfg.cost.chunks = 8;
   /* not calibrated: no term, said so */
-  in.t_test = 0;
+  BaseInput(&in, PK_SOLVER_PCG);
+  in.t_poll = 50e-6;
   PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
   CheckTrue("no t_test: not calibrated", r.status[PK_TERM_TESTS] == PK_TERM_NOT_CALIBRATED && r.t[PK_TERM_TESTS] == 0 ? PETSC_TRUE : PETSC_FALSE);
   PetscFunctionReturn(0);

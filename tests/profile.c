@@ -96,6 +96,10 @@ static PetscErrorCode Plausible(const PKMachine *m)
     {"vec_pcg_diag_4096",         1e-11, 1e-6}, /* s/row: each type's vector work, at the sizes -quick measures too */
     {"vec_pipe2cg_nondiag_32768", 1e-11, 1e-6},
     {"vec_cg_diag_32768",         1e-11, 1e-6},
+    {"test_on",                   1e-10, 1e-2}, /* s: the progress calls, posts and polled completion in a solve */
+    {"post_on",                   1e-10, 1e-2},
+    {"test_idle_on",              1e-11, 1e-2},
+    {"poll_on",                   1e-9,  1e-1},
   };
   PetscInt nbad = 0, n;
 

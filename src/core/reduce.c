@@ -74,16 +74,17 @@ PetscErrorCode PKReduceBegin(PKReduce *red, PetscInt n)
   red->n      = n;
   red->ntests = 0;
   red->active = PETSC_TRUE;
+  PKRecOverlapBegin(red->rec); /* the post is the window's: what it costs is the reduction's, not the vector work's */
   if (red->size > 1) {
     red->done = PETSC_FALSE;
     if (red->algo == PK_IALLREDUCE_RD) PetscCall(PKReduceRDBegin(red));
     else PetscCallMPI(MPI_Iallreduce(red->local, red->global, (PetscMPIInt)n, MPIU_SCALAR, MPIU_SUM, red->comm, &red->req));
+    PKRecPosted(red->rec);
   } else {
     PetscCall(PetscArraycpy(red->global, red->local, n));
     red->done = PETSC_TRUE;
   }
   red->nnonblock++;
-  PKRecOverlapBegin(red->rec);
   PetscFunctionReturn(0);
 }
 

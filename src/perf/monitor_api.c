@@ -39,9 +39,10 @@
    Without any of these options and without this call, nothing is installed and nothing is recorded. With them,
    the monitor sees every KSPSolve through PETSc's event hooks, in front of -log_view's (its output is unchanged).
    Inside the iteration loop it reads the clock once per phase mark and PAPI once per iteration, and never
-   communicates or writes; the statistics are reduced at the end of each solve. The PAPI event set is shared by the
-   whole run (the first recorded KSP's list). Errors of these options are raised at KSPSetFromOptions() or, for a
-   KSP never given it, at its first KSPSolve(). docs/architecture.md describes the hooks and their cost.
+   communicates or writes; the statistics are reduced at the end of each solve. The PAPI event set is one per
+   process (its first recorded KSP's list); each KSP records the events all its ranks count. Errors of these
+   options are raised at KSPSetFromOptions() or, for a KSP never given it, at its first KSPSolve().
+   docs/architecture.md describes the hooks and their cost.
 
    Level: intermediate
 

@@ -56,6 +56,22 @@ done
 # the progress calls' cost as this run timed it (every 7th call, with the monitor on): shown, in the CSV too
 t_grep report-test-call-timed '[0-9.e+-]+ us each \([0-9]+ timed; the model uses them from 16' $PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 2000 -ksp_type nbpcg -pc_type jacobi -ksp_perfmodel_view
 t_grep report-test-call-csv '^measured,test_call,[0-9.e+-]+,s,measured' $PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 2000 -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view ::ascii_csv
+# posting each non-blocking reduction, timed: shown, in the CSV, and charged to the window it opens (work.overlap
+# holds the posts: the mean rank's posts cost at most that), not to the vector work; a blocking type posts none
+t_grep report-post-timed 'posting one \(MPI_Iallreduce\) [0-9.e+-]+ us \(all [0-9]+ timed' $PK_ROOT/tests/mpirun.sh 2 $EX/poisson27 -rows_per_rank 2000 -ksp_type nbpcg -pc_type jacobi -ksp_perfmodel_view
+report_post_csv() {
+  local out
+  out=$("$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 2000 -ksp_type pipecg -pc_type jacobi -ksp_perfmodel_view ::ascii_csv) || return 1
+  echo "$out" | grep '^measured,\(post_call\|work.overlap\|reductions.nonblocking\)'
+  echo "$out" | awk -F, '$1 == "measured" && $2 == "post_call" { p = $3 } $1 == "measured" && $2 == "work.overlap" { w = $3 }
+    $1 == "measured" && $2 == "reductions.nonblocking" { n = $3 }
+    END { if (!(p > 0) || !(n > 0)) { print "no post_call or no reductions"; exit 1 }
+          if (p * n > w * (1 + 1e-6) + 1e-12) { print "posts " p * n " s exceed work.overlap " w " s"; exit 1 }
+          print "posts within the window: " p * n " <= " w }'
+  out=$("$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 2000 -ksp_type pcg -pc_type jacobi -ksp_perfmodel_view ::ascii_csv) || return 1
+  ! echo "$out" | grep -q '^measured,post_call' || { echo "pcg posted a non-blocking reduction"; return 1; }
+}
+t report-post-csv report_post_csv
 # issue 9: as users run it (plain mpiexec binds each rank to its own core), no rank shares a core and the report
 # must not say so; two ranks bound to one CPU do share it (taskset binds them, the same way under Open MPI 4 and 5)
 t report-plain-mpiexec sh -c "$PK_ROOT/tests/usermpi.sh 2 $EX/poisson27 -rows_per_rank 1000 -ksp_type pipe2cg -pc_type jacobi -ksp_perfmodel_view > $PK_BUILD/tests/plain.out 2>&1 && grep -q 'gap to the measured KSPSolve' $PK_BUILD/tests/plain.out && ! grep -q 'share each core' $PK_BUILD/tests/plain.out"

@@ -63,6 +63,9 @@ typedef struct {
   PetscReal allreduce_beta[PK_NLOC];  /* s per byte per round */
   /* progress: what the MPI_Test calls of the chunked overlapped work cost (docs/models.md §2.4) */
   PetscReal test_time[PK_NLOC]; /* s per MPI_Test call while a request is outstanding (the progress engine's poll) */
+  PetscReal post_time[PK_NLOC]; /* s per MPI_Iallreduce call posting a one-value reduction in a solve (mean over ranks) */
+  PetscReal test_idle[PK_NLOC]; /* s per MPI_Test call back to back, with nothing arriving (what a call costs beyond
+                                   receiving) */
   PetscReal poll_time[PK_NLOC]; /* s until a one-value non-blocking allreduce round completes when it is polled with
                                    MPI_Test between pieces of work, as the solvers poll it */
   PetscReal nbc_async;          /* the share of one-value MPI_Iallreduces the library completes while the ranks

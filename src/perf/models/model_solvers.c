@@ -30,7 +30,7 @@ const PKTermInfo PKTermInfos[] = {
   {"allr.congestion", "allreduce, congestion penalty",                 "000 5.7"        },
   {"sync",            "synchronization penalty",                       "000 5.8"        },
   {"overlap",         "reductions hidden by overlapped work",          "000 5.9, ALG 11"},
-  {"tests",           "progress: MPI_Test calls between chunks",       "000 4.1"        },
+  {"tests",           "progress: MPI_Iallreduce, MPI_Test calls",      "000 4.1"        },
   {"init",            "start-up before the first iteration",           "000 5.3 T_init" },
   {"oversub",         "ranks sharing a core (oversubscription)",       "pipekrylov"     },
   {"arrival",         "ranks entering the solve apart (measured)",     "pipekrylov"     },
@@ -449,6 +449,42 @@ PetscErrorCode PKModelPollFromTests(const PKSolverConfig *cfg, PetscReal t_spmv,
   PetscFunctionReturn(0);
 }
 
+/*
+   PKModelRecvFromTests - what receiving one message cost inside the progress calls of a run that polled: the calls'
+   time (calls x t_test, per rank over the solve) less what they cost with nothing arriving (t_idle each), over the
+   messages they received: halo_msgs for each SpMV inside a polled window, one per round of each non-blocking
+   reduction (the rounds of the layout's recursive doubling), K iterations of the solver's cycle. < 0 where it
+   cannot be told. On a TCP network the receiving is work that a blocking type does in its halo wait.
+
+   Level: developer
+*/
+PetscReal PKModelRecvFromTests(const PKSolverConfig *cfg, const PKLayout *lay, PetscReal halo_msgs, PetscReal K, PetscReal calls, PetscReal t_test, PetscReal t_idle)
+{
+  PKSolverShape s;
+  PetscReal     npolled = 0, nnb = 0, msgs, rounds = 0;
+
+  if (!(calls > 0) || !(t_test > t_idle) || !(t_idle > 0) || !(K > 0) || lay->P <= 1) return -1;
+  if (PKSolverShapeGet(cfg, 0, &s) || s.its <= 0) return -1;
+  for (PetscInt i = 0; i < s.nred; i++) {
+    PKReductionSpec r;
+    if (PKSolverShapeReduction(cfg, &s, i, &r) || r.blocking || PKSolverTestsMax(cfg, &r) <= 0) continue;
+    npolled += r.w_spmv;
+    nnb += 1;
+  }
+  for (PetscInt p = 1; p < lay->P; p *= 2) rounds++;
+  msgs = K / s.its * (PetscMin(npolled, s.nspmv) * PetscMax(0, halo_msgs) + nnb * rounds);
+  return msgs > 0 ? calls * (t_test - t_idle) / msgs : -1;
+}
+
+/* The messages of one exchange (all localities and protocols) */
+PetscReal PKCommCostMessages(const PKCommCost *c)
+{
+  PetscReal n = 0;
+  for (PetscInt l = 0; l < PK_NLOC; l++)
+    for (PetscInt p = 0; p < PK_NPROTO; p++) n += c->nmsg[l][p];
+  return n;
+}
+
 /* The MPI_Test calls a reduction's window can hold: an SpMV tests between its chunks of local rows, once before the
    halo's end and between the chunks of its off-process rows (src/core/spmv.c); a preconditioner application before
    and after (src/ksp/utils/common.c). 0: the solver does not poll */
@@ -541,7 +577,7 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
 {
   const PKSolveInput *in  = ctx->in;
   PetscInt            nnb = 0, j = 0;
-  PetscReal           sync_cycle = s->its * ctx->sync, *Wc, *th;
+  PetscReal           sync_cycle = s->its * ctx->sync, *Wc, *th, npolled = 0;
 
   PetscFunctionBegin;
   if (mult <= 0) PetscFunctionReturn(0);
@@ -549,15 +585,18 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
   t[PK_TERM_PC] += mult * s->npc * in->t_pc;
   t[PK_TERM_VEC] += mult * s->streams * ctx->t_stream;
   for (PetscInt k = 0; k < PK_CT_N; k++) t[PK_TERM_HALO_POSTAL + k] += mult * s->nspmv * in->halo.t[k];
-  t[PK_TERM_HALO_OVERLAP] -= mult * s->nspmv * ctx->halo_hidden;
   t[PK_TERM_SYNC] += mult * sync_cycle;
-  /* the non-blocking reductions' windows, and the measured theta by window: which of them were the early ones */
+  /* the non-blocking reductions' windows, and the measured theta by window: which of them were the early ones; the
+     SpMVs in windows that poll */
   PetscCall(PetscMalloc2(s->nred, &Wc, s->nred, &th));
   for (PetscInt i = 0; i < s->nred; i++) {
     PKReductionSpec r;
     PetscCall(PKSolverShapeReduction(&in->solver, s, i, &r));
     if (!r.blocking) Wc[nnb++] = r.w_spmv * in->t_spmv + r.w_pc * in->t_pc;
+    if (!r.blocking && PKSolverTestsMax(&in->solver, &r) > 0) npolled += r.w_spmv;
   }
+  npolled = in->halo_polled_all ? PetscMin(npolled, s->nspmv) : 0;
+  t[PK_TERM_HALO_OVERLAP] -= mult * ((s->nspmv - npolled) * ctx->halo_hidden + npolled * in->halo.total);
   if (!ctx->ideal) PetscCall(PKModelThetaByWindow(nnb, Wc, ctx->theta, th));
   for (PetscInt i = 0; i < s->nred; i++) {
     PKReductionSpec r;
@@ -574,6 +613,10 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
       /* the reduction and its share of the waiting for the slowest rank can hide behind the overlapped work, which
          includes the progress calls made during it */
       PetscReal W = Wc[j], C = a.total + sync_cycle / nnb, nmax = PKSolverTestsMax(&in->solver, &r), tests = 0;
+      /* posting it: a call that may send (TCP: a system call), charged with the progress calls; only the types that
+         poll, whose posts the recorder times (PETSc's split reductions post inside their measured vector work) */
+      if (in->layout.P <= 1) nmax = 0; /* one rank's reductions complete at once: no post, no call */
+      if (nmax > 0 && in->t_post > 0) t[PK_TERM_TESTS] += mult * in->t_post;
       if (nmax > 0 && in->t_test > 0) {
         tests = in->tests_red >= 0 ? PetscMin(nmax, in->tests_red) : PKModelTestsPerReduction(in->t_poll, W, nmax, in->t_test);
         t[PK_TERM_TESTS] += mult * tests * in->t_test;
@@ -882,6 +925,15 @@ PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *m, const PKSolveInput 
      progress) none */
   if (target->kind != in->solver.kind) w.theta = -1;
   if (w.theta < 0 && !PKPolls(target->kind)) w.theta = 0;
+  /* a run whose SpMVs were not polled exposed the halo's receiving in its waits; a target that polls receives it in
+     its progress calls, which t_test prices as a polled solve pays them. The other way, a run that polled received
+     its halo in its calls, and a target that does not poll waits for it in each SpMV: the run's hidden share less
+     its messages' receiving */
+  w.halo_polled_all = (PetscBool)(in->halo_polled_all || (!PKPolls(in->solver.kind) && PKPolls(target->kind)));
+  if (PKPolls(in->solver.kind) && !PKPolls(target->kind) && in->t_recv > 0 && in->t_spmv > 0) {
+    PetscReal hidden = PetscMin(in->halo.total, PetscMax(0, PetscMin(1, in->halo_theta)) * in->t_spmv);
+    w.halo_theta     = PetscMax(0, hidden - PKCommCostMessages(&in->halo) * in->t_recv) / in->t_spmv;
+  }
   PetscCall(PKModelSolve_Private(m, &w, ts, (PetscBool)(w.theta < 0 && PKPolls(target->kind)), res));
   if (target->kind != in->solver.kind) res->status[PK_TERM_VEC] = PK_TERM_MODELLED;
   PetscFunctionReturn(0);

@@ -352,6 +352,8 @@ PetscErrorCode PKStatsCompute(MPI_Comm comm, PKMonitorCtx *c)
   S->arrival    = size > 1 ? PetscMax(0, PetscMin(out[9].v + out[3].v, out[1].v + out[8].v)) : 0;
   S->test_timed = c->rec.hot.test_timed;
   S->test_time  = (PetscReal)c->rec.hot.test_time;
+  S->post_timed = c->rec.hot.post_timed;
+  S->post_time  = (PetscReal)c->rec.hot.post_time;
   S->npapi      = c->nctr;
   S->papi_names = c->nctr ? c->papi_names : NULL;
   PetscCall(PKStatsTransposeReduce(comm, c->nctr, &T));

@@ -157,6 +157,7 @@ PetscErrorCode PKReportPredict(KSP ksp, PKModelCtx *model, PKReportCtx *rep, Pet
   in.sync[0] = in.sync[1] = -1;
   in.theta                = -1;
   in.t_test               = eff.test_time[nnodes > 1 ? PK_OFF_NODE : PK_ON_NODE];
+  in.t_post               = eff.post_time[nnodes > 1 ? PK_OFF_NODE : PK_ON_NODE];
   in.t_poll               = PKModelPollTime(&eff, &in.layout);
   in.tests_red            = -1;
   {

@@ -58,6 +58,8 @@ typedef struct {
   PetscInt            tests_timed;  /* progress calls (MPI_Test) timed in this run, on all ranks (every 7th made) */
   PetscReal           t_test_timed; /* their mean time (s); < 0: none timed */
   PetscReal           t_test;       /* the same for the model; < 0: fewer than PK_TESTS_TIMED_MIN timed */
+  PetscInt            posts_timed;  /* non-blocking reductions posted (each timed), on all ranks */
+  PetscReal           t_post;       /* one post's mean time (s), for the model too; < 0: none posted */
   const char         *papi_unavailable, *papi_reason;
   const PKTypeChoice *choice; /* -ksp_type autocg chose this type (src/perf/autocg.c), or NULL */
   /* the machine */

@@ -93,7 +93,7 @@ PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *mod
   const PKStats *S    = rec->stats;
   PetscMPIInt    size;
   PetscErrorCode (*ours)(KSP, PetscInt *);
-  PetscReal w[2 * PK_PHASE_N + 5], wsum[2 * PK_PHASE_N + 5];
+  PetscReal w[2 * PK_PHASE_N + 7], wsum[2 * PK_PHASE_N + 7];
   Mat       A;
   MatInfo   info;
   PetscInt  nloc;
@@ -136,11 +136,13 @@ PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *mod
   w[2 * PK_PHASE_N + 2] = 0;
   w[2 * PK_PHASE_N + 3] = S->test_time; /* the progress calls this rank timed, and their count */
   w[2 * PK_PHASE_N + 4] = (PetscReal)S->test_timed;
+  w[2 * PK_PHASE_N + 5] = S->post_time; /* the non-blocking reductions this rank posted (each timed) */
+  w[2 * PK_PHASE_N + 6] = (PetscReal)S->post_timed;
   if (A->ops->getinfo) {
     PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
     w[2 * PK_PHASE_N + 2] = (PetscReal)info.nz_used;
   }
-  PetscCallMPI(MPI_Allreduce(w, wsum, 2 * PK_PHASE_N + 5, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(w, wsum, 2 * PK_PHASE_N + 7, MPIU_REAL, MPIU_SUM, comm));
   for (int j = 0; j < PK_PHASE_N; j++) {
     r->work[j] = wsum[j] / size;
     r->win[j]  = wsum[PK_PHASE_N + j] / size;
@@ -151,6 +153,8 @@ PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *mod
   r->tests_timed  = (PetscInt)wsum[2 * PK_PHASE_N + 4];
   r->t_test_timed = r->tests_timed > 0 ? wsum[2 * PK_PHASE_N + 3] / r->tests_timed : -1;
   r->t_test       = r->tests_timed >= PK_TESTS_TIMED_MIN ? r->t_test_timed : -1; /* enough of them for the model */
+  r->posts_timed  = (PetscInt)wsum[2 * PK_PHASE_N + 6];
+  r->t_post       = r->posts_timed > 0 ? wsum[2 * PK_PHASE_N + 5] / r->posts_timed : -1; /* every post is timed */
   if (A->ops->getinfo) r->nnz_global = (PetscInt)r->nnz_sum;
   r->nspmv    = rec->nspmv;
   r->npc      = rec->npc;
@@ -263,6 +267,7 @@ PetscErrorCode PKSecRunView(PetscViewer v, PetscViewerFormat fmt, const PKSolveR
     /* on a line of its own whenever the solver polls: the golden reports' lines do not come and go with the count */
     if (r->tests_timed > 0) PetscCall(PetscViewerASCIIPrintf(v, ",\n      %.3g us each (%" PetscInt_FMT " timed; the model uses them from %d, else the profile's)", (double)(1e6 * r->t_test_timed), r->tests_timed, PK_TESTS_TIMED_MIN));
     else if (S->ntests > 0) PetscCall(PetscViewerASCIIPrintf(v, ",\n      none timed"));
+    if (r->posts_timed > 0) PetscCall(PetscViewerASCIIPrintf(v, ";\n      posting one (MPI_Iallreduce) %.3g us (all %" PetscInt_FMT " timed, every rank)", (double)(1e6 * r->t_post), r->posts_timed));
     PetscCall(PetscViewerASCIIPrintf(v, "\n"));
   } else if (r->model && r->theta_counts < 0 && PKSolverSplitReductions(r->config.kind)) {
     /* what the model takes instead: the profile's progress without calls */
@@ -318,6 +323,7 @@ PetscErrorCode PKSecMeasuredCSV(PetscViewer v, const PKSolveRecord *rec, const P
   for (int j = 0; j < PK_PHASE_N; j++) PetscCall(PetscViewerASCIIPrintf(v, "measured,window.%s,%.9e,s,measured\n", PKPhaseNames[j], (double)r->win[j]));
   PetscCall(PetscViewerASCIIPrintf(v, "measured,reductions.nonblocking,%" PetscInt_FMT ",,measured\nmeasured,reductions.early,%" PetscInt_FMT ",,measured\nmeasured,tests,%" PetscInt_FMT ",,measured\n", S->nreductions, S->nearly, S->ntests));
   if (r->t_test > 0) PetscCall(PetscViewerASCIIPrintf(v, "measured,test_call,%.9e,s,measured\n", (double)r->t_test));
+  if (r->t_post >= 0) PetscCall(PetscViewerASCIIPrintf(v, "measured,post_call,%.9e,s,measured\n", (double)r->t_post));
   PetscFunctionReturn(0);
 }
 
