@@ -926,7 +926,7 @@ static PetscErrorCode MonitoredSolver(MPI_Comm comm, Mat A, const char prefix[],
    the calls per reduction and the window's work less its calls and post. A one-value reduction polled after a
    barrier (Progress) takes about twice as long: in a solve the ranks post apart, and the later one often finds
    the other's message arrived; the what-ifs of the types that poll are for solves. */
-static PetscErrorCode TestsInSolve(MPI_Comm pair, double *t, double *n, double *post, double *poll)
+static PetscErrorCode TestsInSolve(MPI_Comm pair, const PKLayout *lay, double t_idle, double *t, double *n, double *post, double *poll, double *recv)
 {
   PetscInt       N;
   DM             da;
@@ -940,6 +940,7 @@ static PetscErrorCode TestsInSolve(MPI_Comm pair, double *t, double *n, double *
   *t = *n = 0;
   *post   = -1;
   *poll   = -1;
+  *recv   = -1;
   PetscCall(PipeKrylovInitializePackage());
   PetscCall(Poisson27(pair, 14, &N, &da, &A));
   PetscCall(MatCreateVecs(A, &x, &b));
@@ -971,6 +972,8 @@ static PetscErrorCode TestsInSolve(MPI_Comm pair, double *t, double *n, double *
     if (cfg.have_cost && cfg.cost.fused_last) cfg.pc_fused = PETSC_TRUE; /* jacobi, fused as pipecg runs it */
     if (win > 0) PetscCall(PKModelPollFromTests(&cfg, win, 0, tt / nt, calls / nred, &tpoll));
     if (win > 0 && tpoll > 0) *poll = tpoll;
+    /* the pair's one halo message per SpMV (the 27-point grid split in two) */
+    *recv = PKModelRecvFromTests(&cfg, lay, 1, its, calls, tt / nt, t_idle);
   }
   if (nt >= 16) { /* as many as a report wants before it uses its own */
     *t = tt / nt;
@@ -989,7 +992,7 @@ static PetscErrorCode Progress(Calib *c, PKLocality loc)
   const PetscInt ntest   = c->quick ? 100 : 400;
   PetscMPIInt    partner = -1, color;
   MPI_Comm       pair;
-  double        *et, *ep, v[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, s[9];
+  double        *et, *ep, v[11] = {0}, s[11];
 
   PetscFunctionBegin;
   if (loc == PK_ON_NODE) {
@@ -1029,17 +1032,20 @@ static PetscErrorCode Progress(Calib *c, PKLocality loc)
     }
   }
   if (pair != MPI_COMM_NULL) {
-    v[0] = Repeats(c, et);
-    v[1] = Repeats(c, ep);
-    v[2] = 1;
-    PetscCall(TestsInSolve(pair, &v[3], &v[4], &v[5], &v[7]));
+    v[0]         = Repeats(c, et);
+    v[1]         = Repeats(c, ep);
+    v[2]         = 1;
+    PKLayout lay = {2, loc == PK_ON_NODE ? 1 : 2, loc == PK_ON_NODE ? 2 : 1};
+    PetscCall(TestsInSolve(pair, &lay, v[0], &v[3], &v[4], &v[5], &v[7], &v[9]));
     if (v[5] >= 0) v[6] = 1; /* the mean of the pair's ranks: one of them sends when it posts */
     else v[5] = 0;
     if (v[7] > 0) v[8] = 1; /* the pair's first rank's */
     else v[7] = 0;
+    if (v[9] > 0) v[10] = 1; /* the same */
+    else v[9] = 0;
     PetscCallMPI(MPI_Comm_free(&pair));
   }
-  PetscCall(QuietAllreduce(v, s, 9, MPI_SUM, c->comm));
+  PetscCall(QuietAllreduce(v, s, 11, MPI_SUM, c->comm));
   if (s[2] > 0) {
     /* a call as a solve pays it, where the solve timed enough of them; else back to back */
     PetscCall(Set(c, &c->m.p.test_time[loc], s[4] > 0 ? s[3] / s[4] : s[0] / s[2]));
@@ -1056,6 +1062,10 @@ static PetscErrorCode Progress(Calib *c, PKLocality loc)
       PetscPrintf(c->comm, "Progress %s: MPI_Test %.3f us kept; a one-value MPI_Iallreduce polled every %.0f us after a barrier completes in %.2f us (mean of %.0f ranks)", loc == PK_ON_NODE ? "on one node" : "between nodes", 1e6 * (double)c->m.p.test_time[loc], 1e6 * PK_POLL_PIECE, 1e6 * s[1] / s[2], s[2]));
     if (s[8] > 0) PetscCall(PetscPrintf(c->comm, ", in pipecg's solves in %.2f us (mean of %.0f pairs): the solves' kept\n", 1e6 * s[7] / s[8], s[8]));
     else PetscCall(PetscPrintf(c->comm, "\n"));
+    if (s[10] > 0) {
+      PetscCall(Set(c, &c->m.p.recv_time[loc], s[9] / s[10]));
+      PetscCall(PetscPrintf(c->comm, "Progress %s: receiving a message inside the calls of pipecg's solves %.3f us (mean of %.0f pairs)\n", loc == PK_ON_NODE ? "on one node" : "between nodes", 1e6 * s[9] / s[10], s[10]));
+    }
   }
   PetscCall(PetscFree2(et, ep));
   PetscFunctionReturn(0);

@@ -99,6 +99,7 @@ static PetscErrorCode Plausible(const PKMachine *m)
     {"test_on",                   1e-10, 1e-2}, /* s: the progress calls, posts and polled completion in a solve */
     {"post_on",                   1e-10, 1e-2},
     {"test_idle_on",              1e-11, 1e-2},
+    {"recv_on",                   1e-10, 1e-2},
     {"poll_on",                   1e-9,  1e-1},
   };
   PetscInt nbad = 0, n;

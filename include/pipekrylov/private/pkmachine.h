@@ -66,6 +66,8 @@ typedef struct {
   PetscReal post_time[PK_NLOC]; /* s per MPI_Iallreduce call posting a one-value reduction in a solve (mean over ranks) */
   PetscReal test_idle[PK_NLOC]; /* s per MPI_Test call back to back, with nothing arriving (what a call costs beyond
                                    receiving) */
+  PetscReal recv_time[PK_NLOC]; /* s to receive one message inside the progress calls of a solve (PKModelRecvFromTests
+                                   of the calibration's pipecg solves) */
   PetscReal poll_time[PK_NLOC]; /* s until a one-value non-blocking allreduce round completes when it is polled with
                                    MPI_Test between pieces of work, as the solvers poll it */
   PetscReal nbc_async;          /* the share of one-value MPI_Iallreduces the library completes while the ranks

@@ -57,6 +57,8 @@ const PKMachineField PKMachineFields[] = {
   PKF("test_off", "s", "one MPI_Test call in a solve between two nodes (pipecg, every 7th timed; else back to back)", test_time[PK_OFF_NODE], POS),
   PKF("test_idle_on", "s", "one MPI_Test call back to back with nothing arriving, between two ranks of one node", test_idle[PK_ON_NODE], POS),
   PKF("test_idle_off", "s", "one MPI_Test call back to back with nothing arriving, between two nodes", test_idle[PK_OFF_NODE], POS),
+  PKF("recv_on", "s", "receiving one message inside the MPI_Test calls of a solve, between two ranks of one node (pipecg: the calls beyond idle ones over the messages)", recv_time[PK_ON_NODE], POS),
+  PKF("recv_off", "s", "receiving one message inside the MPI_Test calls of a solve, between two nodes (pipecg: the calls beyond idle ones over the messages)", recv_time[PK_OFF_NODE], POS),
   PKF("post_on", "s", "posting one non-blocking reduction (MPI_Iallreduce) in a solve between two ranks of one node (pipecg, mean of the pair)", post_time[PK_ON_NODE], POS),
   PKF("post_off", "s", "posting one non-blocking reduction (MPI_Iallreduce) in a solve between two nodes (pipecg, mean of the pair)", post_time[PK_OFF_NODE], POS),
   PKF("poll_on", "s", "a one-value non-blocking reduction on one node, polled with MPI_Test between pieces of work: time per round to complete (as pipecg's solves show it, else polled every 5 us after a barrier)", poll_time[PK_ON_NODE], POS),
@@ -174,7 +176,7 @@ static const PKMachineParams PKDefaultParams = {
   .nodes            = 1,
 };
 /* Fields the default could not measure: nothing off-node exists on one machine */
-static const char *const PKDefaultUnavailable[] = {"amg_flop_time", "alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "test_off", "test_idle_on", "test_idle_off", "post_on", "post_off", "poll_off", "nbc_async", "RN", "delta", "alpha_xs_short", "beta_xs_short", "alpha_xs_eager", "beta_xs_eager", "alpha_xs_rendezvous", "beta_xs_rendezvous", "stall_time", "msg_gap_on", "msg_gap_off", NULL};
+static const char *const PKDefaultUnavailable[] = {"amg_flop_time", "alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "test_off", "test_idle_on", "test_idle_off", "recv_on", "recv_off", "post_on", "post_off", "poll_off", "nbc_async", "RN", "delta", "alpha_xs_short", "beta_xs_short", "alpha_xs_eager", "beta_xs_eager", "alpha_xs_rendezvous", "beta_xs_rendezvous", "stall_time", "msg_gap_on", "msg_gap_off", NULL};
 /* ... and no vector work of any CG type (the vec_* fields: PKMachineDefault marks them all) */
 #define PK_VEC_PREFIX "vec_"
 
@@ -678,6 +680,7 @@ PetscErrorCode PKMachineEffective(const PKMachine *m, PKMachineParams *eff, PKMa
   PK_FILL_OFF(test_time);
   PK_FILL_OFF(post_time);
   PK_FILL_OFF(test_idle);
+  PK_FILL_OFF(recv_time);
   PK_FILL_OFF(poll_time);
 #undef PK_FILL_OFF
   /* the burst gap: where not measured, a burst serializes (each message its whole postal cost, 000's sum) */

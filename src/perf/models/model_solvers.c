@@ -595,8 +595,8 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
     if (!r.blocking) Wc[nnb++] = r.w_spmv * in->t_spmv + r.w_pc * in->t_pc;
     if (!r.blocking && PKSolverTestsMax(&in->solver, &r) > 0) npolled += r.w_spmv;
   }
-  npolled = in->halo_polled_all ? PetscMin(npolled, s->nspmv) : 0;
-  t[PK_TERM_HALO_OVERLAP] -= mult * ((s->nspmv - npolled) * ctx->halo_hidden + npolled * in->halo.total);
+  npolled = in->halo_recv_hidden > 0 ? PetscMin(npolled, s->nspmv) : 0;
+  t[PK_TERM_HALO_OVERLAP] -= mult * ((s->nspmv - npolled) * ctx->halo_hidden + npolled * PetscMin(in->halo.total, ctx->halo_hidden + in->halo_recv_hidden));
   if (!ctx->ideal) PetscCall(PKModelThetaByWindow(nnb, Wc, ctx->theta, th));
   for (PetscInt i = 0; i < s->nred; i++) {
     PKReductionSpec r;
@@ -925,11 +925,12 @@ PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *m, const PKSolveInput 
      progress) none */
   if (target->kind != in->solver.kind) w.theta = -1;
   if (w.theta < 0 && !PKPolls(target->kind)) w.theta = 0;
-  /* a run whose SpMVs were not polled exposed the halo's receiving in its waits; a target that polls receives it in
-     its progress calls, which t_test prices as a polled solve pays them. The other way, a run that polled received
-     its halo in its calls, and a target that does not poll waits for it in each SpMV: the run's hidden share less
-     its messages' receiving */
-  w.halo_polled_all = (PetscBool)(in->halo_polled_all || (!PKPolls(in->solver.kind) && PKPolls(target->kind)));
+  /* a run whose SpMVs were not polled received its halo's messages in its waits; a target that polls receives them
+     in its progress calls, which t_test prices as a polled solve pays them: its windowed SpMVs hide that much more.
+     The other way, a run that polled received its halo in its calls, and a target that does not poll waits for it
+     in each SpMV: the run's hidden share less its messages' receiving */
+  w.halo_recv_hidden = 0;
+  if (!PKPolls(in->solver.kind) && PKPolls(target->kind) && in->t_recv > 0) w.halo_recv_hidden = PKCommCostMessages(&in->halo) * in->t_recv;
   if (PKPolls(in->solver.kind) && !PKPolls(target->kind) && in->t_recv > 0 && in->t_spmv > 0) {
     PetscReal hidden = PetscMin(in->halo.total, PetscMax(0, PetscMin(1, in->halo_theta)) * in->t_spmv);
     w.halo_theta     = PetscMax(0, hidden - PKCommCostMessages(&in->halo) * in->t_recv) / in->t_spmv;

@@ -38,7 +38,7 @@ static PetscErrorCode PKSecAnalyticProgress(const PKStats *S, const PKSecRun *ru
   in->t_post    = run->t_post >= 0 ? run->t_post : run->eff.post_time[loc]; /* the same for posting a reduction */
   in->t_poll    = PKModelPollTime(&run->eff, &layout);
   in->tests_red = -1;
-  in->t_recv    = -1;
+  in->t_recv    = run->eff.recv_time[loc]; /* the profile's, unless this run polled (below) */
   if (!(S->nreductions > 0) || !(S->nranks > 1) || !(in->t_test > 0)) PetscFunctionReturn(0);
   in->tests_red = (PetscReal)S->ntests / S->nranks / S->nreductions; /* ntests is summed over the ranks */
   tests         = (PetscReal)S->ntests / S->nranks * in->t_test;     /* per rank, over the solve */
@@ -112,7 +112,10 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   in->halo       = halo->cost;
   in->halo_theta = halo->have ? PKModelHaloHiddenShare(in->halo.total, halo->wait, in->t_spmv) : 0;
   /* what receiving a message cost in this run's progress calls (a run that polled, the halo's messages known) */
-  if (in->tests_red >= 0 && halo->have) in->t_recv = PKModelRecvFromTests(&in->solver, &in->layout, PKCommCostMessages(&in->halo), S->nits, (PetscReal)S->ntests / S->nranks, in->t_test, run->eff.test_idle[S->nnodes > 1 ? PK_OFF_NODE : PK_ON_NODE]);
+  if (in->tests_red >= 0 && halo->have) {
+    PetscReal r = PKModelRecvFromTests(&in->solver, &in->layout, PKCommCostMessages(&in->halo), S->nits, (PetscReal)S->ntests / S->nranks, in->t_test, run->eff.test_idle[S->nnodes > 1 ? PK_OFF_NODE : PK_ON_NODE]);
+    if (r > 0) in->t_recv = r;
+  }
   in->sync[0] = S->nits > 0 ? a->sync_raw[0] : -1; /* -1: no iteration, no gap measured */
   in->sync[1] = S->nits > 0 ? a->sync_raw[1] : -1;
   PetscCall(PKModelSolve(&run->eff, in, &a->model));
