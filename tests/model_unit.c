@@ -842,6 +842,10 @@ static PetscErrorCode TestProgress(void)
   in.solver.cost.chunks = 8;
   PetscCall(PKModelSolve(&m, &in, &r));
   Check("pipecg's own calls and posts: 4 x 3 us + 5 us per reduction", r.t[PK_TERM_TESTS], 10 * (4 * 3e-6 + 5e-6), 1e-12, 0);
+  in.solver.cost.chunks = 1; /* no calls between chunks: the posts remain, and say so */
+  PetscCall(PKModelSolve(&m, &in, &r));
+  Check("pipecg without chunks: its posts", r.t[PK_TERM_TESTS], 10 * 5e-6, 1e-12, 0);
+  CheckTrue("pipecg without chunks: the posts' term shown", r.status[PK_TERM_TESTS] == PK_TERM_MODELLED ? PETSC_TRUE : PETSC_FALSE);
   /* the halo: a run whose SpMVs were not polled received its 2 messages (3 us each, the profile's) in its waits
      (here exposed all: halo_theta 0); a type that polls receives them in its calls, so its windowed SpMVs (pipecg:
      the one of each iteration) hide that much more; the other way, and a type's own model, keep the measured share */

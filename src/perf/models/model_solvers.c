@@ -614,9 +614,10 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
          includes the progress calls made during it */
       PetscReal W = Wc[j], C = a.total + sync_cycle / nnb, nmax = PKSolverTestsMax(&in->solver, &r), tests = 0;
       /* posting it: a call that may send (TCP: a system call), charged with the progress calls; only the types that
-         poll, whose posts the recorder times (PETSc's split reductions post inside their measured vector work) */
-      if (in->layout.P <= 1) nmax = 0; /* one rank's reductions complete at once: no post, no call */
-      if (nmax > 0 && in->t_post > 0) t[PK_TERM_TESTS] += mult * in->t_post;
+         poll, whose posts the recorder times (PETSc's split reductions post inside their measured vector work), also
+         with -ksp_pipe_chunks 1 (no calls); one rank's reductions complete at once: no post, no call */
+      if (in->layout.P <= 1) nmax = 0;
+      if (in->layout.P > 1 && PKPolls(in->solver.kind) && in->t_post > 0) t[PK_TERM_TESTS] += mult * in->t_post;
       if (nmax > 0 && in->t_test > 0) {
         tests = in->tests_red >= 0 ? PetscMin(nmax, in->tests_red) : PKModelTestsPerReduction(in->t_poll, W, nmax, in->t_test);
         t[PK_TERM_TESTS] += mult * tests * in->t_test;
@@ -792,6 +793,8 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
     if (r0.blocking || PKSolverTestsMax(&in->solver, &r0) == 0 || in->layout.P <= 1) res->status[PK_TERM_TESTS] = PK_TERM_NOT_APPLICABLE;
     else if (!(in->t_test > 0)) res->status[PK_TERM_TESTS] = PK_TERM_NOT_CALIBRATED;
     else res->status[PK_TERM_TESTS] = in->tests_red >= 0 ? PK_TERM_MEASURED : PK_TERM_MODELLED;
+    /* posts without calls (-ksp_pipe_chunks 1), or without a calibrated call: the term is the posts' */
+    if (res->t[PK_TERM_TESTS] > 0 && (res->status[PK_TERM_TESTS] == PK_TERM_NOT_APPLICABLE || res->status[PK_TERM_TESTS] == PK_TERM_NOT_CALIBRATED)) res->status[PK_TERM_TESTS] = PK_TERM_MODELLED;
   }
   res->status[PK_TERM_OVERSUB] = in->ranks_per_core > 1 ? PK_TERM_MODELLED : PK_TERM_NOT_APPLICABLE;
   PKTermWhyNotApplicable(in, blocking, res);
