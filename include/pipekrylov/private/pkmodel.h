@@ -270,15 +270,17 @@ typedef struct {
                                 the term is (k - 1) times the measured compute */
   /* progress calls (docs/models.md §2.4): the MPI_Test calls between the chunks of the work overlapped
      with a non-blocking reduction, by the solvers that poll (pipekrylov's nbpcg, pipecg, pipe2cg, pgmres) */
-  PetscReal t_test;           /* s per MPI_Test call (profile, at the run's locality); <= 0: not calibrated, no term */
-  PetscReal t_poll;           /* s until a reduction polled back to back completes (profile, per round x rounds); <= 0: unknown */
-  PetscReal tests_red;        /* MPI_Test calls per non-blocking reduction measured in this run; < 0: none measured */
-  PetscReal t_post;           /* s to post one non-blocking reduction (MPI_Iallreduce: the run's, else the profile's); <= 0: no term */
-  PetscReal t_recv;           /* s to receive one message inside a progress call: the run's (it polled,
+  PetscReal t_test;          /* s per MPI_Test call (profile, at the run's locality); <= 0: not calibrated, no term */
+  PetscReal t_poll;          /* s until a reduction polled back to back completes (profile, per round x rounds); <= 0: unknown */
+  PetscReal tests_red;       /* MPI_Test calls per non-blocking reduction measured in this run; < 0: none measured */
+  PetscReal t_post;          /* s to post one non-blocking reduction (MPI_Iallreduce: the run's, else the profile's); <= 0: no term */
+  PetscReal t_recv;          /* s to receive one message inside a progress call: the run's (it polled,
                                PKModelRecvFromTests), else the profile's; <= 0: unknown. A blocking SpMV does that
                                receiving in its halo wait, a polled one in its calls (which t_test prices) */
-  PetscReal halo_recv_hidden; /* s more of each windowed SpMV's halo hidden: a what-if for a type that polls from a
-                                 run that did not (its messages' receiving moves into the calls) */
+  PetscReal halo_recv_moved; /* s of each SpMV's halo that its messages' receiving moves, in a what-if between a
+                                 type that polls and one that does not: > 0, into the calls (each SpMV in a polled
+                                 window hides that much more); < 0, into the halo wait (every SpMV hides that much
+                                 less); 0 otherwise */
   /* what the calibrated vector work of another type (PKModelVecRatio) is looked up by: rows of the mean rank, and a
      diagonal PC (jacobi, none); rows <= 0: unknown, the vector streams are counted */
   PetscReal rows;

@@ -563,8 +563,9 @@ PetscReal PKModelAsyncShare(const PKMachineParams *m, PKSolverKind k)
 typedef struct {
   const PKMachineParams *m;
   const PKSolveInput    *in;
-  PetscReal              t_stream; /* s per vector stream (from the measured solver) */
-  PetscReal              halo_hidden;
+  PetscReal              t_stream;           /* s per vector stream (from the measured solver) */
+  PetscReal              halo_hidden;        /* of each SpMV's halo, as measured (less what receiving moves there) */
+  PetscReal              halo_hidden_polled; /* of an SpMV's in a polled window (more, where receiving moves there) */
   PetscReal              sync;
   PetscReal              theta;
   PetscBool              ideal; /* theta not measured, a solver that polls: 000's full overlap, min(C, W) */
@@ -595,8 +596,8 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
     if (!r.blocking) Wc[nnb++] = r.w_spmv * in->t_spmv + r.w_pc * in->t_pc;
     if (!r.blocking && PKSolverTestsMax(&in->solver, &r) > 0) npolled += r.w_spmv;
   }
-  npolled = in->halo_recv_hidden > 0 ? PetscMin(npolled, s->nspmv) : 0;
-  t[PK_TERM_HALO_OVERLAP] -= mult * ((s->nspmv - npolled) * ctx->halo_hidden + npolled * PetscMin(in->halo.total, ctx->halo_hidden + in->halo_recv_hidden));
+  npolled = PetscMin(npolled, s->nspmv);
+  t[PK_TERM_HALO_OVERLAP] -= mult * ((s->nspmv - npolled) * ctx->halo_hidden + npolled * ctx->halo_hidden_polled);
   if (!ctx->ideal) PetscCall(PKModelThetaByWindow(nnb, Wc, ctx->theta, th));
   for (PetscInt i = 0; i < s->nred; i++) {
     PKReductionSpec r;
@@ -723,19 +724,21 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   PetscCall(PetscMemzero(res, sizeof(*res)));
   PetscCall(PetscMemzero(tinit, sizeof(tinit)));
   PetscCall(PKSolverShapeGet(&in->solver, 0, &s));
-  blocking        = s.nonblocking ? PETSC_FALSE : PETSC_TRUE;
-  ctx.m           = m;
-  ctx.in          = in;
-  ctx.t_stream    = t_stream;
-  ctx.halo_hidden = PetscMin(in->halo.total, PetscMax(0, PetscMin(1, in->halo_theta)) * in->t_spmv);
-  ctx.sync        = in->layout.P > 1 ? PetscMax(0, in->sync[blocking ? 0 : 1]) : 0;
-  ctx.theta       = PetscMax(0, PetscMin(1, in->theta));
-  ctx.ideal       = ideal;
-  ctx.async       = PKModelAsyncShare(m, in->solver.kind);
-  ctx.allr_max    = 0;
-  res->kind       = in->solver.kind;
-  res->K          = K;
-  res->P          = in->layout.P;
+  blocking               = s.nonblocking ? PETSC_FALSE : PETSC_TRUE;
+  ctx.m                  = m;
+  ctx.in                 = in;
+  ctx.t_stream           = t_stream;
+  ctx.halo_hidden        = PetscMin(in->halo.total, PetscMax(0, PetscMin(1, in->halo_theta)) * in->t_spmv);
+  ctx.halo_hidden_polled = PetscMin(in->halo.total, ctx.halo_hidden + PetscMax(0, in->halo_recv_moved));
+  ctx.halo_hidden        = PetscMax(0, ctx.halo_hidden + PetscMin(0, in->halo_recv_moved));
+  ctx.sync               = in->layout.P > 1 ? PetscMax(0, in->sync[blocking ? 0 : 1]) : 0;
+  ctx.theta              = PetscMax(0, PetscMin(1, in->theta));
+  ctx.ideal              = ideal;
+  ctx.async              = PKModelAsyncShare(m, in->solver.kind);
+  ctx.allr_max           = 0;
+  res->kind              = in->solver.kind;
+  res->K                 = K;
+  res->P                 = in->layout.P;
 
   if (gm) {
     PetscInt m_ = s.its, nfull = K / m_, rest = K % m_, ncycles = nfull + (rest ? 1 : 0);
@@ -932,12 +935,8 @@ PetscErrorCode PKModelWhatIfSolver(const PKMachineParams *m, const PKSolveInput 
      in its progress calls, which t_test prices as a polled solve pays them: its windowed SpMVs hide that much more.
      The other way, a run that polled received its halo in its calls, and a target that does not poll waits for it
      in each SpMV: the run's hidden share less its messages' receiving */
-  w.halo_recv_hidden = 0;
-  if (!PKPolls(in->solver.kind) && PKPolls(target->kind) && in->t_recv > 0) w.halo_recv_hidden = PKCommCostMessages(&in->halo) * in->t_recv;
-  if (PKPolls(in->solver.kind) && !PKPolls(target->kind) && in->t_recv > 0 && in->t_spmv > 0) {
-    PetscReal hidden = PetscMin(in->halo.total, PetscMax(0, PetscMin(1, in->halo_theta)) * in->t_spmv);
-    w.halo_theta     = PetscMax(0, hidden - PKCommCostMessages(&in->halo) * in->t_recv) / in->t_spmv;
-  }
+  w.halo_recv_moved = 0;
+  if (PKPolls(in->solver.kind) != PKPolls(target->kind) && in->t_recv > 0) w.halo_recv_moved = (PKPolls(target->kind) ? 1 : -1) * PKCommCostMessages(&in->halo) * in->t_recv;
   PetscCall(PKModelSolve_Private(m, &w, ts, (PetscBool)(w.theta < 0 && PKPolls(target->kind)), res));
   if (target->kind != in->solver.kind) res->status[PK_TERM_VEC] = PK_TERM_MODELLED;
   PetscFunctionReturn(0);

@@ -27,7 +27,7 @@ static PetscErrorCode PKSecAnalyticSync(const PKStats *S, PetscReal raw[2])
    made; their time is
    taken out of the measured compute it was charged to (the activities inside the overlap windows, in proportion),
    so that the tests term carries it alone and the other solvers' what-ifs get their own */
-static PetscErrorCode PKSecAnalyticProgress(const PKStats *S, const PKSecRun *run, PKMeasuredTimes *t, PKSolveInput *in)
+static PetscErrorCode PKSecAnalyticProgress(const PKStats *S, const PKSecRun *run, const PKSecHalo *halo, PKMeasuredTimes *t, PKSolveInput *in)
 {
   const PKLocality loc    = S->nnodes > 1 ? PK_OFF_NODE : PK_ON_NODE;
   const PKLayout   layout = {PetscMax(1, S->nranks), PetscMax(1, S->nnodes), PetscMax(1, S->ppn)};
@@ -42,7 +42,11 @@ static PetscErrorCode PKSecAnalyticProgress(const PKStats *S, const PKSecRun *ru
   if (!(S->nreductions > 0) || !(S->nranks > 1) || !(in->t_test > 0)) PetscFunctionReturn(0);
   in->tests_red = (PetscReal)S->ntests / S->nranks / S->nreductions; /* ntests is summed over the ranks */
   tests         = (PetscReal)S->ntests / S->nranks * in->t_test;     /* per rank, over the solve */
-  win           = run->win[PK_PHASE_SPMV] + run->win[PK_PHASE_PC] + run->win[PK_PHASE_VEC];
+  if (halo->have) {                                                  /* what receiving a message cost in this run's calls (it polled; the halo's messages known) */
+    PetscReal r = PKModelRecvFromTests(&in->solver, &layout, PKCommCostMessages(&halo->cost), S->nits, (PetscReal)S->ntests / S->nranks, in->t_test, run->eff.test_idle[loc]);
+    if (r > 0) in->t_recv = r;
+  }
+  win = run->win[PK_PHASE_SPMV] + run->win[PK_PHASE_PC] + run->win[PK_PHASE_VEC];
   if (!(win > 0) || !(tests > 0)) PetscFunctionReturn(0);
   /* never below a tenth of what was measured: a test cost calibrated elsewhere may exceed what this run spent */
   if (run->nspmv > 0) t->t_spmv = PetscMax(0.1 * t->t_spmv, t->t_spmv - tests * run->win[PK_PHASE_SPMV] / win / run->nspmv);
@@ -96,7 +100,7 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   m.its_per_cycle = sh.its;
   for (int j = 0; j < PK_PHASE_N; j++) m.work[j] = run->work[j];
   PetscCall(PKModelTimesFromMeasured(&m, &t));
-  PetscCall(PKSecAnalyticProgress(S, run, &t, in));
+  PetscCall(PKSecAnalyticProgress(S, run, halo, &t, in));
   in->t_spmv          = t.t_spmv;
   in->t_pc            = t.t_pc;
   in->t_vec           = t.t_vec;
@@ -111,13 +115,8 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   /* the halo: the slowest rank's exchange, and how much of it the SpMV's own rows hid (the rest was waited for) */
   in->halo       = halo->cost;
   in->halo_theta = halo->have ? PKModelHaloHiddenShare(in->halo.total, halo->wait, in->t_spmv) : 0;
-  /* what receiving a message cost in this run's progress calls (a run that polled, the halo's messages known) */
-  if (in->tests_red >= 0 && halo->have) {
-    PetscReal r = PKModelRecvFromTests(&in->solver, &in->layout, PKCommCostMessages(&in->halo), S->nits, (PetscReal)S->ntests / S->nranks, in->t_test, run->eff.test_idle[S->nnodes > 1 ? PK_OFF_NODE : PK_ON_NODE]);
-    if (r > 0) in->t_recv = r;
-  }
-  in->sync[0] = S->nits > 0 ? a->sync_raw[0] : -1; /* -1: no iteration, no gap measured */
-  in->sync[1] = S->nits > 0 ? a->sync_raw[1] : -1;
+  in->sync[0]    = S->nits > 0 ? a->sync_raw[0] : -1; /* -1: no iteration, no gap measured */
+  in->sync[1]    = S->nits > 0 ? a->sync_raw[1] : -1;
   PetscCall(PKModelSolve(&run->eff, in, &a->model));
   if (in->halo_theta > 0) a->model.status[PK_TERM_HALO_OVERLAP] = PK_TERM_MEASURED; /* from the measured halo wait */
   PetscFunctionReturn(0);
