@@ -995,6 +995,13 @@ static PetscErrorCode TestsInSolve(MPI_Comm pair, const PKLayout *lay, double t_
   PetscFunctionReturn(0);
 }
 
+/* A value this rank measured (>= 0) or not (< 0), as a sum and a count for the mean over the ranks that did */
+static void MeasuredOrNot(double x, double slot[2])
+{
+  slot[0] = x >= 0 ? x : 0;
+  slot[1] = x >= 0 ? 1 : 0;
+}
+
 static PetscErrorCode Progress(Calib *c, PKLocality loc)
 {
   const PetscInt ntest   = c->quick ? 100 : 400;
@@ -1044,13 +1051,11 @@ static PetscErrorCode Progress(Calib *c, PKLocality loc)
     v[1]         = Repeats(c, ep);
     v[2]         = 1;
     PKLayout lay = {2, loc == PK_ON_NODE ? 1 : 2, loc == PK_ON_NODE ? 2 : 1};
-    PetscCall(TestsInSolve(pair, &lay, v[0], &v[3], &v[4], &v[5], &v[7], &v[9]));
-    if (v[5] >= 0) v[6] = 1; /* the mean of the pair's ranks: one of them sends when it posts */
-    else v[5] = 0;
-    if (v[7] > 0) v[8] = 1; /* the pair's first rank's */
-    else v[7] = 0;
-    if (v[9] > 0) v[10] = 1; /* the same */
-    else v[9] = 0;
+    double   post, poll, recv;
+    PetscCall(TestsInSolve(pair, &lay, v[0], &v[3], &v[4], &post, &poll, &recv));
+    MeasuredOrNot(post, &v[5]); /* the pair's mean, on both ranks */
+    MeasuredOrNot(poll, &v[7]); /* the pair's first rank's */
+    MeasuredOrNot(recv, &v[9]);
     PetscCallMPI(MPI_Comm_free(&pair));
   }
   PetscCall(QuietAllreduce(v, s, 11, MPI_SUM, c->comm));
