@@ -40,7 +40,10 @@
      the reading under which non-blocking solvers get the smaller penalty the paper motivates ("less
      synchronized"); replacing the other median would make their penalty larger. S is clamped at 0. Our trace
      has compute per iteration, not per synchronization segment, so S is charged once per iteration (not once per
-     allreduce as in the paper, which had per-segment times).
+     allreduce as in the paper, which had per-segment times). A non-blocking solver whose halo has rendezvous
+     messages also waits there for its neighbours: f S_median of the gap, f the neighbours' share of the expected
+     maximum (PKModelSyncHaloShare), is charged every iteration and not hidden; only the rest of S_Q1 joins the
+     reductions' overlap.
    - What-if for the other solvers: same K, same per-application SpMV and PC times; vector time scaled by the
      vector streams per iteration (PKSolverStreams: unfused count, AXPY-type 3, AXPBYPCZ 4, dot 2, norm 1 stream
      per vector length) relative to the measured solver. What-if for P ranks: weak scaling (per-rank work and
@@ -240,6 +243,9 @@ PETSC_INTERN PetscReal PKModelOverlapHidden(PetscReal C, PetscReal W, PetscReal 
 PETSC_INTERN PetscReal      PKModelOverlapPolled(PetscReal C, PetscReal W, PetscReal t_poll);
 PETSC_INTERN PetscReal      PKModelTestsPerReduction(PetscReal t_poll, PetscReal W, PetscReal nmax, PetscReal t_test);
 PETSC_INTERN PetscReal      PKCommCostMessages(const PKCommCost *);
+/* the share of the blocking rule's synchronization gap a halo exchange of P ranks exposes (rendezvous messages: the
+   slowest of a rank and its neighbours, against the slowest of all; eager: 0) */
+PETSC_INTERN PetscErrorCode PKModelSyncHaloShare(const PKCommCost *, PetscInt P, PetscReal *f);
 PETSC_INTERN PetscReal      PKModelRecvFromTests(const PKSolverConfig *, const PKLayout *, PetscReal halo_msgs, PetscReal K, PetscReal calls, PetscReal t_test, PetscReal t_idle);
 PETSC_INTERN PetscErrorCode PKModelPollFromTests(const PKSolverConfig *, PetscReal t_spmv, PetscReal t_pc, PetscReal t_test, PetscReal tests, PetscReal *t_poll);
 PETSC_INTERN PetscReal      PKSolverTestsMax(const PKSolverConfig *, const PKReductionSpec *);

@@ -485,6 +485,26 @@ PetscReal PKCommCostMessages(const PKCommCost *c)
   return n;
 }
 
+/* The share of the synchronization gap that a halo exchange exposes whatever the reductions overlap. A rendezvous
+   message completes only when both ends have reached it: each rank waits there for the slowest of itself and its n
+   neighbours, the expected maximum of n + 1 of the P ranks' spreads against all P's (a normal law, as the what-if
+   for P ranks scales the gap). Eager messages are sent whether or not the receiver is there, and its interior rows
+   absorb a neighbour's lateness: 0. Two ranks that exchange a rendezvous halo wait for each other every iteration
+   (1), as the blocking reductions would */
+PetscErrorCode PKModelSyncHaloShare(const PKCommCost *halo, PetscInt P, PetscReal *f)
+{
+  PetscReal rdv = 0, n = PKCommCostMessages(halo), e_nb, e_all;
+
+  PetscFunctionBegin;
+  *f = 0;
+  for (PetscInt l = 0; l < PK_NLOC; l++) rdv += halo->nmsg[l][PK_PROTO_RENDEZVOUS];
+  if (P <= 1 || !(rdv > 0)) PetscFunctionReturn(0);
+  PetscCall(PKEMaxNormal(0, 1, PetscMin((PetscReal)P, PetscCeilReal(n) + 1), &e_nb));
+  PetscCall(PKEMaxNormal(0, 1, P, &e_all));
+  *f = e_all > 0 ? PetscMin(1, PetscMax(0, e_nb / e_all)) : 0;
+  PetscFunctionReturn(0);
+}
+
 /* The MPI_Test calls a reduction's window can hold: an SpMV tests between its chunks of local rows, once before the
    halo's end and between the chunks of its off-process rows (src/core/spmv.c); a preconditioner application before
    and after (src/ksp/utils/common.c). 0: the solver does not poll */
@@ -566,7 +586,8 @@ typedef struct {
   PetscReal              t_stream;           /* s per vector stream (from the measured solver) */
   PetscReal              halo_hidden;        /* of each SpMV's halo, as measured (less what receiving moves there) */
   PetscReal              halo_hidden_polled; /* of an SpMV's in a polled window (more, where receiving moves there) */
-  PetscReal              sync;
+  PetscReal              sync;      /* synchronization gap per iteration, by the solver's rule */
+  PetscReal              sync_halo; /* of it, what the halo exchanges expose, which no reduction's overlap hides */
   PetscReal              theta;
   PetscBool              ideal; /* theta not measured, a solver that polls: 000's full overlap, min(C, W) */
   PetscReal              async; /* PETSc's split reductions: the share the MPI completes with no call */
@@ -578,7 +599,7 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
 {
   const PKSolveInput *in  = ctx->in;
   PetscInt            nnb = 0, j = 0;
-  PetscReal           sync_cycle = s->its * ctx->sync, *Wc, *th, npolled = 0;
+  PetscReal           sync_hideable = s->its * PetscMax(0, ctx->sync - ctx->sync_halo), *Wc, *th, npolled = 0;
 
   PetscFunctionBegin;
   if (mult <= 0) PetscFunctionReturn(0);
@@ -586,7 +607,8 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
   t[PK_TERM_PC] += mult * s->npc * in->t_pc;
   t[PK_TERM_VEC] += mult * s->streams * ctx->t_stream;
   for (PetscInt k = 0; k < PK_CT_N; k++) t[PK_TERM_HALO_POSTAL + k] += mult * s->nspmv * in->halo.t[k];
-  t[PK_TERM_SYNC] += mult * sync_cycle;
+  /* the gap: what the halo exposes, and the rest, which the non-blocking reductions' windows may hide */
+  t[PK_TERM_SYNC] += mult * (s->its * ctx->sync_halo + sync_hideable);
   /* the non-blocking reductions' windows, and the measured theta by window: which of them were the early ones; the
      SpMVs in windows that poll */
   PetscCall(PetscMalloc2(s->nred, &Wc, s->nred, &th));
@@ -613,7 +635,7 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
     if (!r.blocking) {
       /* the reduction and its share of the waiting for the slowest rank can hide behind the overlapped work, which
          includes the progress calls made during it */
-      PetscReal W = Wc[j], C = a.total + sync_cycle / nnb, nmax = PKSolverTestsMax(&in->solver, &r), tests = 0;
+      PetscReal W = Wc[j], C = a.total + sync_hideable / nnb, nmax = PKSolverTestsMax(&in->solver, &r), tests = 0;
       /* posting it: a call that may send (TCP: a system call), charged with the progress calls; only the types that
          poll, whose posts the recorder times (PETSc's split reductions post inside their measured vector work), also
          with -ksp_pipe_chunks 1 (no calls); one rank's reductions complete at once: no post, no call */
@@ -732,6 +754,12 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   ctx.halo_hidden_polled = PetscMin(in->halo.total, ctx.halo_hidden + PetscMax(0, in->halo_recv_moved));
   ctx.halo_hidden        = PetscMax(0, ctx.halo_hidden + PetscMin(0, in->halo_recv_moved));
   ctx.sync               = in->layout.P > 1 ? PetscMax(0, in->sync[blocking ? 0 : 1]) : 0;
+  ctx.sync_halo          = 0;
+  if (!blocking && in->layout.P > 1 && in->sync[0] >= 0) {
+    PetscReal f;
+    PetscCall(PKModelSyncHaloShare(&in->halo, in->layout.P, &f));
+    ctx.sync_halo = f * in->sync[0]; /* a point-to-point wait: the blocking rule's gap */
+  }
   ctx.theta              = PetscMax(0, PetscMin(1, in->theta));
   ctx.ideal              = ideal;
   ctx.async              = PKModelAsyncShare(m, in->solver.kind);
