@@ -28,7 +28,9 @@ static const char help[] = "pipekrylov-calibrate: measure this machine's paramet
                            "  ping-pong alpha and beta for the short, eager and rendezvous ranges, on-node and off-node, with the protocol\n"
                            "  switch points found by a piecewise-linear fit; the max-rate injection bandwidth R_N (1..ppn simultaneous\n"
                            "  off-node pairs); the queue-search cost gamma (HighVolumePingPong with receives posted in reverse order); the\n"
-                           "  contention cost delta (all pairs of two nodes at once, beyond the max-rate model); allreduce per-round alpha\n"
+                           "  contention cost delta (all pairs of two nodes at once, beyond the max-rate model); sync_limit, the largest\n"
+                           "  message whose send completes while its receiver is late (an exchange with the receiver busy, on and off node);\n"
+                           "  allreduce per-round alpha\n"
                            "  and beta on-node and across nodes; STREAM triad bandwidth; AIJ SpMV time per nonzero; flop time; the vector\n"
                            "  work per iteration and row of each CG type's own kernels (pcg, sapcg, nbpcg, pipecg, pipe2cg, PETSc's cg; a\n"
                            "  27-point problem per rank, jacobi and ILU, 16^3 to 64^3 rows), which a report scales another type's by; the time per\n"
@@ -724,6 +726,69 @@ static PetscErrorCode MessageGap(Calib *c, PKLocality loc, PetscMPIInt a, PetscM
   PetscCall(PetscPrintf(c->comm, "Burst gap %s (ranks %d and %d, %zu-byte messages): 1 message each way %.2f us, %" PetscInt_FMT " each way %.2f us: g = %.3g us per message\n", loc == PK_ON_NODE ? "on node" : "off node", a, b, bytes, 1e6 * t1, n, 1e6 * tn, 1e6 * g));
   PetscCall(PetscFree(buf));
   PetscCall(PetscFree(req));
+  PetscFunctionReturn(0);
+}
+
+/* sync_limit: whether a send waits for a late receiver. A halo exchange posts its receives and sends, computes its
+   interior rows and waits; where a neighbour is late, a message its sender can complete alone (eager: the library
+   buffers it) costs nothing, but a rendezvous send completes only when the receiver's library answers, at its next
+   call: the early rank then waits for the late one (docs/models.md §2.2). Which it is depends on the library and
+   the transport, not on where the protocol fit puts a change of slope (a simulator, for one, completes sends
+   below its detached threshold whatever its timing). Both ranks of the pair post a receive and a send of s bytes,
+   b a time D after a, then each computes E = 2 D and waits; a's wait is timed, with b late by D and not late.
+   A send that waits for b's next call makes a wait about D longer; one that does not, nothing (b's message arrives
+   by D + its transfer < E). D = 50 us + 4 postal(s). The limit is the largest size below the first that waits (the
+   largest tried where none does; 1 byte where all do). */
+static void Busy(double);
+
+static PetscErrorCode SyncLimit(Calib *c, PKLocality loc, PetscMPIInt a, PetscMPIInt b)
+{
+  const PetscInt nsz = 12, reps = PetscMin(c->reps, c->quick ? 3 : 7);
+  const size_t   smin = 512;
+  size_t         smax = smin << (nsz - 1), limit = 0;
+  char          *sbuf, *rbuf;
+  double        *w[2], extra[12], D[12];
+  PetscBool      waits = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc2(smax, &sbuf, smax, &rbuf));
+  PetscCall(PetscMalloc2(reps, &w[0], reps, &w[1]));
+  for (PetscInt k = 0; k < nsz && !waits; k++) {
+    const size_t s  = smin << k;
+    double       wm[2];
+    D[k] = 50e-6 + 4 * PKModelPostal(&c->m.p, loc, (PetscReal)s);
+    for (int late = 0; late < 2; late++) {
+      for (PetscInt r = 0; r < reps; r++) {
+        MPI_Request req[2];
+        w[late][r] = 0;
+        PetscCall(QuietBarrier(c->comm));
+        Pause(c->gap);
+        if (c->rank != a && c->rank != b) continue;
+        PetscCall(PairSync(c, c->rank == a ? b : a, c->rank == a ? PETSC_TRUE : PETSC_FALSE));
+        if (c->rank == b && late) Busy(D[k]);
+        PetscCallMPI(MPI_Irecv(rbuf, (int)s, MPI_BYTE, c->rank == a ? b : a, 3, c->comm, &req[0]));
+        PetscCallMPI(MPI_Isend(sbuf, (int)s, MPI_BYTE, c->rank == a ? b : a, 3, c->comm, &req[1]));
+        Busy(2 * D[k]);
+        {
+          const double t0 = MPI_Wtime();
+          PetscCallMPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+          w[late][r] = MPI_Wtime() - t0;
+        }
+      }
+      wm[late] = RepeatsOf(c, reps, w[late]);
+    }
+    extra[k] = wm[1] - wm[0];
+    PetscCall(QuietBcast(&extra[k], 1, a, c->comm));
+    if (extra[k] > 0.5 * D[k]) waits = PETSC_TRUE;
+    else limit = s;
+    if (c->raw) PetscCall(PetscPrintf(c->comm, "  %zu bytes: a late receiver (by %.0f us) adds %.1f us to the sender's wait\n", s, 1e6 * D[k], 1e6 * extra[k]));
+  }
+  PetscCall(Set(c, &c->m.p.sync_limit[loc], limit ? (double)limit : 1.0));
+  if (waits && limit) PetscCall(PetscPrintf(c->comm, "Late receiver %s (ranks %d and %d): sends up to %zu bytes complete without it; above, the sender waits for it\n", loc == PK_ON_NODE ? "on node" : "off node", a, b, limit));
+  else if (waits) PetscCall(PetscPrintf(c->comm, "Late receiver %s (ranks %d and %d): every send tried (%zu bytes and more) waits for it\n", loc == PK_ON_NODE ? "on node" : "off node", a, b, smin));
+  else PetscCall(PetscPrintf(c->comm, "Late receiver %s (ranks %d and %d): no send up to %zu bytes waits for it\n", loc == PK_ON_NODE ? "on node" : "off node", a, b, smax));
+  PetscCall(PetscFree2(w[0], w[1]));
+  PetscCall(PetscFree2(sbuf, rbuf));
   PetscFunctionReturn(0);
 }
 
@@ -2274,6 +2339,8 @@ int main(int argc, char **argv)
   if (on_a >= 0 || off_a >= 0) PetscCall(QueueSearch(&c, on_a >= 0 ? on_a : off_a, on_a >= 0 ? on_b : off_b));
   if (on_a >= 0) PetscCall(MessageGap(&c, PK_ON_NODE, on_a, on_b));
   if (off_a >= 0) PetscCall(MessageGap(&c, PK_OFF_NODE, off_a, off_b));
+  if (on_a >= 0) PetscCall(SyncLimit(&c, PK_ON_NODE, on_a, on_b));
+  if (off_a >= 0) PetscCall(SyncLimit(&c, PK_OFF_NODE, off_a, off_b));
   if (off_a >= 0) PetscCall(Contention(&c));
   if (off_a >= 0 && c.topo && c.netroot[0]) PetscCall(StallTime(&c));
   else if (c.netroot[0]) Note(&c, "Counters %s: no switch tree (-ksp_perfmodel_topology) or one node: stall_time not measured.", c.netroot);

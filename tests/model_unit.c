@@ -906,13 +906,40 @@ static PetscErrorCode TestSyncHalo(void)
 
   PetscFunctionBegin;
   HandMachine(&m);
+  /* which messages wait for a late receiver: above the measured sync_limit, else above the rendezvous limit */
+  {
+    const PetscReal  bytes[3] = {1000, 5000, 70000};
+    const PKLocality loc[3]   = {PK_ON_NODE, PK_ON_NODE, PK_OFF_NODE};
+    PKHaloPattern    h;
+    PKCommCost       c;
+
+    PetscCall(PetscMemzero(&h, sizeof(h)));
+    h.n     = 3;
+    h.bytes = bytes;
+    h.loc   = loc;
+    h.ppn   = 2;
+    m.rendezvous_limit[PK_ON_NODE] = m.rendezvous_limit[PK_OFF_NODE] = 4096;
+    m.sync_limit[PK_ON_NODE] = m.sync_limit[PK_OFF_NODE] = -1;
+    PetscCall(PKModelHalo(&m, &h, NULL, &c));
+    Check("not measured: above the rendezvous limit, on node", c.nsync[PK_ON_NODE], 1, 0, 0);
+    Check("not measured: above the rendezvous limit, off node", c.nsync[PK_OFF_NODE], 1, 0, 0);
+    m.sync_limit[PK_ON_NODE]  = 2048;
+    m.sync_limit[PK_OFF_NODE] = 65536;
+    PetscCall(PKModelHalo(&m, &h, NULL, &c));
+    Check("measured: above sync_limit_on", c.nsync[PK_ON_NODE], 1, 0, 0);
+    Check("measured: TCP's 64 KiB", c.nsync[PK_OFF_NODE], 1, 0, 0);
+    m.sync_limit[PK_OFF_NODE] = 131072; /* a simulator's detached sends */
+    PetscCall(PKModelHalo(&m, &h, NULL, &c));
+    Check("measured: none waits below the limit", c.nsync[PK_OFF_NODE], 0, 0, 0);
+  }
+  HandMachine(&m);
   BaseInput(&in, PK_SOLVER_PCG);
   PetscCall(PKModelSyncHaloShare(&in.halo, 32, &f));
   Check("no messages: no share", f, 0, 0, 0);
-  in.halo.nmsg[PK_ON_NODE][PK_PROTO_EAGER] = 2;
+  in.halo.nmsg[PK_ON_NODE][PK_PROTO_EAGER] = 3;
   PetscCall(PKModelSyncHaloShare(&in.halo, 32, &f));
-  Check("eager messages: no share", f, 0, 0, 0);
-  in.halo.nmsg[PK_ON_NODE][PK_PROTO_RENDEZVOUS] = 1;
+  Check("messages sent without the receiver: no share", f, 0, 0, 0);
+  in.halo.nsync[PK_ON_NODE] = 1;
   PetscCall(PKModelSyncHaloShare(&in.halo, 32, &f));
   PetscCall(PKEMaxNormal(0, 1, 4, &e2));
   PetscCall(PKEMaxNormal(0, 1, 32, &e32));
@@ -931,11 +958,11 @@ static PetscErrorCode TestSyncHalo(void)
   in.layout.ppn = 2;
   in.theta = 1;
   in.halo.nmsg[PK_ON_NODE][PK_PROTO_EAGER] = 1;
+  in.halo.nsync[PK_ON_NODE]                = 0;
   HandConfig(PK_SOLVER_PIPECG, &cfg);
   PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
   Check("eager halo: the quartile's gap", r.t[PK_TERM_SYNC], 10 * 1e-6, 1e-12, 0);
-  in.halo.nmsg[PK_ON_NODE][PK_PROTO_EAGER]      = 0;
-  in.halo.nmsg[PK_ON_NODE][PK_PROTO_RENDEZVOUS] = 1;
+  in.halo.nsync[PK_ON_NODE] = 1;
   PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r2));
   Check("rendezvous halo, two ranks: the median's gap", r2.t[PK_TERM_SYNC], 10 * 2e-6, 1e-12, 0);
   Check("rendezvous halo: the quartile's gap no longer hidden", r2.t[PK_TERM_OVERLAP] - r.t[PK_TERM_OVERLAP], 10 * 1e-6, 1e-9, 0);

@@ -58,6 +58,10 @@ typedef struct {
   PetscReal msg_gap[PK_NLOC]; /* s that each further short message adds to a burst posted to a rank at once (LogGP's
                                  gap g): a halo exchange's messages overlap their latencies. In the effective
                                  parameters < 0 where not measured: the messages serialize (000's postal sum) */
+  PetscReal sync_limit[PK_NLOC]; /* bytes: the largest message whose send completes although its receiver is late
+                                    (makes no MPI call); a larger one's sender waits for the receiver's next call (a
+                                    rendezvous). Effective parameters: < 0 where not measured, the rendezvous limit
+                                    stands in (PKModelSyncLimit) */
   /* allreduce of n doubles on P ranks: T = ceil(log2 P) * (allreduce_alpha + 8 n allreduce_beta), per locality */
   PetscReal allreduce_alpha[PK_NLOC]; /* s per recursive-doubling round */
   PetscReal allreduce_beta[PK_NLOC];  /* s per byte per round */

@@ -40,8 +40,8 @@
      the reading under which non-blocking solvers get the smaller penalty the paper motivates ("less
      synchronized"); replacing the other median would make their penalty larger. S is clamped at 0. Our trace
      has compute per iteration, not per synchronization segment, so S is charged once per iteration (not once per
-     allreduce as in the paper, which had per-segment times). A non-blocking solver whose halo has rendezvous
-     messages also waits there for its neighbours: f S_median of the gap, f the neighbours' share of the expected
+     allreduce as in the paper, which had per-segment times). A non-blocking solver whose halo sends wait for a late
+     receiver (above the profile's sync_limit) also waits there for its neighbours: f S_median of the gap, f the neighbours' share of the expected
      maximum (PKModelSyncHaloShare), is charged every iteration and not hidden; only the rest of S_Q1 joins the
      reductions' overlap.
    - What-if for the other solvers: same K, same per-application SpMV and PC times; vector time scaled by the
@@ -72,6 +72,7 @@ typedef struct {
 
 PETSC_INTERN void       PKNetStateUnknown(PKNetState *);
 PETSC_INTERN PKProtocol PKModelProtocol(const PKMachineParams *, PKLocality, PetscReal bytes);
+PETSC_INTERN PetscReal  PKModelSyncLimit(const PKMachineParams *, PKLocality);
 PETSC_INTERN PetscReal  PKModelPostal(const PKMachineParams *, PKLocality, PetscReal bytes);
 PETSC_INTERN PetscReal  PKModelMaxRate(const PKMachineParams *, PKLocality, PetscReal bytes, PetscReal ppn);
 PETSC_INTERN PetscReal  PKModelQueueSearch(const PKMachineParams *, PetscReal nmsgs);
@@ -99,6 +100,7 @@ typedef struct {
   PetscReal t[PK_CT_N];
   PetscReal total;                    /* sum of t[] */
   PetscReal nmsg[PK_NLOC][PK_NPROTO]; /* messages by locality and protocol (fractional for averages) */
+  PetscReal nsync[PK_NLOC];           /* of them, messages whose sender waits for a late receiver (PKModelSyncLimit) */
   PetscReal bytes[PK_NLOC];           /* bytes sent */
   PetscBool hops_known, congestion_measured;
   PetscBool contention_counted; /* l counted on the switch tree (else 004 eq 7's estimate, or none) */
@@ -243,8 +245,8 @@ PETSC_INTERN PetscReal PKModelOverlapHidden(PetscReal C, PetscReal W, PetscReal 
 PETSC_INTERN PetscReal      PKModelOverlapPolled(PetscReal C, PetscReal W, PetscReal t_poll);
 PETSC_INTERN PetscReal      PKModelTestsPerReduction(PetscReal t_poll, PetscReal W, PetscReal nmax, PetscReal t_test);
 PETSC_INTERN PetscReal      PKCommCostMessages(const PKCommCost *);
-/* the share of the blocking rule's synchronization gap a halo exchange of P ranks exposes (rendezvous messages: the
-   slowest of a rank and its neighbours, against the slowest of all; eager: 0) */
+/* the share of the blocking rule's synchronization gap a halo exchange of P ranks exposes (messages whose sender waits
+   for a late receiver: the slowest of a rank and its neighbours, against the slowest of all; none such: 0) */
 PETSC_INTERN PetscErrorCode PKModelSyncHaloShare(const PKCommCost *, PetscInt P, PetscReal *f);
 PETSC_INTERN PetscReal      PKModelRecvFromTests(const PKSolverConfig *, const PKLayout *, PetscReal halo_msgs, PetscReal K, PetscReal calls, PetscReal t_test, PetscReal t_idle);
 PETSC_INTERN PetscErrorCode PKModelPollFromTests(const PKSolverConfig *, PetscReal t_spmv, PetscReal t_pc, PetscReal t_test, PetscReal tests, PetscReal *t_poll);

@@ -71,6 +71,8 @@ const PKMachineField PKMachineFields[] = {
   PKF("stall_time", "s", "congestion: time per tick of the network port's stall counter (000 5.7's T_stall)", stall_time, POS),
   PKF("msg_gap_on", "s", "one more 8-byte message in a burst posted at once to a rank of the same node (LogGP's gap): what overlapping latencies leave", msg_gap[PK_ON_NODE], NNEG),
   PKF("msg_gap_off", "s", "one more 8-byte message in a burst posted at once to a rank of another node (LogGP's gap)", msg_gap[PK_OFF_NODE], NNEG),
+  PKF("sync_limit_on", "bytes", "on-node: largest message whose sender does not wait for a late receiver (larger: it waits for the receiver's next MPI call)", sync_limit[PK_ON_NODE], POS),
+  PKF("sync_limit_off", "bytes", "off-node: largest message whose sender does not wait for a late receiver (larger: it waits for the receiver's next MPI call)", sync_limit[PK_OFF_NODE], POS),
   PKF("mem_bw", "bytes/s", "STREAM triad bandwidth of one rank while every rank runs it", mem_bw, POS),
   PKF("spmv_per_nnz", "s", "AIJ MatMult time per stored nonzero (27-point stencil, all ranks at once)", spmv_per_nnz, POS),
   PKF("flop_time", "s", "time per flop of a memory-bound sweep (SpMV: 2 flops per nonzero; AMG t_i)", flop_time, POS),
@@ -176,7 +178,7 @@ static const PKMachineParams PKDefaultParams = {
   .nodes            = 1,
 };
 /* Fields the default could not measure: nothing off-node exists on one machine */
-static const char *const PKDefaultUnavailable[] = {"amg_flop_time", "alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "test_off", "test_idle_on", "test_idle_off", "recv_on", "recv_off", "post_on", "post_off", "poll_off", "nbc_async", "RN", "delta", "alpha_xs_short", "beta_xs_short", "alpha_xs_eager", "beta_xs_eager", "alpha_xs_rendezvous", "beta_xs_rendezvous", "stall_time", "msg_gap_on", "msg_gap_off", NULL};
+static const char *const PKDefaultUnavailable[] = {"amg_flop_time", "alpha_off_short", "beta_off_short", "alpha_off_eager", "beta_off_eager", "alpha_off_rendezvous", "beta_off_rendezvous", "eager_limit_off", "rendezvous_limit_off", "Rb_off", "allreduce_alpha_off", "allreduce_beta_off", "test_off", "test_idle_on", "test_idle_off", "recv_on", "recv_off", "post_on", "post_off", "poll_off", "nbc_async", "RN", "delta", "alpha_xs_short", "beta_xs_short", "alpha_xs_eager", "beta_xs_eager", "alpha_xs_rendezvous", "beta_xs_rendezvous", "stall_time", "msg_gap_on", "msg_gap_off", "sync_limit_on", "sync_limit_off", NULL};
 /* ... and no vector work of any CG type (the vec_* fields: PKMachineDefault marks them all) */
 #define PK_VEC_PREFIX "vec_"
 
@@ -687,6 +689,11 @@ PetscErrorCode PKMachineEffective(const PKMachine *m, PKMachineParams *eff, PKMa
   for (int k = 0; k < PK_NLOC; k++) {
     PetscCall(PKMachineFieldIndexOf(m, &m->p.msg_gap[k], &i));
     if (m->src[i] == PK_SRC_NONE) eff->msg_gap[k] = -1;
+  }
+  /* whether a send waits for a late receiver: where not measured, the protocol fit's rendezvous limit stands in */
+  for (int k = 0; k < PK_NLOC; k++) {
+    PetscCall(PKMachineFieldIndexOf(m, &m->p.sync_limit[k], &i));
+    if (m->src[i] == PK_SRC_NONE) eff->sync_limit[k] = -1;
   }
   PetscCall(PKMachineFieldIndexOf(m, &m->p.RN, &i));
   if (m->src[i] == PK_SRC_NONE || eff->RN <= 0) { /* no node injection cap known */

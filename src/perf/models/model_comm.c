@@ -22,6 +22,13 @@ PKProtocol PKModelProtocol(const PKMachineParams *m, PKLocality loc, PetscReal b
   return PK_PROTO_EAGER;
 }
 
+/* The largest message whose sender does not wait for a late receiver: measured (pipekrylov-calibrate), else the
+   protocol fit's rendezvous limit (a rendezvous send waits for the receiver to match it) */
+PetscReal PKModelSyncLimit(const PKMachineParams *m, PKLocality loc)
+{
+  return m->sync_limit[loc] > 0 ? m->sync_limit[loc] : m->rendezvous_limit[loc];
+}
+
 PetscReal PKModelPostal(const PKMachineParams *m, PKLocality loc, PetscReal bytes)
 {
   PKProtocol pr = PKModelProtocol(m, loc, bytes);
@@ -129,6 +136,7 @@ PetscErrorCode PKModelHalo(const PKMachineParams *m, const PKHaloPattern *h, con
     if (lc == PK_ON_NODE && h->xsocket && h->xsocket[i]) post = m->alpha_xs[pr] + m->beta_xs[pr] * s; /* 004 section 3 */
     nmsg += 1;
     c->nmsg[lc][pr] += 1;
+    if (s > PKModelSyncLimit(m, lc)) c->nsync[lc] += 1;
     c->bytes[lc] += s;
     c->t[PK_CT_POSTAL] += post;
     if (lc == PK_OFF_NODE) {
@@ -272,6 +280,7 @@ PetscErrorCode PKModelHaloGrid3d(const PKMachineParams *m, const PKGrid3d *g, co
         for (PetscInt l = 0; l < PK_NLOC; l++) {
           acc.bytes[l] += w * c.bytes[l];
           for (PetscInt p = 0; p < PK_NPROTO; p++) acc.nmsg[l][p] += w * c.nmsg[l][p];
+          acc.nsync[l] += w * c.nsync[l];
         }
         acc.hops_known          = c.hops_known;
         acc.congestion_measured = c.congestion_measured;
@@ -282,6 +291,7 @@ PetscErrorCode PKModelHaloGrid3d(const PKMachineParams *m, const PKGrid3d *g, co
   for (PetscInt l = 0; l < PK_NLOC; l++) {
     acc.bytes[l] /= ntotal;
     for (PetscInt p = 0; p < PK_NPROTO; p++) acc.nmsg[l][p] /= ntotal;
+    acc.nsync[l] /= ntotal;
   }
   PKCommCostFinish(&acc);
   if (avg) *avg = acc;

@@ -485,20 +485,21 @@ PetscReal PKCommCostMessages(const PKCommCost *c)
   return n;
 }
 
-/* The share of the synchronization gap that a halo exchange exposes whatever the reductions overlap. A rendezvous
-   message completes only when both ends have reached it: each rank waits there for the slowest of itself and its n
-   neighbours, the expected maximum of n + 1 of the P ranks' spreads against all P's (a normal law, as the what-if
-   for P ranks scales the gap). Eager messages are sent whether or not the receiver is there, and its interior rows
-   absorb a neighbour's lateness: 0. Two ranks that exchange a rendezvous halo wait for each other every iteration
-   (1), as the blocking reductions would */
+/* The share of the synchronization gap that a halo exchange exposes whatever the reductions overlap. A message whose
+   sender waits for a late receiver (a rendezvous: larger than the profile's sync_limit, PKModelSyncLimit) completes
+   only when both ends have reached MPI: each rank waits there for the slowest of itself and its n neighbours, the
+   expected maximum of n + 1 of the P ranks' spreads against all P's (a normal law, as the what-if for P ranks scales
+   the gap). Other messages are sent whether or not the receiver is there, and its interior rows absorb a
+   neighbour's lateness: 0. Two ranks that exchange such a halo wait for each other every iteration (1), as the
+   blocking reductions would */
 PetscErrorCode PKModelSyncHaloShare(const PKCommCost *halo, PetscInt P, PetscReal *f)
 {
-  PetscReal rdv = 0, n = PKCommCostMessages(halo), e_nb, e_all;
+  PetscReal nsync = 0, n = PKCommCostMessages(halo), e_nb, e_all;
 
   PetscFunctionBegin;
   *f = 0;
-  for (PetscInt l = 0; l < PK_NLOC; l++) rdv += halo->nmsg[l][PK_PROTO_RENDEZVOUS];
-  if (P <= 1 || !(rdv > 0)) PetscFunctionReturn(0);
+  for (PetscInt l = 0; l < PK_NLOC; l++) nsync += halo->nsync[l];
+  if (P <= 1 || !(nsync > 0)) PetscFunctionReturn(0);
   PetscCall(PKEMaxNormal(0, 1, PetscMin((PetscReal)P, PetscCeilReal(n) + 1), &e_nb));
   PetscCall(PKEMaxNormal(0, 1, P, &e_all));
   *f = e_all > 0 ? PetscMin(1, PetscMax(0, e_nb / e_all)) : 0;
