@@ -4,7 +4,7 @@
 set-up: the preconditioner's, the first product's) is a sample; sample j of round R of one type is compared with
 sample j of round R of another (run one after the other).
 Usage: accuracy.py DIR"""
-import csv, glob, os, re, statistics, sys
+import csv, glob, math, os, re, statistics, sys
 
 TARGETS = {"self_med": 5, "self_max": 10, "cross_med": 10, "cross_max": 20, "amg": 20}  # issue 26's (AMG: 12's)
 GMRES = {"pgmres", "gmres", "petsc_pgmres", "fgmres"}
@@ -45,6 +45,22 @@ def med(v):
     return statistics.median(v) if v else float("nan")
 
 
+def separated(runs, s, rows, pc, fast, other, reps):
+    """Whether the samples set `fast` apart from `other`: paired by (round, sample), fast faster in k of n pairs, a
+    one-sided sign test at 5% (P[Binomial(n, 1/2) >= k] < 0.05); else the rounds cannot tell the two apart"""
+    k = n = 0
+    for rep in reps:
+        a, b = runs.get((s, rows, pc, fast, rep)), runs.get((s, rows, pc, other, rep))
+        ta = num(a, "measured", "ksp_solve") if a else None
+        tb = num(b, "measured", "ksp_solve") if b else None
+        if ta and tb and ta != tb:
+            n += 1
+            k += ta < tb
+    if n == 0:
+        return False
+    return sum(math.comb(n, i) for i in range(k, n + 1)) / 2 ** n < 0.05
+
+
 def main():
     d = sys.argv[1]
     pat = re.compile(r"(?P<setup>[^-]+)-(?P<rows>\d+)-(?P<pc>[a-z]+)-(?P<typ>[a-z0-9_]+)-r(?P<rep>\d+)\.csv$")
@@ -66,7 +82,7 @@ def main():
         p(open(skipped).read().strip())
     summary = []
     autocg_ratios = []
-    ranking_right, ranking_costs = [], []
+    ranking_right, ranking_costs, ranking_ties = [], [], []
     for s in setups:
         keys = [k for k in runs if k[0] == s]
         reps = sorted({k[4] for k in keys})
@@ -185,7 +201,8 @@ def main():
         cg_types = [t for t in types if t not in GMRES]
         if len(cg_types) > 1:
             p("\nranking: each CG type's report's first choice (its what-ifs and its own model), the most frequent over the"
-              " samples, against the fastest type measured (median KSPSolve); cost = that choice's median / the fastest's:\n")
+              " samples, against the fastest type measured (median KSPSolve); cost = that choice's median / the fastest's;"
+              " tie = the samples do not set the fastest apart from it (paired by round and sample, sign test at 5%):\n")
             p("| rows/rank | pc | fastest | " + " | ".join(f"{a}'s first" for a in cg_types) + " |")
             p("| ---: | --- | --- |" + " --- |" * len(cg_types))
             for rows, pc in cases:
@@ -221,7 +238,9 @@ def main():
                     cost = meds[top] / meds[fast]
                     ranking_costs.append(cost)
                     ranking_right.append(top == fast)
-                    cells.append(("**" + top + "**" if top == fast else f"{top} ({cost:.3f})") + f" {picks.count(top)}/{len(picks)}")
+                    tie = top != fast and not separated(runs, s, rows, pc, fast, top, reps)
+                    ranking_ties.append(tie)
+                    cells.append(("**" + top + "**" if top == fast else f"{top} ({cost:.3f}{', tie' if tie else ''})") + f" {picks.count(top)}/{len(picks)}")
                 p(f"| {rows} | {pc} | {fast} | " + " | ".join(cells) + " |")
         # AMG
         amg = []
@@ -254,7 +273,8 @@ def main():
     if ranking_right:
         p(f"\nranking: the reports' first choice is the fastest type measured in {sum(ranking_right)} of {len(ranking_right)}"
           f" (case, report) pairs; a wrong first choice costs, median {med([c for c, r in zip(ranking_costs, ranking_right) if not r] or [1]):.3f},"
-          f" largest {max(ranking_costs):.3f} [target: the fastest first in every case]")
+          f" largest {max(ranking_costs):.3f} [target: the fastest first in every case]; of the wrong ones, {sum(ranking_ties)}"
+          f" chose a type the samples do not set apart from the fastest (a tie)")
     p("\n(on a shared or loaded machine these figures are noise: quote only a quiet machine's run with >= 7 rounds)")
     print("\n".join(out))
     return 0
