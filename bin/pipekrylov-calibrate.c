@@ -754,7 +754,7 @@ static PetscErrorCode SyncLimit(Calib *c, PKLocality loc, PetscMPIInt a, PetscMP
   PetscCall(PetscCalloc2(smax, &sbuf, smax, &rbuf));
   PetscCall(PetscMalloc2(reps, &w[0], reps, &w[1]));
   for (PetscInt k = 0; k < nsz && !waits; k++) {
-    const size_t s  = smin << k;
+    const size_t s = smin << k;
     double       wm[2];
     D[k] = 50e-6 + 4 * PKModelPostal(&c->m.p, loc, (PetscReal)s);
     for (int late = 0; late < 2; late++) {

@@ -914,10 +914,10 @@ static PetscErrorCode TestSyncHalo(void)
     PKCommCost       c;
 
     PetscCall(PetscMemzero(&h, sizeof(h)));
-    h.n     = 3;
-    h.bytes = bytes;
-    h.loc   = loc;
-    h.ppn   = 2;
+    h.n                            = 3;
+    h.bytes                        = bytes;
+    h.loc                          = loc;
+    h.ppn                          = 2;
     m.rendezvous_limit[PK_ON_NODE] = m.rendezvous_limit[PK_OFF_NODE] = 4096;
     m.sync_limit[PK_ON_NODE] = m.sync_limit[PK_OFF_NODE] = -1;
     PetscCall(PKModelHalo(&m, &h, NULL, &c));
@@ -953,10 +953,10 @@ static PetscErrorCode TestSyncHalo(void)
      quartile's gap joins the reduction and hides behind the overlapped work; with a rendezvous halo between two ranks
      the median's gap is waited at the halo every iteration, none is left to hide */
   BaseInput(&in, PK_SOLVER_PCG);
-  in.layout.P = 2;
-  in.layout.nodes = 1;
-  in.layout.ppn = 2;
-  in.theta = 1;
+  in.layout.P                              = 2;
+  in.layout.nodes                          = 1;
+  in.layout.ppn                            = 2;
+  in.theta                                 = 1;
   in.halo.nmsg[PK_ON_NODE][PK_PROTO_EAGER] = 1;
   in.halo.nsync[PK_ON_NODE]                = 0;
   HandConfig(PK_SOLVER_PIPECG, &cfg);

@@ -87,7 +87,7 @@ static PetscErrorCode Plausible(const PKMachine *m)
     {"allreduce_alpha_on",        1e-9,  5e-2, PETSC_FALSE},
     {"eager_limit_on",            1,     1e8,  PETSC_FALSE},
     {"rendezvous_limit_on",       1,     1e9,  PETSC_FALSE},
-    {"sync_limit_on",             1,     1048576, PETSC_FALSE}, /* bytes: 1 (every send waits) to the largest tried */
+    {"sync_limit_on",             1,     2e6,  PETSC_FALSE}, /* bytes: 1 (every send waits) to the largest tried, 1 MiB */
     {"gamma",                     0,     1e-3, PETSC_FALSE},
     {"mem_bw",                    1e8,   1e13, PETSC_FALSE},
     {"spmv_per_nnz",              1e-12, 1e-6, PETSC_FALSE},

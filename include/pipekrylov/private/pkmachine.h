@@ -58,6 +58,7 @@ typedef struct {
   PetscReal msg_gap[PK_NLOC]; /* s that each further short message adds to a burst posted to a rank at once (LogGP's
                                  gap g): a halo exchange's messages overlap their latencies. In the effective
                                  parameters < 0 where not measured: the messages serialize (000's postal sum) */
+  /* whether a send waits for a late receiver */
   PetscReal sync_limit[PK_NLOC]; /* bytes: the largest message whose send completes although its receiver is late
                                     (makes no MPI call); a larger one's sender waits for the receiver's next call (a
                                     rendezvous). Effective parameters: < 0 where not measured, the rendezvous limit

@@ -242,9 +242,9 @@ PETSC_INTERN PetscReal PKModelOverlapHidden(PetscReal C, PetscReal W, PetscReal 
 /* MPI_Test calls of one non-blocking reduction of a solver that polls, with the work W overlapped with it split into
    nmax pieces: a call after each piece until the reduction is seen complete (t_poll, polled back to back), at most
    nmax; and what t_poll a measured count implies (the inverse) */
-PETSC_INTERN PetscReal      PKModelOverlapPolled(PetscReal C, PetscReal W, PetscReal t_poll);
-PETSC_INTERN PetscReal      PKModelTestsPerReduction(PetscReal t_poll, PetscReal W, PetscReal nmax, PetscReal t_test);
-PETSC_INTERN PetscReal      PKCommCostMessages(const PKCommCost *);
+PETSC_INTERN PetscReal PKModelOverlapPolled(PetscReal C, PetscReal W, PetscReal t_poll);
+PETSC_INTERN PetscReal PKModelTestsPerReduction(PetscReal t_poll, PetscReal W, PetscReal nmax, PetscReal t_test);
+PETSC_INTERN PetscReal PKCommCostMessages(const PKCommCost *);
 /* the share of the blocking rule's synchronization gap a halo exchange of P ranks exposes (messages whose sender waits
    for a late receiver: the slowest of a rank and its neighbours, against the slowest of all; none such: 0) */
 PETSC_INTERN PetscErrorCode PKModelSyncHaloShare(const PKCommCost *, PetscInt P, PetscReal *f);

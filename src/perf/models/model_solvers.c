@@ -587,8 +587,8 @@ typedef struct {
   PetscReal              t_stream;           /* s per vector stream (from the measured solver) */
   PetscReal              halo_hidden;        /* of each SpMV's halo, as measured (less what receiving moves there) */
   PetscReal              halo_hidden_polled; /* of an SpMV's in a polled window (more, where receiving moves there) */
-  PetscReal              sync;      /* synchronization gap per iteration, by the solver's rule */
-  PetscReal              sync_halo; /* of it, what the halo exchanges expose, which no reduction's overlap hides */
+  PetscReal              sync;               /* synchronization gap per iteration, by the solver's rule */
+  PetscReal              sync_halo;          /* of it, what the halo exchanges expose, which no reduction's overlap hides */
   PetscReal              theta;
   PetscBool              ideal; /* theta not measured, a solver that polls: 000's full overlap, min(C, W) */
   PetscReal              async; /* PETSc's split reductions: the share the MPI completes with no call */
@@ -755,12 +755,6 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   ctx.halo_hidden_polled = PetscMin(in->halo.total, ctx.halo_hidden + PetscMax(0, in->halo_recv_moved));
   ctx.halo_hidden        = PetscMax(0, ctx.halo_hidden + PetscMin(0, in->halo_recv_moved));
   ctx.sync               = in->layout.P > 1 ? PetscMax(0, in->sync[blocking ? 0 : 1]) : 0;
-  ctx.sync_halo          = 0;
-  if (!blocking && in->layout.P > 1 && in->sync[0] >= 0) {
-    PetscReal f;
-    PetscCall(PKModelSyncHaloShare(&in->halo, in->layout.P, &f));
-    ctx.sync_halo = f * in->sync[0]; /* a point-to-point wait: the blocking rule's gap */
-  }
   ctx.theta              = PetscMax(0, PetscMin(1, in->theta));
   ctx.ideal              = ideal;
   ctx.async              = PKModelAsyncShare(m, in->solver.kind);
@@ -768,6 +762,12 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   res->kind              = in->solver.kind;
   res->K                 = K;
   res->P                 = in->layout.P;
+  ctx.sync_halo          = 0;
+  if (!blocking && in->layout.P > 1 && in->sync[0] >= 0) {
+    PetscReal f;
+    PetscCall(PKModelSyncHaloShare(&in->halo, in->layout.P, &f));
+    ctx.sync_halo = f * in->sync[0]; /* a point-to-point wait: the blocking rule's gap */
+  }
 
   if (gm) {
     PetscInt m_ = s.its, nfull = K / m_, rest = K % m_, ncycles = nfull + (rest ? 1 : 0);
