@@ -41,9 +41,9 @@
      synchronized"); replacing the other median would make their penalty larger. S is clamped at 0. Our trace
      has compute per iteration, not per synchronization segment, so S is charged once per iteration (not once per
      allreduce as in the paper, which had per-segment times). A non-blocking solver whose halo sends wait for a late
-     receiver (above the profile's sync_limit) also waits there for its neighbours: f S_median of the gap, f the neighbours' share of the expected
-     maximum (PKModelSyncHaloShare), is charged every iteration and not hidden; only the rest of S_Q1 joins the
-     reductions' overlap.
+     receiver (above the profile's sync_limit) also waits there for its neighbours: f S_median of the gap, f the
+     neighbours' share of the expected maximum (PKModelSyncHaloShare), is charged every iteration and not hidden;
+     only the rest of S_Q1 joins the reductions' overlap.
    - What-if for the other solvers: same K, same per-application SpMV and PC times; vector time scaled by the
      vector streams per iteration (PKSolverStreams: unfused count, AXPY-type 3, AXPBYPCZ 4, dot 2, norm 1 stream
      per vector length) relative to the measured solver. What-if for P ranks: weak scaling (per-rank work and
@@ -239,14 +239,15 @@ PETSC_INTERN PetscErrorCode PKModelThetaByWindow(PetscInt n, const PetscReal W[]
 /* Hidden part of a non-blocking reduction of cost C behind work W when a fraction theta of the reductions was complete
    at its wait: theta C + (1 - theta) min(C, theta W) (see model_solvers.c) */
 PETSC_INTERN PetscReal PKModelOverlapHidden(PetscReal C, PetscReal W, PetscReal theta);
+/* PKModelSyncHaloShare: the share of the blocking rule's synchronization gap a halo exchange of P ranks exposes
+   (messages whose sender waits for a late receiver: the slowest of a rank and its neighbours against the slowest of
+   all; none such: 0). */
 /* MPI_Test calls of one non-blocking reduction of a solver that polls, with the work W overlapped with it split into
    nmax pieces: a call after each piece until the reduction is seen complete (t_poll, polled back to back), at most
    nmax; and what t_poll a measured count implies (the inverse) */
-PETSC_INTERN PetscReal PKModelOverlapPolled(PetscReal C, PetscReal W, PetscReal t_poll);
-PETSC_INTERN PetscReal PKModelTestsPerReduction(PetscReal t_poll, PetscReal W, PetscReal nmax, PetscReal t_test);
-PETSC_INTERN PetscReal PKCommCostMessages(const PKCommCost *);
-/* the share of the blocking rule's synchronization gap a halo exchange of P ranks exposes (messages whose sender waits
-   for a late receiver: the slowest of a rank and its neighbours, against the slowest of all; none such: 0) */
+PETSC_INTERN PetscReal      PKModelOverlapPolled(PetscReal C, PetscReal W, PetscReal t_poll);
+PETSC_INTERN PetscReal      PKModelTestsPerReduction(PetscReal t_poll, PetscReal W, PetscReal nmax, PetscReal t_test);
+PETSC_INTERN PetscReal      PKCommCostMessages(const PKCommCost *);
 PETSC_INTERN PetscErrorCode PKModelSyncHaloShare(const PKCommCost *, PetscInt P, PetscReal *f);
 PETSC_INTERN PetscReal      PKModelRecvFromTests(const PKSolverConfig *, const PKLayout *, PetscReal halo_msgs, PetscReal K, PetscReal calls, PetscReal t_test, PetscReal t_idle);
 PETSC_INTERN PetscErrorCode PKModelPollFromTests(const PKSolverConfig *, PetscReal t_spmv, PetscReal t_pc, PetscReal t_test, PetscReal tests, PetscReal *t_poll);
