@@ -737,17 +737,19 @@ static PetscErrorCode MessageGap(Calib *c, PKLocality loc, PetscMPIInt a, PetscM
    below its detached threshold whatever its timing). Both ranks of the pair post a receive and a send of s bytes,
    b a time D after a, then each computes E = 2 D and waits; a's wait is timed, with b late by D and not late.
    A send that waits for b's next call makes a wait about D longer; one that does not, nothing (b's message arrives
-   by D + its transfer < E). D = 50 us + 4 postal(s). The limit is the largest size below the first that waits (the
-   largest tried where none does; 1 byte where all do). */
+   by D + its transfer < E). D = 50 us + 4 postal(s). The limit is the largest size below the first that waits,
+   confirmed by the next size waiting too (a disturbed repeat can make one size look like it waits; larger messages
+   wait if smaller ones do): the largest tried where none does, 1 byte where all do. */
 static void Busy(double);
 
 static PetscErrorCode SyncLimit(Calib *c, PKLocality loc, PetscMPIInt a, PetscMPIInt b)
 {
-  const PetscInt nsz = 12, reps = PetscMin(c->reps, c->quick ? 3 : 7);
+  const PetscInt nsz = 12, reps = PetscMin(c->reps, c->quick ? 5 : 7);
   const size_t   smin = 512;
   size_t         smax = smin << (nsz - 1), limit = 0;
   char          *sbuf, *rbuf;
   double        *w[2], extra[12], D[12];
+  PetscInt       first = -1; /* the first size that waits, not yet confirmed */
   PetscBool      waits = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -779,10 +781,16 @@ static PetscErrorCode SyncLimit(Calib *c, PKLocality loc, PetscMPIInt a, PetscMP
     }
     extra[k] = wm[1] - wm[0];
     PetscCall(QuietBcast(&extra[k], 1, a, c->comm));
-    if (extra[k] > 0.5 * D[k]) waits = PETSC_TRUE;
-    else limit = s;
+    if (extra[k] > 0.5 * D[k]) {
+      if (first >= 0) waits = PETSC_TRUE; /* two sizes in a row: the first of them is where sends start to wait */
+      else first = k;
+    } else {
+      first = -1; /* a size that waited alone was a disturbed measurement */
+      limit = s;
+    }
     if (c->raw) PetscCall(PetscPrintf(c->comm, "  %zu bytes: a late receiver (by %.0f us) adds %.1f us to the sender's wait\n", s, 1e6 * D[k], 1e6 * extra[k]));
   }
+  if (first == nsz - 1) waits = PETSC_TRUE; /* the largest size tried waits: nothing larger to confirm it */
   PetscCall(Set(c, &c->m.p.sync_limit[loc], limit ? (double)limit : 1.0));
   if (waits && limit) PetscCall(PetscPrintf(c->comm, "Late receiver %s (ranks %d and %d): sends up to %zu bytes complete without it; above, the sender waits for it\n", loc == PK_ON_NODE ? "on node" : "off node", a, b, limit));
   else if (waits) PetscCall(PetscPrintf(c->comm, "Late receiver %s (ranks %d and %d): every send tried (%zu bytes and more) waits for it\n", loc == PK_ON_NODE ? "on node" : "off node", a, b, smin));
