@@ -969,6 +969,19 @@ static PetscErrorCode TestSyncHalo(void)
   /* a blocking type is charged the median's gap either way */
   PetscCall(PKModelSolve(&m, &in, &r));
   Check("pcg: the median's gap", r.t[PK_TERM_SYNC], 10 * 2e-6, 1e-12, 0);
+  /* weak scaling to 64 ranks with the same halo (one neighbour): the gap grows like the maximum of 64 ranks, the
+     halo's share shrinks to one neighbour's of 64: what the halo exposes stays the two ranks' gap */
+  in.solver  = cfg;
+  in.sync[1] = 0; /* no quartile gap: the term is the halo's alone */
+  PetscCall(PKModelWhatIfRanks(&m, &in, 64, NULL, &r));
+  {
+    PetscReal e1, e64, f64;
+    PetscCall(PKEMaxNormal(0, 1, 2, &e1));
+    PetscCall(PKEMaxNormal(0, 1, 64, &e64));
+    PetscCall(PKModelSyncHaloShare(&in.halo, 64, &f64));
+    Check("64 ranks, one neighbour: its share of the 64 ranks' maximum", f64, e1 / e64, 1e-12, 0);
+    Check("64 ranks, one neighbour: the halo exposes the two ranks' gap", r.t[PK_TERM_SYNC], 10 * 2e-6, 1e-9, 0);
+  }
   PetscFunctionReturn(0);
 }
 
