@@ -748,7 +748,7 @@ static PetscErrorCode SyncLimit(Calib *c, PKLocality loc, PetscMPIInt a, PetscMP
   const size_t   smin = 512;
   size_t         smax = smin << (nsz - 1), limit = 0;
   char          *sbuf, *rbuf;
-  double        *w[2], extra[12], D[12];
+  double        *w[2];
   PetscInt       first = -1; /* the first size that waits, not yet confirmed */
   PetscBool      waits = PETSC_FALSE;
 
@@ -757,8 +757,8 @@ static PetscErrorCode SyncLimit(Calib *c, PKLocality loc, PetscMPIInt a, PetscMP
   PetscCall(PetscMalloc2(reps, &w[0], reps, &w[1]));
   for (PetscInt k = 0; k < nsz && !waits; k++) {
     const size_t s = smin << k;
-    double       wm[2];
-    D[k] = 50e-6 + 4 * PKModelPostal(&c->m.p, loc, (PetscReal)s);
+    const double D = 50e-6 + 4 * PKModelPostal(&c->m.p, loc, (PetscReal)s);
+    double       wm[2], extra;
     for (int late = 0; late < 2; late++) {
       for (PetscInt r = 0; r < reps; r++) {
         MPI_Request req[2];
@@ -767,10 +767,10 @@ static PetscErrorCode SyncLimit(Calib *c, PKLocality loc, PetscMPIInt a, PetscMP
         Pause(c->gap);
         if (c->rank != a && c->rank != b) continue;
         PetscCall(PairSync(c, c->rank == a ? b : a, c->rank == a ? PETSC_TRUE : PETSC_FALSE));
-        if (c->rank == b && late) Busy(D[k]);
+        if (c->rank == b && late) Busy(D);
         PetscCallMPI(MPI_Irecv(rbuf, (int)s, MPI_BYTE, c->rank == a ? b : a, 3, c->comm, &req[0]));
         PetscCallMPI(MPI_Isend(sbuf, (int)s, MPI_BYTE, c->rank == a ? b : a, 3, c->comm, &req[1]));
-        Busy(2 * D[k]);
+        Busy(2 * D);
         {
           const double t0 = MPI_Wtime();
           PetscCallMPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
@@ -779,16 +779,16 @@ static PetscErrorCode SyncLimit(Calib *c, PKLocality loc, PetscMPIInt a, PetscMP
       }
       wm[late] = RepeatsOf(c, reps, w[late]);
     }
-    extra[k] = wm[1] - wm[0];
-    PetscCall(QuietBcast(&extra[k], 1, a, c->comm));
-    if (extra[k] > 0.5 * D[k]) {
+    extra = wm[1] - wm[0];
+    PetscCall(QuietBcast(&extra, 1, a, c->comm));
+    if (extra > 0.5 * D) {
       if (first >= 0) waits = PETSC_TRUE; /* two sizes in a row: the first of them is where sends start to wait */
       else first = k;
     } else {
       first = -1; /* a size that waited alone was a disturbed measurement */
       limit = s;
     }
-    if (c->raw) PetscCall(PetscPrintf(c->comm, "  %zu bytes: a late receiver (by %.0f us) adds %.1f us to the sender's wait\n", s, 1e6 * D[k], 1e6 * extra[k]));
+    if (c->raw) PetscCall(PetscPrintf(c->comm, "  %zu bytes: a late receiver (by %.0f us) adds %.1f us to the sender's wait\n", s, 1e6 * D, 1e6 * extra));
   }
   if (first == nsz - 1) waits = PETSC_TRUE; /* the largest size tried waits: nothing larger to confirm it */
   PetscCall(Set(c, &c->m.p.sync_limit[loc], limit ? (double)limit : 1.0));
