@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """The tables of bench/smpi/run: bench/smpi/analyze.py RUNS_DIR
 
-RUNS_DIR/<platform>/<rows>-<ranks>-<type>.csv are -ksp_perfmodel_view ::ascii_csv reports of simulated runs (a
-fixed iteration count, no norm). Per platform and size it prints, in microseconds per iteration of simulated time:
+RUNS_DIR/<platform>/<rows>-<ranks>-<type>.csv (the first round) and <rows>-<ranks>-<type>.r<k>.csv (round k) are
+-ksp_perfmodel_view ::ascii_csv reports of simulated runs (a fixed iteration count, no norm); every figure is the
+median over the rounds (the simulated compute is this machine's real compute, noise included). Per platform and size
+it prints, in microseconds per iteration of simulated time:
 the measured (simulated) KSPSolve of every type at every rank count with the fastest marked; the self model's gap;
 the self model on the iterations alone (less set-up, finish, start-up and arrival); the what-if of the smallest run's
 report for each larger count against the simulated time, also with the larger run's measured terms in place of the
 smallest run's (what remains is the communication the model predicts); the ranking by the model (each type's own
-report) against the simulated ranking, and what a wrong first choice costs; then the summary against issue 26's
-targets.
+report) against the simulated ranking, and what a wrong first choice costs; autocg's choice (the model's, before any
+solve) against the fastest type simulated; then the summary against issue 26's targets.
 """
 import glob
 import math
@@ -21,10 +23,18 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from accuracy import last_report, num  # noqa: E402
 
 ORDER = ["pcg", "sapcg", "nbpcg", "pipecg", "pipe2cg", "cg", "petsc_pipecg"]
+# autocg's run is another type's solve (the one it chose): judged against the types, never one of them
+AUTO = "autocg"
 
 
 def med(v):
     return statistics.median(v) if v else float("nan")
+
+
+def mnum(rs, *k):
+    """The median over a case's rounds of one report value, or None where no round has it"""
+    v = [x for x in (num(r, *k) for r in rs) if x is not None]
+    return statistics.median(v) if v else None
 
 
 def fmt(v, f="%.1f"):
@@ -65,22 +75,28 @@ def main():
     for pdir in sorted(d for d in glob.glob(os.path.join(root, "*")) if os.path.isdir(d)):
         plat = os.path.basename(pdir)
         runs = {}
+        rounds = {}  # (rows, ranks, type) -> {round: report}
         for path in glob.glob(os.path.join(pdir, "*.csv")):
-            m = re.match(r"(\d+)-(\d+)-([a-z0-9_]+)\.csv$", os.path.basename(path))
+            m = re.match(r"(\d+)-(\d+)-([a-z0-9_]+?)(?:\.r(\d+))?\.csv$", os.path.basename(path))
             r = last_report(path) if m else None
             if r and num(r, "measured", "ksp_solve"):
-                runs[(int(m[1]), int(m[2]), m[3])] = r
+                rounds.setdefault((int(m[1]), int(m[2]), m[3]), {})[int(m[4] or 1)] = r
+        # every case's reports in round order (a list: the figures are medians over it)
+        runs = {k: [v[i] for i in sorted(v)] for k, v in rounds.items()}
         for rows in sorted({k[0] for k in runs}):
             Ps = sorted({k[1] for k in runs if k[0] == rows})
             types = [t for t in ORDER if any(k[0] == rows and k[2] == t for k in runs)]
+            autos = {k[1]: runs[k] for k in runs if k[0] == rows and k[2] == AUTO}
             it = lambda r: num(r, "run", "iterations") or 1
-            meas = {(P, t): num(runs[(rows, P, t)], "measured", "ksp_solve") / it(runs[(rows, P, t)]) * 1e6
-                    for P in Ps for t in types if (rows, P, t) in runs}
-            model = {(P, t): num(runs[(rows, P, t)], "analytic", "total") / it(runs[(rows, P, t)]) * 1e6
-                     for P in Ps for t in types if (rows, P, t) in runs}
-            comp = {(P, t): measured_terms(runs[(rows, P, t)]) / it(runs[(rows, P, t)]) * 1e6
-                    for P in Ps for t in types if (rows, P, t) in runs}
-            print(f"\n### {plat}, {rows} rows per rank: simulated KSPSolve per iteration (us); * the fastest\n")
+            # per iteration, us: the median over the rounds of each round's value
+            per_it = lambda rs, f: med([f(r) / it(r) * 1e6 for r in rs if f(r) is not None])
+            cases = [(P, t) for P in Ps for t in types if (rows, P, t) in runs]
+            meas = {(P, t): per_it(runs[(rows, P, t)], lambda r: num(r, "measured", "ksp_solve")) for P, t in cases}
+            model = {(P, t): per_it(runs[(rows, P, t)], lambda r: num(r, "analytic", "total")) for P, t in cases}
+            comp = {(P, t): per_it(runs[(rows, P, t)], measured_terms) for P, t in cases}
+            nround = max(len(v) for k, v in runs.items() if k[0] == rows)
+            print(f"\n### {plat}, {rows} rows per rank: simulated KSPSolve per iteration (us, median of {nround}"
+                  f" round{'s' if nround > 1 else ''}); * the fastest\n")
             print("| type | " + " | ".join(f"{P} ranks" for P in Ps) + " |")
             print("| --- |" + " ---: |" * len(Ps))
             for t in types:
@@ -105,9 +121,9 @@ def main():
                   " start-up and the ranks' arrival):\n")
 
             def iterations_gap(t, P):
-                r = runs.get((rows, P, t))
-                mi = (num(r, "measured", "ksp_solve") or 0) - (num(r, "measured", "setup") or 0) - (num(r, "measured", "finish") or 0) if r else 0
-                mo = (num(r, "analytic", "total") or 0) - (num(r, "analytic", "init") or 0) - (num(r, "analytic", "arrival") or 0) if r else 0
+                rs = runs.get((rows, P, t), [])
+                mi = med([(num(r, "measured", "ksp_solve") or 0) - (num(r, "measured", "setup") or 0) - (num(r, "measured", "finish") or 0) for r in rs])
+                mo = med([(num(r, "analytic", "total") or 0) - (num(r, "analytic", "init") or 0) - (num(r, "analytic", "arrival") or 0) for r in rs])
                 if not (mi > 0 and mo > 0):
                     return None
                 g = 100 * (mo - mi) / mi
@@ -119,10 +135,10 @@ def main():
 
             def whatif_gap(t, P, replace=False):
                 r0 = runs.get((rows, P0, t))
-                p = num(r0, "whatif.ranks", str(P)) if r0 else None
-                if p is None or (P, t) not in meas or (replace and ((P0, t) not in comp or (P, t) not in comp)):
+                p = per_it(r0, lambda r: num(r, "whatif.ranks", str(P))) if r0 else float("nan")
+                if p != p or (P, t) not in meas or (replace and ((P0, t) not in comp or (P, t) not in comp)):
                     return None
-                pi = p / it(r0) * 1e6 + (comp[(P, t)] - comp[(P0, t)] if replace else 0)
+                pi = p + (comp[(P, t)] - comp[(P0, t)] if replace else 0)
                 g = 100 * (pi - meas[(P, t)]) / meas[(P, t)]
                 extra = f"; {comp[(P0, t)]:.0f} -> {comp[(P, t)]:.0f}" if replace else ""
                 return g, f"{pi:.1f} / {meas[(P, t)]:.1f} ({g:+.0f}%{extra})"
@@ -148,18 +164,43 @@ def main():
                 # what a wrong first choice costs: its simulated time over the fastest type's
                 cost = f" (the model's first, {mo[0]}, {meas[(P, mo[0])] / meas[(P, sm[0])]:.3f}x the fastest)" if have and not ok else ""
                 print(f"- {P} ranks: simulated {' < '.join(sm)}; model {' < '.join(mo)}: fastest {'right' if ok else 'WRONG'}{cost}")
+            # autocg: the type the model chose before any solve; its own simulated solve against the fastest type's, and
+            # the chosen type's own run against it (the choice apart from the run-to-run noise of one simulated solve)
+            worst_auto = float("nan")
+            if autos:
+                print("\nautocg (the model's choice before any solve) against the fastest of its candidates simulated:\n")
+                for P in Ps:
+                    rs = autos.get(P, [])
+                    # its candidates (the report lists their predictions), as simulated
+                    cands = {k[1] for r in rs for k in r if len(k) == 2 and k[0] == "choice.predicted_per_iteration"}
+                    have = [t for t in types if (P, t) in meas and t in cands]
+                    if not rs or not have:
+                        continue
+                    chosen = sorted({r.get(("choice", "chosen"), "?") for r in rs})
+                    fast = min(have, key=lambda t: meas[(P, t)])
+                    # paired by round: autocg's solve over the fastest type's in the same round, the median of the ratios
+                    frs = runs[(rows, P, fast)]
+                    ratio = med([num(a, "measured", "ksp_solve") / it(a) / (num(b, "measured", "ksp_solve") / it(b))
+                                 for a, b in zip(rs, frs)])
+                    own = "; ".join(f"{c}'s own runs {meas[(P, c)] / meas[(P, fast)]:.3f}x" for c in chosen if (P, c) in meas)
+                    print(f"- {P} ranks: chose {', '.join(chosen)}; its solve {ratio:.3f}x the fastest ({fast}; median of"
+                          f" {min(len(rs), len(frs))} paired round(s)){'; ' + own if own else ''}")
+                    worst_auto = ratio if worst_auto != worst_auto else max(worst_auto, ratio)
             largest = [g for P, g in wi if P == Ps[-1]]
             largest_c = [g for P, g in wic if P == Ps[-1]]
             summary.append((plat, rows, med(gaps), max(gaps) if gaps else float("nan"), med(igaps), max(igaps) if igaps else float("nan"),
                             max(largest) if largest else float("nan"),
-                            max(largest_c) if largest_c else float("nan"), right, len(Ps)))
+                            max(largest_c) if largest_c else float("nan"), right, len(Ps), worst_auto))
     print("\n### summary (targets of issue 26: per-iteration model median <= 10%, largest <= 25%; what-if from the"
-          " smallest count within 20% at the largest; the fastest type ranked first at every count)\n")
+          " smallest count within 20% at the largest; the fastest type ranked first at every count; autocg within 5% of the"
+          " fastest type)\n")
     print("| platform | rows/rank | self gap median | largest | iterations alone: median | largest"
-          " | what-if at the largest count, worst type | the same, the larger run's measured terms | fastest right |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for plat, rows, m, x, im, ix, w, wc, right, n in summary:
-        print(f"| {plat} | {rows} | {fmt(m)}% | {fmt(x)}% | {fmt(im)}% | {fmt(ix)}% | {fmt(w)}% | {fmt(wc)}% | {right} of {n} |")
+          " | what-if at the largest count, worst type | the same, the larger run's measured terms | fastest right"
+          " | autocg / fastest, worst |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for plat, rows, m, x, im, ix, w, wc, right, n, wa in summary:
+        print(f"| {plat} | {rows} | {fmt(m)}% | {fmt(x)}% | {fmt(im)}% | {fmt(ix)}% | {fmt(w)}% | {fmt(wc)}% | {right} of {n}"
+              f" | {fmt(wa, '%.3f')} |")
     return 0
 
 
