@@ -45,6 +45,19 @@ autocg_report() {
   [ "$(echo "$out" | grep -c '^choice.predicted_per_iteration,')" = 6 ] && echo "$out" | grep -Eq '^choice,chosen,[a-z0-9]+,,autocg$'
 }
 t autocg-report autocg_report
+# the synchronization gap its samples of each rank's compute show (the same rule as a report's): none on one rank,
+# and the first quartile's rule never above the median's
+autocg_gap() {
+  local np=$1 out g q
+  out=$("$PK_ROOT/tests/mpirun.sh" "$np" "$EX" -rows_per_rank 1000 -pc_type jacobi -ksp_type autocg -ksp_perfmodel_view ::ascii_csv 2>&1) || { echo "$out"; return 1; }
+  g=$(echo "$out" | awk -F, '$1 == "choice" && $2 == "sync_gap" { print $3 }')
+  q=$(echo "$out" | awk -F, '$1 == "choice" && $2 == "sync_gap_q1" { print $3 }')
+  echo "np $np: synchronization gap $g s, Q1 rule $q s"
+  [ -n "$g" ] && [ -n "$q" ] || return 1
+  if [ "$np" = 1 ]; then awk -v g="$g" -v q="$q" 'BEGIN { exit !(g == 0 && q == 0) }'; else awk -v g="$g" -v q="$q" 'BEGIN { exit !(g >= 0 && q >= 0 && q <= g && g < 1) }'; fi
+}
+t autocg-gap-np1 autocg_gap 1
+t autocg-gap-np2 autocg_gap 2
 # a matrix-free operator: no halo to read, the choice is still made and the solve right
 t_grep autocg-matrix-free 'CONVERGED_FNORM' $PK_ROOT/tests/mpirun.sh 2 $PK_BUILD/petsc-tutorials/snes-ex5 -dll_append $PK_LIB -snes_mf_operator -ksp_type autocg -pc_type jacobi -snes_converged_reason
 # bad input: a clear error, before any solve

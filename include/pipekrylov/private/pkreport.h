@@ -89,8 +89,10 @@ typedef struct {
   PetscInt  n;
   PetscReal per_iteration[PK_PREDICT_MAX]; /* s, the model's time per iteration of each configuration */
   PetscReal init[PK_PREDICT_MAX];          /* s, its start-up */
-  PetscReal t_spmv, t_matmul, t_pc;        /* s, slowest rank: local SpMV (no halo), MatMult, PC application */
-  PetscReal t_stream;                      /* s, slowest rank: one vector read or written (VecAXPY / 3) */
+  PetscReal t_spmv, t_pc;                  /* s, mean over the ranks: local SpMV (no halo), PC application */
+  PetscReal t_matmul;                      /* s, slowest rank: one MatMult, halo included */
+  PetscReal t_stream;                      /* s, mean over the ranks: one vector read or written (VecAXPY / 3) */
+  PetscReal sync[2];                       /* s, synchronization gap per iteration: median and first-quartile rules */
   PetscReal halo;                          /* s, the slowest rank's modelled halo exchange */
   PetscBool halo_known;                    /* the operator's scatter was read (MPIAIJ, or one rank) */
   PetscInt  P, nodes, ppn;

@@ -299,6 +299,7 @@ PetscErrorCode PKSecRunCSV(PetscViewer v, const PKSolveRecord *rec, const PKSecR
   if (r->choice) {
     const PKTypeChoice *c = r->choice;
     PetscCall(PetscViewerASCIIPrintf(v, "choice,chosen,%s,,autocg\n", c->current >= 0 ? c->type[c->current] : "none"));
+    PetscCall(PetscViewerASCIIPrintf(v, "choice,sync_gap,%.9e,s,measured\nchoice,sync_gap_q1,%.9e,s,measured\n", (double)c->pred.sync[0], (double)c->pred.sync[1]));
     for (PetscInt i = 0; i < c->n; i++) {
       PetscCall(PetscViewerASCIIPrintf(v, "choice.predicted_per_iteration,%s,%.9e,s,modelled\n", c->type[i], (double)c->pred.per_iteration[i]));
       if (c->measured[i] >= 0) PetscCall(PetscViewerASCIIPrintf(v, "choice.measured_per_iteration,%s,%.9e,s,measured\n", c->type[i], (double)c->measured[i]));
@@ -387,7 +388,7 @@ PetscErrorCode PKReportTypeChoiceView(PetscViewer v, const PKTypeChoice *c)
     PetscCall(PetscViewerASCIIPrintf(v, " %s %.3g", c->type[i], 1e6 * (double)p->per_iteration[i]));
     if (c->measured[i] >= 0) PetscCall(PetscViewerASCIIPrintf(v, " (measured %.3g)", 1e6 * (double)c->measured[i]));
   }
-  PetscCall(PetscViewerASCIIPrintf(v, "\n    from: local SpMV %.3g us, MatMult %.3g us, PC %.3g us, vector stream %.3g us, halo %s%.3g us; %" PetscInt_FMT " ranks on %" PetscInt_FMT " node(s); profile %s\n", 1e6 * (double)p->t_spmv, 1e6 * (double)p->t_matmul,
-                                   1e6 * (double)p->t_pc, 1e6 * (double)p->t_stream, p->halo_known ? "" : "unknown, ", 1e6 * (double)p->halo, p->P, p->nodes, p->origin));
+  PetscCall(PetscViewerASCIIPrintf(v, "\n    from: local SpMV %.3g us, MatMult %.3g us, PC %.3g us, vector stream %.3g us, halo %s%.3g us, synchronization gap %.3g us (Q1 %.3g); %" PetscInt_FMT " ranks on %" PetscInt_FMT " node(s); profile %s\n",
+                                   1e6 * (double)p->t_spmv, 1e6 * (double)p->t_matmul, 1e6 * (double)p->t_pc, 1e6 * (double)p->t_stream, p->halo_known ? "" : "unknown, ", 1e6 * (double)p->halo, 1e6 * (double)p->sync[0], 1e6 * (double)p->sync[1], p->P, p->nodes, p->origin));
   PetscFunctionReturn(0);
 }
