@@ -982,6 +982,24 @@ static PetscErrorCode TestSyncHalo(void)
     Check("64 ranks, one neighbour: its share of the 64 ranks' maximum", f64, e1 / e64, 1e-12, 0);
     Check("64 ranks, one neighbour: the halo exposes the two ranks' gap", r.t[PK_TERM_SYNC], 10 * 2e-6, 1e-9, 0);
   }
+  /* pcg's run predicts nbpcg: the ranks drift apart in A z, behind (r, z), and meet at (p, A p), behind the PC
+     application alone: the gap (20 us, far above the PC's 0.1 us) is not hidden; the reductions themselves are, as far
+     as their windows go (no progress time in the profile: 000's full overlap) */
+  BaseInput(&in, PK_SOLVER_PCG);
+  HandConfig(PK_SOLVER_NBPCG, &cfg);
+  in.layout.P     = 2;
+  in.layout.nodes = 1;
+  in.layout.ppn   = 2;
+  in.t_pc         = 1e-7;
+  in.sync[0]      = 30e-6;
+  in.sync[1]      = 20e-6;
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  {
+    PetscReal allr = r.t[PK_TERM_ALLR_COMM] + r.t[PK_TERM_ALLR_LOCAL] + r.t[PK_TERM_ALLR_HOPS] + r.t[PK_TERM_ALLR_CONGESTION];
+    Check("nbpcg: the quartile's gap charged", r.t[PK_TERM_SYNC], 10 * 20e-6, 1e-12, 0);
+    Check("nbpcg: no more hidden than its reductions and the PC's window", -r.t[PK_TERM_OVERLAP] <= allr + 10 * 1e-7 + 1e-12, 1, 0, 0);
+    Check("nbpcg: (r, z) hidden behind A z", -r.t[PK_TERM_OVERLAP] >= 0.4 * allr, 1, 0, 0);
+  }
   PetscFunctionReturn(0);
 }
 

@@ -599,7 +599,7 @@ typedef struct {
 static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s, PetscReal mult, PetscReal t[])
 {
   const PKSolveInput *in  = ctx->in;
-  PetscInt            nnb = 0, j = 0;
+  PetscInt            nnb = 0, j = 0, gapw;
   PetscReal           sync_hideable = s->its * PetscMax(0, ctx->sync - ctx->sync_halo), *Wc, *th, npolled = 0;
 
   PetscFunctionBegin;
@@ -621,6 +621,14 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
   }
   npolled = PetscMin(npolled, s->nspmv);
   t[PK_TERM_HALO_OVERLAP] -= mult * ((s->nspmv - npolled) * ctx->halo_hidden + npolled * ctx->halo_hidden_polled);
+  /* which window the gap meets: in a one-iteration cycle the ranks drift apart in its largest compute, the SpMV, and
+     meet at the first reduction posted after it, the one whose window does not hold that SpMV, the smallest (nbpcg:
+     (p, A p) behind the PC application, not (r, z) behind A z); with one reduction (pipecg) that is itself. Longer
+     cycles (pipe2cg, pgmres) share it evenly among their reductions */
+  gapw = -1;
+  if (s->its == 1 && nnb > 1)
+    for (PetscInt i = 0; i < nnb; i++)
+      if (gapw < 0 || Wc[i] < Wc[gapw]) gapw = i;
   if (!ctx->ideal) PetscCall(PKModelThetaByWindow(nnb, Wc, ctx->theta, th));
   for (PetscInt i = 0; i < s->nred; i++) {
     PKReductionSpec r;
@@ -636,7 +644,7 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
     if (!r.blocking) {
       /* the reduction and its share of the waiting for the slowest rank can hide behind the overlapped work, which
          includes the progress calls made during it */
-      PetscReal W = Wc[j], C = a.total + sync_hideable / nnb, nmax = PKSolverTestsMax(&in->solver, &r), tests = 0;
+      PetscReal W = Wc[j], C = a.total + (gapw < 0 ? sync_hideable / nnb : (j == gapw ? sync_hideable : 0)), nmax = PKSolverTestsMax(&in->solver, &r), tests = 0;
       /* posting it: a call that may send (TCP: a system call), charged with the progress calls; only the types that
          poll, whose posts the recorder times (PETSc's split reductions post inside their measured vector work), also
          with -ksp_pipe_chunks 1 (no calls); one rank's reductions complete at once: no post, no call */
