@@ -34,12 +34,16 @@ t_grep bench-accuracy-smoke '^\| node \| [0-9.]+% \| [0-9.]+% \| [0-9.]+% \|' ac
 t_grep bench-accuracy-tables 'self-model gap .*\| 512 \| jacobi \| pipecg \|.*cross-prediction \|error\|.*\| pcg \| - \|.*AMG cycle model against.*### summary' \
   bash -c "acc_smoke_ready && bash $PK_ROOT/bench/accuracy --analyze $PK_BUILD/tests/accuracy | tr '\n' ' '"
 # the other readers of those reports (bench/crosstype.py; bench/smpi/analyze.py, here on two of them laid out as a
-# simulated run's directory) print their tables: they share accuracy.py's readers, and once failed to import
+# simulated run's directory, pcg's as two rounds, and an autocg run made here) print their tables: they share
+# accuracy.py's readers, and once failed to import
 bench_smpi_analyze() {
   local d rc
   acc_smoke_ready && d=$(mktemp -d) || return 1
   mkdir "$d/node" && cp "$PK_BUILD/tests/accuracy/node-512-jacobi-pcg-r1.csv" "$d/node/512-2-pcg.csv" &&
+    cp "$PK_BUILD/tests/accuracy/node-512-jacobi-pcg-r1.csv" "$d/node/512-2-pcg.r2.csv" &&
     cp "$PK_BUILD/tests/accuracy/node-512-jacobi-pipecg-r1.csv" "$d/node/512-2-pipecg.csv" &&
+    "$PK_ROOT/tests/mpirun.sh" 2 "$PK_BUILD/examples/poisson27" -rows_per_rank 512 -pc_type jacobi -ksp_type autocg \
+      -ksp_autocg_types pcg,pipecg -ksp_perfmodel_view "ascii:$d/node/512-2-autocg.csv:ascii_csv" >/dev/null &&
     /usr/bin/python3 "$PK_ROOT/bench/smpi/analyze.py" "$d" | tr '\n' ' '
   rc=${PIPESTATUS[0]}
   rm -rf "$d"
@@ -48,6 +52,6 @@ bench_smpi_analyze() {
 export -f bench_smpi_analyze
 t_grep bench-crosstype-tables '### node, 512 rows per rank, jacobi: per iteration.*\| pipecg \| [0-9]+ \| [0-9.]+ \|' \
   bash -c "acc_smoke_ready && /usr/bin/python3 $PK_ROOT/bench/crosstype.py $PK_BUILD/tests/accuracy | tr '\n' ' '"
-t_grep bench-smpi-analyze-tables '### node, 512 rows per rank: simulated KSPSolve.*\| pcg \| [0-9.]+\*? \|.*### summary' bench_smpi_analyze
+t_grep bench-smpi-analyze-tables '### node, 512 rows per rank: simulated KSPSolve per iteration \(us, median of 2 rounds\).*\| pcg \| [0-9.]+\*? \|.*autocg .*- 2 ranks: chose (pcg|pipecg); its solve [0-9.]+x the fastest.*### summary.*\| [0-9.]+ \| [0-9.]+ \|' bench_smpi_analyze
 # bench/noise, smoke: one solver, one level, one noisy repeat; its table row and the CSV for the plot
 t_grep bench-smoke-noise '^\| poisson27 \| 2 ranks on 1 node \| pcg \| 200us@500Hz \| [0-9.]+ \| [0-9.]+ \| -?[0-9.]+% \|' env BENCH_QUICK=1 TYPES=pcg LEVELS=200,500 ROWS=512 bash "$PK_ROOT/bench/noise"
