@@ -734,14 +734,14 @@ static PetscErrorCode TestCrossSolver(void)
   Check("pcg predicts pipecg, nbc_async 0.5: as before", r.t[PK_TERM_OVERLAP], -10 * 1.317355e-5, 1e-9, 0);
   m.nbc_async = 0;
   /* a measured theta is used as measured: pipecg run theta 0.5 predicts nbpcg, reductions (p,s) behind the PC
-     (W = 5e-5) and (r,z),norm behind the SpMV (W = 1e-4): C1 = 1.20576e-5 + 2.5e-10 + 0.5e-6 (sync 1e-6 over 2)
-     = 1.255785e-5 < theta W1 = 2.5e-5: hidden in full; C2 = 1.21152e-5 + 5e-10 + 0.5e-6 = 1.26157e-5 < theta W2
-     = 5e-5: hidden in full */
+     (W = 5e-5) and (r,z),norm behind the SpMV (W = 1e-4): the gap meets (p,s), whose window holds no SpMV, by the
+     median's rule (2e-6): C1 = 1.20576e-5 + 2.5e-10 + 2e-6 = 1.405785e-5 < theta W1 = 2.5e-5: hidden in full;
+     C2 = 1.21152e-5 + 5e-10 = 1.21157e-5 < theta W2 = 5e-5: hidden in full */
   BaseInput(&in, PK_SOLVER_PIPECG);
   in.theta = 0.5;
   HandConfig(PK_SOLVER_NBPCG, &cfg);
   PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
-  Check("pipecg (theta 0.5) predicts nbpcg: both reductions hidden", r.t[PK_TERM_OVERLAP], -10 * (1.255785e-5 + 1.26157e-5), 1e-9, 0);
+  Check("pipecg (theta 0.5) predicts nbpcg: both reductions hidden", r.t[PK_TERM_OVERLAP], -10 * (1.405785e-5 + 1.21157e-5), 1e-9, 0);
   /* each type's kernels calibrated on this machine (the profile's vec_*): pcg's at 1 and 2 ns per row at 4096 and
      32768 rows, pipecg's at 2 and 8 ns (none at 262144 rows), a jacobi PC. Log-log between the sizes (at their
      geometric mean: sqrt(1 * 2) and sqrt(2 * 8) ns, ratio 2.828427), held beyond them (ratio 2 below 4096 rows, 4
@@ -983,8 +983,9 @@ static PetscErrorCode TestSyncHalo(void)
     Check("64 ranks, one neighbour: the halo exposes the two ranks' gap", r.t[PK_TERM_SYNC], 10 * 2e-6, 1e-9, 0);
   }
   /* pcg's run predicts nbpcg: the ranks drift apart in A z, behind (r, z), and meet at (p, A p), behind the PC
-     application alone: the gap (20 us, far above the PC's 0.1 us) is not hidden; the reductions themselves are, as far
-     as their windows go (no progress time in the profile: 000's full overlap) */
+     application alone, a blocking wait in all but name: the median's gap (30 us, far above the PC's 0.1 us), not
+     hidden; the reductions themselves are, as far as their windows go (no progress time in the profile: 000's full
+     overlap). pipecg, whose one window holds the SpMV, keeps the first quartile's */
   BaseInput(&in, PK_SOLVER_PCG);
   HandConfig(PK_SOLVER_NBPCG, &cfg);
   in.layout.P     = 2;
@@ -996,10 +997,13 @@ static PetscErrorCode TestSyncHalo(void)
   PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
   {
     PetscReal allr = r.t[PK_TERM_ALLR_COMM] + r.t[PK_TERM_ALLR_LOCAL] + r.t[PK_TERM_ALLR_HOPS] + r.t[PK_TERM_ALLR_CONGESTION];
-    Check("nbpcg: the quartile's gap charged", r.t[PK_TERM_SYNC], 10 * 20e-6, 1e-12, 0);
+    Check("nbpcg: the median's gap charged", r.t[PK_TERM_SYNC], 10 * 30e-6, 1e-12, 0);
     Check("nbpcg: no more hidden than its reductions and the PC's window", -r.t[PK_TERM_OVERLAP] <= allr + 10 * 1e-7 + 1e-12, 1, 0, 0);
     Check("nbpcg: (r, z) hidden behind A z", -r.t[PK_TERM_OVERLAP] >= 0.4 * allr, 1, 0, 0);
   }
+  HandConfig(PK_SOLVER_PIPECG, &cfg);
+  PetscCall(PKModelWhatIfSolver(&m, &in, &cfg, &r));
+  Check("pipecg: the quartile's gap charged", r.t[PK_TERM_SYNC], 10 * 20e-6, 1e-12, 0);
   PetscFunctionReturn(0);
 }
 

@@ -224,6 +224,9 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode PKSolverShapeGet(const PKSolverConfig *, PetscInt steps, PKSolverShape *);
 PETSC_INTERN PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *, const PKSolverShape *, PetscInt i, PKReductionSpec *);
+/* The non-blocking reduction (its index among those of the cycle) that meets the synchronization gap as a blocking
+   one, the median's rule (nbpcg's (p, A p)), or -1: the first quartile's rule, the gap shared */
+PETSC_INTERN PetscErrorCode PKSolverGapReduction(const PKSolverConfig *, const PKSolverShape *, PetscInt *);
 PETSC_INTERN PetscReal      PKSolverStreams(const PKSolverConfig *);
 PETSC_INTERN PetscReal      PKSolverReduceStreams(const PKSolverConfig *);
 

@@ -273,6 +273,32 @@ PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *cfg, const PKSolverS
   PetscFunctionReturn(0);
 }
 
+/*
+   PKSolverGapReduction - which of a cycle's non-blocking reductions meets the synchronization gap as a blocking one,
+   or -1: in a one-iteration cycle the ranks drift apart in the SpMV and meet at the first reduction posted after it,
+   the one whose window holds no SpMV (nbpcg: (p, A p) behind the PC application; its (r, z) is behind A z). Its
+   window hides no drift, so the gap it meets is the blocking rule's (the median), and only its window hides it. -1
+   where every window holds an SpMV (pipecg) or the cycle is longer (pipe2cg, pgmres): the first quartile's rule of a
+   non-blocking solver, shared by its reductions. j counts the non-blocking reductions only.
+*/
+PetscErrorCode PKSolverGapReduction(const PKSolverConfig *cfg, const PKSolverShape *s, PetscInt *j)
+{
+  PetscInt nnb = 0, k = -1;
+
+  PetscFunctionBegin;
+  *j = -1;
+  if (s->its != 1 || !s->nonblocking) PetscFunctionReturn(0);
+  for (PetscInt i = 0; i < s->nred; i++) {
+    PKReductionSpec r;
+    PetscCall(PKSolverShapeReduction(cfg, s, i, &r));
+    if (r.blocking) continue;
+    if (k < 0 && !(r.w_spmv > 0)) k = nnb;
+    nnb++;
+  }
+  if (nnb > 1) *j = k;
+  PetscFunctionReturn(0);
+}
+
 static PetscReal PKInitStreams(const PKSolverConfig *cfg)
 {
   if (cfg->have_cost) return cfg->cost.init_streams;
@@ -621,14 +647,9 @@ static PetscErrorCode PKAccumulateCycle(PKSolveCtx *ctx, const PKSolverShape *s,
   }
   npolled = PetscMin(npolled, s->nspmv);
   t[PK_TERM_HALO_OVERLAP] -= mult * ((s->nspmv - npolled) * ctx->halo_hidden + npolled * ctx->halo_hidden_polled);
-  /* which window the gap meets: in a one-iteration cycle the ranks drift apart in its largest compute, the SpMV, and
-     meet at the first reduction posted after it, the one whose window does not hold that SpMV, the smallest (nbpcg:
-     (p, A p) behind the PC application, not (r, z) behind A z); with one reduction (pipecg) that is itself. Longer
-     cycles (pipe2cg, pgmres) share it evenly among their reductions */
-  gapw = -1;
-  if (s->its == 1 && nnb > 1)
-    for (PetscInt i = 0; i < nnb; i++)
-      if (gapw < 0 || Wc[i] < Wc[gapw]) gapw = i;
+  /* which window the gap meets (PKSolverGapReduction): nbpcg's (p, A p), behind the PC application alone; else
+     shared evenly among the non-blocking reductions */
+  PetscCall(PKSolverGapReduction(&in->solver, s, &gapw));
   if (!ctx->ideal) PetscCall(PKModelThetaByWindow(nnb, Wc, ctx->theta, th));
   for (PetscInt i = 0; i < s->nred; i++) {
     PKReductionSpec r;
@@ -747,7 +768,7 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   PKSolverShape s;
   PetscReal     tinit[PK_TERM_N];
   PetscBool     gm = PKIsGMRES(in->solver.kind), blocking;
-  PetscInt      K  = in->K;
+  PetscInt      K  = in->K, gapred, rule;
 
   PetscFunctionBegin;
   PetscCheck(in->K >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative iteration count %" PetscInt_FMT, in->K);
@@ -762,15 +783,17 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   ctx.halo_hidden        = PetscMin(in->halo.total, PetscMax(0, PetscMin(1, in->halo_theta)) * in->t_spmv);
   ctx.halo_hidden_polled = PetscMin(in->halo.total, ctx.halo_hidden + PetscMax(0, in->halo_recv_moved));
   ctx.halo_hidden        = PetscMax(0, ctx.halo_hidden + PetscMin(0, in->halo_recv_moved));
-  ctx.sync               = in->layout.P > 1 ? PetscMax(0, in->sync[blocking ? 0 : 1]) : 0;
-  ctx.theta              = PetscMax(0, PetscMin(1, in->theta));
-  ctx.ideal              = ideal;
-  ctx.async              = PKModelAsyncShare(m, in->solver.kind);
-  ctx.allr_max           = 0;
-  res->kind              = in->solver.kind;
-  res->K                 = K;
-  res->P                 = in->layout.P;
-  ctx.sync_halo          = 0;
+  PetscCall(PKSolverGapReduction(&in->solver, &s, &gapred));
+  rule          = blocking || gapred >= 0 ? 0 : 1; /* the median's rule, or the first quartile's */
+  ctx.sync      = in->layout.P > 1 ? PetscMax(0, in->sync[rule]) : 0;
+  ctx.theta     = PetscMax(0, PetscMin(1, in->theta));
+  ctx.ideal     = ideal;
+  ctx.async     = PKModelAsyncShare(m, in->solver.kind);
+  ctx.allr_max  = 0;
+  res->kind     = in->solver.kind;
+  res->K        = K;
+  res->P        = in->layout.P;
+  ctx.sync_halo = 0;
   if (!blocking && in->layout.P > 1 && in->sync[0] >= 0) {
     PetscReal f;
     PetscCall(PKModelSyncHaloShare(&in->halo, in->layout.P, &f));
@@ -825,7 +848,7 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   }
   if (in->layout.nodes <= 1) res->status[PK_TERM_ALLR_HOPS] = res->status[PK_TERM_ALLR_CONGESTION] = PK_TERM_NOT_APPLICABLE;
   if (in->layout.P <= 1) res->status[PK_TERM_ALLR_COMM] = res->status[PK_TERM_ALLR_LOCAL] = PK_TERM_NOT_APPLICABLE;
-  res->status[PK_TERM_SYNC]    = in->layout.P <= 1 ? PK_TERM_NOT_APPLICABLE : (in->sync[blocking ? 0 : 1] < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MEASURED);
+  res->status[PK_TERM_SYNC]    = in->layout.P <= 1 ? PK_TERM_NOT_APPLICABLE : (in->sync[rule] < 0 ? PK_TERM_NOT_MEASURED : PK_TERM_MEASURED);
   res->status[PK_TERM_OVERLAP] = blocking ? PK_TERM_NOT_APPLICABLE : ((in->theta < 0 && !ideal && !(ctx.async > 0)) ? PK_TERM_NOT_MEASURED : PK_TERM_MODELLED);
   {
     PKReductionSpec r0 = {0, PETSC_TRUE, 0, 0};
