@@ -163,7 +163,8 @@ PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const
     PetscCall(PKSolverShapeGet(&run->config, 1, &shape));
     PetscCall(PKSolverGapReduction(&run->config, &shape, &gapred));
     q1 = (PetscBool)(shape.nonblocking && gapred < 0); /* the rule the model charged (PKModelSolve) */
-    PetscCall(PetscViewerASCIIPrintf(v, "    synchronization gap %.2e s per iteration = %s_k(max_p C_pk) - median_pk(C_pk) (000 5.8%s)\n", (double)(q1 ? a->sync_raw[1] : a->sync_raw[0]), q1 ? "Q1" : "median", shape.nonblocking && !q1 ? "; met where no SpMV hides it" : ""));
+    PetscCall(PetscViewerASCIIPrintf(v, "    synchronization gap %.2e s per iteration = %s_k(max_p C_pk) - median_pk(C_pk) (000 5.8)\n", (double)(q1 ? a->sync_raw[1] : a->sync_raw[0]), q1 ? "Q1" : "median"));
+    if (shape.nonblocking && !q1) PetscCall(PetscViewerASCIIPrintf(v, "      (the median's rule: a reduction whose window holds no SpMV meets it)\n"));
     if (shape.nonblocking && in->layout.P > 1) PetscCall(PKModelSyncHaloShare(&in->halo, in->layout.P, &f));
     if (f > 0) /* whatever this run's gap: the line's presence depends on the halo and the profile alone */
       PetscCall(PetscViewerASCIIPrintf(v, "    its halo's sends wait for late neighbours (above sync_limit): %.2e s an iteration (%.2f of the median\n      rule's %.2e s) that the reductions' overlap does not hide\n", (double)(f * PetscMax(0, a->sync_raw[0])), (double)f, (double)PetscMax(0, a->sync_raw[0])));
