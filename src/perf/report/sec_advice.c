@@ -213,7 +213,7 @@ static PetscErrorCode PKSecAdviceViewOthers(PetscViewer v, const PKStats *S, con
   for (PetscInt i = 0; i < ad->nsolver; i++) nfam += ad->iters_differ[i];
   if (nfam) {
     PetscCall(
-      PetscViewerASCIIPrintf(v, "  the other method family (%s): iterations differ, not ranked;\n    time per iteration, and the total only if it took this run's %" PetscInt_FMT " iterations (it will not):\n", PKSolverItersComparable(run->config.kind, PK_SOLVER_PCG) ? "GMRES: minimal residual, restarted" : "CG: needs an SPD operator and preconditioner", S->nits));
+      PetscViewerASCIIPrintf(v, "  the other method family (%s):\n    iterations differ, not ranked; time per iteration, and the total only if it took this run's\n    %" PetscInt_FMT " iterations (it will not):\n", PKSolverItersComparable(run->config.kind, PK_SOLVER_PCG) ? "GMRES: minimal residual, restarted" : "CG: needs an SPD operator and preconditioner", S->nits));
     for (PetscInt i = 0; i < ad->nsolver; i++)
       if (ad->iters_differ[i])
         PetscCall(PetscViewerASCIIPrintf(v, "        -ksp_type %-12s %10.3e s per iteration (%.3e s at %" PetscInt_FMT ")\n", PKSolverKindNames[ad->kind[i]], (double)ad->solver[i].per_iteration, (double)ad->solver[i].total, S->nits));

@@ -144,14 +144,14 @@ PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const
   PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)in->t_spmv, (double)(S->nits ? (PetscReal)run->nspmv / S->nits : 0), (double)in->t_pc, (double)(S->nits ? (PetscReal)run->npc / S->nits : 0),
                                    (double)in->t_vec, a->vec_modelled ? " (modelled)" : ""));
   if (a->vec_modelled)
-    PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc logs a VecDot or VecNorm with its allreduce, measured as reduce: their local sums, %.3g of the\n      %.3g vector streams, are the reduce time beyond the modelled allreduces and synchronization gap, at least\n      their streams at the rest's time per stream, at most at the profile's memory bandwidth)\n",
+    PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc logs a VecDot or VecNorm with its allreduce, measured as reduce: their local sums,\n      %.3g of the %.3g vector streams, are the reduce time beyond the modelled allreduces and\n      synchronization gap, at least their streams at the rest's time per stream, at most at the\n      profile's memory bandwidth)\n",
                                      (double)PKSolverReduceStreams(&run->config), (double)PKSolverStreams(&run->config)));
   if (run->config.pc_fused) {
     PC          pc;
     const char *pctype;
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(PetscObjectGetType((PetscObject)pc, &pctype));
-    PetscCall(PetscViewerASCIIPrintf(v, "    the %s preconditioner is applied inside the fused vector pass: its cost is in the vector work;\n      only the %" PetscInt_FMT " applications outside it are charged as PC%s\n", pctype, run->npc, a->pc_time_modelled ? " (other solvers' PCApply modelled as vector streams)" : ""));
+    PetscCall(PetscViewerASCIIPrintf(v, "    the %s preconditioner is applied inside the fused vector pass: its cost is in the\n      vector work; only the %" PetscInt_FMT " applications outside it are charged as PC%s\n", pctype, run->npc, a->pc_time_modelled ? "\n      (other solvers' PCApply modelled as vector streams)" : ""));
   }
   PetscCall(PKSecHaloView(v, S, halo, in));
   PetscCall(PKSecNetView(v, S, run, net));

@@ -210,7 +210,7 @@ static PetscErrorCode PKSecRunPolicyView(PetscViewer v, const PKSecRun *r)
 
   PetscFunctionBegin;
   if (!r->config.have_cost || (r->config.kind != PK_SOLVER_PIPECG && r->config.kind != PK_SOLVER_PIPE2CG)) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(v, "    accuracy policy: passes recomputed %" PetscInt_FMT " (%.0f SpMV%s each), residual replacements %" PetscInt_FMT ", gap measurements %" PetscInt_FMT "\n", c->nrecomputed, (double)c->recompute_spmv, c->recompute_pc > 0 ? " + PC" : "", c->nreplaced, c->nprobed));
+  PetscCall(PetscViewerASCIIPrintf(v, "    accuracy policy: passes recomputed %" PetscInt_FMT " (%.0f SpMV%s each), residual replacements %" PetscInt_FMT ",\n      gap measurements %" PetscInt_FMT "\n", c->nrecomputed, (double)c->recompute_spmv, c->recompute_pc > 0 ? " + PC" : "", c->nreplaced, c->nprobed));
   if (c->recompute_why && c->recompute_why[0]) PetscCall(PKSecRunWrapped(v, "      ", c->recompute_why));
   PetscFunctionReturn(0);
 }
@@ -376,19 +376,33 @@ PetscErrorCode PKSecMachineView(PetscViewer v, PetscViewerFormat fmt, const PKSe
 }
 
 /* What -ksp_type autocg chose and why: every candidate's predicted time per iteration (and measured, for those run),
-   the inputs the prediction measured */
+   the inputs the prediction measured; each line printed whole (a viewer with tabs indents every call) and within the
+   report's 100 columns (PKSecRunWrapped; the candidates broken between entries, aligned under the first) */
 PetscErrorCode PKReportTypeChoiceView(PetscViewer v, const PKTypeChoice *c)
 {
-  const PKPrediction *p = &c->pred;
+  const PKPrediction *p    = &c->pred;
+  const char          in[] = "    ", head[] = "per iteration, us:";
+  char                text[512], line[128], piece[64];
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(v, "  chosen by -ksp_type autocg: %s, %s\n", c->current >= 0 ? c->type[c->current] : "(none yet)", c->why));
-  PetscCall(PetscViewerASCIIPrintf(v, "    per iteration, us:"));
+  PetscCall(PetscSNPrintf(text, sizeof(text), "chosen by -ksp_type autocg: %s, %s", c->current >= 0 ? c->type[c->current] : "(none yet)", c->why));
+  PetscCall(PKSecRunWrapped(v, "  ", text));
+  PetscCall(PetscStrncpy(line, head, sizeof(line)));
   for (PetscInt i = 0; i < c->n; i++) {
-    PetscCall(PetscViewerASCIIPrintf(v, " %s %.3g", c->type[i], 1e6 * (double)p->per_iteration[i]));
-    if (c->measured[i] >= 0) PetscCall(PetscViewerASCIIPrintf(v, " (measured %.3g)", 1e6 * (double)c->measured[i]));
+    size_t n, m;
+    if (c->measured[i] >= 0) PetscCall(PetscSNPrintf(piece, sizeof(piece), " %s %.3g (measured %.3g)", c->type[i], 1e6 * (double)p->per_iteration[i], 1e6 * (double)c->measured[i]));
+    else PetscCall(PetscSNPrintf(piece, sizeof(piece), " %s %.3g", c->type[i], 1e6 * (double)p->per_iteration[i]));
+    PetscCall(PetscStrlen(line, &n));
+    PetscCall(PetscStrlen(piece, &m));
+    if (n > sizeof(head) - 1 && sizeof(in) - 1 + n + m > 100) { /* the line is full: the next under the first entry */
+      PetscCall(PetscViewerASCIIPrintf(v, "%s%s\n", in, line));
+      PetscCall(PetscSNPrintf(line, sizeof(line), "%*s", (int)(sizeof(head) - 1), ""));
+    }
+    PetscCall(PetscStrlcat(line, piece, sizeof(line)));
   }
-  PetscCall(PetscViewerASCIIPrintf(v, "\n    from: local SpMV %.3g us, MatMult %.3g us, PC %.3g us, vector stream %.3g us, halo %s%.3g us, synchronization gap %.3g us (Q1 %.3g); %" PetscInt_FMT " ranks on %" PetscInt_FMT " node(s); profile %s\n",
-                                   1e6 * (double)p->t_spmv, 1e6 * (double)p->t_matmul, 1e6 * (double)p->t_pc, 1e6 * (double)p->t_stream, p->halo_known ? "" : "unknown, ", 1e6 * (double)p->halo, 1e6 * (double)p->sync[0], 1e6 * (double)p->sync[1], p->P, p->nodes, p->origin));
+  PetscCall(PetscViewerASCIIPrintf(v, "%s%s\n", in, line));
+  PetscCall(PetscSNPrintf(text, sizeof(text), "from: local SpMV %.3g us, MatMult %.3g us, PC %.3g us, vector stream %.3g us, halo %s%.3g us, synchronization gap %.3g us (Q1 %.3g); %" PetscInt_FMT " ranks on %" PetscInt_FMT " node(s); profile %s",
+                          1e6 * (double)p->t_spmv, 1e6 * (double)p->t_matmul, 1e6 * (double)p->t_pc, 1e6 * (double)p->t_stream, p->halo_known ? "" : "unknown, ", 1e6 * (double)p->halo, 1e6 * (double)p->sync[0], 1e6 * (double)p->sync[1], p->P, p->nodes, p->origin));
+  PetscCall(PKSecRunWrapped(v, in, text));
   PetscFunctionReturn(0);
 }
