@@ -227,6 +227,8 @@ PETSC_INTERN PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *, const
 /* The non-blocking reduction (its index among those of the cycle) that meets the synchronization gap as a blocking
    one, the median's rule (nbpcg's (p, A p)), or -1: the first quartile's rule, the gap shared */
 PETSC_INTERN PetscErrorCode PKSolverGapReduction(const PKSolverConfig *, const PKSolverShape *, PetscInt *);
+/* The synchronization gap's rule of a cycle: 0 the median's, 1 the first quartile's (000 5.8; PKSolverGapReduction) */
+PETSC_INTERN PetscErrorCode PKSolverSyncRule(const PKSolverConfig *, const PKSolverShape *, PetscInt *);
 PETSC_INTERN PetscReal      PKSolverStreams(const PKSolverConfig *);
 PETSC_INTERN PetscReal      PKSolverReduceStreams(const PKSolverConfig *);
 
@@ -242,15 +244,14 @@ PETSC_INTERN PetscErrorCode PKModelThetaByWindow(PetscInt n, const PetscReal W[]
 /* Hidden part of a non-blocking reduction of cost C behind work W when a fraction theta of the reductions was complete
    at its wait: theta C + (1 - theta) min(C, theta W) (see model_solvers.c) */
 PETSC_INTERN PetscReal PKModelOverlapHidden(PetscReal C, PetscReal W, PetscReal theta);
-/* PKModelSyncHaloShare: the share of the blocking rule's synchronization gap a halo exchange of P ranks exposes
-   (messages whose sender waits for a late receiver: the slowest of a rank and its neighbours against the slowest of
-   all; none such: 0). */
 /* MPI_Test calls of one non-blocking reduction of a solver that polls, with the work W overlapped with it split into
    nmax pieces: a call after each piece until the reduction is seen complete (t_poll, polled back to back), at most
    nmax; and what t_poll a measured count implies (the inverse) */
-PETSC_INTERN PetscReal      PKModelOverlapPolled(PetscReal C, PetscReal W, PetscReal t_poll);
-PETSC_INTERN PetscReal      PKModelTestsPerReduction(PetscReal t_poll, PetscReal W, PetscReal nmax, PetscReal t_test);
-PETSC_INTERN PetscReal      PKCommCostMessages(const PKCommCost *);
+PETSC_INTERN PetscReal PKModelOverlapPolled(PetscReal C, PetscReal W, PetscReal t_poll);
+PETSC_INTERN PetscReal PKModelTestsPerReduction(PetscReal t_poll, PetscReal W, PetscReal nmax, PetscReal t_test);
+PETSC_INTERN PetscReal PKCommCostMessages(const PKCommCost *);
+/* the share of the blocking rule's synchronization gap a halo exchange of P ranks exposes (messages whose sender
+   waits for a late receiver: the slowest of a rank and its neighbours against the slowest of all; none such: 0) */
 PETSC_INTERN PetscErrorCode PKModelSyncHaloShare(const PKCommCost *, PetscInt P, PetscReal *f);
 PETSC_INTERN PetscReal      PKModelRecvFromTests(const PKSolverConfig *, const PKLayout *, PetscReal halo_msgs, PetscReal K, PetscReal calls, PetscReal t_test, PetscReal t_idle);
 PETSC_INTERN PetscErrorCode PKModelPollFromTests(const PKSolverConfig *, PetscReal t_spmv, PetscReal t_pc, PetscReal t_test, PetscReal tests, PetscReal *t_poll);

@@ -299,6 +299,18 @@ PetscErrorCode PKSolverGapReduction(const PKSolverConfig *cfg, const PKSolverSha
   PetscFunctionReturn(0);
 }
 
+/* PKSolverSyncRule - the synchronization gap's rule for a solver's cycle: 0, the median's (blocking solvers, and a
+   non-blocking one whose gap a reduction meets as a blocking wait, PKSolverGapReduction), 1 the first quartile's */
+PetscErrorCode PKSolverSyncRule(const PKSolverConfig *cfg, const PKSolverShape *s, PetscInt *rule)
+{
+  PetscInt j;
+
+  PetscFunctionBegin;
+  PetscCall(PKSolverGapReduction(cfg, s, &j));
+  *rule = s->nonblocking && j < 0 ? 1 : 0;
+  PetscFunctionReturn(0);
+}
+
 static PetscReal PKInitStreams(const PKSolverConfig *cfg)
 {
   if (cfg->have_cost) return cfg->cost.init_streams;
@@ -768,7 +780,7 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   PKSolverShape s;
   PetscReal     tinit[PK_TERM_N];
   PetscBool     gm = PKIsGMRES(in->solver.kind), blocking;
-  PetscInt      K  = in->K, gapred, rule;
+  PetscInt      K  = in->K, rule;
 
   PetscFunctionBegin;
   PetscCheck(in->K >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative iteration count %" PetscInt_FMT, in->K);
@@ -783,8 +795,7 @@ static PetscErrorCode PKModelSolve_Private(const PKMachineParams *m, const PKSol
   ctx.halo_hidden        = PetscMin(in->halo.total, PetscMax(0, PetscMin(1, in->halo_theta)) * in->t_spmv);
   ctx.halo_hidden_polled = PetscMin(in->halo.total, ctx.halo_hidden + PetscMax(0, in->halo_recv_moved));
   ctx.halo_hidden        = PetscMax(0, ctx.halo_hidden + PetscMin(0, in->halo_recv_moved));
-  PetscCall(PKSolverGapReduction(&in->solver, &s, &gapred));
-  rule          = blocking || gapred >= 0 ? 0 : 1; /* the median's rule, or the first quartile's */
+  PetscCall(PKSolverSyncRule(&in->solver, &s, &rule));
   ctx.sync      = in->layout.P > 1 ? PetscMax(0, in->sync[rule]) : 0;
   ctx.theta     = PetscMax(0, PetscMin(1, in->theta));
   ctx.ideal     = ideal;

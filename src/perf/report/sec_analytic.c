@@ -158,11 +158,11 @@ PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const
   {
     PKSolverShape shape;
     PetscReal     f = 0;
-    PetscInt      gapred;
+    PetscInt      rule;
     PetscBool     q1;
     PetscCall(PKSolverShapeGet(&run->config, 1, &shape));
-    PetscCall(PKSolverGapReduction(&run->config, &shape, &gapred));
-    q1 = (PetscBool)(shape.nonblocking && gapred < 0); /* the rule the model charged (PKModelSolve) */
+    PetscCall(PKSolverSyncRule(&run->config, &shape, &rule)); /* the rule the model charged */
+    q1 = (PetscBool)(rule == 1);
     PetscCall(PetscViewerASCIIPrintf(v, "    synchronization gap %.2e s per iteration = %s_k(max_p C_pk) - median_pk(C_pk) (000 5.8)\n", (double)(q1 ? a->sync_raw[1] : a->sync_raw[0]), q1 ? "Q1" : "median"));
     if (shape.nonblocking && !q1) PetscCall(PetscViewerASCIIPrintf(v, "      (the median's rule: a reduction whose window holds no SpMV meets it)\n"));
     if (shape.nonblocking && in->layout.P > 1) PetscCall(PKModelSyncHaloShare(&in->halo, in->layout.P, &f));
