@@ -116,6 +116,9 @@ typedef struct _n_PKStats {
   PetscInt           npapi;
   const char *const *papi_names;           /* [npapi], valid as long as these stats */
   PetscReal         *papi_mean, *papi_max; /* [nits][npapi] */
+  /* the last rank's entry after the first's by the ranks' clocks (CLOCK_REALTIME), unbounded: arrival is this bounded by
+     the set-ups' spread, which misses a wait that falls after the set-up (s; 0 on one rank) */
+  PetscReal arrival_clock;
 } PKStats;
 
 PETSC_EXTERN PetscErrorCode KSPPerfMonitorSet(KSP, PetscBool);

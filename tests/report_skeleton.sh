@@ -6,7 +6,8 @@
 # the largest overhead's term and hint, the direction of each ranked change (its lines sorted: their order is the
 # measurement's; "full overlap" is ranked only when the measured overlap is below 95%: left out), the short
 # format's best change (printed only when one beats the run), the halo exchange hidden by the SpMV (a term only when
-# the measured wait is below the modelled exchange), the slow ranks found, the PAPI line (machine-dependent), host
+# the measured wait is below the modelled exchange), the first applications' set-up (said when over 1% of the
+# model), the slow ranks found, the PAPI line (machine-dependent), host
 # names and paths. Two reports of the same case have the same
 # skeleton whatever the timings (tests/suites/57-skeleton.sh).
 awk '
@@ -33,6 +34,8 @@ awk '
   /no PAPI counters on this machine/ { next }
   /best change:/ { next }
   /halo exchange hidden by SpMV compute/ { next }
+  /\(the first SpMV and PC took/ { skipnext = 1; next }
+  skipnext { skipnext = 0; next }
   /^analytic,halo\.overlap,/ { print "analytic,halo.overlap,#,s,#status"; next }
   /below from the sample.s own distribution/ { next }
   /^slowrank,/ { next }

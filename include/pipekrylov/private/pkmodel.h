@@ -265,6 +265,9 @@ typedef struct {
   PetscReal      t_pc;           /* s per PC application */
   PetscReal      t_vec;          /* s of vector work per iteration of this solver */
   PetscReal      t_init;         /* measured time before the first iteration; < 0: model it from the shape */
+  PetscReal      t_once;         /* measured: what the first SpMV and PC applications took beyond the others (their
+                                    set-up: PETSc's jacobi finds its diagonal in its first PCApply), added to a
+                                    modelled start-up; every what-if keeps it (the same operator and PC) */
   PetscReal      t_arrival;      /* measured: the last rank entered the solve this long after the first (the
                                     application's work before it, not the solver's); carried as is to every what-if;
                                     < 0: not measured */
@@ -544,6 +547,7 @@ typedef struct {
   PetscInt    K, nspmv, npc; /* iterations, SpMV and PC applications of the solve */
   PetscMPIInt nranks;
   PetscReal   work[PK_PHASE_N];                     /* time by activity over the solve, mean over ranks */
+  PetscReal   first[2];                             /* of which the first SpMV and PC application (0: not known) */
   PetscReal   streams;                              /* vector streams per iteration of the solver (PKSolverStreams) */
   PetscReal   red_streams;                          /* of which the local sums of blocking reductions logged as reduce */
   PetscReal   red_mpi, red_mem;                     /* s over the solve: their modelled MPI (allreduces, sync gap); their

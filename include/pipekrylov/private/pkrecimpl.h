@@ -38,6 +38,8 @@ typedef struct {
   PetscLogDouble work[PK_PHASE_N]; /* work[PK_PHASE_OVERLAP]: the MPI_Iallreduce calls themselves (PKRecPosted) */
   PetscLogDouble win[PK_PHASE_N];  /* the part of work[] done inside overlap windows (charged to PK_PHASE_OVERLAP) */
   PetscInt       nspmv, npc;       /* applications of the operator and of the preconditioner */
+  PetscLogDouble first[2];         /* the first SpMV's and the first PC application's time (0 until a second begins):
+                                      PETSc's jacobi sets itself up inside its first PCApply, the others do not */
   /* the progress calls (MPI_Test between the pieces of the work overlapped with a reduction), every 7th of them timed
      (PKRecTestTimed): they are charged to the work they sit in, and the report takes their cost out of it */
   PetscLogDouble test_time;
@@ -81,8 +83,9 @@ static inline void PKRecApply(PKRec rec, PKPhase ph)
 {
   if (!rec) return;
   PKRecPhase(rec, ph);
-  if (ph == PK_PHASE_SPMV) rec->hot.nspmv++;
-  else rec->hot.npc++;
+  if (ph == PK_PHASE_SPMV) {
+    if (rec->hot.nspmv++ == 1) rec->hot.first[0] = rec->hot.work[PK_PHASE_SPMV]; /* all of it the first's so far */
+  } else if (rec->hot.npc++ == 1) rec->hot.first[1] = rec->hot.work[PK_PHASE_PC];
 }
 
 /* Called by the reduction layer: start and end of the window in which a reduction is in flight */

@@ -17,6 +17,7 @@ typedef struct {
      it inside the windows of non-blocking reductions; SpMV and PC applications; the process's CPU time */
   PetscReal work[PK_PHASE_N], win[PK_PHASE_N];
   PetscInt  nspmv, npc;
+  PetscReal first[2]; /* this rank's first SpMV and first PC application (0: no second one to compare with) */
   PetscReal cpu;
   /* placement: the node of every rank of the KSP's communicator, ranks per node at most */
   const PetscMPIInt *rank_node;

@@ -19,6 +19,8 @@ PetscErrorCode PKMonitorRecord(KSP ksp, PKMonitorCtx *c, PKSolveRecord *r)
   }
   r->nspmv       = h->nspmv;
   r->npc         = h->npc;
+  r->first[0]    = (PetscReal)h->first[0];
+  r->first[1]    = (PetscReal)h->first[1];
   r->cpu         = (PetscReal)(c->cpuend - c->cpubegin);
   r->rank_node   = c->rank_node;
   r->net_read    = c->net_have;

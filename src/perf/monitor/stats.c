@@ -349,13 +349,14 @@ PetscErrorCode PKStatsCompute(MPI_Comm comm, PKMonitorCtx *c)
   /* the arrival: the last entry minus the first by the clock, bounded by the longest set-up minus the shortest (the
      first rank's wait for the last; clock-free, but it also holds set-up imbalance), so that clocks that disagree
      across nodes cannot make it larger than what the set-ups show */
-  S->arrival    = size > 1 ? PetscMax(0, PetscMin(out[9].v + out[3].v, out[1].v + out[8].v)) : 0;
-  S->test_timed = c->rec.hot.test_timed;
-  S->test_time  = (PetscReal)c->rec.hot.test_time;
-  S->post_timed = c->rec.hot.post_timed;
-  S->post_time  = (PetscReal)c->rec.hot.post_time;
-  S->npapi      = c->nctr;
-  S->papi_names = c->nctr ? c->papi_names : NULL;
+  S->arrival       = size > 1 ? PetscMax(0, PetscMin(out[9].v + out[3].v, out[1].v + out[8].v)) : 0;
+  S->arrival_clock = size > 1 ? PetscMax(0, out[9].v + out[3].v) : 0;
+  S->test_timed    = c->rec.hot.test_timed;
+  S->test_time     = (PetscReal)c->rec.hot.test_time;
+  S->post_timed    = c->rec.hot.post_timed;
+  S->post_time     = (PetscReal)c->rec.hot.post_time;
+  S->npapi         = c->nctr;
+  S->papi_names    = c->nctr ? c->papi_names : NULL;
   PetscCall(PKStatsTransposeReduce(comm, c->nctr, &T));
   PetscCall(PKStatsSelect(comm, c, S, out[7].r, out[6].r));
   PetscCall(PKStatsTransposeEnd(&T, c->nctr, S));

@@ -50,6 +50,10 @@ typedef struct {
   PetscReal           work[PK_PHASE_N], win[PK_PHASE_N]; /* time by activity and inside overlap windows, mean over ranks */
   PetscReal           phase[PK_PHASE_N];                 /* the rows' phase totals, mean over ranks */
   PetscInt            nspmv, npc;                        /* applications per solve */
+  PetscReal           first[2];                          /* the first SpMV's and the first PC application's time, mean over ranks (0: one only) */
+  PetscReal           once[2];                           /* what the first took beyond the others, the least over ranks: set-up inside it */
+  PetscReal           arrival;                           /* the last rank's entry after the first's, as waited for (PKStats' arrival, or the
+                                   spread of the first applications' time beyond the others where it is more) */
   PetscInt            nrows_global, nnz_global;          /* nnz < 0: matrix-free */
   PetscReal           rows_local, rows_sum, nnz_sum;
   PetscBool           pc_diagonal, pc_is_jacobi;

@@ -99,6 +99,8 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   m.pc_per_cycle  = sh.npc;
   m.its_per_cycle = sh.its;
   for (int j = 0; j < PK_PHASE_N; j++) m.work[j] = run->work[j];
+  m.first[0] = run->first[0];
+  m.first[1] = run->first[1];
   PetscCall(PKModelTimesFromMeasured(&m, &t));
   PetscCall(PKSecAnalyticProgress(S, run, halo, &t, in));
   in->t_spmv          = t.t_spmv;
@@ -107,7 +109,8 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   a->vec_modelled     = t.vec_modelled;
   a->pc_time_modelled = t.pc_modelled;
   in->t_init          = -1; /* modelled from the solver's start-up shape */
-  in->t_arrival       = S->arrival;
+  in->t_once          = run->once[0] + run->once[1];
+  in->t_arrival       = run->arrival;
   in->net             = net->net; /* the allreduces' hops and the counters' congestion (sec_net.c) */
   in->ranks_per_core  = run->ranks_per_core;
   in->t_cpu           = run->t_cpu;
@@ -143,6 +146,8 @@ PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const
   PetscCall(PetscViewerASCIIPrintf(v, "    gap to the measured KSPSolve: %+.1f%% (model %.4e s, measured %.4e s)\n", (double)PKGap(m->total, run->measured), (double)m->total, (double)run->measured));
   PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)in->t_spmv, (double)(S->nits ? (PetscReal)run->nspmv / S->nits : 0), (double)in->t_pc, (double)(S->nits ? (PetscReal)run->npc / S->nits : 0),
                                    (double)in->t_vec, a->vec_modelled ? " (modelled)" : ""));
+  if (in->t_once > 0.01 * m->total)
+    PetscCall(PetscViewerASCIIPrintf(v, "    (the first SpMV and PC took %.2e s and %.2e s more than the others: their set-up, in the\n      start-up; jacobi finds its diagonal in its first application)\n", (double)run->once[0], (double)run->once[1]));
   if (a->vec_modelled)
     PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc logs a VecDot or VecNorm with its allreduce, measured as reduce: their local sums,\n      %.3g of the %.3g vector streams, are the reduce time beyond the modelled allreduces and\n      synchronization gap, at least their streams at the rest's time per stream, at most at the\n      profile's memory bandwidth)\n",
                                      (double)PKSolverReduceStreams(&run->config), (double)PKSolverStreams(&run->config)));

@@ -93,7 +93,7 @@ PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *mod
   const PKStats *S    = rec->stats;
   PetscMPIInt    size;
   PetscErrorCode (*ours)(KSP, PetscInt *);
-  PetscReal w[2 * PK_PHASE_N + 7], wsum[2 * PK_PHASE_N + 7];
+  PetscReal w[2 * PK_PHASE_N + 9], wsum[2 * PK_PHASE_N + 9], once[4];
   Mat       A;
   MatInfo   info;
   PetscInt  nloc;
@@ -142,7 +142,21 @@ PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *mod
     PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
     w[2 * PK_PHASE_N + 2] = (PetscReal)info.nz_used;
   }
-  PetscCallMPI(MPI_Allreduce(w, wsum, 2 * PK_PHASE_N + 7, MPIU_REAL, MPIU_SUM, comm));
+  /* the first SpMV and PC application, and what it took beyond the others: PETSc's jacobi computes its diagonal inside
+     its first PCApply (with two reductions, where a rank that entered the solve early also waits for the late one) */
+  for (int k = 0; k < 2; k++) {
+    const PetscInt  n         = k ? rec->npc : rec->nspmv;
+    const PetscReal wk        = rec->work[k ? PK_PHASE_PC : PK_PHASE_SPMV];
+    w[2 * PK_PHASE_N + 7 + k] = n > 1 ? rec->first[k] : 0;
+    once[k]                   = n > 1 ? PetscMax(0, rec->first[k] - (wk - rec->first[k]) / (n - 1)) : 0;
+    once[2 + k]               = -once[k];
+  }
+  PetscCallMPI(MPI_Allreduce(w, wsum, 2 * PK_PHASE_N + 9, MPIU_REAL, MPIU_SUM, comm));
+  /* the set-up in a first application is the least any rank took beyond its others: the rank that entered last waited
+     for nobody there. The others' wait is the arrival's, a term of its own: the set-ups' spread bounds it where their
+     first collective falls in the set-up (pipekrylov's types), this spread where it falls in a first application (PETSc's
+     cg with jacobi: in the first PCApply, an iteration row) */
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, once, 4, MPIU_REAL, MPIU_MIN, comm));
   for (int j = 0; j < PK_PHASE_N; j++) {
     r->work[j] = wsum[j] / size;
     r->win[j]  = wsum[PK_PHASE_N + j] / size;
@@ -156,8 +170,14 @@ PetscErrorCode PKSecRunGather(KSP ksp, const PKSolveRecord *rec, PKModelCtx *mod
   r->posts_timed  = (PetscInt)wsum[2 * PK_PHASE_N + 6];
   r->t_post       = r->posts_timed > 0 ? wsum[2 * PK_PHASE_N + 5] / r->posts_timed : -1; /* every post is timed */
   if (A->ops->getinfo) r->nnz_global = (PetscInt)r->nnz_sum;
-  r->nspmv    = rec->nspmv;
-  r->npc      = rec->npc;
+  r->nspmv = rec->nspmv;
+  r->npc   = rec->npc;
+  for (int k = 0; k < 2; k++) {
+    r->first[k] = wsum[2 * PK_PHASE_N + 7 + k] / size;
+    r->once[k]  = once[k];
+  }
+  /* the arrival: the clocks' spread, bounded by what the set-ups or the first applications show of the wait for it */
+  r->arrival  = PetscMax(S->arrival, PetscMin(S->arrival_clock, PetscMax(-once[2] - once[0], -once[3] - once[1])));
   r->measured = S->solve_time;
   PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp->pc, &r->pc_diagonal, PCJACOBI, PCNONE, ""));
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &r->pc_is_jacobi));
@@ -325,6 +345,9 @@ PetscErrorCode PKSecMeasuredCSV(PetscViewer v, const PKSolveRecord *rec, const P
   PetscCall(PetscViewerASCIIPrintf(v, "measured,reductions.nonblocking,%" PetscInt_FMT ",,measured\nmeasured,reductions.early,%" PetscInt_FMT ",,measured\nmeasured,tests,%" PetscInt_FMT ",,measured\n", S->nreductions, S->nearly, S->ntests));
   if (r->t_test > 0) PetscCall(PetscViewerASCIIPrintf(v, "measured,test_call,%.9e,s,measured\n", (double)r->t_test));
   if (r->t_post >= 0) PetscCall(PetscViewerASCIIPrintf(v, "measured,post_call,%.9e,s,measured\n", (double)r->t_post));
+  /* the first applications (mean over ranks) and the set-up they held beyond the others (least over ranks) */
+  if (r->first[0] > 0) PetscCall(PetscViewerASCIIPrintf(v, "measured,first_spmv,%.9e,s,measured\nmeasured,first_spmv_extra,%.9e,s,measured\n", (double)r->first[0], (double)r->once[0]));
+  if (r->first[1] > 0) PetscCall(PetscViewerASCIIPrintf(v, "measured,first_pc,%.9e,s,measured\nmeasured,first_pc_extra,%.9e,s,measured\n", (double)r->first[1], (double)r->once[1]));
   PetscFunctionReturn(0);
 }
 
