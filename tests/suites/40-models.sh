@@ -20,6 +20,15 @@ t_mpi cost-matches-solves-np2 2 $PK_BUILD/tests/cost -check_solves
 t_mpi cost-pipecg-recompute-np2 2 $PK_BUILD/tests/cost -check_type pipecg -ksp_pipecg_recompute
 t_mpi cost-pipe2cg-recompute-np2 2 $PK_BUILD/tests/cost -check_type pipe2cg -check_rtol 1e-11
 t_mpi cost-pipe2cg-plain-np2 2 $PK_BUILD/tests/cost -check_type pipe2cg -ksp_pipe2cg_recompute 0 -check_rtol 1e-10
+# a solve that ends at max_it: the pipelined types' last pass leaves out the next one's work (PKSolverShapeEnd); the
+# description then holds to the application, with a norm and without, whole and half pipe2cg passes
+for t in pcg sapcg nbpcg pipecg pipe2cg; do
+  for k in 29 30; do
+    for nt in none preconditioned unpreconditioned; do
+      t_mpi cost-$t-maxit$k-$nt-np2 2 $PK_BUILD/tests/cost -check_type $t -ksp_max_it $k -ksp_norm_type $nt -check_slack 0
+    done
+  done
+done
 # the recompute policy: the passes it recomputed are priced (nspmv, npc) and counted (nrecomputed, why; pkcost.h)
 for t in pipecg pipe2cg; do
   t_grep cost-$t-policy-np2 "$t: last solve [0-9]+ iterations, [1-9][0-9]* passes recomputed .*recompute on at [0-9]+: recompute on from iteration" $PK_ROOT/tests/mpirun.sh 2 $PK_BUILD/tests/cost -check_type $t -laplace2dproblem varcoef -laplace2dn 24 -check_rtol 1e-10

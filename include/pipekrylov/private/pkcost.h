@@ -42,6 +42,9 @@ typedef struct {
   PetscReal       init_spmv, init_pc;       /* start-up before the first iteration */
   PetscInt        init_nvals;               /* values of the start-up's exposed reduction (0: none) */
   PetscReal       init_streams;             /* vector streams of the start-up */
+  PetscReal       end_spmv, end_pc;         /* applications a solve that ends at max_it, after whole cycles, does not
+                                               make of K / its cycles: the next pass's overlapped work, which it skips,
+                                               less the true residual it checks at its exit when it has a norm */
   PetscInt        restart;                  /* GMRES family: the restart length m; 0 for the CG family */
   PetscInt        chunks;                   /* progress chunks (-ksp_pipe_chunks): the overlapped work is split into this many
                                                pieces with an MPI_Test between them; 1 (or 0): no MPI_Test at all */

@@ -214,6 +214,8 @@ typedef struct {
   /* start-up before the first iteration (GMRES: none, the restart residual is part of every cycle) */
   PetscReal init_spmv, init_pc;
   PetscInt  init_nvals; /* one exposed reduction of this many values; 0: none */
+  /* applications the last cycle leaves out (pkcost.h), in a solve that ends at max_it */
+  PetscReal end_spmv, end_pc;
 } PKSolverShape;
 
 typedef struct {
@@ -223,6 +225,7 @@ typedef struct {
 } PKReductionSpec;
 
 PETSC_INTERN PetscErrorCode PKSolverShapeGet(const PKSolverConfig *, PetscInt steps, PKSolverShape *);
+PETSC_INTERN void           PKSolverShapeEnd(const PKSolverShape *, PetscInt K, PetscBool at_max_it, PetscReal *spmv, PetscReal *pc);
 PETSC_INTERN PetscErrorCode PKSolverShapeReduction(const PKSolverConfig *, const PKSolverShape *, PetscInt i, PKReductionSpec *);
 /* The non-blocking reduction (its index among those of the cycle) that meets the synchronization gap as a blocking
    one, the median's rule (nbpcg's (p, A p)), or -1: the first quartile's rule, the gap shared */
@@ -265,6 +268,8 @@ typedef struct {
   PetscReal      t_pc;           /* s per PC application */
   PetscReal      t_vec;          /* s of vector work per iteration of this solver */
   PetscReal      t_init;         /* measured time before the first iteration; < 0: model it from the shape */
+  PetscBool      at_max_it;      /* the solve ended at its iteration limit (KSP_DIVERGED_ITS): the pipelined types'
+                                    last pass leaves out the next one's work (PKSolverShapeEnd) */
   PetscReal      t_once;         /* measured: what the first SpMV and PC applications took beyond the others (their
                                     set-up: PETSc's jacobi finds its diagonal in its first PCApply), added to a
                                     modelled start-up; every what-if keeps it (the same operator and PC) */

@@ -110,6 +110,7 @@ PetscErrorCode PKSecAnalyticModel(const PKSolveRecord *rec, const PKSecRun *run,
   a->pc_time_modelled = t.pc_modelled;
   in->t_init          = -1; /* modelled from the solver's start-up shape */
   in->t_once          = run->once[0] + run->once[1];
+  in->at_max_it       = (PetscBool)(run->reason == KSP_DIVERGED_ITS);
   in->t_arrival       = run->arrival;
   in->net             = net->net; /* the allreduces' hops and the counters' congestion (sec_net.c) */
   in->ranks_per_core  = run->ranks_per_core;

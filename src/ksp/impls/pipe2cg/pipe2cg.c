@@ -262,6 +262,9 @@ static PetscErrorCode KSPPipeGetCost_PKPIPE2CG(KSP ksp, PKSolverCost *c)
   c->init_pc      = 4;
   c->init_nvals   = 5;
   c->init_streams = 20;
+  /* at max_it: c, d, g, h of the next pass are not made; with a norm the exit checks x's true residual */
+  c->end_spmv     = ksp->normtype == KSP_NORM_NONE ? 2 : 1;
+  c->end_pc       = (ksp->normtype == KSP_NORM_NONE || ksp->normtype == KSP_NORM_UNPRECONDITIONED) ? 2 : 1;
   c->replace      = p2->rc.user == 1 && !p2->replace_set ? 0 : p2->replace; /* a replacement is Pipe2CGReplace: 7 MatMult + 5 PCApply */
   c->replace_spmv = 7;
   c->replace_pc   = 5;

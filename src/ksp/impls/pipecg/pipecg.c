@@ -212,6 +212,9 @@ static PetscErrorCode KSPPipeGetCost_PKPIPECG(KSP ksp, PKSolverCost *c)
   c->init_pc      = 2;
   c->init_nvals   = 3;
   c->init_streams = 12;
+  /* at max_it: m = M w and n = A m of the next pass are not made; with a norm the exit checks x's true residual */
+  c->end_spmv     = ksp->normtype == KSP_NORM_NONE ? 1 : 0;
+  c->end_pc       = (ksp->normtype == KSP_NORM_NONE || ksp->normtype == KSP_NORM_UNPRECONDITIONED) ? 1 : 0;
   c->replace      = cg->replace; /* -ksp_pipecg_replace; a replacement is PipeCGReplace: 4 MatMult + 2 PCApply */
   c->replace_spmv = 4;
   c->replace_pc   = 2;
