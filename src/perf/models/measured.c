@@ -9,7 +9,8 @@
    PKModelTimesFromMeasured - the model's t_spmv, t_pc and t_vec from the time by activity of a solve.
 
    t_spmv and t_pc are the activity's time over its applications, the first application left out where the run
-   timed it apart (first[]): the report charges what it took beyond the others once, to the start-up. t_vec is the vector time over the iterations.
+   timed it apart (first[]): the report charges what it took beyond the others once, to the start-up. t_vec is the
+   vector time over the iterations.
    PETSc's blocking types (cg, gmres) log a VecDot or VecNorm as one event, its local sum with its MPI_Allreduce,
    which the hooks charge to the reduce phase as a whole (src/perf/hooks.c): their vector work is the vec phase plus
    those local sums, the red_streams of the solver's streams (PKSolverReduceStreams). On one rank the reduce phase
