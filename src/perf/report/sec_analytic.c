@@ -148,7 +148,7 @@ PetscErrorCode PKSecAnalyticView(PetscViewer v, KSP ksp, const PKStats *S, const
   PetscCall(PetscViewerASCIIPrintf(v, "    per iteration: SpMV %.2e s x %.3g, PC %.2e s x %.3g, vector work %.2e s%s\n", (double)in->t_spmv, (double)(S->nits ? (PetscReal)run->nspmv / S->nits : 0), (double)in->t_pc, (double)(S->nits ? (PetscReal)run->npc / S->nits : 0),
                                    (double)in->t_vec, a->vec_modelled ? " (modelled)" : ""));
   if (in->t_once > 0.01 * m->total)
-    PetscCall(PetscViewerASCIIPrintf(v, "    (the first SpMV and PC took %.2e s and %.2e s more than the others: their set-up, in the\n      start-up; jacobi finds its diagonal in its first application)\n", (double)run->once[0], (double)run->once[1]));
+    PetscCall(PetscViewerASCIIPrintf(v, "    (the first SpMV and PC took %.2e s and %.2e s more than the others: their set-up, in the\n      start-up%s)\n", (double)run->once[0], (double)run->once[1], run->pc_is_jacobi ? "; jacobi finds its diagonal in its first application" : ""));
   if (a->vec_modelled)
     PetscCall(PetscViewerASCIIPrintf(v, "    (PETSc logs a VecDot or VecNorm with its allreduce, measured as reduce: their local sums,\n      %.3g of the %.3g vector streams, are the reduce time beyond the modelled allreduces and\n      synchronization gap, at least their streams at the rest's time per stream, at most at the\n      profile's memory bandwidth)\n",
                                      (double)PKSolverReduceStreams(&run->config), (double)PKSolverStreams(&run->config)));
