@@ -436,6 +436,25 @@ static PetscErrorCode TestSolvers(void)
   Check("sync blocking median - median", S, 0.175, 1e-12, 0);
   PetscCall(PKModelSyncPenalty(4, cmax, 6, c, PETSC_TRUE, &S));
   Check("sync non-blocking Q1(max) - median", S, 0.1, 1e-12, 0);
+  { /* the end at max_it: a cycle of 2 iterations that leaves out 2 SpMVs and 2 PCs; the solve ending inside the last
+       cycle (K odd) has been charged half of it already */
+    PKSolverShape sh;
+    PetscReal     es, ep;
+    PetscCall(PetscMemzero(&sh, sizeof(sh)));
+    sh.its      = 2;
+    sh.nspmv    = 2;
+    sh.npc      = 1;
+    sh.end_spmv = 2;
+    sh.end_pc   = 2;
+    PKSolverShapeEnd(&sh, 30, PETSC_TRUE, &es, &ep);
+    CheckTrue("end at max_it, K even: 2 SpMVs, PCs at most a cycle's (1)", (PetscBool)(es == 2 && ep == 1));
+    PKSolverShapeEnd(&sh, 29, PETSC_TRUE, &es, &ep);
+    CheckTrue("end at max_it, K odd: half a cycle counted already", (PetscBool)(es == 1 && ep == 1));
+    PKSolverShapeEnd(&sh, 30, PETSC_FALSE, &es, &ep);
+    CheckTrue("converged: nothing left out", (PetscBool)(es == 0 && ep == 0));
+    PKSolverShapeEnd(&sh, 1, PETSC_TRUE, &es, &ep);
+    CheckTrue("fewer iterations than a cycle: nothing", (PetscBool)(es == 0 && ep == 0));
+  }
   /* theta: (1e-5 - 2e-6) / 1e-4 = 0.08; 3 of 4 early: 0.75 */
   Check("theta from wait", PKModelThetaFromWait(1e-5, 1e-4, 2e-6), 0.08, 1e-12, 0);
   Check("theta from counts", PKModelThetaFromCounts(3, 4), 0.75, 1e-12, 0);
