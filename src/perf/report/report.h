@@ -40,21 +40,21 @@ static inline PetscReal PKGap(PetscReal model, PetscReal measured)
 
 /* run and machine (sec_run.c) */
 typedef struct {
-  KSPType             type;
-  PetscBool           ours; /* one of pipekrylov's types */
-  KSPConvergedReason  reason;
-  PKSolverConfig      config;                            /* as the solver describes itself; PETSc's types: the model's table */
-  PetscBool           model;                             /* the analytic model knows this type */
-  PetscReal           measured;                          /* KSPSolve, slowest rank */
-  PetscReal           rows_time;                         /* the iterations' elapsed time: KSPSolve less set-up and finish */
-  PetscReal           work[PK_PHASE_N], win[PK_PHASE_N]; /* time by activity and inside overlap windows, mean over ranks */
-  PetscReal           phase[PK_PHASE_N];                 /* the rows' phase totals, mean over ranks */
-  PetscInt            nspmv, npc;                        /* applications per solve */
-  PetscReal           first[2];                          /* the first SpMV's and the first PC application's time, mean over ranks (0: one only) */
-  PetscReal           once[2];                           /* what the first took beyond the others, the least over ranks: set-up inside it */
-  PetscReal           arrival;                           /* the last rank's entry after the first's, as waited for (PKStats' arrival, or the
-                                   spread of the first applications' time beyond the others where it is more) */
-  PetscInt            nrows_global, nnz_global;          /* nnz < 0: matrix-free */
+  KSPType            type;
+  PetscBool          ours; /* one of pipekrylov's types */
+  KSPConvergedReason reason;
+  PKSolverConfig     config;                            /* as the solver describes itself; PETSc's types: the model's table */
+  PetscBool          model;                             /* the analytic model knows this type */
+  PetscReal          measured;                          /* KSPSolve, slowest rank */
+  PetscReal          rows_time;                         /* the iterations' elapsed time: KSPSolve less set-up and finish */
+  PetscReal          work[PK_PHASE_N], win[PK_PHASE_N]; /* time by activity and inside overlap windows, mean over ranks */
+  PetscReal          phase[PK_PHASE_N];                 /* the rows' phase totals, mean over ranks */
+  PetscInt           nspmv, npc;                        /* applications per solve */
+  /* the first SpMV's and PC application's time, mean over ranks (0: one only); what it took beyond the others, the
+     least over ranks (its set-up); the ranks' arrival as waited for (PKStats' arrival, or the spread over the ranks
+     of that excess where it is more) */
+  PetscReal           first[2], once[2], arrival;
+  PetscInt            nrows_global, nnz_global; /* nnz < 0: matrix-free */
   PetscReal           rows_local, rows_sum, nnz_sum;
   PetscBool           pc_diagonal, pc_is_jacobi;
   PetscReal           ranks_per_core, t_cpu;
