@@ -346,8 +346,10 @@ PetscErrorCode PKSecMeasuredCSV(PetscViewer v, const PKSolveRecord *rec, const P
   if (r->t_test > 0) PetscCall(PetscViewerASCIIPrintf(v, "measured,test_call,%.9e,s,measured\n", (double)r->t_test));
   if (r->t_post >= 0) PetscCall(PetscViewerASCIIPrintf(v, "measured,post_call,%.9e,s,measured\n", (double)r->t_post));
   /* the first applications (mean over ranks) and the set-up they held beyond the others (least over ranks) */
-  if (r->first[0] > 0) PetscCall(PetscViewerASCIIPrintf(v, "measured,first_spmv,%.9e,s,measured\nmeasured,first_spmv_extra,%.9e,s,measured\n", (double)r->first[0], (double)r->once[0]));
-  if (r->first[1] > 0) PetscCall(PetscViewerASCIIPrintf(v, "measured,first_pc,%.9e,s,measured\nmeasured,first_pc_extra,%.9e,s,measured\n", (double)r->first[1], (double)r->once[1]));
+  for (int k = 0; k < 2; k++) {
+    const char *what = k ? "pc" : "spmv";
+    if (r->first[k] > 0) PetscCall(PetscViewerASCIIPrintf(v, "measured,first_%s,%.9e,s,measured\nmeasured,first_%s_extra,%.9e,s,measured\n", what, (double)r->first[k], what, (double)r->once[k]));
+  }
   PetscFunctionReturn(0);
 }
 
